@@ -1,0 +1,424 @@
+"""The abstract syntax tree: frozen dataclasses, each with the span of its source text."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from .diagnostics import Span
+
+
+@dataclass(frozen=True)
+class Node:
+    span: Span = field(compare=False, repr=False)
+
+
+# ---- expressions ----
+
+@dataclass(frozen=True)
+class Literal(Node):
+    value: Union[int, str, bool, None]
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class ListExpr(Node):
+    items: tuple["Expr", ...]
+
+
+@dataclass(frozen=True)
+class CompClause(Node):
+    """``for var in source [if condition]`` inside a comprehension or generator."""
+    var: str
+    source: "Expr"
+    condition: Optional["Expr"]
+
+
+@dataclass(frozen=True)
+class Comprehension(Node):
+    element: "Expr"
+    clauses: tuple[CompClause, ...]
+
+
+@dataclass(frozen=True)
+class Generator(Node):
+    """``element for x in source [if c] [by key [desc]]``: only as a call argument."""
+    element: "Expr"
+    clauses: tuple[CompClause, ...]
+    key: Optional["Expr"] = None
+    descending: bool = False
+
+
+@dataclass(frozen=True)
+class Attribute(Node):
+    target: "Expr"
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    target: "Expr"
+    index: "Expr"
+
+
+@dataclass(frozen=True)
+class KeywordArg(Node):
+    name: str
+    value: "Expr"
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    function: str
+    args: tuple["Expr", ...]
+
+
+@dataclass(frozen=True)
+class BinaryOp(Node):
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class UnaryOp(Node):
+    op: str
+    operand: "Expr"
+
+
+@dataclass(frozen=True)
+class IfExpr(Node):
+    condition: "Expr"
+    then: "Expr"
+    otherwise: "Expr"
+
+
+Expr = Union[Literal, Name, ListExpr, Comprehension, Generator, Attribute, Index,
+             KeywordArg, Call, BinaryOp, UnaryOp, IfExpr]
+
+
+# ---- types ----
+
+@dataclass(frozen=True)
+class TypeRef(Node):
+    name: str                 # "int", "bool", "player", "list", an enum or component name
+    optional: bool = False
+    item: Optional["TypeRef"] = None   # element type of a list
+
+    def __str__(self) -> str:
+        base = f"list[{self.item}]" if self.name == "list" else self.name
+        return base + ("?" if self.optional else "")
+
+
+# ---- statements ----
+
+@dataclass(frozen=True)
+class Block(Node):
+    statements: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class Let(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Roll(Node):
+    """``let x = roll die``: a chance event."""
+    name: str
+    die: str
+
+
+@dataclass(frozen=True)
+class RandomPick(Node):
+    """``let x = random expr``: a chance event over the items of a list."""
+    name: str
+    source: Expr
+
+
+@dataclass(frozen=True)
+class CallLet(Node):
+    name: str
+    procedure: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Assign(Node):
+    target: Expr
+    op: str          # "=", "+=", "-="
+    value: Expr
+
+
+@dataclass(frozen=True)
+class If(Node):
+    branches: tuple[tuple[Expr, Block], ...]
+    otherwise: Optional[Block]
+
+
+@dataclass(frozen=True)
+class For(Node):
+    var: str
+    source: Expr
+    body: Block
+
+
+@dataclass(frozen=True)
+class While(Node):
+    condition: Expr
+    body: Block
+
+
+@dataclass(frozen=True)
+class Repeat(Node):
+    """``repeat { }`` (until ``break``) or ``repeat until c { }`` (checked after each pass)."""
+    body: Block
+    until: Optional[Expr] = None
+
+
+@dataclass(frozen=True)
+class Break(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Continue(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Choose(Node):
+    var: str
+    source: Expr
+    chooser: Optional[Expr]
+    otherwise: Optional[Block]
+
+
+@dataclass(frozen=True)
+class Option(Node):
+    label: str
+    condition: Optional[Expr]
+    body: Block
+
+
+@dataclass(frozen=True)
+class Menu(Node):
+    chooser: Expr
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class Simultaneous(Node):
+    player_var: str
+    players: Expr
+    var: str
+    source: Expr
+
+
+@dataclass(frozen=True)
+class Move(Node):
+    what: Expr
+    to: Expr
+
+
+@dataclass(frozen=True)
+class Shuffle(Node):
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Gain(Node):
+    amount: Expr
+    supply: str
+    player: Expr
+
+
+@dataclass(frozen=True)
+class Pay(Node):
+    amount: Expr
+    supply: str
+    payer: Expr
+    payee: Optional[Expr]
+
+
+@dataclass(frozen=True)
+class CallStmt(Node):
+    procedure: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Return(Node):
+    value: Optional[Expr]
+
+
+@dataclass(frozen=True)
+class Next(Node):
+    phase: str
+
+
+@dataclass(frozen=True)
+class EndGame(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Log(Node):
+    message: Expr
+
+
+Stmt = Union[Let, Roll, RandomPick, CallLet, Assign, If, For, While, Repeat, Break, Continue,
+             Choose, Menu, Simultaneous, Move, Shuffle, Gain, Pay, CallStmt, Return, Next,
+             EndGame, Log]
+
+
+# ---- declarations ----
+
+@dataclass(frozen=True)
+class Decl(Node):
+    name: str
+    override: bool = field(default=False, kw_only=True)
+    name_span: Optional[Span] = field(default=None, compare=False, repr=False, kw_only=True)
+
+    kind = "declaration"
+
+
+@dataclass(frozen=True)
+class Setting(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class GameDecl(Decl):
+    title: str = ""
+    settings: tuple[Setting, ...] = ()
+    kind = "game"
+
+
+@dataclass(frozen=True)
+class Extends(Decl):
+    path: str = ""
+    kind = "extends"
+
+
+@dataclass(frozen=True)
+class EnumDecl(Decl):
+    values: tuple[str, ...] = ()
+    kind = "enum"
+
+
+@dataclass(frozen=True)
+class FieldDecl(Node):
+    name: str
+    type: TypeRef
+
+
+@dataclass(frozen=True)
+class ComponentDecl(Decl):
+    fields: tuple[FieldDecl, ...] = ()
+    shown_as: Optional[str] = None
+    kind = "component"
+
+
+@dataclass(frozen=True)
+class DeckDecl(Decl):
+    owner: Optional[str] = None       # "player" for one deck per player
+    type: Optional[TypeRef] = None
+    zone: str = ""
+    contents: Optional[Expr] = None
+    kind = "deck"
+
+
+@dataclass(frozen=True)
+class ZoneDecl(Decl):
+    owner: Optional[str] = None
+    type: Optional[TypeRef] = None
+    visibility: Optional[str] = None
+    kind = "zone"
+
+
+@dataclass(frozen=True)
+class VarDecl(Decl):
+    owner: Optional[str] = None       # None (global), "player" or "space"
+    type: Optional[TypeRef] = None
+    initial: Optional[Expr] = None
+    visibility: Optional[str] = None
+    kind = "var"
+
+
+@dataclass(frozen=True)
+class SupplyDecl(Decl):
+    total: Optional[Expr] = None
+    visibility: Optional[str] = None
+    kind = "supply"
+
+
+@dataclass(frozen=True)
+class DieDecl(Decl):
+    faces: Optional[Expr] = None
+    kind = "die"
+
+
+@dataclass(frozen=True)
+class BoardDecl(Decl):
+    source: Optional[Expr] = None
+    kind = "board"
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    name: str
+    type: TypeRef
+
+
+@dataclass(frozen=True)
+class SetupDecl(Decl):
+    body: Optional[Block] = None
+    kind = "setup"
+
+
+@dataclass(frozen=True)
+class PhaseDecl(Decl):
+    body: Optional[Block] = None
+    kind = "phase"
+
+
+@dataclass(frozen=True)
+class ProcedureDecl(Decl):
+    params: tuple[Param, ...] = ()
+    body: Optional[Block] = None
+    kind = "procedure"
+
+
+@dataclass(frozen=True)
+class ScoreDecl(Decl):
+    """``score p = expr``: ``name`` is the player variable."""
+    value: Optional[Expr] = None
+    kind = "score"
+
+
+@dataclass(frozen=True)
+class TiebreakDecl(Decl):
+    value: Optional[Expr] = None
+    kind = "tiebreak"
+
+
+@dataclass(frozen=True)
+class InvariantDecl(Decl):
+    condition: Optional[Expr] = None
+    kind = "invariant"
+
+
+@dataclass(frozen=True)
+class Ruleset(Node):
+    """One parsed file: its declarations in source order."""
+    path: str
+    declarations: tuple[Decl, ...]
+
+    def of_kind(self, cls) -> list:
+        return [d for d in self.declarations if isinstance(d, cls)]

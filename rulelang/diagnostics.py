@@ -1,0 +1,132 @@
+"""Diagnostics as data: spans, codes and the one registry of every code.
+
+A diagnostic is what the user sees when something is wrong: a code, a severity, a
+location (``path:line:col``), a message and, where it helps, a hint. The letter of a code
+tells its severity: ``E`` error, ``W`` warning, ``I`` information.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, the end is exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @staticmethod
+    def point(file: str, line: int, column: int) -> "Span":
+        """A span one character wide."""
+        return Span(file, line, column, line, column + 1)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Code:
+    """One entry of the registry."""
+
+    code: str
+    name: str
+    summary: str
+
+    @property
+    def severity(self) -> str:
+        return SEVERITIES[self.code[0]]
+
+
+SEVERITIES = {"E": "error", "W": "warning", "I": "info"}
+
+_CODES = [
+    # Reading files and syntax.
+    Code("E001", "unreadable-file", "The file cannot be read or is not UTF-8 text."),
+    Code("E002", "syntax-error", "The text does not follow the grammar of the language."),
+    Code("E003", "unclosed-block", "A block opened with '{' is never closed."),
+    Code("E004", "unexpected-end", "The file ends in the middle of a declaration or statement."),
+    Code("E005", "too-deep", "The text nests deeper than the parser allows."),
+    # Names.
+    Code("E101", "unknown-name", "A name is used that is not declared anywhere in scope."),
+    Code("E102", "duplicate-name", "Two declarations share one name."),
+    Code("E103", "unknown-attribute", "An attribute ('.name') that no player, space or component has."),
+    Code("E104", "unknown-phase", "A 'next' names a phase that does not exist."),
+    Code("E105", "unknown-procedure", "A 'call' names a procedure that does not exist."),
+    Code("W106", "shadowed-name", "A local name hides a declaration of the same name."),
+    Code("W107", "unused-declaration", "A declaration that nothing uses."),
+    # Types and arity.
+    Code("E201", "wrong-arity", "A function or procedure gets the wrong number of arguments."),
+    Code("E202", "bad-setting", "A game setting is unknown or has a value of the wrong kind."),
+    Code("E203", "bad-target", "The left side of an assignment cannot be assigned to."),
+    Code("E204", "misplaced-statement", "A statement stands where it cannot work (break outside a loop...)."),
+    Code("E205", "bad-declaration", "A declaration is malformed (a visibility, a type or a deck that cannot be)."),
+    # Graph.
+    Code("W301", "unreachable-phase", "A phase that no path from the start reaches."),
+    Code("W302", "no-way-to-end", "A phase from which the end of the game cannot be reached."),
+    Code("W303", "loop-without-decision", "A loop with no decision, chance or exit inside: it may never end."),
+    Code("E304", "no-phases", "The ruleset declares no phase to run."),
+    # Data.
+    Code("E401", "bad-board-data", "A board data file is missing or breaks its schema."),
+    Code("E402", "bad-deck", "A deck cannot be built from its declaration."),
+    # Variants.
+    Code("E501", "missing-base", "The file that a variant extends cannot be found."),
+    Code("E502", "override-nothing", "An 'override' names a part that the base does not have."),
+    Code("E503", "extension-cycle", "Variant files extend each other in a cycle."),
+    Code("E504", "redeclared-without-override", "A variant redeclares a part of its base without 'override'."),
+    # Loading and running.
+    Code("E601", "bad-player-count", "The number of players is outside the ruleset's range."),
+    Code("E602", "runtime-error", "The rules did something impossible while running."),
+    Code("E603", "runaway-execution", "The rules ran too long without reaching a decision."),
+    Code("E604", "empty-choice", "A choice offered no option and has no 'otherwise'."),
+    Code("E605", "invariant-broken", "A declared invariant does not hold."),
+    Code("E606", "bad-state-data", "Serialized state data does not fit this game."),
+]
+
+REGISTRY: dict[str, Code] = {c.code: c for c in _CODES}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in a ruleset, a data file or a host call."""
+
+    code: str
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self):
+        if self.code not in REGISTRY:
+            raise KeyError(f"diagnostic code {self.code} is not in the registry")
+
+    @property
+    def severity(self) -> str:
+        return REGISTRY[self.code].severity
+
+    def with_file(self, file: str) -> "Diagnostic":
+        """The same diagnostic, located in ``file`` when it had no span file."""
+        if self.span is None:
+            return replace(self, span=Span(file, 1, 1, 1, 1))
+        return self
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        return f"{where}{self.code} {self.message}"
+
+
+class RulesetError(Exception):
+    """Raised by ``rulelang.load`` when a ruleset has errors; carries every diagnostic."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics) or "invalid ruleset")
+
+
+def errors_in(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics of severity error."""
+    return [d for d in diagnostics if d.severity == "error"]
