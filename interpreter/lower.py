@@ -1,0 +1,890 @@
+"""Lowering: AST procedures -> flat lists of small operations (closures) that run fast.
+
+Expressions become closures ``f(st, env) -> value``. A procedure becomes a ``Code``: a list
+of operations ``op(st, frame)`` that each move ``frame.pc`` on, and the span of each for
+error messages. Control flow is jumps; a decision is an operation that stops the run
+loop by setting ``st.pending``. All of a running procedure's data is in its frame's
+``env`` (a dict of plain values), so a state pauses and resumes anywhere.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+
+from rulelang import ast
+from rulelang.diagnostics import Span
+
+from . import rng
+from .builtins import AGGREGATES, BUILTINS, as_list
+from .values import Component, ComponentSpec, EnumType, Player, Ref, RuleError, ZoneRef, kind_of
+
+
+class CompileError(Exception):
+    def __init__(self, message: str, span: Span, code: str = "E101", hint: str | None = None):
+        super().__init__(message)
+        self.message, self.span, self.code, self.hint = message, span, code, hint
+
+
+@dataclass
+class Code:
+    """One lowered procedure or phase."""
+    name: str
+    params: tuple[str, ...]
+    ops: list = field(default_factory=list)
+    spans: list = field(default_factory=list)
+    is_phase: bool = False
+
+
+class Decision:
+    """A point where the run stops for a choice. Rebuilt by re-running its operation, so it
+    is never serialized: ``kind`` is choose, menu, simultaneous or chance."""
+    __slots__ = ("kind", "players", "options", "ids", "probs", "resume")
+
+    def __init__(self, kind, players, options, ids, resume, probs=None):
+        self.kind, self.players, self.options, self.ids = kind, players, options, ids
+        self.resume, self.probs = resume, probs
+
+
+_MISSING = object()
+
+_COMPARE = {"==": operator.is_, "!=": operator.is_not}
+_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def _eq(a, b):
+    return a is b or a == b
+
+
+def _arith(op):
+    def plus(a, b):
+        if isinstance(a, str) or isinstance(b, str):
+            return str(a) + str(b)
+        if isinstance(a, tuple) and isinstance(b, tuple):
+            return a + b
+        return a + b
+
+    def times(a, b):
+        if isinstance(a, tuple):
+            return a * b
+        return a * b
+
+    def divide(a, b):
+        if b == 0:
+            raise RuleError("division by zero")
+        return a // b
+
+    def modulo(a, b):
+        if b == 0:
+            raise RuleError("modulo by zero")
+        return a % b
+
+    return {"+": plus, "-": operator.sub, "*": times, "/": divide, "%": modulo}[op]
+
+
+class Compiler:
+    """Turns the AST of a merged ruleset into closures, against a catalog of declarations."""
+
+    def __init__(self, catalog):
+        self.cat = catalog
+        self.scope: set[str] = set()
+        self.loops: list = []
+        self.counter = 0
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, node):
+        method = getattr(self, "_e_" + type(node).__name__)
+        return method(node)
+
+    def _e_Literal(self, node):
+        value = node.value
+        return lambda st, env: value
+
+    def _e_Name(self, node):
+        name = node.name
+        if name in self.scope:
+            def local(st, env):
+                try:
+                    return env[name]
+                except KeyError:
+                    raise RuleError(f"'{name}' has no value here") from None
+            return local
+        return self.global_name(name, node.span)
+
+    def global_name(self, name, span):
+        cat = self.cat
+        if name in cat.global_vars:
+            return lambda st, env: st.g[name]
+        if name == "players":
+            players = cat.players
+            return lambda st, env: players
+        if name in cat.constants:
+            value = cat.constants[name]
+            return lambda st, env: value
+        raise CompileError(f"unknown name '{name}'", span, hint=cat.suggest(name))
+
+    def _e_ListExpr(self, node):
+        items = [self.expr(i) for i in node.items]
+        return lambda st, env: tuple(f(st, env) for f in items)
+
+    def _e_IfExpr(self, node):
+        c, a, b = self.expr(node.condition), self.expr(node.then), self.expr(node.otherwise)
+        return lambda st, env: a(st, env) if c(st, env) else b(st, env)
+
+    def _e_UnaryOp(self, node):
+        f = self.expr(node.operand)
+        if node.op == "not":
+            return lambda st, env: not f(st, env)
+        return lambda st, env: -f(st, env)
+
+    def _e_BinaryOp(self, node):
+        op = node.op
+        a, b = self.expr(node.left), self.expr(node.right)
+        if op == "and":
+            return lambda st, env: a(st, env) and b(st, env)
+        if op == "or":
+            return lambda st, env: a(st, env) or b(st, env)
+        if op == "==":
+            return lambda st, env: _eq(a(st, env), b(st, env))
+        if op == "!=":
+            return lambda st, env: not _eq(a(st, env), b(st, env))
+        if op == "in":
+            return lambda st, env: a(st, env) in as_list(st, b(st, env))
+        if op == "not in":
+            return lambda st, env: a(st, env) not in as_list(st, b(st, env))
+        if op == "..":
+            return lambda st, env: tuple(range(a(st, env), b(st, env) + 1))
+        fn = _ORDER.get(op) or _arith(op)
+        return self._checked_binary(fn, a, b, op)
+
+    @staticmethod
+    def _checked_binary(fn, a, b, op):
+        def run(st, env):
+            x, y = a(st, env), b(st, env)
+            try:
+                return fn(x, y)
+            except TypeError:
+                raise RuleError(f"cannot apply '{op}' to {kind_of(x)} and {kind_of(y)}") from None
+        return run
+
+    def _e_Attribute(self, node):
+        target = node.target
+        if isinstance(target, ast.Name) and target.name not in self.scope and target.name in self.cat.enums:
+            enum = self.cat.enums[target.name]
+            value = next((v for v in enum.values if v.name == node.name), None)
+            if value is None:
+                raise CompileError(f"enum '{enum.name}' has no value '{node.name}'", node.span, "E103")
+            return lambda st, env: value
+        return self.cat.attribute_getter(self.expr(target), node.name, node.span)
+
+    def _e_Index(self, node):
+        t, i = self.expr(node.target), self.expr(node.index)
+
+        def run(st, env):
+            container, key = t(st, env), i(st, env)
+            if isinstance(container, dict):
+                if key not in container:
+                    raise RuleError(f"no entry for {key}")
+                return container[key]
+            items = as_list(st, container)
+            if not isinstance(key, int) or not -len(items) <= key < len(items):
+                raise RuleError(f"index {key} is out of range for a list of {len(items)}")
+            return items[key]
+        return run
+
+    def _e_Comprehension(self, node):
+        element, compiled = self._in_clauses(node.clauses, lambda: self.expr(node.element))
+        loop = _clause_loop(compiled)
+        return lambda st, env: tuple(loop(st, env, element))
+
+    def _in_clauses(self, clauses, build):
+        """Compile the clauses, then ``build()`` with their variables in scope."""
+        saved = set(self.scope)
+        compiled = []
+        for c in clauses:
+            source = self.expr(c.source)
+            self.scope.add(c.var)
+            cond = self.expr(c.condition) if c.condition is not None else None
+            compiled.append((c.var, source, cond))
+        result = build()
+        self.scope = saved
+        return result, compiled
+
+    def _generator(self, gen: ast.Generator):
+        """(items(st, env) -> iterator of (element, key)) for a generator argument."""
+        (element, key), compiled = self._in_clauses(gen.clauses, lambda: (
+            self.expr(gen.element), self.expr(gen.key) if gen.key is not None else None))
+        loop = _clause_loop(compiled)
+        if key is None:
+            return (lambda st, env: loop(st, env, element)), None, gen.descending
+        both = lambda st, env: (element(st, env), key(st, env))
+        return (lambda st, env: loop(st, env, both)), key, gen.descending
+
+    def _e_Generator(self, node):
+        raise CompileError("a generator ('x for x in ...') is only allowed as a function argument",
+                           node.span, "E202")
+
+    def _e_KeywordArg(self, node):
+        raise CompileError(f"keyword argument '{node.name}:' is only allowed in a component constructor",
+                           node.span, "E201")
+
+    def _e_Call(self, node):
+        name = node.function
+        if name in self.cat.component_types:
+            return self._constructor(node)
+        if name in AGGREGATES:
+            return self._aggregate(node)
+        if name in self.cat.load_time_functions:
+            return self._load_time_call(node)
+        if name not in BUILTINS:
+            raise CompileError(f"unknown function '{name}'", node.span, hint=self.cat.suggest(name))
+        low, high, fn = BUILTINS[name]
+        if not low <= len(node.args) <= high:
+            want = str(low) if low == high else f"{low} to {high}"
+            raise CompileError(f"{name}() takes {want} arguments, got {len(node.args)}", node.span, "E201")
+        args = [self.expr(a) for a in node.args]
+        if len(args) == 1:
+            (a,) = args
+            return lambda st, env: fn(st, a(st, env))
+        if len(args) == 2:
+            a, b = args
+            return lambda st, env: fn(st, a(st, env), b(st, env))
+        return lambda st, env: fn(st, *[f(st, env) for f in args])
+
+    def _load_time_call(self, node):
+        fn = self.cat.load_time_functions[node.function]
+        args = [self.expr(a) for a in node.args if not isinstance(a, ast.KeywordArg)]
+        kwargs = {a.name: self.expr(a.value) for a in node.args if isinstance(a, ast.KeywordArg)}
+        return lambda st, env: fn(*[f(st, env) for f in args], **{k: f(st, env) for k, f in kwargs.items()})
+
+    def _constructor(self, node):
+        decl = self.cat.component_types[node.function]
+        fields = {f.name for f in decl.fields}
+        given = {}
+        for arg in node.args:
+            if not isinstance(arg, ast.KeywordArg):
+                raise CompileError(f"{node.function}(...) takes named fields, like {node.function}(name: value)",
+                                   arg.span, "E201")
+            if arg.name not in fields:
+                raise CompileError(f"component '{node.function}' has no field '{arg.name}'", arg.span, "E103",
+                                   hint=self.cat.suggest(arg.name, fields))
+            given[arg.name] = self.expr(arg.value)
+        missing = fields - set(given)
+        if missing:
+            raise CompileError(f"{node.function}(...) is missing {', '.join(sorted(missing))}", node.span, "E201")
+        type_name = node.function
+        return lambda st, env: ComponentSpec(type_name, {k: f(st, env) for k, f in given.items()})
+
+    def _aggregate(self, node):
+        name = node.function
+        if len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
+            items, key, desc = self._generator(node.args[0])
+        elif name in ("min", "max") and len(node.args) == 2:
+            a, b = self.expr(node.args[0]), self.expr(node.args[1])
+            fn = min if name == "min" else max
+            return lambda st, env: fn(a(st, env), b(st, env))
+        elif len(node.args) == 1:
+            source = self.expr(node.args[0])
+            items, key, desc = (lambda st, env: iter(as_list(st, source(st, env)))), None, False
+        else:
+            raise CompileError(f"{name}() takes one list or generator", node.span, "E201")
+        return _AGGREGATE_BUILDERS[name](items, key is not None, desc)
+
+    # ------------------------------------------------------------------ statements
+    def procedure(self, name, params, body: ast.Block, is_phase=False) -> Code:
+        code = Code(name, tuple(params), is_phase=is_phase)
+        self.scope = set(params)
+        self.loops = []
+        self.block(body, code)
+        return code
+
+    def block(self, block: ast.Block, code: Code):
+        for stmt in block.statements:
+            getattr(self, "_s_" + type(stmt).__name__)(stmt, code)
+
+    @staticmethod
+    def emit(code: Code, op, span) -> int:
+        code.ops.append(op)
+        code.spans.append(span)
+        return len(code.ops) - 1
+
+    def emit_step(self, code, action, span):
+        """An operation that does ``action(st, env)`` and moves on."""
+        def op(st, fr):
+            action(st, fr.env)
+            fr.pc += 1
+        return self.emit(code, op, span)
+
+    def emit_jump(self, code, span, target=None) -> list:
+        """A jump whose target may be patched later: returns a one-item list holding it."""
+        box = [target]
+
+        def op(st, fr):
+            fr.pc = box[0]
+        self.emit(code, op, span)
+        return box
+
+    def _s_Let(self, node, code):
+        value, name = self.expr(node.value), node.name
+        self.scope.add(name)
+
+        def let(st, env):
+            env[name] = value(st, env)
+        self.emit_step(code, let, node.span)
+
+    def _s_Assign(self, node, code):
+        value = self.expr(node.value)
+        setter = self.assignment(node.target, node.op, value)
+        self.emit_step(code, setter, node.span)
+
+    def assignment(self, target, op, value):
+        if isinstance(target, ast.Name):
+            name = target.name
+            if name in self.scope:
+                read = lambda st, env: env[name]
+                write = lambda st, env, v: env.__setitem__(name, v)
+            elif name in self.cat.global_vars:
+                read = lambda st, env: st.g[name]
+                write = lambda st, env, v: st.g.__setitem__(name, v)
+            else:
+                raise CompileError(f"'{name}' is not a variable", target.span, "E203",
+                                   hint=self.cat.suggest(name))
+        elif isinstance(target, ast.Attribute):
+            obj = self.expr(target.target)
+            read, write = self.cat.attribute_setter(obj, target.name, target.span)
+        else:
+            raise CompileError("only a variable or an attribute can be assigned", target.span, "E203")
+        if op == "=":
+            return lambda st, env: write(st, env, value(st, env))
+        sign = 1 if op == "+=" else -1
+
+        def update(st, env):
+            old, delta = read(st, env), value(st, env)
+            if not isinstance(old, int) or not isinstance(delta, int):
+                raise RuleError(f"'{op}' needs numbers, got {kind_of(old)} and {kind_of(delta)}")
+            write(st, env, old + sign * delta)
+        return update
+
+    def _s_If(self, node, code):
+        exits = []
+        for cond, body in node.branches:
+            test = self.expr(cond)
+            box = [None]
+
+            def branch(st, fr, test=test, box=box):
+                fr.pc = fr.pc + 1 if test(st, fr.env) else box[0]
+            self.emit(code, branch, cond.span)
+            self.block(body, code)
+            exits.append(self.emit_jump(code, node.span))
+            box[0] = len(code.ops)
+        if node.otherwise is not None:
+            self.block(node.otherwise, code)
+        for box in exits:
+            box[0] = len(code.ops)
+
+    def _loop(self, code, continue_target):
+        self.loops.append({"breaks": [], "continues": [], "continue_target": continue_target})
+        return self.loops[-1]
+
+    def _close_loop(self, code, loop, continue_target=None, break_target=None):
+        end = len(code.ops) if break_target is None else break_target
+        for box in loop["breaks"]:
+            box[0] = end
+        for box in loop["continues"]:
+            box[0] = continue_target if continue_target is not None else loop["continue_target"]
+        self.loops.pop()
+
+    def _s_For(self, node, code):
+        source, var = self.expr(node.source), node.var
+        self.counter += 1
+        it = f"$for{self.counter}"
+
+        def start(st, env):
+            env[it] = (as_list(st, source(st, env)), 0)
+        self.emit_step(code, start, node.span)
+        end_box = [None]
+
+        def step(st, fr):
+            env = fr.env
+            seq, i = env[it]
+            if i >= len(seq):
+                del env[it]
+                fr.pc = end_box[0]
+            else:
+                env[var] = seq[i]
+                env[it] = (seq, i + 1)
+                fr.pc += 1
+        head = self.emit(code, step, node.span)
+        self.scope.add(var)
+        loop = self._loop(code, head)
+        self.block(node.body, code)
+        self.emit_jump(code, node.span, head)
+
+        def drop(st, env):
+            env.pop(it, None)
+        end_box[0] = self.emit_step(code, drop, node.span)
+        self._close_loop(code, loop, break_target=end_box[0])
+
+    def _s_While(self, node, code):
+        test = self.expr(node.condition)
+        end_box = [None]
+
+        def check(st, fr):
+            fr.pc = fr.pc + 1 if test(st, fr.env) else end_box[0]
+        head = self.emit(code, check, node.span)
+        loop = self._loop(code, head)
+        self.block(node.body, code)
+        self.emit_jump(code, node.span, head)
+        end_box[0] = len(code.ops)
+        self._close_loop(code, loop)
+
+    def _s_Repeat(self, node, code):
+        head = len(code.ops)
+        loop = self._loop(code, head)
+        self.block(node.body, code)
+        if node.until is None:
+            self.emit_jump(code, node.span, head)
+            self._close_loop(code, loop)
+            return
+        test = self.expr(node.until)
+
+        def check(st, fr):
+            fr.pc = fr.pc + 1 if test(st, fr.env) else head
+        tail = self.emit(code, check, node.until.span)
+        self._close_loop(code, loop, continue_target=tail)
+
+    def _s_Break(self, node, code):
+        if not self.loops:
+            raise CompileError("'break' outside a loop", node.span, "E204")
+        self.loops[-1]["breaks"].append(self.emit_jump(code, node.span))
+
+    def _s_Continue(self, node, code):
+        if not self.loops:
+            raise CompileError("'continue' outside a loop", node.span, "E204")
+        self.loops[-1]["continues"].append(self.emit_jump(code, node.span))
+
+    # ---- decisions and chance ----
+    def _s_Choose(self, node, code):
+        source = self.expr(node.source)
+        if node.chooser is None:
+            raise CompileError("a choice needs 'by PLAYER' to say who chooses", node.span, "E204")
+        chooser = self.expr(node.chooser)
+        var, encode = node.var, self.cat.encode
+        self.scope.add(var)
+        otherwise_box = [None]
+        has_otherwise = node.otherwise is not None
+
+        def resume(st, fr, value):
+            fr.env[var] = value
+            fr.pc += 1
+
+        def choose(st, fr):
+            options = _unique(as_list(st, source(st, fr.env)))
+            if not options:
+                if has_otherwise:
+                    fr.pc = otherwise_box[0]
+                    return
+                raise RuleError("this choice offers no option", "E604")
+            player = chooser(st, fr.env)
+            if not isinstance(player, Player):
+                raise RuleError(f"'by' needs a player, got {kind_of(player)}")
+            ids = tuple(encode(o) for o in options)
+            st.pending = Decision("choose", (player.index,), options, ids, resume)
+        self.emit(code, choose, node.span)
+        if has_otherwise:
+            skip = self.emit_jump(code, node.span)
+            otherwise_box[0] = len(code.ops)
+            self.block(node.otherwise, code)
+            skip[0] = len(code.ops)
+
+    def _s_Menu(self, node, code):
+        chooser = self.expr(node.chooser)
+        labels = [self.cat.label_id(o.label) for o in node.options]
+        conds = [self.expr(o.condition) if o.condition is not None else None for o in node.options]
+        targets, exits = [], []
+        names = tuple(o.label for o in node.options)
+
+        def resume(st, fr, value):
+            fr.pc = targets[names.index(value)]
+
+        def menu(st, fr):
+            env = fr.env
+            open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
+            if not open_:
+                raise RuleError("no option of this choice is available", "E604")
+            player = chooser(st, env)
+            if not isinstance(player, Player):
+                raise RuleError(f"'by' needs a player, got {kind_of(player)}")
+            st.pending = Decision("menu", (player.index,), tuple(names[i] for i in open_),
+                                  tuple(labels[i] for i in open_), resume)
+        self.emit(code, menu, node.span)
+        saved = set(self.scope)
+        for option in node.options:
+            targets.append(len(code.ops))
+            self.block(option.body, code)
+            exits.append(self.emit_jump(code, option.span))
+        end = len(code.ops)
+        for box in exits:
+            box[0] = end
+        self.scope |= saved
+
+    def _s_Simultaneous(self, node, code):
+        players, pvar, var = self.expr(node.players), node.player_var, node.var
+        self.scope.add(pvar)
+        source = self.expr(node.source)
+        self.scope.add(var)
+        encode = self.cat.encode
+        self.counter += 1
+        picks_key = f"$picks{self.counter}"
+
+        def options_for(st, env, player):
+            env[pvar] = player
+            return _unique(as_list(st, source(st, env)))
+
+        def resume(st, fr, value, player_index):
+            picks = dict(fr.env.get(picks_key, {}))
+            picks[st.game.catalog.players[player_index]] = value
+            fr.env[picks_key] = picks
+            fr.pc = fr.pc  # re-run: the operation either waits for more or finishes
+
+        def simultaneous(st, fr):
+            env = fr.env
+            group = [p for p in as_list(st, players(st, env))]
+            picks = env.get(picks_key, {})
+            waiting = [p for p in group if p not in picks]
+            if not waiting:
+                env[var] = {p: picks[p] for p in group}
+                env.pop(picks_key, None)
+                env.pop(pvar, None)
+                fr.pc += 1
+                return
+            per_player = {}
+            for p in waiting:
+                options = options_for(st, env, p)
+                if not options:
+                    raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
+                per_player[p.index] = (options, tuple(encode(o) for o in options))
+            env.pop(pvar, None)
+            st.pending = Decision("simultaneous", tuple(p.index for p in waiting), per_player, None, resume)
+        self.emit(code, simultaneous, node.span)
+
+    def _chance(self, code, span, var, outcomes_of):
+        """A chance event binding ``var``: sampled from the state's RNG, or exposed."""
+        self.scope.add(var)
+        encode = self.cat.encode
+
+        def resume(st, fr, value):
+            fr.env[var] = value
+            fr.pc += 1
+
+        def chance(st, fr):
+            values = outcomes_of(st, fr.env)
+            if not values:
+                raise RuleError("a random pick from an empty list")
+            if st.explicit_chance:
+                options, probs = _distribution(values)
+                st.pending = Decision("chance", (-1,), options, tuple(encode(o) for o in options), resume, probs)
+                return
+            st.rng, i = rng.below(st.rng, len(values))
+            fr.env[var] = values[i]
+            fr.pc += 1
+        self.emit(code, chance, span)
+
+    def _s_Roll(self, node, code):
+        if node.die not in self.cat.dice:
+            raise CompileError(f"unknown die '{node.die}'", node.span, hint=self.cat.suggest(node.die, self.cat.dice))
+        faces = self.cat.dice[node.die]
+        self._chance(code, node.span, node.name, lambda st, env: faces)
+
+    def _s_RandomPick(self, node, code):
+        source = self.expr(node.source)
+        self._chance(code, node.span, node.name, lambda st, env: as_list(st, source(st, env)))
+
+    def _s_Shuffle(self, node, code):
+        target = self.expr(node.target)
+        write = None
+        if isinstance(node.target, (ast.Name, ast.Attribute)):
+            try:
+                write = self.assignment(node.target, "=", lambda st, env: env["$shuffled"])
+            except CompileError:
+                write = None
+        self.counter += 1
+        key = f"$shuffle{self.counter}"
+        encode = self.cat.encode
+
+        def resume(st, fr, value):
+            items, i = fr.env[key]
+            j = items.index(value)
+            items = list(items)
+            items[i], items[j] = items[j], items[i]
+            fr.env[key] = (tuple(items), i - 1)
+
+        def shuffle(st, fr):
+            env = fr.env
+            if key not in env:
+                value = target(st, env)
+                if isinstance(value, ZoneRef):
+                    items = tuple(st.zones[value.slot])
+                elif isinstance(value, tuple) and write is not None:
+                    items = value
+                else:
+                    raise RuleError(f"can only shuffle a zone or a list variable, not {kind_of(value)}")
+                env[key] = (items, len(items) - 1)
+            items, i = env[key]
+            if i > 0 and st.explicit_chance:
+                options = items[: i + 1]
+                st.pending = Decision("chance", (-1,), options, tuple(encode(o) for o in options), resume,
+                                      tuple(1.0 / (i + 1) for _ in options))
+                return
+            items = list(items)
+            state = st.rng
+            while i > 0:
+                state, j = rng.below(state, i + 1)
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+            st.rng = state
+            del env[key]
+            value = target(st, env)
+            if isinstance(value, ZoneRef):
+                st.zones[value.slot][:] = items
+            else:
+                env["$shuffled"] = tuple(items)
+                write(st, env)
+                del env["$shuffled"]
+            fr.pc += 1
+        self.emit(code, shuffle, node.span)
+
+    # ---- changing the state ----
+    def _s_Move(self, node, code):
+        what, to = self.expr(node.what), self.expr(node.to)
+
+        def move(st, env):
+            destination = to(st, env)
+            if not isinstance(destination, ZoneRef):
+                raise RuleError(f"'move ... to' needs a zone, got {kind_of(destination)}")
+            value = what(st, env)
+            if isinstance(value, Component):
+                st.move(value, destination.slot)
+            elif value is None:
+                raise RuleError("nothing to move (the value is none)")
+            else:
+                for c in as_list(st, value):
+                    if not isinstance(c, Component):
+                        raise RuleError(f"can only move components, not {kind_of(c)}")
+                    st.move(c, destination.slot)
+        self.emit_step(code, move, node.span)
+
+    def _supply(self, name, span):
+        if name not in self.cat.supplies:
+            raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
+        return name
+
+    def _s_Gain(self, node, code):
+        supply = self._supply(node.supply, node.span)
+        amount, who = self.expr(node.amount), self.expr(node.player)
+
+        def gain(st, env):
+            st.transfer(supply, 0, _player_slot(who(st, env)), _amount(amount(st, env)))
+        self.emit_step(code, gain, node.span)
+
+    def _s_Pay(self, node, code):
+        supply = self._supply(node.supply, node.span)
+        amount, payer = self.expr(node.amount), self.expr(node.payer)
+        payee = self.expr(node.payee) if node.payee is not None else None
+
+        def pay(st, env):
+            to_slot = _player_slot(payee(st, env)) if payee is not None else 0
+            st.transfer(supply, _player_slot(payer(st, env)), to_slot, _amount(amount(st, env)))
+        self.emit_step(code, pay, node.span)
+
+    def _call_frame(self, node, code, ret_var):
+        proc = self.cat.procedure_decl(node.procedure, node.span)
+        if len(proc.params) != len(node.args):
+            raise CompileError(f"procedure '{proc.name}' takes {len(proc.params)} arguments, got {len(node.args)}",
+                               node.span, "E201")
+        args = [self.expr(a) for a in node.args]
+        names = [p.name for p in proc.params]
+        target = node.procedure
+        if ret_var:
+            self.scope.add(ret_var)
+
+        def call(st, fr):
+            env = {n: f(st, fr.env) for n, f in zip(names, args)}
+            fr.pc += 1
+            st.push(target, env, ret_var)
+        self.emit(code, call, node.span)
+
+    def _s_CallStmt(self, node, code):
+        self._call_frame(node, code, None)
+
+    def _s_CallLet(self, node, code):
+        self._call_frame(node, code, node.name)
+
+    def _s_Return(self, node, code):
+        value = self.expr(node.value) if node.value is not None else (lambda st, env: None)
+
+        def ret(st, fr):
+            st.pop(value(st, fr.env))
+        self.emit(code, ret, node.span)
+
+    def _s_Next(self, node, code):
+        if node.phase not in self.cat.phases:
+            raise CompileError(f"unknown phase '{node.phase}'", node.span, "E104",
+                               hint=self.cat.suggest(node.phase, self.cat.phases))
+        phase = node.phase
+
+        def next_phase(st, fr):
+            st.enter_phase(phase)
+        self.emit(code, next_phase, node.span)
+
+    def _s_EndGame(self, node, code):
+        def end(st, fr):
+            st.end_game()
+        self.emit(code, end, node.span)
+
+    def _s_Log(self, node, code):
+        message = self.expr(node.message)
+
+        def log(st, env):
+            from .values import display
+            value = message(st, env)
+            st.log.append(value if isinstance(value, str) else display(value))
+        self.emit_step(code, log, node.span)
+
+
+def _clause_loop(compiled):
+    """A generator function running nested ``for ... in ... if ...`` clauses."""
+    last = len(compiled) - 1
+
+    def loop(st, env, element, depth=0):
+        var, source, cond = compiled[depth]
+        old = env.get(var, _MISSING)
+        try:
+            for item in as_list(st, source(st, env)):
+                env[var] = item
+                if cond is not None and not cond(st, env):
+                    continue
+                if depth < last:
+                    yield from loop(st, env, element, depth + 1)
+                else:
+                    yield element(st, env)
+        finally:
+            if old is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = old
+    return loop
+
+
+def _unique(items) -> tuple:
+    seen, out = set(), []
+    for item in items:
+        key = id(item) if isinstance(item, (Component, Player)) else item
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return tuple(out)
+
+
+def _distribution(values):
+    counts: dict = {}
+    order = []
+    for v in values:
+        if v not in counts:
+            counts[v] = 0
+            order.append(v)
+        counts[v] += 1
+    total = len(values)
+    return tuple(order), tuple(counts[v] / total for v in order)
+
+
+def _player_slot(value) -> int:
+    if not isinstance(value, Player):
+        raise RuleError(f"expected a player, got {kind_of(value)}")
+    return value.index + 1
+
+
+def _amount(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"an amount must be a number, got {kind_of(value)}")
+    if value < 0:
+        raise RuleError(f"an amount cannot be negative ({value})")
+    return value
+
+
+# ---- aggregates ----
+
+def _values(items, keyed):
+    if keyed:
+        return lambda st, env: (e for e, _ in items(st, env))
+    return items
+
+
+def _agg_sum(items, keyed, desc):
+    vals = _values(items, keyed)
+    return lambda st, env: sum(vals(st, env))
+
+
+def _agg_count(items, keyed, desc):
+    vals = _values(items, keyed)
+
+    def count(st, env):
+        n = 0
+        for v in vals(st, env):
+            if v is not False and v is not None:
+                n += 1
+        return n
+    return count
+
+
+def _agg_any(items, keyed, desc):
+    vals = _values(items, keyed)
+    return lambda st, env: any(vals(st, env))
+
+
+def _agg_all(items, keyed, desc):
+    vals = _values(items, keyed)
+    return lambda st, env: all(vals(st, env))
+
+
+def _agg_extreme(fn):
+    def build(items, keyed, desc):
+        vals = _values(items, keyed)
+
+        def run(st, env):
+            values = list(vals(st, env))
+            return fn(values) if values else None
+        return run
+    return build
+
+
+def _agg_sorted(items, keyed, desc):
+    if not keyed:
+        return lambda st, env: tuple(sorted(items(st, env), reverse=desc))
+    return lambda st, env: tuple(e for e, _ in sorted(items(st, env), key=lambda p: p[1], reverse=desc))
+
+
+def _agg_best(sign):
+    def build(items, keyed, desc):
+        if not keyed:
+            raise CompileError("best()/worst() need 'by KEY'", None, "E201")
+
+        def run(st, env):
+            chosen, chosen_key = None, None
+            for e, k in items(st, env):
+                if chosen_key is None or (k > chosen_key if sign > 0 else k < chosen_key):
+                    chosen, chosen_key = e, k
+            return chosen
+        return run
+    return build
+
+
+def _agg_first(items, keyed, desc):
+    vals = _values(items, keyed)
+    return lambda st, env: next(iter(vals(st, env)), None)
+
+
+_AGGREGATE_BUILDERS = {
+    "sum": _agg_sum, "count": _agg_count, "any": _agg_any, "all": _agg_all,
+    "min": _agg_extreme(min), "max": _agg_extreme(max), "sorted": _agg_sorted,
+    "best": _agg_best(1), "worst": _agg_best(-1), "first": _agg_first,
+}

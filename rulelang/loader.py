@@ -1,0 +1,85 @@
+"""Loading: path or text -> parsed, merged, checked ruleset -> a runnable Game."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import ast
+from .diagnostics import Diagnostic, RulesetError, Span, errors_in
+from .parser import parse
+from .variants import read_source, resolve
+
+
+def looks_like_path(source: str) -> bool:
+    return "\n" not in source and "{" not in source and source.strip().endswith(".rules")
+
+
+def read_ruleset(source, path: str | None = None):
+    """(declarations, base directory, path shown in diagnostics) for a path or a text."""
+    if isinstance(source, Path) or (isinstance(source, str) and looks_like_path(source)):
+        file = Path(source)
+        text = read_source(file)
+        shown, base_dir = str(source), file.parent
+    elif isinstance(source, str):
+        text, shown, base_dir = source, path or "<text>", Path(path).parent if path else Path.cwd()
+    else:
+        raise TypeError(f"load() takes a path or the text of a ruleset, not {type(source).__name__}")
+    tree = parse(text, shown)
+    return resolve(tree, base_dir, (str(Path(shown).resolve()),)), base_dir, shown
+
+
+def game_settings(declarations) -> tuple[str, dict, ast.GameDecl | None]:
+    """The title and settings of the game header, evaluated as plain values."""
+    headers = [d for d in declarations if isinstance(d, ast.GameDecl)]
+    if not headers:
+        return "untitled", {}, None
+    header = headers[-1]
+    settings = {}
+    for s in header.settings:
+        settings[s.name] = _setting_value(s)
+    return header.title, settings, header
+
+
+def _setting_value(setting: ast.Setting):
+    v = setting.value
+    if isinstance(v, ast.Literal):
+        return v.value
+    if isinstance(v, ast.Name):
+        return v.name
+    if isinstance(v, ast.BinaryOp) and v.op == ".." and isinstance(v.left, ast.Literal) \
+            and isinstance(v.right, ast.Literal):
+        return (v.left.value, v.right.value)
+    raise RulesetError([Diagnostic("E202", f"setting '{setting.name}' needs a number, a name or a range "
+                                           f"like 2..4", v.span)])
+
+
+def player_range(settings) -> tuple[int, int]:
+    value = settings.get("players", (1, 8))
+    if isinstance(value, int):
+        return value, value
+    return value
+
+
+def load(source, players: int | None = None, *, path: str | None = None):
+    """Load a ruleset (a path, or the text itself) as a Game for ``players`` players.
+
+    Raises RulesetError carrying every diagnostic when the ruleset has errors.
+    """
+    from .checker import check
+    from interpreter.game import Game
+    from interpreter.lower import CompileError
+
+    declarations, base_dir, shown = read_ruleset(source, path)
+    problems = errors_in(check(declarations, shown))
+    if problems:
+        raise RulesetError(problems)
+    title, settings, header = game_settings(declarations)
+    low, high = player_range(settings)
+    count = low if players is None else players
+    if isinstance(count, bool) or not isinstance(count, int) or not low <= count <= high:
+        span = header.span if header else Span.point(shown, 1, 1)
+        raise RulesetError([Diagnostic("E601", f"this game is for {low}..{high} players, not {players!r}", span)])
+    try:
+        return Game(declarations, count, base_dir, settings, title)
+    except CompileError as error:
+        raise RulesetError([Diagnostic(error.code, error.message, error.span or Span.point(shown, 1, 1),
+                                       hint=error.hint)]) from None
