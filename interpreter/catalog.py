@@ -89,8 +89,10 @@ class Catalog:
                 self.constants.setdefault(v.name, v)
 
     def _evaluate(self, expr, env=None):
+        env = dict(env or {})
+        self.compiler.scope = set(env)  # names bound while loading, like `me` in a per-player deck
         try:
-            return self.compiler.expr(expr)(None, dict(env or {}))
+            return self.compiler.expr(expr)(None, env)
         except RuleError as error:
             raise CompileError(error.message, expr.span, "E402") from None
         except (TypeError, AttributeError) as error:
@@ -126,7 +128,8 @@ class Catalog:
             self.zones[d.name] = d
             self.zone_slot[d.name] = len(self.zone_refs)
             if d.owner == "player":
-                self.zone_refs.extend(ZoneRef(d.name, p, len(self.zone_refs) + p.index) for p in self.players)
+                base = len(self.zone_refs)  # fixed before extending: one slot per player
+                self.zone_refs.extend([ZoneRef(d.name, p, base + p.index) for p in self.players])
             elif d.owner is None:
                 self.zone_refs.append(ZoneRef(d.name, None, len(self.zone_refs)))
                 self.constants[d.name] = self.zone_refs[-1]
@@ -213,9 +216,14 @@ class Catalog:
         self.enum_index = {id(v): i for i, v in enumerate(enum_values)}
         self.label_base = self.enum_base + len(enum_values)
         self.int_base = self.label_base + len(self.labels)
+        interned = list(self.spaces) + list(self.components) + list(self.players) + enum_values
+        self.code_by_identity = {id(v): i for i, v in enumerate(interned)}
 
     def encode(self, value) -> int:
         """The stable action id of a value that a player can choose."""
+        code = self.code_by_identity.get(id(value))
+        if code is not None:
+            return code
         if isinstance(value, Component):
             return self.component_base + value.id
         if isinstance(value, Player):
@@ -260,12 +268,22 @@ class Catalog:
         return self.procedures[name]
 
     # ---- attributes ----
-    def attribute_getter(self, target, name, span):
-        """A closure reading ``target.name`` for whatever kind of value target is."""
+    def attribute_getter(self, target, name, span, local=None):
+        """A closure reading ``target.name`` for whatever kind of value target is
+        (``local`` names the local variable that target reads, for a faster path)."""
         table = self._attribute_table(name)
         if not table:
             raise CompileError(f"nothing has an attribute '{name}'", span, "E103",
                                hint=self.suggest(name, self.attribute_names()))
+        if local is not None and len(table) == 1:
+            ((kind, reader),) = table.items()
+
+            def get_local(st, env):
+                obj = env[local] if local in env else target(st, env)
+                if type(obj) is not kind:
+                    raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
+                return reader(st, obj)
+            return get_local
 
         def get(st, env):
             obj = target(st, env)
@@ -285,7 +303,9 @@ class Catalog:
             table[Player] = lambda st, p: refs[base + p.index]
         elif name in self.supplies:
             table[Player] = lambda st, p: st.sup[name][p.index + 1]
-        if name in self.space_vars:
+        if name in self.space_vars and len(self.boards) == 1:
+            table[boards.Space] = lambda st, s: st.sv[name][s.index]
+        elif name in self.space_vars:
             offsets = self.space_offset
             table[boards.Space] = lambda st, s: st.sv[name][offsets[s.board] + s.index]
         elif any(name in s.attributes for s in self.spaces) or name in ("name", "index"):
@@ -370,15 +390,15 @@ def _as_space(value, name):
 def _walk(node):
     """Every AST node below ``node`` (dataclass fields, tuples)."""
     stack = [node]
-    while stack:
+    while stack:  # depth first in source order: children are pushed in reverse
         n = stack.pop()
         if isinstance(n, tuple):
-            stack.extend(n)
+            stack.extend(reversed(n))
             continue
         if not hasattr(n, "__dataclass_fields__"):
             continue
         yield n
-        for f in n.__dataclass_fields__:
+        for f in reversed(n.__dataclass_fields__):
             if f in ("span", "name_span"):
                 continue
             stack.append(getattr(n, f))

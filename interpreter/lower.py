@@ -51,6 +51,10 @@ _COMPARE = {"==": operator.is_, "!=": operator.is_not}
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
+def _is_none_literal(node) -> bool:
+    return isinstance(node, ast.Literal) and node.value is None
+
+
 def _eq(a, b):
     return a is b or a == b
 
@@ -143,6 +147,8 @@ class Compiler:
             return lambda st, env: a(st, env) and b(st, env)
         if op == "or":
             return lambda st, env: a(st, env) or b(st, env)
+        if op in ("==", "!=") and _is_none_literal(node.right):
+            return (lambda st, env: a(st, env) is None) if op == "==" else (lambda st, env: a(st, env) is not None)
         if op == "==":
             return lambda st, env: _eq(a(st, env), b(st, env))
         if op == "!=":
@@ -174,7 +180,8 @@ class Compiler:
             if value is None:
                 raise CompileError(f"enum '{enum.name}' has no value '{node.name}'", node.span, "E103")
             return lambda st, env: value
-        return self.cat.attribute_getter(self.expr(target), node.name, node.span)
+        local = target.name if isinstance(target, ast.Name) and target.name in self.scope else None
+        return self.cat.attribute_getter(self.expr(target), node.name, node.span, local)
 
     def _e_Index(self, node):
         t, i = self.expr(node.target), self.expr(node.index)
@@ -276,6 +283,9 @@ class Compiler:
 
     def _aggregate(self, node):
         name = node.function
+        gen = node.args[0] if len(node.args) == 1 else None
+        if name in ("any", "all") and isinstance(gen, ast.Generator) and len(gen.clauses) == 1 and gen.key is None:
+            return self._short_circuit(name == "any", gen)
         if len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
             items, key, desc = self._generator(node.args[0])
         elif name in ("min", "max") and len(node.args) == 2:
@@ -288,6 +298,24 @@ class Compiler:
         else:
             raise CompileError(f"{name}() takes one list or generator", node.span, "E201")
         return _AGGREGATE_BUILDERS[name](items, key is not None, desc)
+
+    def _short_circuit(self, want_any, gen):
+        """any()/all() over one clause, stopping at the first element that decides."""
+        element, ((var, source, cond),) = self._in_clauses(gen.clauses, lambda: self.expr(gen.element))
+
+        def run(st, env):
+            old = env.get(var, _MISSING)
+            result = not want_any
+            for item in as_list(st, source(st, env)):
+                env[var] = item
+                if cond is not None and not cond(st, env):
+                    continue
+                if bool(element(st, env)) is want_any:
+                    result = want_any
+                    break
+            _restore(env, var, old)
+            return result
+        return run
 
     # ------------------------------------------------------------------ statements
     def procedure(self, name, params, body: ast.Block, is_phase=False) -> Code:
@@ -752,33 +780,51 @@ class Compiler:
 
 
 def _clause_loop(compiled):
-    """A generator function running nested ``for ... in ... if ...`` clauses."""
-    last = len(compiled) - 1
+    """A function running nested ``for ... in ... if ...`` clauses, returning a list of the
+    element's values (one flat loop for the common single clause)."""
+    if len(compiled) == 1:
+        ((var, source, cond),) = compiled
 
-    def loop(st, env, element, depth=0):
-        var, source, cond = compiled[depth]
-        old = env.get(var, _MISSING)
-        try:
+        def single(st, env, element):
+            old = env.get(var, _MISSING)
+            out = []
             for item in as_list(st, source(st, env)):
                 env[var] = item
-                if cond is not None and not cond(st, env):
-                    continue
-                if depth < last:
-                    yield from loop(st, env, element, depth + 1)
-                else:
-                    yield element(st, env)
-        finally:
-            if old is _MISSING:
-                env.pop(var, None)
+                if cond is None or cond(st, env):
+                    out.append(element(st, env))
+            _restore(env, var, old)
+            return out
+        return single
+    last = len(compiled) - 1
+
+    def nested(st, env, element, depth=0, out=None):
+        out = [] if out is None else out
+        var, source, cond = compiled[depth]
+        old = env.get(var, _MISSING)
+        for item in as_list(st, source(st, env)):
+            env[var] = item
+            if cond is not None and not cond(st, env):
+                continue
+            if depth < last:
+                nested(st, env, element, depth + 1, out)
             else:
-                env[var] = old
-    return loop
+                out.append(element(st, env))
+        _restore(env, var, old)
+        return out
+    return nested
+
+
+def _restore(env, var, old):
+    if old is _MISSING:
+        env.pop(var, None)
+    else:
+        env[var] = old
 
 
 def _unique(items) -> tuple:
     seen, out = set(), []
     for item in items:
-        key = id(item) if isinstance(item, (Component, Player)) else item
+        key = item if isinstance(item, (int, str)) else id(item)
         if key not in seen:
             seen.add(key)
             out.append(item)

@@ -1,0 +1,75 @@
+"""Random playouts per second for every ruleset in games/, through the public host API.
+
+    python benchmarks/playouts.py [--seconds 3] [--players N] [RULESET...]
+
+On tic-tac-toe it also measures OpenSpiel's pure-Python tic-tac-toe in the same run, when
+open_spiel is installed (pip install open-spiel), and prints the ratio. A benchmark, not a test.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import rulelang  # noqa: E402
+from rulelang.loader import game_settings, player_range, read_ruleset  # noqa: E402
+
+
+def playouts_per_second(game, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """(playouts per second, mean decisions per playout) of uniformly random play."""
+    chooser = random.Random(seed)
+    start, games, decisions = time.perf_counter(), 0, 0
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state(seed=games)
+        while not state.is_terminal():
+            for player in state.current_players():
+                if state.is_terminal() or player not in state.current_players():
+                    continue
+                state.apply_action(chooser.choice(state.legal_action_ids(player)), player=player)
+        state.returns()
+        games += 1
+        decisions += state.decisions
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / max(games, 1)
+
+
+def default_players(path: Path) -> int:
+    declarations, _, _ = read_ruleset(path)
+    low, high = player_range(game_settings(declarations)[1])
+    return max(low, min(4, high))
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rulesets", nargs="*", type=Path)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--players", type=int)
+    args = parser.parse_args(argv)
+    paths = args.rulesets or sorted((ROOT / "games").glob("*.rules"))
+    print(f"{'ruleset':<28} {'players':>7} {'playouts/s':>11} {'decisions/game':>15}")
+    for path in paths:
+        players = args.players or default_players(path)
+        game = rulelang.load(path, players=players)
+        rate, length = playouts_per_second(game, args.seconds)
+        print(f"{path.name:<28} {players:>7} {rate:>11.1f} {length:>15.1f}")
+        if path.name == "tic_tac_toe.rules":
+            compare_with_openspiel(rate, args.seconds)
+
+
+def compare_with_openspiel(our_rate: float, seconds: float) -> None:
+    import openspiel_reference
+    theirs = openspiel_reference.python_tictactoe_playouts_per_second(seconds)
+    if theirs is None:
+        print("  (open_spiel is not installed: no comparison with its pure-Python tic-tac-toe)")
+        return
+    print(f"  OpenSpiel python_tic_tac_toe: {theirs:.1f} playouts/s; rulelang / OpenSpiel = {our_rate / theirs:.2f}")
+
+
+if __name__ == "__main__":
+    main()
