@@ -59,6 +59,12 @@ class Catalog:
         self._collect_labels()
         self._build_encoding()
         self._compile_code()
+        errors = self.compiler.errors
+        if errors:
+            errors.sort(key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))
+            first = errors[0]
+            first.all = list(errors)
+            raise first
 
     def _decls(self, cls):
         return [d for d in self.decls if isinstance(d, cls)]
@@ -252,7 +258,10 @@ class Catalog:
         self.invariants = []
         for d in self._decls(ast.InvariantDecl):
             self.compiler.scope = set()
-            self.invariants.append((d.name, self.compiler.expr(d.condition)))
+            try:
+                self.invariants.append((d.name, self.compiler.expr(d.condition)))
+            except CompileError as error:
+                self.compiler.errors.append(error)
 
     def _player_functions(self, cls):
         found = self._decls(cls)
@@ -260,7 +269,11 @@ class Catalog:
             return None
         decl = found[-1]
         self.compiler.scope = {decl.name}
-        return decl.name, self.compiler.expr(decl.value)
+        try:
+            return decl.name, self.compiler.expr(decl.value)
+        except CompileError as error:
+            self.compiler.errors.append(error)
+            return None
 
     def procedure_decl(self, name, span):
         if name not in self.procedures:

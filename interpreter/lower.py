@@ -20,9 +20,12 @@ from .values import Component, ComponentSpec, EnumType, Player, Ref, RuleError, 
 
 
 class CompileError(Exception):
+    """A problem found while lowering; ``all`` lists every problem found in the same pass."""
+
     def __init__(self, message: str, span: Span, code: str = "E101", hint: str | None = None):
         super().__init__(message)
         self.message, self.span, self.code, self.hint = message, span, code, hint
+        self.all = [self]
 
 
 @dataclass
@@ -93,6 +96,7 @@ class Compiler:
         self.scope: set[str] = set()
         self.loops: list = []
         self.counter = 0
+        self.errors: list[CompileError] = []
 
     # ------------------------------------------------------------------ expressions
     def expr(self, node):
@@ -124,7 +128,11 @@ class Compiler:
         if name in cat.constants:
             value = cat.constants[name]
             return lambda st, env: value
-        raise CompileError(f"unknown name '{name}'", span, hint=cat.suggest(name))
+        pool = list(cat.constants) + list(cat.global_vars) + ["players"] + sorted(self.scope)
+        hint = cat.suggest(name, pool)
+        if hint is None and name in cat.attribute_names():
+            hint = f"'{name}' belongs to each player, space or component: write x.{name}"
+        raise CompileError(f"unknown name '{name}'", span, hint=hint)
 
     def _e_ListExpr(self, node):
         items = [self.expr(i) for i in node.items]
@@ -327,7 +335,13 @@ class Compiler:
 
     def block(self, block: ast.Block, code: Code):
         for stmt in block.statements:
-            getattr(self, "_s_" + type(stmt).__name__)(stmt, code)
+            try:
+                getattr(self, "_s_" + type(stmt).__name__)(stmt, code)
+            except CompileError as error:
+                # Keep going so that one pass reports every independent problem.
+                if error.span is None:
+                    error.span = stmt.span
+                self.errors.append(error)
 
     @staticmethod
     def emit(code: Code, op, span) -> int:

@@ -81,5 +81,5 @@ def load(source, players: int | None = None, *, path: str | None = None):
     try:
         return Game(declarations, count, base_dir, settings, title)
     except CompileError as error:
-        raise RulesetError([Diagnostic(error.code, error.message, error.span or Span.point(shown, 1, 1),
-                                       hint=error.hint)]) from None
+        raise RulesetError([Diagnostic(e.code, e.message, e.span or Span.point(shown, 1, 1), hint=e.hint)
+                            for e in error.all]) from None
