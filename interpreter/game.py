@@ -56,7 +56,10 @@ class Game:
 
     def _initial_values(self, st: State) -> None:
         cat = self.catalog
-        evaluate = lambda decl, env: st._evaluate(cat.compiler.expr(decl.initial), env)
+
+        def evaluate(decl, env):
+            cat.compiler.scope = set(env)  # `me` (the owner) is a name in a per-player initial value
+            return st._evaluate(cat.compiler.expr(decl.initial), env)
         for name, decl in cat.global_vars.items():
             st.g[name] = evaluate(decl, {})
         for name, decl in cat.player_vars.items():

@@ -16,7 +16,7 @@ from rulelang.diagnostics import Span
 
 from . import rng
 from .builtins import AGGREGATES, BUILTINS, as_list
-from .values import Component, ComponentSpec, EnumType, Player, Ref, RuleError, ZoneRef, kind_of
+from .values import Component, ComponentSpec, EnumType, Player, Ref, RuleError, ZoneRef, display, kind_of
 
 
 class CompileError(Exception):
@@ -65,7 +65,7 @@ def _eq(a, b):
 def _arith(op):
     def plus(a, b):
         if isinstance(a, str) or isinstance(b, str):
-            return str(a) + str(b)
+            return display(a) + display(b)  # as the rules write values: true, none, [1, 2]
         if isinstance(a, tuple) and isinstance(b, tuple):
             return a + b
         return a + b
@@ -673,9 +673,9 @@ class Compiler:
                 env[key] = (items, len(items) - 1)
             items, i = env[key]
             if i > 0 and st.explicit_chance:
-                options = items[: i + 1]
-                st.pending = Decision("chance", (-1,), options, tuple(encode(o) for o in options), resume,
-                                      tuple(1.0 / (i + 1) for _ in options))
+                # Equal items (a list [1, 1, 2]) are one outcome with their summed probability.
+                options, probs = _distribution(items[: i + 1])
+                st.pending = Decision("chance", (-1,), options, tuple(encode(o) for o in options), resume, probs)
                 return
             items = list(items)
             state = st.rng

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rulelang import boards
 from rulelang.diagnostics import Diagnostic
 
-from .state import Frame, IllegalActionError, State
+from .state import Frame, IllegalActionError, RulesRuntimeError, State
 from .values import Component, EnumType, EnumValue, Player, Ref, ZoneRef
 
 FORMAT = 1
@@ -96,7 +96,12 @@ def state_from_json(game, data: dict) -> State:
     except (KeyError, IndexError, TypeError, ValueError, StopIteration, AttributeError) as error:
         raise IllegalActionError(str(Diagnostic("E606", f"state data does not fit this game: "
                                                          f"{type(error).__name__}: {error}"))) from None
-    st.origin = data
+    except RulesRuntimeError as error:
+        raise IllegalActionError(str(Diagnostic("E606", f"state data does not fit this game: resuming it "
+                                                         f"fails: {error}"))) from None
+    # A failed action restores by replaying from here: keep a private snapshot, not the caller's
+    # dict (which the caller may change later).
+    st.origin = st.clone()
     st.since_origin = 0
     return st
 
@@ -106,10 +111,10 @@ def _build(game, data) -> State:
         raise ValueError("format or player count differs")
     cat = game.catalog
     dec = lambda v: decode_value(game, v)
-    st = State(game, data["seed"], bool(data["explicit_chance"]))
-    st.rng = int(data["rng"])
-    st.terminal = bool(data["terminal"])
-    st.decisions = int(data["decisions"])
+    st = State(game, _int(data["seed"], "seed"), _bool(data["explicit_chance"], "explicit_chance"))
+    st.rng = _int(data["rng"], "rng", 0, (1 << 64) - 1)
+    st.terminal = _bool(data["terminal"], "terminal")
+    st.decisions = _int(data["decisions"], "decisions", 0)
     st.g = {k: dec(v) for k, v in data["globals"].items()}
     st.pv = {k: [dec(x) for x in v] for k, v in data["player_vars"].items()}
     st.sv = {k: [dec(x) for x in v] for k, v in data["space_vars"].items()}
@@ -121,19 +126,63 @@ def _build(game, data) -> State:
     for key, ids in data["zones"].items():
         slot = keys[key]
         for cid in ids:
-            if st.loc[cid] != -1:
+            if st.loc[_int(cid, "component id", 0)] != -1:
                 raise ValueError(f"component {cid} is in two zones")
             st.zones[slot].append(cat.components[cid])
             st.loc[cid] = slot
     if -1 in st.loc:
         raise ValueError(f"component {st.loc.index(-1)} is in no zone")
-    st.frames = [Frame(f["procedure"], cat.code[f["procedure"]].ops, int(f["pc"]),
-                       {k: dec(v) for k, v in f["env"].items()}, f["returns_to"]) for f in data["frames"]]
-    st.history_list = [tuple(h) for h in data["history"]]
-    st.log = list(data["log"])
+    st.frames = [_frame(game, f) for f in _list(data["frames"], "frames")]
+    if not st.terminal and not st.frames:
+        raise ValueError("an unfinished game needs at least one frame")
+    st.history_list = [_history_entry(h) for h in _list(data["history"], "history")]
+    st.log = [_str(x, "log entry") for x in _list(data["log"], "log")]
     if not st.terminal:
         st.run()  # re-reaches the pending decision, which is never stored
     return st
+
+
+def _int(value, what, low=None, high=None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be an integer, not {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ValueError(f"{what} {value} is out of range")
+    return value
+
+
+def _bool(value, what) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{what} must be true or false, not {value!r}")
+    return value
+
+
+def _str(value, what) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be a string, not {value!r}")
+    return value
+
+
+def _list(value, what) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list, not {type(value).__name__}")
+    return value
+
+
+def _frame(game, f) -> Frame:
+    code = game.catalog.code[_str(f["procedure"], "procedure")]
+    pc = _int(f["pc"], "pc", 0, len(code.ops))
+    if not isinstance(f["env"], dict):
+        raise ValueError("a frame's env must be an object")
+    ret = f["returns_to"]
+    if ret is not None:
+        _str(ret, "returns_to")
+    return Frame(f["procedure"], code.ops, pc, {k: decode_value(game, v) for k, v in f["env"].items()}, ret)
+
+
+def _history_entry(entry) -> tuple:
+    if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+        raise ValueError(f"a history entry is a [player, action] pair, not {entry!r}")
+    return _int(entry[0], "history player", -1), _int(entry[1], "history action", 0)
 
 
 def _check_keys(st, cat):
@@ -143,6 +192,9 @@ def _check_keys(st, cat):
     for k, v in st.pv.items():
         if len(v) != len(cat.players):
             raise ValueError(f"player variable {k} has {len(v)} values")
+    for k, v in st.sv.items():
+        if len(v) != len(cat.spaces):
+            raise ValueError(f"space variable {k} has {len(v)} values")
     for k, v in st.sup.items():
         if len(v) != len(cat.players) + 1 or min(v) < 0:
             raise ValueError(f"supply {k} is malformed")
@@ -155,7 +207,8 @@ def replay_origin(st: State, count: int) -> State:
         fresh = game._blank_state(st.seed, st.explicit_chance)
         fresh.run()
     else:
-        fresh = state_from_json(game, st.origin)
+        fresh = st.origin.clone()
+        fresh.origin, fresh.since_origin = st.origin, 0
     for player, action_id in st.history_list[len(st.history_list) - st.since_origin:][:count]:
         fresh.apply_action(action_id, player=player)
     return fresh

@@ -53,10 +53,28 @@ def _setting_value(setting: ast.Setting):
 
 
 def player_range(settings) -> tuple[int, int]:
+    """The (lowest, highest) player count of the 'players' setting (1..8 when absent)."""
     value = settings.get("players", (1, 8))
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         return value, value
-    return value
+    if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return value
+    return 1, 8  # a malformed value: the checker reports it (E202)
+
+
+def _validate_settings(settings, header, shown) -> list[Diagnostic]:
+    problems = []
+    spans = {s.name: s.span for s in header.settings} if header else {}
+    for name in ("players", "max_decisions", "max_steps"):
+        value = settings.get(name)
+        ok = value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0) or (
+            name == "players" and isinstance(value, tuple) and all(isinstance(v, int) and v > 0 for v in value)
+            and value[0] <= value[1])
+        if not ok:
+            problems.append(Diagnostic("E202", f"setting '{name}' needs a positive whole number"
+                                               + (" or a range like 2..4" if name == "players" else ""),
+                                       spans.get(name) or Span.point(shown, 1, 1)))
+    return problems
 
 
 def load(source, players: int | None = None, *, path: str | None = None):
@@ -73,6 +91,9 @@ def load(source, players: int | None = None, *, path: str | None = None):
     if problems:
         raise RulesetError(problems)
     title, settings, header = game_settings(declarations)
+    problems = _validate_settings(settings, header, shown)
+    if problems:
+        raise RulesetError(problems)
     low, high = player_range(settings)
     count = low if players is None else players
     if isinstance(count, bool) or not isinstance(count, int) or not low <= count <= high:

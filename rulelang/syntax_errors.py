@@ -32,7 +32,7 @@ def describe_syntax_error(error: UnexpectedInput, text: str, path: str) -> Diagn
     if isinstance(error, UnexpectedEOF) or _is_end_token(error):
         if unclosed:
             return unclosed
-        line = text.count("\n") + 1
+        line = text.rstrip().count("\n") + 1
         return Diagnostic("E004", "the file ends in the middle of a declaration",
                           Span.point(path, line, 1), hint=_expected_hint(error))
     if isinstance(error, UnexpectedCharacters):

@@ -54,6 +54,8 @@ def resolve(ruleset: ast.Ruleset, base_dir: Path, chain=()) -> list[ast.Decl]:
 
 
 def _key(d: ast.Decl):
+    if isinstance(d, (ast.ScoreDecl, ast.TiebreakDecl)):   # one of each; the name is only its player variable
+        return (d.kind, None)
     return (d.kind, d.name)
 
 

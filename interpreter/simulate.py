@@ -1,0 +1,141 @@
+"""Simulation: many games between random agents, summarised per seat.
+
+``simulate`` is deterministic for a seed: game ``i`` starts from a seed derived from
+``(seed, i)`` and each seat's agent from ``(seed, i, seat)``. Games that hit the bound on
+decisions, or stop on a runtime error, are counted as unfinished, never raised.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .agents import RandomAgent, derive_seed
+from .state import CHANCE, RulesRuntimeError
+
+DEFAULT_MAX_DECISIONS = 10_000
+
+
+@dataclass
+class SimulationReport:
+    """Totals of a simulation; ``to_dict`` keeps timing apart from the deterministic part.
+
+    A win shared by several players counts for each of them; ``shared`` counts such games.
+    """
+
+    players: int
+    seed: int
+    games: int = 0
+    finished: int = 0
+    unfinished: int = 0
+    errors: dict = field(default_factory=dict)
+    shared: int = 0
+    total_decisions: int = 0
+    wins: list = field(default_factory=list)
+    total_score: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    def __post_init__(self):
+        self.wins = self.wins or [0] * self.players
+        self.total_score = self.total_score or [0.0] * self.players
+
+    @property
+    def mean_decisions(self) -> float:
+        """Mean number of decisions in a finished game."""
+        return self.total_decisions / self.finished if self.finished else 0.0
+
+    @property
+    def mean_score(self) -> list[float]:
+        """Each seat's mean score over finished games."""
+        return [s / self.finished if self.finished else 0.0 for s in self.total_score]
+
+    @property
+    def games_per_second(self) -> float:
+        """Games simulated per second of wall-clock time."""
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        """JSON-ready results; everything but the "timing" entry is the same for a seed."""
+        return {"games": self.games, "players": self.players, "seed": self.seed, "finished": self.finished,
+                "unfinished": self.unfinished, "errors": dict(sorted(self.errors.items())),
+                "mean_decisions": round(self.mean_decisions, 6), "wins": list(self.wins),
+                "shared_wins": self.shared,
+                "mean_score": [round(s, 6) for s in self.mean_score],
+                "timing": {"seconds": round(self.seconds, 6), "games_per_second": round(self.games_per_second, 3)}}
+
+
+@dataclass
+class GameResult:
+    """How one simulated game went."""
+
+    finished: bool
+    decisions: int
+    returns: list | None = None
+    winners: list | None = None
+    error: str | None = None
+
+
+def play_one(game, seed: int, agents, max_decisions: int) -> GameResult:
+    """One game from ``seed`` with one agent per seat (chance is sampled by the state)."""
+    try:
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if state.decisions >= max_decisions:
+                return GameResult(False, state.decisions, error="max_decisions")
+            _step(state, agents)
+        return GameResult(True, state.decisions, state.returns(), state.winners())
+    except RulesRuntimeError as error:
+        return GameResult(False, 0, error=error.diagnostic.code)
+    except ValueError:  # an agent found no legal action, or the host API refused one
+        return GameResult(False, 0, error="E602")
+
+
+def _step(state, agents) -> None:
+    """Apply one action: the first player to act picks (a simultaneous choice takes one
+    step per player); a chance node that is exposed anyway is sampled by the first agent."""
+    players = state.current_players()
+    if not players:
+        raise RulesRuntimeError(_stuck())
+    player = players[0]
+    if player == CHANCE:
+        outcomes = state.chance_outcomes()
+        action = agents[0].rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+    else:
+        action = agents[player].choose(state, player)
+    state.apply_action(action, player=player)
+
+
+def _stuck():
+    from rulelang.diagnostics import Diagnostic
+    return Diagnostic("E602", "the game is not over but nobody is to act")
+
+
+def simulate(game, games: int, seed: int = 0, on_progress=None) -> SimulationReport:
+    """Play ``games`` games of ``game`` between random agents and summarise them.
+
+    ``on_progress(done, total)`` is called after each game when given.
+    """
+    report = SimulationReport(players=game.num_players, seed=seed)
+    bound = int(game.max_decisions or DEFAULT_MAX_DECISIONS)
+    started = time.perf_counter()
+    for i in range(games):
+        agents = [RandomAgent(derive_seed(seed, i, seat)) for seat in range(game.num_players)]
+        _record(report, play_one(game, derive_seed(seed, i), agents, bound))
+        if on_progress is not None:
+            on_progress(i + 1, games)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _record(report: SimulationReport, result: GameResult) -> None:
+    report.games += 1
+    if not result.finished:
+        report.unfinished += 1
+        report.errors[result.error] = report.errors.get(result.error, 0) + 1
+        return
+    report.finished += 1
+    report.total_decisions += result.decisions
+    report.shared += len(result.winners) > 1
+    for seat in result.winners:
+        report.wins[seat] += 1
+    for seat, score in enumerate(result.returns):
+        report.total_score[seat] += score

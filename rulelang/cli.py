@@ -1,0 +1,319 @@
+"""The command line: ``rulelang lint | graph | simulate | play``.
+
+Results go to stdout (machine-readable in the json formats); progress bars and load
+errors go to stderr. Exit codes: 0 success or clean, 1 problems found or a ruleset that
+cannot load, 2 usage error (click's own).
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sys
+from pathlib import Path
+
+import click
+
+from .diagnostics import REGISTRY, Diagnostic, RulesetError, errors_in
+from .linter import collect_rulesets, internal_error, lint_file, sort_diagnostics
+from .report import FORMATS, SourceCache, render, render_text
+
+PROGRESS_THRESHOLD = 100
+
+
+def _is_terminal(stream_name: str) -> bool:
+    stream = click.get_text_stream(stream_name)
+    return bool(getattr(stream, "isatty", lambda: False)()) and "NO_COLOR" not in os.environ
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """rulelang: lint, draw, simulate and play rules-as-data tabletop games."""
+
+
+# ---------------------------------------------------------------- lint
+
+def parse_codes(values, option: str) -> tuple[str, ...]:
+    """Codes or code prefixes from repeated, comma-separated options; BadParameter if unknown."""
+    codes = tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
+    for code in codes:
+        if code != "ALL" and not any(known.startswith(code) for known in REGISTRY):
+            raise click.BadParameter(f"no diagnostic code starts with '{code}'", param_hint=option)
+    return codes
+
+
+def _matches(code: str, selectors) -> bool:
+    return any(s == "ALL" or code.startswith(s) for s in selectors)
+
+
+def filter_codes(diagnostics, select, ignore) -> list[Diagnostic]:
+    """The diagnostics whose code is selected (all when ``select`` is empty) and not ignored."""
+    return [d for d in diagnostics
+            if (not select or _matches(d.code, select)) and not _matches(d.code, ignore)]
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="How to print the problems.")
+@click.option("--select", multiple=True, metavar="CODES", help="Only these codes or prefixes (E1,W303).")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Leave out these codes or prefixes.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
+def lint(paths, fmt, select, ignore, exit_zero):
+    """Check rulesets (files, or directories searched for *.rules) and report every problem."""
+    select, ignore = parse_codes(select, "--select"), parse_codes(ignore, "--ignore")
+    files, found = collect_rulesets(paths)
+    for file in files:
+        found.extend(lint_file(file))
+    found = filter_codes(sort_diagnostics(found), select, ignore)
+    colour = fmt == "text" and _is_terminal("stdout")
+    click.echo(render(found, fmt, len(files), SourceCache(), colour), nl=False, color=colour)
+    sys.exit(0 if exit_zero or not found else 1)
+
+
+# ---------------------------------------------------------------- loading for the other commands
+
+def _fail(diagnostics, path: str) -> None:
+    """Print diagnostics as lint does, to stderr, and exit 1."""
+    colour = _is_terminal("stderr")
+    text = render_text(sort_diagnostics(diagnostics, path), 1, SourceCache(), colour)
+    click.echo(text, nl=False, err=True, color=colour)
+    sys.exit(1)
+
+
+def _declarations(path: str):
+    from .loader import read_ruleset
+    problems = errors_in(lint_file(Path(path)))
+    if problems:
+        _fail(problems, path)
+    try:
+        return read_ruleset(Path(path))[0]
+    except RulesetError as error:
+        _fail(error.diagnostics, path)
+    except Exception as error:  # noqa: BLE001 - never a traceback
+        _fail([internal_error(error, path)], path)
+
+
+def load_game(path: str, players: int | None):
+    """The Game of ``path``, or diagnostics on stderr and exit 1."""
+    from .loader import load
+    _declarations(path)
+    try:
+        return load(Path(path), players=players)
+    except RulesetError as error:
+        _fail(error.diagnostics, path)
+    except Exception as error:  # noqa: BLE001 - never a traceback
+        _fail([internal_error(error, path)], path)
+
+
+# ---------------------------------------------------------------- graph
+
+@main.command()
+@click.argument("path")
+@click.option("--format", "fmt", type=click.Choice(["dot", "mermaid"]), default="dot", show_default=True)
+def graph(path, fmt):
+    """Draw the graph of phases and procedures (Graphviz DOT or Mermaid)."""
+    from .graph import phase_graph, to_dot, to_mermaid
+    g = phase_graph(_declarations(path))
+    click.echo(to_dot(g) if fmt == "dot" else to_mermaid(g), nl=False)
+
+
+# ---------------------------------------------------------------- simulate
+
+@main.command()
+@click.argument("path")
+@click.option("--games", "-n", type=click.IntRange(min=0), default=100, show_default=True)
+@click.option("--players", "-p", type=click.IntRange(min=1), default=None, help="Default: the fewest allowed.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def simulate(path, games, players, seed, fmt):
+    """Play many games between random players and report lengths, wins and scores per seat."""
+    from interpreter.simulate import simulate as run
+    game = load_game(path, players)
+    report = _with_progress(lambda progress: run(game, games, seed=seed, on_progress=progress), games)
+    if fmt == "json":
+        data = {"ruleset": path, "title": game.title, **report.to_dict()}
+        click.echo(json.dumps(data, indent=2))
+    else:
+        _print_report(game, report)
+
+
+def _with_progress(job, total: int):
+    """Run ``job(on_progress)`` with a progress bar on stderr for long runs on a terminal."""
+    from rich.console import Console
+    from rich.progress import Progress
+    console = Console(stderr=True)
+    if total < PROGRESS_THRESHOLD or not console.is_terminal:
+        return job(None)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("simulating", total=total)
+        return job(lambda done, _: progress.update(task, completed=done))
+
+
+def _print_report(game, report) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    console = Console(file=click.get_text_stream("stdout"), highlight=False)
+    data = report.to_dict()
+    console.print(f"{game.title}: {data['games']} games, {data['players']} players, seed {data['seed']}")
+    console.print(f"finished {data['finished']}, unfinished {data['unfinished']}"
+                  + (f" {data['errors']}" if data["errors"] else ""))
+    console.print(f"mean length: {data['mean_decisions']:.2f} decisions; "
+                  f"shared wins: {data['shared_wins']}")
+    table = Table("seat", "wins", "win %", "mean score")
+    finished = max(report.finished, 1)
+    for seat in range(report.players):
+        table.add_row(str(seat + 1), str(report.wins[seat]), f"{100 * report.wins[seat] / finished:.1f}",
+                      f"{report.mean_score[seat]:.3f}")
+    console.print(table)
+    console.print(f"{report.seconds:.2f} s, {report.games_per_second:.0f} games per second")
+
+
+# ---------------------------------------------------------------- play
+
+@main.command()
+@click.argument("path")
+@click.option("--players", "-p", type=click.IntRange(min=1), default=None, help="Default: the fewest allowed.")
+@click.option("--seat", "-k", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Your seat: 1 is the first player.")
+@click.option("--seed", "-s", type=int, default=None, help="Default: a fresh random seed (printed).")
+def play(path, players, seat, seed):
+    """Play one seat in the terminal against random players; choose by number."""
+    from interpreter.agents import RandomAgent, derive_seed
+    game = load_game(path, players)
+    if seat > game.num_players:
+        raise click.BadParameter(f"this game has {game.num_players} seats", param_hint="--seat")
+    seed = secrets.randbelow(1 << 31) if seed is None else seed
+    click.echo(f"{game.title}: {game.num_players} players, you are player {seat} (seed {seed})")
+    agents = {p: RandomAgent(derive_seed(seed, p)) for p in range(game.num_players)}
+    try:
+        _play_loop(game, game.new_initial_state(seed=seed), seat - 1, agents)
+    except _LeftGame:
+        click.echo("\nend of input: leaving the game")
+    except Exception as error:  # noqa: BLE001 - runtime errors carry a diagnostic
+        _fail([getattr(error, "diagnostic", None) or internal_error(error, path)], path)
+
+
+class _LeftGame(Exception):
+    """The person closed the input."""
+
+
+def _play_loop(game, state, me: int, agents) -> None:
+    from interpreter.state import CHANCE
+    view = ObservationView(game)
+    while not state.is_terminal():
+        players = state.current_players()
+        if me in players:
+            click.echo(view.render(state.observation(me)))
+            state.apply_action(ask_action(state.legal_actions(me)), player=me)
+        elif players[0] == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply_action(agents[0].rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            state.apply_action(agents[players[0]].choose(state, players[0]), player=players[0])
+    click.echo(view.render(state.observation(me)))
+
+
+def ask_action(actions):
+    """Ask for an action by number (or its exact label) until the answer is valid."""
+    for i, action in enumerate(actions, 1):
+        click.echo(f"  {i:>3}. {action}")
+    while True:
+        click.echo(f"your choice [1-{len(actions)}]: ", nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            raise _LeftGame()
+        answer = line.strip()
+        if answer.isdigit() and 1 <= int(answer) <= len(actions):
+            return actions[int(answer) - 1]
+        by_label = [a for a in actions if str(a) == answer]
+        if len(by_label) == 1:
+            return by_label[0]
+        click.echo(f"type a number from 1 to {len(actions)}")
+
+
+class ObservationView:
+    """Text pictures of observations (what one player may see) of one game."""
+
+    def __init__(self, game):
+        self.game = game
+        self.log_shown = 0
+
+    def render(self, obs: dict) -> str:
+        """The observation as readable lines: header, new log lines, values, zones, players, boards."""
+        lines = [self._header(obs)]
+        lines += [f"  | {entry}" for entry in obs.get("log", [])[self.log_shown:]]
+        self.log_shown = len(obs.get("log", []))
+        lines += [f"  {k} = {self.value(v)}" for k, v in obs.get("globals", {}).items()]
+        lines += [f"  {k}: {self.value(v)}" for k, v in obs.get("zones", {}).items()]
+        for index, view in enumerate(obs.get("players", [])):
+            lines.append(f"  {self._who(index, obs['player'])}: "
+                         + (", ".join(f"{k} {self.value(v)}" for k, v in view.items()) or "-"))
+        lines += self._boards(obs.get("spaces", {}))
+        return "\n".join(lines)
+
+    def _header(self, obs) -> str:
+        if obs.get("terminal"):
+            scores = ", ".join(f"player {i + 1}: {s:g}" for i, s in enumerate(obs.get("returns", [])))
+            winners = ", ".join(self._who(w, obs["player"]) for w in obs.get("winners", [])) or "nobody"
+            return f"=== game over; winners: {winners}; scores: {scores}"
+        return f"=== your turn (player {obs['player'] + 1})"
+
+    @staticmethod
+    def _who(index: int, me: int) -> str:
+        return f"player {index + 1}" + (" (you)" if index == me else "")
+
+    def value(self, v, compact: bool = False) -> str:
+        """One observed value as text (``compact`` for board cells)."""
+        if v is None or isinstance(v, bool):
+            return {None: "." if compact else "none", True: "true", False: "false"}[v]
+        if isinstance(v, (int, str)):
+            return str(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(self.value(x) for x in v) + "]"
+        return self._tagged(v, compact)
+
+    def _tagged(self, v: dict, compact: bool) -> str:
+        cat = self.game.catalog
+        if "player" in v:
+            return f"P{v['player'] + 1}" if compact else f"player {v['player'] + 1}"
+        if "label" in v:
+            return str(v["label"])
+        if "enum" in v:
+            return str(v["value"])
+        if "space" in v:
+            return cat.boards[v["board"]].spaces[v["space"]].name
+        if "zone" in v:
+            return str(cat.zone_refs[v["zone"]])
+        if "count" in v:
+            return f"({v['count']} hidden)"
+        if "map" in v:
+            return "{" + ", ".join(f"{self.value(a)}: {self.value(b)}" for a, b in v["map"]) + "}"
+        return str(v.get("name", v))
+
+    def _boards(self, spaces: dict) -> list[str]:
+        cat = self.game.catalog
+        lines = []
+        for name, board in cat.boards.items():
+            offset = cat.space_offset[name]
+            for var, values in spaces.items():
+                cells = values[offset: offset + len(board.spaces)]
+                lines.append(f"  {name} ({var}):")
+                lines += ["    " + row for row in self._picture(board.spaces, cells)]
+        return lines
+
+    def _picture(self, board_spaces, cells) -> list[str]:
+        texts = [f"{s.name}={self.value(c, compact=True)}" for s, c in zip(board_spaces, cells)]
+        coords = [(s.attributes.get("x"), s.attributes.get("y")) for s in board_spaces]
+        if not all(isinstance(x, int) and isinstance(y, int) for x, y in coords):
+            return [t for t, c in zip(texts, cells) if c is not None] or ["(all empty)"]
+        width = max(len(t) for t in texts) + 2
+        rows: dict = {}
+        for (x, y), text in zip(coords, texts):
+            rows.setdefault(y, {})[x] = text
+        xs = sorted({x for x, _ in coords})
+        return ["".join(rows[y].get(x, "").ljust(width) for x in xs).rstrip() for y in sorted(rows)]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

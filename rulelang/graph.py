@@ -1,0 +1,412 @@
+"""The phase graph: which phases and procedures lead to which, for tools to look at.
+
+``phase_graph`` turns merged declarations into a networkx DiGraph. Nodes are the phases,
+the procedures, the setup and two special nodes, START and END. Edges say how control
+moves: ``next`` (phase to phase), ``end`` (to END: ``end game``, or a phase that can fall
+off its end or return), ``call`` (to a procedure) and ``start`` (from START). Each node
+records whether its own body holds a decision or a chance event, and the loops it holds.
+
+The graph checks (``GRAPH_CHECKS``) are small generators of diagnostics over that graph:
+unknown targets, unreachable phases, phases that cannot end the game, uncalled
+procedures, and loops that can never end. ``to_dot`` and ``to_mermaid`` draw the graph.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from . import ast
+from .diagnostics import Diagnostic, Span
+
+START, END, SETUP = "@start", "@end", "@setup"
+
+DECISIONS = (ast.Choose, ast.Menu, ast.Simultaneous)
+CHANCES = (ast.Roll, ast.RandomPick, ast.Shuffle)
+CHANGES = (ast.Assign, ast.Let, ast.CallLet, ast.CallStmt, ast.Move, ast.Gain, ast.Pay)
+
+
+@dataclass(frozen=True)
+class Flow:
+    """How control can leave a statement: on to the next one, by 'break', by 'return'."""
+
+    completes: bool = True
+    breaks: bool = False
+    returns: bool = False
+
+
+STOPS = Flow(completes=False)
+
+
+@dataclass
+class Loop:
+    """A 'repeat' or 'while' loop and what its body can do."""
+
+    span: Span
+    unconditional: bool
+    facts: set = field(default_factory=set)
+    breaks: bool = False
+
+
+@dataclass
+class Scan:
+    """What one body (phase, procedure, setup) does: edges out, facts, loops, its flow."""
+
+    edges: list = field(default_factory=list)        # (kind, target, span)
+    facts: set = field(default_factory=set)  # decision, chance, exit, return, change, call:NAME
+    loops: list = field(default_factory=list)
+    flow: Flow = Flow()
+
+
+class _Scanner:
+    """Walks one body in program order; statements after one that never completes are dead."""
+
+    def __init__(self, can_return: dict):
+        self.can_return = can_return
+        self.scan = Scan()
+        self.collectors = [self.scan.facts]
+
+    def run(self, body: ast.Block | None) -> Scan:
+        flow = self.block(body) if body is not None else Flow()
+        # A 'break' outside any loop is an error of its own (E204); here it just goes on.
+        self.scan.flow = Flow(flow.completes or flow.breaks, False, flow.returns)
+        return self.scan
+
+    def note(self, fact: str) -> None:
+        for facts in self.collectors:
+            facts.add(fact)
+
+    def block(self, block: ast.Block) -> Flow:
+        breaks = returns = False
+        for stmt in block.statements:
+            flow = self.stmt(stmt)
+            breaks, returns = breaks or flow.breaks, returns or flow.returns
+            if not flow.completes:
+                return Flow(False, breaks, returns)
+        return Flow(True, breaks, returns)
+
+    def stmt(self, stmt) -> Flow:
+        if isinstance(stmt, DECISIONS):
+            self.note("decision")
+        elif isinstance(stmt, CHANCES):
+            self.note("chance")
+        if isinstance(stmt, CHANGES):
+            self.note("change")
+        visit = getattr(self, "_" + type(stmt).__name__, None)
+        return visit(stmt) if visit else Flow()
+
+    def _Next(self, stmt: ast.Next) -> Flow:
+        self.note("exit")
+        self.scan.edges.append(("next", stmt.phase, stmt.span))
+        return STOPS
+
+    def _EndGame(self, stmt: ast.EndGame) -> Flow:
+        self.note("exit")
+        self.scan.edges.append(("end", END, stmt.span))
+        return STOPS
+
+    def _Return(self, stmt: ast.Return) -> Flow:
+        self.note("return")
+        return Flow(False, False, True)
+
+    def _Break(self, stmt: ast.Break) -> Flow:
+        return Flow(False, True, False)
+
+    def _Continue(self, stmt: ast.Continue) -> Flow:
+        return STOPS
+
+    def _CallStmt(self, stmt) -> Flow:
+        self.note("call:" + stmt.procedure)
+        self.scan.edges.append(("call", stmt.procedure, stmt.span))
+        return Flow(completes=self.can_return.get(stmt.procedure, True))
+
+    _CallLet = _CallStmt
+
+    def _Choose(self, stmt: ast.Choose) -> Flow:
+        if stmt.otherwise is None:
+            return Flow()
+        other = self.block(stmt.otherwise)
+        return Flow(True, other.breaks, other.returns)
+
+    def _Menu(self, stmt: ast.Menu) -> Flow:
+        return _either([self.block(o.body) for o in stmt.options], exhaustive=True)
+
+    def _If(self, stmt: ast.If) -> Flow:
+        flows = [self.block(body) for _, body in stmt.branches]
+        if stmt.otherwise is not None:
+            flows.append(self.block(stmt.otherwise))
+        return _either(flows, exhaustive=stmt.otherwise is not None)
+
+    def _For(self, stmt: ast.For) -> Flow:
+        return Flow(True, False, self.block(stmt.body).returns)
+
+    def _While(self, stmt: ast.While) -> Flow:
+        return self._loop(stmt, _is_literal(stmt.condition, True))
+
+    def _Repeat(self, stmt: ast.Repeat) -> Flow:
+        return self._loop(stmt, stmt.until is None or _is_literal(stmt.until, False))
+
+    def _loop(self, stmt, unconditional: bool) -> Flow:
+        loop = Loop(stmt.span, unconditional)
+        self.collectors.append(loop.facts)
+        body = self.block(stmt.body)
+        self.collectors.pop()
+        loop.breaks = body.breaks
+        self.scan.loops.append(loop)
+        return Flow(not unconditional or body.breaks, False, body.returns)
+
+
+def _either(flows: list[Flow], exhaustive: bool) -> Flow:
+    """The flow of a statement that runs one of several blocks."""
+    return Flow(completes=not exhaustive or any(f.completes for f in flows) or not flows,
+                breaks=any(f.breaks for f in flows), returns=any(f.returns for f in flows))
+
+
+def _is_literal(expr, value) -> bool:
+    return isinstance(expr, ast.Literal) and expr.value is value
+
+
+# ---------------------------------------------------------------- building the graph
+
+@dataclass
+class _Parts:
+    phases: dict
+    procedures: dict
+    setup: ast.SetupDecl | None
+    start: ast.Setting | None
+
+
+def _parts(declarations) -> _Parts:
+    phases, procedures, setup, start = {}, {}, None, None
+    for d in declarations:
+        if isinstance(d, ast.PhaseDecl):
+            phases[d.name] = d
+        elif isinstance(d, ast.ProcedureDecl):
+            procedures[d.name] = d
+        elif isinstance(d, ast.SetupDecl):
+            setup = d
+        elif isinstance(d, ast.GameDecl):
+            start = next((s for s in d.settings if s.name == "start"), start)
+    return _Parts(phases, procedures, setup, start)
+
+
+def _procedures_that_return(procedures: dict) -> dict:
+    """Which procedures can return to their caller (a greatest fixpoint over calls)."""
+    can_return = {name: True for name in procedures}
+    for _ in range(len(procedures) + 1):
+        changed = False
+        for name, decl in procedures.items():
+            flow = _Scanner(can_return).run(decl.body).flow
+            value = flow.completes or flow.returns
+            changed |= value != can_return[name]
+            can_return[name] = value
+        if not changed:
+            break
+    return can_return
+
+
+def _start_phase(parts: _Parts) -> str | None:
+    if parts.start is not None and isinstance(parts.start.value, ast.Name):
+        return parts.start.value.name
+    return next(iter(parts.phases), None)
+
+
+def phase_graph(declarations) -> nx.DiGraph:
+    """The graph of phases, procedures, setup, START and END of merged declarations."""
+    parts = _parts(declarations)
+    can_return = _procedures_that_return(parts.procedures)
+    g = nx.DiGraph(start_setting=parts.start, unresolved=[])
+    g.add_node(START, kind="start", label="start", span=None, decision=False, chance=False, loops=[])
+    first = _start_phase(parts)
+    if parts.setup is not None:
+        _add_body(g, SETUP, "setup", "setup", parts.setup, can_return)
+        g.add_edge(START, SETUP, kind="start")
+        _add_fall_edge(g, SETUP, first if first in parts.phases else END)
+    elif first in parts.phases:
+        g.add_edge(START, first, kind="start")
+    for name, decl in parts.phases.items():
+        _add_body(g, name, "phase", name, decl, can_return)
+        _add_fall_edge(g, name, END)
+    for name, decl in parts.procedures.items():
+        _add_body(g, name, "procedure", name, decl, can_return)
+    g.add_node(END, kind="end", label="end", span=None, decision=False, chance=False, loops=[])
+    _add_edges(g, parts)
+    return g
+
+
+def _add_body(g, node, kind, label, decl, can_return) -> None:
+    scan = _Scanner(can_return).run(decl.body)
+    g.add_node(node, kind=kind, label=label, span=decl.name_span or decl.span, scan=scan,
+               decision="decision" in scan.facts, chance="chance" in scan.facts, loops=scan.loops)
+
+
+def _add_fall_edge(g, node, target) -> None:
+    """The edge taken when a body falls off its end (or a phase returns)."""
+    flow = g.nodes[node]["scan"].flow
+    kind = g.nodes[node]["kind"]
+    if flow.completes or (flow.returns and kind != "procedure"):
+        g.add_edge(node, target, kind="end" if target == END else "next")
+
+
+def _add_edges(g, parts: _Parts) -> None:
+    for node in list(g.nodes):
+        scan = g.nodes[node].get("scan")
+        if scan is None:
+            continue
+        for kind, target, span in scan.edges:
+            known = target == END or (target in parts.phases if kind == "next" else target in parts.procedures)
+            if known:
+                if not g.has_edge(node, target):
+                    g.add_edge(node, target, kind=kind)
+            else:
+                g.graph["unresolved"].append((node, kind, target, span))
+
+
+# ---------------------------------------------------------------- checks
+
+def _names(g, kind) -> list:
+    return [n for n, data in g.nodes(data=True) if data["kind"] == kind]
+
+
+def _suggest(name, candidates) -> str | None:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def check_unknown_targets(g: nx.DiGraph, path: str):
+    """E104/E105: a 'next' or 'call' (or the start setting) naming nothing."""
+    for node, kind, target, span in g.graph["unresolved"]:
+        if kind == "next":
+            yield Diagnostic("E104", f"unknown phase '{target}'", span, hint=_suggest(target, _names(g, "phase")))
+        else:
+            yield Diagnostic("E105", f"unknown procedure '{target}'", span,
+                             hint=_suggest(target, _names(g, "procedure")))
+    start = g.graph["start_setting"]
+    if start is not None and isinstance(start.value, ast.Name) and start.value.name not in _names(g, "phase"):
+        yield Diagnostic("E104", f"the start setting names unknown phase '{start.value.name}'", start.value.span,
+                         hint=_suggest(start.value.name, _names(g, "phase")))
+
+
+def check_unreachable(g: nx.DiGraph, path: str):
+    """W301: phases that no path from START reaches."""
+    reached = nx.descendants(g, START)
+    for node in _names(g, "phase"):
+        if node not in reached:
+            yield Diagnostic("W301", f"phase '{node}' is never entered", g.nodes[node]["span"],
+                             hint="add 'next " + node + "' where the game should go to it, or remove it")
+
+
+def check_no_way_to_end(g: nx.DiGraph, path: str):
+    """W302: reachable phases from which no path leads to END."""
+    ending = nx.ancestors(g, END) | {END}
+    for node, _, _, _ in g.graph["unresolved"]:   # an unknown target already has its error
+        ending |= nx.ancestors(g, node) | {node}
+    reached = nx.descendants(g, START)
+    for node in _names(g, "phase"):
+        if node in reached and node not in ending:
+            yield Diagnostic("W302", f"once in phase '{node}', the game can never end", g.nodes[node]["span"],
+                             hint="add 'end game' or a 'next' to a phase that leads to the end")
+
+
+def check_uncalled_procedures(g: nx.DiGraph, path: str):
+    """W107: procedures that nothing calls."""
+    for node in _names(g, "procedure"):
+        if g.in_degree(node) == 0:
+            yield Diagnostic("W107", f"procedure '{node}' is never called", g.nodes[node]["span"])
+
+
+def _active_procedures(g: nx.DiGraph) -> set:
+    """Procedures that hold, or call one that holds, a decision, chance, 'next' or 'end game'."""
+    direct = {n for n in _names(g, "procedure") if g.nodes[n]["scan"].facts & {"decision", "chance", "exit"}}
+    return {n for n in _names(g, "procedure") if n in direct or nx.descendants(g, n) & direct}
+
+
+def check_endless_loops(g: nx.DiGraph, path: str):
+    """W303: loops with no decision, chance or exit inside that would run forever."""
+    active = _active_procedures(g)
+    for node, data in g.nodes(data=True):
+        for loop in data["loops"]:
+            if _loop_may_end(loop, active):
+                continue
+            what = "this loop" if loop.unconditional else "this loop changes nothing its condition reads and"
+            yield Diagnostic("W303", f"{what} has no decision, chance or exit inside: it would never end",
+                             loop.span, hint="add a choice, a 'break' or an 'end game', or a condition that "
+                                             "the body makes false")
+
+
+def _loop_may_end(loop: Loop, active: set) -> bool:
+    if loop.breaks or loop.facts & {"decision", "chance", "exit", "return"}:
+        return True
+    if any(f.startswith("call:") and f[5:] in active for f in loop.facts):
+        return True
+    return not loop.unconditional and "change" in loop.facts
+
+
+GRAPH_CHECKS = [check_unknown_targets, check_unreachable, check_no_way_to_end, check_uncalled_procedures,
+                check_endless_loops]
+
+
+def graph_diagnostics(declarations, path: str) -> list[Diagnostic]:
+    """Every diagnostic the graph checks find in merged declarations."""
+    g = phase_graph(declarations)
+    found = []
+    for check in GRAPH_CHECKS:
+        found.extend(check(g, path))
+    return found
+
+
+# ---------------------------------------------------------------- drawing
+
+_DOT_SHAPES = {"start": "circle", "end": "doublecircle", "setup": "box", "phase": "box", "procedure": "ellipse"}
+_EDGE_STYLES = {"call": "dashed", "start": "solid", "next": "solid", "end": "bold"}
+
+
+def _node_ids(g) -> dict:
+    return {node: f"n{i}" for i, node in enumerate(g.nodes)}
+
+
+def _caption(data) -> str:
+    marks = [word for word, flag in (("choice", data["decision"]), ("chance", data["chance"])) if flag]
+    return data["label"] + (f" [{', '.join(marks)}]" if marks else "")
+
+
+def _dot_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def to_dot(g: nx.DiGraph) -> str:
+    """The graph in Graphviz DOT."""
+    ids = _node_ids(g)
+    lines = ["digraph rules {", "  rankdir=LR;", "  node [fontname=\"Helvetica\"];"]
+    for node, data in g.nodes(data=True):
+        style = ", style=rounded" if data["kind"] == "phase" else ""
+        lines.append(f'  {ids[node]} [label="{_dot_text(_caption(data))}", shape={_DOT_SHAPES[data["kind"]]}'
+                     f'{style}];')
+    for a, b, data in g.edges(data=True):
+        kind = data.get("kind", "next")
+        lines.append(f'  {ids[a]} -> {ids[b]} [label="{kind}", style={_EDGE_STYLES.get(kind, "solid")}];')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+_MERMAID_SHAPES = {"start": ("((", "))"), "end": ("(((", ")))"), "setup": ("[", "]"),
+                   "phase": ("(", ")"), "procedure": ("[[", "]]")}
+
+
+def _mermaid_text(text: str) -> str:
+    return '"' + text.replace('"', "#quot;") + '"'
+
+
+def to_mermaid(g: nx.DiGraph) -> str:
+    """The graph as a Mermaid flowchart."""
+    ids = _node_ids(g)
+    lines = ["flowchart LR"]
+    for node, data in g.nodes(data=True):
+        left, right = _MERMAID_SHAPES[data["kind"]]
+        lines.append(f"  {ids[node]}{left}{_mermaid_text(_caption(data))}{right}")
+    for a, b, data in g.edges(data=True):
+        kind = data.get("kind", "next")
+        arrow = "-.->" if kind == "call" else ("==>" if kind == "end" else "-->")
+        lines.append(f"  {ids[a]} {arrow}|{kind}| {ids[b]}")
+    return "\n".join(lines) + "\n"

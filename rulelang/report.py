@@ -1,0 +1,192 @@
+"""Rendering diagnostics: text for people, JSON, SARIF 2.1.0 and GitHub annotations for tools.
+
+Text is ``path:line:col: CODE message``, the source line, a caret line under the span and
+the hint, then a summary line. Colour is ANSI and only asked for on a terminal.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .diagnostics import REGISTRY, Diagnostic
+
+FORMATS = ("text", "json", "sarif", "github")
+TAB = 4
+
+_COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m",
+            "bold": "\x1b[1m", "hint": "\x1b[36m", "caret": "\x1b[1;32m"}
+_RESET = "\x1b[0m"
+
+
+class SourceCache:
+    """The lines of source files, read once; ``texts`` may preset some (unsaved text)."""
+
+    def __init__(self, texts: dict | None = None):
+        self.lines: dict[str, list[str] | None] = {}
+        for file, text in (texts or {}).items():
+            self.lines[file] = text.splitlines()
+
+    def line(self, file: str, number: int) -> str | None:
+        """Line ``number`` (1-based) of ``file``, or None when it cannot be shown."""
+        if file not in self.lines:
+            self.lines[file] = _read_lines(file)
+        lines = self.lines[file]
+        if lines is None or not 1 <= number <= len(lines):
+            return None
+        return lines[number - 1]
+
+
+def _read_lines(file: str) -> list[str] | None:
+    try:
+        path = Path(file)
+        if not path.is_file() or path.stat().st_size > 8 * 1024 * 1024:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+
+
+def _paint(text: str, style: str, colour: bool) -> str:
+    return f"{_COLOURS[style]}{text}{_RESET}" if colour else text
+
+
+def _visible(line: str) -> str:
+    """The line as shown: tabs expanded, control characters replaced."""
+    line = line.expandtabs(TAB)
+    return "".join(ch if ch.isprintable() else "\ufffd" for ch in line)
+
+
+def caret_line(line: str, diagnostic: Diagnostic) -> str:
+    """``^~~~`` under the span of ``diagnostic`` on its first line (1-based columns)."""
+    span = diagnostic.span
+    start = len(line[: span.column - 1].expandtabs(TAB))
+    if span.end_line == span.line and span.end_column > span.column:
+        end = len(line[: span.end_column - 1].expandtabs(TAB))
+    else:
+        end = len(line.expandtabs(TAB))
+    width = max(end - start, 1)
+    return " " * start + "^" + "~" * (width - 1)
+
+
+def format_text(diagnostic: Diagnostic, sources: SourceCache, colour: bool = False) -> str:
+    """One diagnostic as text: location line, source line, caret, hint."""
+    span = diagnostic.span
+    head = _paint(f"{span.file}:{span.line}:{span.column}:", "bold", colour)
+    code = _paint(diagnostic.code, diagnostic.severity, colour)
+    lines = [f"{head} {code} {diagnostic.message}"]
+    source = sources.line(span.file, span.line)
+    if source is not None:
+        lines.append("  " + _visible(source))
+        lines.append("  " + _paint(caret_line(source, diagnostic), "caret", colour))
+    if diagnostic.hint:
+        lines.append("  " + _paint("hint:", "hint", colour) + " " + diagnostic.hint)
+    lines.extend(f"  note: {note}" for note in diagnostic.notes)
+    return "\n".join(lines)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary(diagnostics: list[Diagnostic], files: int) -> str:
+    """'2 errors, 1 warning in 3 files' or 'no problems in 3 files'."""
+    in_files = f"in {_plural(files, 'file')}"
+    if not diagnostics:
+        return f"no problems {in_files}"
+    counts = [(sum(d.severity == sev for d in diagnostics), sev) for sev in ("error", "warning", "info")]
+    parts = [_plural(n, sev if sev != "info" else "note") for n, sev in counts if n]
+    return f"{', '.join(parts)} {in_files}"
+
+
+def render_text(diagnostics, files: int, sources: SourceCache | None = None, colour: bool = False) -> str:
+    """Every diagnostic as text, then the summary line."""
+    sources = sources or SourceCache()
+    blocks = [format_text(d, sources, colour) for d in diagnostics]
+    blocks.append(summary(list(diagnostics), files))
+    return "\n".join(blocks) + "\n"
+
+
+def to_dict(diagnostic: Diagnostic) -> dict:
+    """One diagnostic as a JSON-ready dict (1-based lines and columns, end exclusive)."""
+    span = diagnostic.span
+    return {"code": diagnostic.code, "severity": diagnostic.severity, "message": diagnostic.message,
+            "hint": diagnostic.hint, "file": span.file, "line": span.line, "column": span.column,
+            "end_line": span.end_line, "end_column": span.end_column}
+
+
+def render_json(diagnostics, files: int = 0) -> str:
+    """A JSON list of diagnostic objects."""
+    return json.dumps([to_dict(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"
+
+
+_SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _sarif_rules() -> list[dict]:
+    return [{"id": c.code, "name": c.name, "shortDescription": {"text": c.summary},
+             "defaultConfiguration": {"level": _SARIF_LEVELS[c.severity]}} for c in REGISTRY.values()]
+
+
+def _sarif_result(diagnostic: Diagnostic, rule_index: dict) -> dict:
+    span = diagnostic.span
+    text = diagnostic.message + (f" (hint: {diagnostic.hint})" if diagnostic.hint else "")
+    region = {"startLine": span.line, "startColumn": span.column,
+              "endLine": max(span.end_line, span.line), "endColumn": max(span.end_column, 1)}
+    return {"ruleId": diagnostic.code, "ruleIndex": rule_index[diagnostic.code],
+            "level": _SARIF_LEVELS[diagnostic.severity], "message": {"text": text},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(span.file)}, "region": region}}]}
+
+
+def _uri(file: str) -> str:
+    return Path(file).as_posix()
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("rulelang")
+    except Exception:  # noqa: BLE001 - not installed: running from a checkout
+        return "0.0.0"
+
+
+def render_sarif(diagnostics, files: int = 0) -> str:
+    """A SARIF 2.1.0 log with one run, the registry as its rules."""
+    rule_index = {code: i for i, code in enumerate(REGISTRY)}
+    log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
+        "tool": {"driver": {"name": "rulelang", "version": _version(), "rules": _sarif_rules()}},
+        "results": [_sarif_result(d, rule_index) for d in diagnostics]}]}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+_GITHUB_LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(diagnostics, files: int = 0) -> str:
+    """GitHub Actions workflow commands, one annotation per diagnostic."""
+    lines = []
+    for d in diagnostics:
+        s = d.span
+        props = (f"file={_escape_property(s.file)},line={s.line},col={s.column},"
+                 f"endLine={s.end_line},endColumn={s.end_column},title={d.code}")
+        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        lines.append(f"::{_GITHUB_LEVELS[d.severity]} {props}::{_escape_data(d.code + ' ' + message)}")
+    return "".join(line + "\n" for line in lines)
+
+
+RENDERERS = {"json": render_json, "sarif": render_sarif, "github": render_github}
+
+
+def render(diagnostics, fmt: str, files: int, sources: SourceCache | None = None, colour: bool = False) -> str:
+    """The diagnostics in format ``fmt`` (one of FORMATS)."""
+    if fmt == "text":
+        return render_text(diagnostics, files, sources, colour)
+    return RENDERERS[fmt](diagnostics, files)

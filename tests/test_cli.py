@@ -1,0 +1,277 @@
+"""The command line (`rulelang lint | graph | simulate | play`) through click's CliRunner,
+and the linter's driver on hostile input."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulelang import linter
+from rulelang.cli import main
+from rulelang.diagnostics import REGISTRY
+from rulelang.graph import END, START, phase_graph, to_dot, to_mermaid
+from rulelang.parser import parse
+
+ROOT = Path(__file__).resolve().parent.parent
+TIC_TAC_TOE = str(ROOT / "games" / "tic_tac_toe.rules")
+CLEAN = str(ROOT / "tests" / "lint" / "base_ok.rules")
+LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[EWI]\d{3}) ", re.M)
+
+BROKEN = """game "broken" { players 2 }
+player var points: int = 0
+
+phase main {
+  for p in players {
+    p.points += bonus
+  }
+}
+"""
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+@pytest.fixture
+def broken(tmp_path):
+    path = tmp_path / "broken.rules"
+    path.write_text(BROKEN)
+    return str(path)
+
+
+# ---------------------------------------------------------------- lint
+
+def test_lint_clean_files_exit_0():
+    result = run("lint", TIC_TAC_TOE, CLEAN)
+    assert result.exit_code == 0, result.output
+    assert "no problems in 2 files" in result.output
+
+
+def test_lint_broken_file_exits_1_with_location_source_and_caret(broken):
+    result = run("lint", broken)
+    assert result.exit_code == 1
+    match = LOCATION.search(result.stdout)
+    assert match and match["file"] == broken and match["code"] == "E101"
+    assert (match["line"], match["col"]) == ("6", "17")
+    lines = result.stdout.splitlines()
+    at = lines.index(match.group(0).rstrip() + " unknown name 'bonus'")
+    assert "p.points += bonus" in lines[at + 1]
+    caret = lines[at + 2]
+    assert caret.strip() == "^~~~~" and caret.index("^") == lines[at + 1].index("bonus")
+    assert "1 error in 1 file" in result.stdout
+
+
+def test_lint_json_parses(broken):
+    result = run("lint", "--format", "json", broken, TIC_TAC_TOE)
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert [d["code"] for d in data] == ["E101"]
+    keys = {"code", "severity", "message", "hint", "file", "line", "column", "end_line", "end_column"}
+    assert set(data[0]) == keys
+    assert data[0]["severity"] == "error" and data[0]["line"] == 6
+
+
+def test_lint_sarif_lists_rules_and_results(broken):
+    result = run("lint", "--format", "sarif", broken)
+    log = json.loads(result.stdout)
+    assert log["version"] == "2.1.0"
+    run_ = log["runs"][0]
+    assert len(run_["tool"]["driver"]["rules"]) == len(REGISTRY)
+    (found,) = run_["results"]
+    assert found["ruleId"] == "E101" and found["level"] == "error"
+    assert found["locations"][0]["physicalLocation"]["region"]["startLine"] == 6
+
+
+def test_lint_github_annotations(broken):
+    result = run("lint", "--format", "github", broken)
+    assert result.stdout.startswith(f"::error file={broken},line=6,col=17,")
+    assert result.stdout.rstrip().endswith("::E101 unknown name 'bonus'")
+
+
+def test_lint_select_ignore_and_exit_zero(broken):
+    assert run("lint", "--ignore", "E1", broken).exit_code == 0
+    assert run("lint", "--select", "W3,E2", broken).exit_code == 0
+    assert run("lint", "--select", "E101", broken).exit_code == 1
+    assert run("lint", "--exit-zero", broken).exit_code == 0
+
+
+def test_lint_warnings_count_as_problems():
+    result = run("lint", str(ROOT / "tests" / "lint" / "graph_w301.rules"))
+    assert result.exit_code == 1 and "1 warning in 1 file" in result.stdout
+
+
+@pytest.mark.parametrize("args", [[], ["--format", "xml", "x.rules"], ["--select", "Z9", "x.rules"]])
+def test_lint_usage_errors_exit_2(args):
+    assert run("lint", *args).exit_code == 2
+
+
+def test_lint_missing_path_and_empty_directory(tmp_path):
+    result = run("lint", str(tmp_path / "nope.rules"), str(tmp_path))
+    assert result.exit_code == 1
+    assert [m["code"] for m in LOCATION.finditer(result.stdout)] == ["E001", "E001"]
+
+
+def test_lint_directory_recursively(tmp_path, broken):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "ok.rules").write_text(Path(TIC_TAC_TOE).read_text())
+    result = run("lint", str(tmp_path))
+    assert result.exit_code == 1 and "1 error in 2 files" in result.stdout
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00\x01\xff\xfe" * 50, "phase main { let x = \u00e9".encode("latin-1"),
+                                     b"phase main {" * 10_000, b"game \"t\" { players 2 }\nphase main { next"])
+def test_lint_hostile_files_never_crash(tmp_path, content):
+    path = tmp_path / "hostile.rules"
+    path.write_bytes(content)
+    result = run("lint", str(path))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert LOCATION.search(result.stdout)
+
+
+def test_lint_text_turns_internal_failures_into_e602(monkeypatch):
+    def explode(ctx):
+        raise ValueError("boom")
+    monkeypatch.setattr(linter, "STAGES", [linter.STAGES[0], explode])
+    (found,) = linter.lint_text(Path(TIC_TAC_TOE).read_text(), "t.rules")
+    assert found.code == "E602" and "boom" in found.message and found.span.file == "t.rules"
+
+
+def test_lint_text_lets_keyboard_interrupt_through(monkeypatch):
+    def interrupt(ctx):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(linter, "STAGES", [interrupt])
+    with pytest.raises(KeyboardInterrupt):
+        linter.lint_text("phase main { }", "t.rules")
+
+
+def test_lint_paths_sorted_by_file_line_column(tmp_path):
+    (tmp_path / "b.rules").write_text(BROKEN)
+    (tmp_path / "a.rules").write_text("phase main {\n  next x\n  call y()\n}\n")
+    found = linter.lint_paths([tmp_path])
+    keys = [(d.span.file, d.span.line, d.span.column) for d in found]
+    assert keys == sorted(keys) and len(found) >= 2
+
+
+def test_python_dash_m_rulelang():
+    done = subprocess.run([sys.executable, "-m", "rulelang", "lint", TIC_TAC_TOE], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "no problems in 1 file" in done.stdout
+
+
+# ---------------------------------------------------------------- graph
+
+def test_graph_dot_and_mermaid_show_the_phases():
+    dot = run("graph", CLEAN)
+    assert dot.exit_code == 0 and dot.stdout.startswith("digraph")
+    for name in ("main", "finish", "tally", "setup"):
+        assert name in dot.stdout
+    mermaid = run("graph", CLEAN, "--format", "mermaid")
+    assert mermaid.exit_code == 0 and mermaid.stdout.startswith("flowchart LR")
+    assert "finish" in mermaid.stdout
+
+
+def test_phase_graph_nodes_and_edges():
+    g = phase_graph(parse(Path(CLEAN).read_text(), CLEAN).declarations)
+    assert g.nodes["main"]["decision"] and g.nodes["@setup"]["chance"]
+    assert g.edges["main", "finish"]["kind"] == "next"
+    assert g.edges["finish", "tally"]["kind"] == "call"
+    assert g.has_edge("finish", END) and g.has_edge(START, "@setup")
+    assert not g.has_edge("main", END)   # its loop only leaves by 'next finish'
+    assert "main" in to_dot(g) and "tally" in to_mermaid(g)
+
+
+def test_graph_of_broken_syntax_exits_1(tmp_path):
+    path = tmp_path / "bad.rules"
+    path.write_text("phase main {")
+    result = run("graph", str(path))
+    assert result.exit_code == 1 and "E003" in result.output and "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------- simulate
+
+def _deterministic(result):
+    data = json.loads(result.stdout)
+    data.pop("timing")
+    return data
+
+
+def test_simulate_json_is_deterministic_for_a_seed():
+    first = run("simulate", TIC_TAC_TOE, "--games", "50", "--seed", "7", "--format", "json")
+    second = run("simulate", TIC_TAC_TOE, "--games", "50", "--seed", "7", "--format", "json")
+    assert first.exit_code == 0, first.output
+    a, b = _deterministic(first), _deterministic(second)
+    assert a == b
+    assert a["games"] == 50 and a["finished"] + a["unfinished"] == 50
+    assert len(a["wins"]) == len(a["mean_score"]) == 2
+    assert 5 <= a["mean_decisions"] <= 9
+    other = _deterministic(run("simulate", TIC_TAC_TOE, "--games", "50", "--seed", "8", "--format", "json"))
+    assert other != a
+
+
+def test_simulate_text_table():
+    result = run("simulate", TIC_TAC_TOE, "--games", "20", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert "seat" in result.stdout and "mean score" in result.stdout and "20 games" in result.stdout
+
+
+def test_simulate_counts_unfinished_games(tmp_path):
+    path = tmp_path / "long.rules"
+    path.write_text('game "long" { players 2  max_decisions 5 }\n'
+                    'phase main { repeat { for p in players { choose x in [1, 2] by p } } }\n')
+    data = _deterministic(run("simulate", str(path), "--games", "3", "--format", "json"))
+    assert data["unfinished"] == 3 and data["errors"] == {"max_decisions": 3}
+
+
+def test_simulate_wrong_player_count_is_a_diagnostic():
+    result = run("simulate", TIC_TAC_TOE, "--players", "5")
+    assert result.exit_code == 1 and "E601" in result.output and "Traceback" not in result.output
+
+
+def test_simulate_broken_file_prints_lint_diagnostics(broken):
+    result = run("simulate", broken, "--games", "3")
+    assert result.exit_code == 1
+    assert f"{broken}:6:17: E101" in result.output and "^~~~~" in result.output
+
+
+# ---------------------------------------------------------------- play
+
+def test_play_to_the_end_with_scripted_input():
+    result = run("play", TIC_TAC_TOE, "--seed", "3", input="1\n" * 9)
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output and "you are player 1" in result.output
+    assert "a1=" in result.output   # the board is drawn
+
+
+def test_play_second_seat_and_bad_answers():
+    result = run("play", TIC_TAC_TOE, "--seed", "3", "--seat", "2", input="zero\n99\n" + "1\n" * 9)
+    assert result.exit_code == 0, result.output
+    assert "type a number from 1 to" in result.output and "game over" in result.output
+
+
+def test_play_stops_cleanly_at_end_of_input():
+    result = run("play", TIC_TAC_TOE, "--seed", "3", input="")
+    assert result.exit_code == 0
+    assert "end of input" in result.output and "Traceback" not in result.output
+
+
+def test_play_seat_out_of_range_is_a_usage_error():
+    assert run("play", TIC_TAC_TOE, "--seat", "3", input="").exit_code == 2
+
+
+EMPTY_CHOICE = 'game "stuck" { players 2 }\nphase main {\n  choose x in [] by players[0]\n}\n'
+
+
+def test_runtime_errors_are_diagnostics_in_play_and_counted_in_simulate(tmp_path):
+    path = tmp_path / "stuck.rules"
+    path.write_text(EMPTY_CHOICE)
+    played = run("play", str(path), "--seed", "1", input="1\n")
+    assert played.exit_code == 1 and "E604" in played.output and "Traceback" not in played.output
+    data = _deterministic(run("simulate", str(path), "--games", "4", "--format", "json"))
+    assert data["unfinished"] == 4 and data["errors"] == {"E604": 4}

@@ -1,0 +1,60 @@
+"""Golden tests for the linter, in the style of mypy's: each ``tests/lint/*.rules`` file
+writes the diagnostics it expects inline, on the offending line, as ``# E: E101`` (errors),
+``# W: W303`` (warnings) or ``# I: ...``. Linting the file must give exactly those
+(line, code) pairs; a file with no such comment must lint clean.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rulelang.diagnostics import REGISTRY
+from rulelang.linter import lint_file
+
+CASES = Path(__file__).with_name("lint")
+EXPECTATION = re.compile(r"#\s*([EWI]):\s*([EWI]\d{3})")
+FILES = sorted(CASES.glob("*.rules"))
+
+
+def expected(path: Path) -> set[tuple[int, str]]:
+    """The (line, code) pairs written inline in a golden file."""
+    found = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for letter, code in EXPECTATION.findall(line):
+            assert letter == code[0], f"{path.name}:{number}: '# {letter}:' does not match {code}"
+            found.add((number, code))
+    return found
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_golden_file(path):
+    diagnostics = lint_file(path)
+    actual = {(d.span.line, d.code) for d in diagnostics if Path(d.span.file) == path}
+    assert actual == expected(path), "\n".join(str(d) for d in diagnostics)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_locations_lie_inside_the_file(path):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for d in lint_file(path):
+        if Path(d.span.file) == path:
+            assert 1 <= d.span.line <= len(lines), str(d)
+            assert 1 <= d.span.column <= len(lines[d.span.line - 1]) + 1, str(d)
+
+
+def test_every_expectation_names_a_registered_code():
+    for path in FILES:
+        for _, code in expected(path):
+            assert code in REGISTRY, f"{path.name}: {code} is not in the registry"
+
+
+# Codes only a running game (or an unreadable file) can produce have no golden file here.
+RUNTIME_ONLY = {"E001", "E601", "E602", "E603", "E604", "E605", "E606"}
+
+
+def test_golden_files_cover_the_static_codes():
+    covered = {code for path in FILES for _, code in expected(path)}
+    missing = set(REGISTRY) - RUNTIME_ONLY - covered
+    assert not missing, f"no golden case for {sorted(missing)}"
