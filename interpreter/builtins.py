@@ -101,6 +101,24 @@ def zone_of(st, component):
     return st.game.catalog.zone_refs[st.loc[component.id]]
 
 
+def slice_of(st, seq, start, end=None):
+    items = as_list(st, seq)
+    return items[_int(start): None if end is None else _int(end)]
+
+
+def inserted(st, seq, position, item):
+    items = as_list(st, seq)
+    position = _int(position)
+    return items[:position] + (item,) + items[position:]
+
+
+def removed(st, seq, item):
+    items = list(as_list(st, seq))
+    if item in items:
+        items.remove(item)
+    return tuple(items)
+
+
 BUILTINS = {
     "size": (1, 1, size),
     "top": (1, 2, top),
@@ -109,6 +127,9 @@ BUILTINS = {
     "rotate": (2, 2, rotate),
     "reversed": (1, 1, lambda st, s: tuple(reversed(as_list(st, s)))),
     "index": (2, 2, index_of),
+    "slice": (2, 3, slice_of),
+    "insert": (3, 3, inserted),
+    "remove": (2, 2, removed),
     "abs": (1, 1, lambda st, x: abs(_int(x))),
     "bank": (1, 1, bank),
     "owner": (1, 1, owner),
