@@ -208,7 +208,14 @@ class Catalog:
             for node in _walk(d):
                 if isinstance(node, ast.Option) and node.label not in seen:
                     seen.append(node.label)
+        # Then every string written in the ruleset, so that a choice or a chance event over
+        # strings ("random ["heads", "tails"]") has stable ids too. Menu labels keep theirs.
+        for d in self.decls:
+            for node in _walk(d):
+                if isinstance(node, ast.Literal) and isinstance(node.value, str) and node.value not in seen:
+                    seen.append(node.value)
         self.labels = seen
+        self.label_index = {label: i for i, label in enumerate(seen)}
 
     def label_id(self, label: str) -> int:
         return self.label_base + self.labels.index(label)
@@ -244,6 +251,11 @@ class Catalog:
             return self.int_base + value
         if isinstance(value, boards.Space):
             return self.space_offset[value.board] + value.index
+        if isinstance(value, str):
+            if value in self.label_index:
+                return self.label_base + self.label_index[value]
+            raise RuleError(f"the string {value!r} cannot be an option of a choice: only strings written "
+                            f"in the ruleset can")
         raise RuleError(f"a {kind_of(value)} cannot be an option of a choice")
 
     def _compile_code(self):

@@ -571,16 +571,26 @@ class Compiler:
 
     def _s_Simultaneous(self, node, code):
         players, pvar, var = self.expr(node.players), node.player_var, node.var
+        outer = pvar in self.scope
         self.scope.add(pvar)
         source = self.expr(node.source)
+        if not outer:
+            self.scope.discard(pvar)  # the player variable is only bound in the options' list
         self.scope.add(var)
         encode = self.cat.encode
         self.counter += 1
         picks_key = f"$picks{self.counter}"
 
         def options_for(st, env, player):
+            old = env.get(pvar, _MISSING)  # a variable of the same name outside is kept
             env[pvar] = player
-            return _unique(as_list(st, source(st, env)))
+            try:
+                return _unique(as_list(st, source(st, env)))
+            finally:
+                if old is _MISSING:
+                    env.pop(pvar, None)
+                else:
+                    env[pvar] = old
 
         def resume(st, fr, value, player_index):
             picks = dict(fr.env.get(picks_key, {}))
@@ -596,7 +606,6 @@ class Compiler:
             if not waiting:
                 env[var] = {p: picks[p] for p in group}
                 env.pop(picks_key, None)
-                env.pop(pvar, None)
                 fr.pc += 1
                 return
             per_player = {}
@@ -605,7 +614,6 @@ class Compiler:
                 if not options:
                     raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
                 per_player[p.index] = (options, tuple(encode(o) for o in options))
-            env.pop(pvar, None)
             st.pending = Decision("simultaneous", tuple(p.index for p in waiting), per_player, None, resume)
         self.emit(code, simultaneous, node.span)
 

@@ -1,7 +1,7 @@
 """rulelang: a rules-as-data engine for tabletop games.
 
     import rulelang
-    game = rulelang.load("games/tic_tac_toe.rules")
+    game = rulelang.load("games/my_game.rules", players=3)
     state = game.new_initial_state(seed=7)
 """
 from .diagnostics import Diagnostic, RulesetError

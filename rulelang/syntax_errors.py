@@ -39,7 +39,33 @@ def describe_syntax_error(error: UnexpectedInput, text: str, path: str) -> Diagn
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
         return Diagnostic("E002", f"unexpected character {char!r}",
                           Span.point(path, error.line, error.column), hint=_expected_hint(error))
-    return _unexpected_token(error, path)
+    return _misspelled_statement_keyword(error, text, path) or _unexpected_token(error, path)
+
+
+def _misspelled_statement_keyword(error: UnexpectedInput, text: str, path: str) -> Diagnostic | None:
+    """'chose x in ...': a statement that starts with a bare name the parser then takes for the
+    target of an assignment; when that name is close to a keyword, say so, at the name."""
+    if not isinstance(error, UnexpectedToken) or "ASSIGN_OP" not in error.expected:
+        return None
+    end = getattr(error.token, "start_pos", None)
+    if end is None:
+        return None
+    while end > 0 and text[end - 1] in " \t":
+        end -= 1
+    begin = end
+    while begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] == "_"):
+        begin -= 1
+    word = text[begin:end]
+    before = text[:begin].rstrip()
+    if not word or word in KEYWORDS or not (word[0].isalpha() or word[0] == "_") or before.endswith("."):
+        return None
+    close = difflib.get_close_matches(word, KEYWORDS, n=1, cutoff=0.75)
+    if not close:
+        return None
+    line = text.count("\n", 0, begin) + 1
+    column = begin - text.rfind("\n", 0, begin)
+    return Diagnostic("E002", f"unknown keyword '{word}'", Span(path, line, column, line, column + len(word)),
+                      hint=f"did you mean '{close[0]}'?")
 
 
 def _is_end_token(error: UnexpectedInput) -> bool:
@@ -63,7 +89,7 @@ def _unexpected_token(error: UnexpectedToken, path: str) -> Diagnostic:
 
 def _describe_token(token) -> str:
     if token.type in ("NAME", "INT", "STRING"):
-        return f"{_READABLE[token.type]} {str(token)!r}"
+        return f"{_READABLE[token.type].split(' ', 1)[1]} {str(token)!r}"  # "name 'x'", not "a name"
     return repr(str(token))
 
 

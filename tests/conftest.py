@@ -1,0 +1,57 @@
+"""Shared helpers for the engine's test suite."""
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+GAMES_DIR = ROOT / "games"
+
+
+def game_files() -> list[Path]:
+    """Every ruleset in games/, found when the tests are collected."""
+    return sorted(GAMES_DIR.glob("*.rules"))
+
+
+def player_counts(path: Path) -> list[int]:
+    """The player counts a ruleset declares (its `players` setting)."""
+    from rulelang.loader import game_settings, player_range, read_ruleset
+
+    declarations, _, _ = read_ruleset(path)
+    _, settings, _ = game_settings(declarations)
+    low, high = player_range(settings)
+    return list(range(low, high + 1))
+
+
+def game_cases() -> list:
+    """(path, players) for every ruleset in games/ and every player count it allows."""
+    cases = []
+    for path in game_files():
+        try:
+            counts = player_counts(path)
+        except Exception:  # a broken ruleset: its tests fail on load, showing the diagnostics
+            counts = [None]
+        for n in counts:
+            cases.append(pytest.param(path, n, id=f"{path.stem}-{n}p" if n else f"{path.stem}-broken"))
+    return cases
+
+
+def rules(text: str) -> str:
+    """Dedented ruleset text."""
+    return textwrap.dedent(text).strip() + "\n"
+
+
+@pytest.fixture
+def load_text():
+    """Load a ruleset given as text: load_text(TEXT, players=N)."""
+    import rulelang
+
+    def load(text, players=None):
+        return rulelang.load(rules(text), players=players)
+    return load

@@ -1,0 +1,460 @@
+"""The host API contract of DESIGN.md, exercised on tic-tac-toe and on small inline rulesets."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+import rulelang
+from conftest import GAMES_DIR, rules
+from interpreter.state import Action, IllegalActionError, RulesRuntimeError
+from rulelang import RulesetError
+
+TTT = str(GAMES_DIR / "tic_tac_toe.rules")
+
+
+@pytest.fixture(scope="module")
+def ttt():
+    return rulelang.load(TTT, players=2)
+
+
+def play(state, *labels):
+    """Apply the actions named by their labels, each by the one player to act."""
+    for label in labels:
+        (player,) = state.current_players()
+        matching = [a for a in state.legal_actions(player) if str(a) == label]
+        assert matching, f"{label} is not legal; legal: {[str(a) for a in state.legal_actions(player)]}"
+        state.apply_action(matching[0], player=player)
+    return state
+
+
+# ---- the names of the contract ----
+
+def test_public_names():
+    assert rulelang.CHANCE == -1
+    assert rulelang.IllegalActionError is IllegalActionError
+    assert rulelang.RulesRuntimeError is RulesRuntimeError
+    assert issubclass(IllegalActionError, ValueError)
+
+
+def test_first_state(ttt):
+    state = ttt.new_initial_state(seed=7)
+    assert not state.is_terminal()
+    assert state.current_players() == [0]
+    actions = state.legal_actions(0)
+    assert [str(a) for a in actions] == ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
+    assert all(isinstance(a, Action) and isinstance(a.id, int) for a in actions)
+    assert len({a.id for a in actions}) == 9
+    assert state.legal_action_ids(0) == [a.id for a in actions]
+    assert state.history() == []
+    assert state.winners() == []
+
+
+def test_action_ids_are_stable(ttt):
+    one = {str(a): a.id for a in ttt.new_initial_state(seed=1).legal_actions(0)}
+    other = {str(a): a.id for a in rulelang.load(TTT, players=2).new_initial_state(seed=99).legal_actions(0)}
+    assert one == other
+    # The same cell keeps its id deeper in the game, for the other player too.
+    state = play(ttt.new_initial_state(), "a1")
+    assert {str(a): a.id for a in state.legal_actions(1)} == {k: v for k, v in one.items() if k != "a1"}
+    assert all(a.id < ttt.num_distinct_actions() for a in state.legal_actions(1))
+
+
+def test_apply_by_id_or_action_is_the_same(ttt):
+    a = ttt.new_initial_state()
+    b = ttt.new_initial_state()
+    action = a.legal_actions(0)[4]
+    a.apply_action(action)
+    b.apply_action(action.id, player=0)
+    assert a.to_json() == b.to_json()
+    assert a.history() == [(0, action.id)] == b.history()
+
+
+def test_history_records_every_action(ttt):
+    state = play(ttt.new_initial_state(), "b2", "a1", "c3")
+    ids = {str(a): a.id for a in ttt.new_initial_state().legal_actions(0)}
+    assert state.history() == [(0, ids["b2"]), (1, ids["a1"]), (0, ids["c3"])]
+    # history() is a copy, not the state's own list
+    state.history().append((1, 0))
+    assert len(state.history()) == 3
+
+
+def test_legal_actions_of_a_player_not_to_act_is_empty(ttt):
+    state = ttt.new_initial_state()
+    assert state.legal_actions(1) == []
+    assert state.legal_action_ids(1) == []
+    play(state, "a1")
+    assert state.legal_actions(0) == []
+    assert len(state.legal_actions(1)) == 8
+
+
+# ---- returns and winners ----
+
+def test_first_player_wins_a_column(ttt):
+    state = play(ttt.new_initial_state(), "a1", "a2", "b1", "b2", "c1")
+    assert state.is_terminal()
+    assert state.current_players() == []
+    assert state.winners() == [0]
+    assert state.returns() == [1, -1]
+    assert state.legal_actions(0) == []
+
+
+def test_second_player_wins(ttt):
+    state = play(ttt.new_initial_state(), "a1", "a2", "b1", "b2", "a3", "c2")
+    assert state.is_terminal()
+    assert state.winners() == [1]
+    assert state.returns() == [-1, 1]
+
+
+def test_draw(ttt):
+    # a1 b1 c1 / a2 b2 c2 / a3 b3 c3 laid out as  X O X / X O O / O X X
+    state = play(ttt.new_initial_state(), "a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3", "c3")
+    assert state.is_terminal()
+    assert state.winners() == [0, 1]
+    assert state.returns() == [0, 0]
+
+
+def test_unfinished_game_has_no_winners(ttt):
+    state = play(ttt.new_initial_state(), "a1", "a2")
+    assert not state.is_terminal()
+    assert state.winners() == []
+
+
+# ---- illegal actions ----
+
+def test_illegal_action_names_the_action_and_the_legal_ones(ttt):
+    state = play(ttt.new_initial_state(), "b2")
+    before = state.to_json()
+    taken = {str(a): a.id for a in ttt.new_initial_state().legal_actions(0)}["b2"]
+    with pytest.raises(IllegalActionError) as caught:
+        state.apply_action(taken, player=1)
+    message = str(caught.value)
+    assert str(taken) in message
+    for action in state.legal_actions(1):
+        assert f"{action.id} ({action})" in message
+    assert state.to_json() == before
+    with pytest.raises(ValueError):
+        state.apply_action(12345, player=1)
+    assert state.to_json() == before
+
+
+def test_wrong_player(ttt):
+    state = ttt.new_initial_state()
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="turn"):
+        state.apply_action(state.legal_actions(0)[0].id, player=1)
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("action", ["a1", 1.0, None, True, [0]])
+def test_bad_action_types(ttt, action):
+    state = ttt.new_initial_state()
+    before = state.to_json()
+    with pytest.raises(IllegalActionError):
+        state.apply_action(action, player=0)
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("player", [99, -2, 2, "0", 0.0, True])
+def test_bad_players(ttt, player):
+    state = ttt.new_initial_state()
+    before = state.to_json()
+    with pytest.raises(IllegalActionError):
+        state.apply_action(0, player=player)
+    with pytest.raises(IllegalActionError):
+        state.observation(player)
+    assert state.to_json() == before
+
+
+def test_apply_after_terminal(ttt):
+    state = play(ttt.new_initial_state(), "a1", "a2", "b1", "b2", "c1")
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="over"):
+        state.apply_action(3, player=1)
+    assert state.to_json() == before
+
+
+def test_bad_seed(ttt):
+    with pytest.raises(IllegalActionError):
+        ttt.new_initial_state(seed="7")
+
+
+def test_chance_outcomes_outside_a_chance_node(ttt):
+    with pytest.raises(IllegalActionError):
+        ttt.new_initial_state().chance_outcomes()
+
+
+# ---- observation, clone, JSON ----
+
+def test_observation_is_json(ttt):
+    state = play(ttt.new_initial_state(), "b2")
+    obs = state.observation(1)
+    assert json.loads(json.dumps(obs)) == obs
+    assert obs["player"] == 1 and obs["to_act"] == [1]
+    assert [label for _, label in obs["legal_actions"]] == [str(a) for a in state.legal_actions(1)]
+    assert "legal_actions" not in state.observation(0)
+
+
+def test_clone_is_independent(ttt):
+    state = play(ttt.new_initial_state(), "b2")
+    before = state.to_json()
+    other = state.clone()
+    play(other, "a1", "c3")
+    assert state.to_json() == before
+    assert len(other.history()) == 3 and len(state.history()) == 1
+
+
+def test_returned_data_is_a_copy(ttt):
+    state = play(ttt.new_initial_state(), "b2")
+    before = state.to_json()
+    data = state.to_json()
+    data["space_vars"]["mark"][0] = {"player": 1}
+    data["history"].append([1, 0])
+    data["frames"][0]["env"].clear()
+    obs = state.observation(1)
+    obs["spaces"]["mark"][0] = {"player": 1}
+    obs["legal_actions"].clear()
+    assert state.to_json() == before
+    assert len(state.legal_actions(1)) == 8
+
+
+def test_state_from_json_round_trip(ttt):
+    state = play(ttt.new_initial_state(seed=5), "b2", "a1")
+    data = json.loads(json.dumps(state.to_json()))
+    loaded = ttt.state_from_json(data)
+    assert loaded.to_json() == state.to_json()
+    assert loaded.history() == state.history()
+    play(loaded, "c3")
+    play(state, "c3")
+    assert loaded.to_json() == state.to_json()
+
+
+def test_state_from_json_with_edited_data(ttt):
+    state = ttt.new_initial_state()
+    data = state.to_json()
+    # put the first player's mark on b2 (space index 4) and the second's on a1 by editing the data
+    data["space_vars"]["mark"][4] = {"player": 0}
+    data["space_vars"]["mark"][0] = {"player": 1}
+    edited = ttt.state_from_json(data)
+    labels = [str(a) for a in edited.legal_actions(0)]
+    assert "b2" not in labels and "a1" not in labels and len(labels) == 7
+    # the edit counts: first player completes the middle row a2-b2-c2
+    play(edited, "a2", "a3", "c2")
+    assert edited.is_terminal() and edited.winners() == [0]
+
+
+def test_state_from_json_does_not_keep_the_callers_dict(ttt):
+    """A failed action restores from the loaded data: editing the dict afterwards must not matter."""
+    game = rulelang.load(rules(DIVIDE))
+    state = game.new_initial_state()
+    data = state.to_json()
+    loaded = game.state_from_json(data)
+    data["globals"]["total"] = 999
+    before = loaded.to_json()
+    with pytest.raises(RulesRuntimeError):
+        loaded.apply_action(_labelled(loaded, "0"))
+    assert loaded.to_json() == before
+
+
+def _corruptions():
+    """name -> function(data) returning the corrupted data (editing it in place or not)."""
+    def edit(change):
+        def run(d):
+            change(d)
+            return d
+        return run
+
+    def drop(key):
+        return edit(lambda d: d.pop(key))
+
+    def setting(key, value):
+        return edit(lambda d: d.__setitem__(key, value))
+
+    def frame(key, value):
+        return edit(lambda d: d["frames"][0].__setitem__(key, value))
+
+    return {
+        "not a dict": lambda d: [1, 2],
+        "a string": lambda d: "state",
+        "none": lambda d: None,
+        "no frames": drop("frames"),
+        "no zones": drop("zones"),
+        "wrong format": setting("format", 99),
+        "wrong player count": setting("players", 3),
+        "unknown procedure": frame("procedure", "nope"),
+        "pc not a number": frame("pc", "x"),
+        "pc past the end": frame("pc", 9999),
+        "negative pc": frame("pc", -1),
+        "unknown player": edit(lambda d: d["frames"][0]["env"].__setitem__("p", {"player": 99})),
+        "chooser not a player": edit(lambda d: d["frames"][0]["env"].__setitem__("p", 5)),
+        "unknown value tag": edit(lambda d: d["space_vars"]["mark"].__setitem__(0, {"what": 1})),
+        "too few spaces": edit(lambda d: d["space_vars"]["mark"].pop()),
+        "too few players": edit(lambda d: d["player_vars"]["won"].pop()),
+        "unknown variable": edit(lambda d: d["globals"].__setitem__("nope", 1)),
+        "rng not a number": setting("rng", "abc"),
+        "rng negative": setting("rng", -5),
+        "rng a float": setting("rng", 1.5),
+        "seed a string": setting("seed", "abc"),
+        "terminal a string": setting("terminal", "no"),
+        "history not pairs": setting("history", "abc"),
+        "frames empty": setting("frames", []),
+        "frames a dict": setting("frames", {}),
+        "log not a list": setting("log", 5),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_corruptions()))
+def test_malformed_state_data_is_a_clean_error(ttt, name):
+    state = play(ttt.new_initial_state(seed=1), "b2")
+    data = _corruptions()[name](copy.deepcopy(state.to_json()))
+    with pytest.raises(IllegalActionError) as caught:
+        ttt.state_from_json(data)
+    assert "E606" in str(caught.value)
+
+
+# ---- loading ----
+
+def test_bad_player_count():
+    for players in (1, 3, 0, -1, "2", 2.0):
+        with pytest.raises(RulesetError) as caught:
+            rulelang.load(TTT, players=players)
+        assert [d.code for d in caught.value.diagnostics] == ["E601"]
+
+
+def test_default_player_count_is_the_lowest():
+    game = rulelang.load(rules('game "G" { players 2..4 }  phase p { end game }'))
+    assert game.num_players == 2
+    assert rulelang.load(rules('game "G" { players 2..4 }  phase p { end game }'), players=4).num_players == 4
+
+
+def test_load_text_and_path_give_the_same_game():
+    text = (GAMES_DIR / "tic_tac_toe.rules").read_text()
+    from_text = rulelang.load(text, players=2).new_initial_state(seed=3)
+    from_path = rulelang.load(TTT, players=2).new_initial_state(seed=3)
+    play(from_text, "a1", "b1")
+    play(from_path, "a1", "b1")
+    assert from_text.to_json() == from_path.to_json()
+
+
+def test_load_pathlib_path():
+    game = rulelang.load(GAMES_DIR / "tic_tac_toe.rules", players=2)
+    assert game.num_players == 2
+
+
+def test_missing_file():
+    with pytest.raises(RulesetError) as caught:
+        rulelang.load("no_such_file.rules")
+    assert caught.value.diagnostics[0].code == "E001"
+
+
+# ---- runtime errors ----
+
+RUNAWAY = """
+game "Runaway" { players 1  max_steps 500 }
+phase p { repeat { } }
+"""
+
+
+def test_runaway_ruleset_is_stopped():
+    game = rulelang.load(rules(RUNAWAY))
+    with pytest.raises(RulesRuntimeError) as caught:
+        game.new_initial_state()
+    assert caught.value.diagnostic.code == "E603"
+    assert caught.value.diagnostic.span is not None
+
+
+RUNAWAY_LATER = """
+game "Runaway later" { players 1  max_steps 500 }
+phase p {
+  choose n in [1, 2] by players[0]
+  if n == 2 { repeat { } }
+}
+"""
+
+
+def test_runaway_after_an_action_leaves_the_state_unchanged():
+    game = rulelang.load(rules(RUNAWAY_LATER))
+    state = game.new_initial_state()
+    before = state.to_json()
+    with pytest.raises(RulesRuntimeError) as caught:
+        state.apply_action(_labelled(state, "2"))
+    assert caught.value.diagnostic.code == "E603"
+    assert state.to_json() == before
+    state.apply_action(_labelled(state, "1"))
+    assert state.is_terminal()
+
+
+DIVIDE = """
+game "Divide" { players 1 }
+die d6 = [1, 2, 3, 4, 5, 6]
+var total: int = 60
+var rolled: int = 0
+phase p {
+  repeat {
+    let r = roll d6
+    rolled += r
+    choose n in [0, 1, 2] by players[0]
+    total = total / n
+    if total == 0 { end game }
+  }
+}
+"""
+
+
+def _labelled(state, label):
+    (player,) = state.current_players()
+    return next(a for a in state.legal_actions(player) if str(a) == label)
+
+
+def test_runtime_error_in_apply_action_leaves_the_state_unchanged():
+    game = rulelang.load(rules(DIVIDE))
+    state = game.new_initial_state(seed=11)
+    state.apply_action(_labelled(state, "2"))
+    before = state.to_json()
+    with pytest.raises(RulesRuntimeError) as caught:
+        state.apply_action(_labelled(state, "0"))
+    diagnostic = caught.value.diagnostic
+    assert diagnostic.code == "E602"
+    assert "zero" in diagnostic.message
+    assert diagnostic.span is not None and diagnostic.span.line == 10
+    assert state.to_json() == before
+    # and the game goes on from there as if the failed action had never been tried
+    state.apply_action(_labelled(state, "2"))
+    fresh = game.new_initial_state(seed=11)
+    fresh.apply_action(_labelled(fresh, "2"))
+    fresh.apply_action(_labelled(fresh, "2"))
+    assert state.to_json() == fresh.to_json()
+
+
+def test_runtime_error_after_a_json_load_leaves_the_state_unchanged():
+    game = rulelang.load(rules(DIVIDE))
+    state = game.new_initial_state(seed=4)
+    state.apply_action(_labelled(state, "1"))
+    loaded = game.state_from_json(json.loads(json.dumps(state.to_json())))
+    loaded.apply_action(_labelled(loaded, "2"))
+    before = loaded.to_json()
+    with pytest.raises(RulesRuntimeError):
+        loaded.apply_action(_labelled(loaded, "0"))
+    assert loaded.to_json() == before
+    # once restored, it still restores correctly on a second failure
+    loaded.apply_action(_labelled(loaded, "1"))
+    before = loaded.to_json()
+    with pytest.raises(RulesRuntimeError):
+        loaded.apply_action(_labelled(loaded, "0"))
+    assert loaded.to_json() == before
+    state.apply_action(_labelled(state, "2"))
+    state.apply_action(_labelled(state, "1"))
+    assert loaded.to_json() == state.to_json()
+
+
+def test_runtime_error_in_a_clone_leaves_the_clone_unchanged():
+    game = rulelang.load(rules(DIVIDE))
+    state = game.new_initial_state(seed=4)
+    state.apply_action(_labelled(state, "1"))
+    other = state.clone()
+    other.apply_action(_labelled(other, "2"))
+    before = other.to_json()
+    with pytest.raises(RulesRuntimeError):
+        other.apply_action(_labelled(other, "0"))
+    assert other.to_json() == before
