@@ -228,7 +228,8 @@ class Catalog:
         self.enum_values = enum_values
         self.enum_index = {id(v): i for i, v in enumerate(enum_values)}
         self.label_base = self.enum_base + len(enum_values)
-        self.int_base = self.label_base + len(self.labels)
+        self.constant_base = self.label_base + len(self.labels)   # false, true, none
+        self.int_base = self.constant_base + 3
         interned = list(self.spaces) + list(self.components) + list(self.players) + enum_values
         self.code_by_identity = {id(v): i for i, v in enumerate(interned)}
 
@@ -243,8 +244,8 @@ class Catalog:
             return self.player_base + value.index
         if isinstance(value, EnumValue):
             return self.enum_base + self.enum_index[id(value)]
-        if isinstance(value, bool) or value is None:
-            raise RuleError(f"{display(value)} cannot be an option of a choice")
+        if value is False or value is True or value is None:
+            return self.constant_base + (2 if value is None else int(value))
         if isinstance(value, int):
             if value < 0:
                 raise RuleError(f"a negative number ({value}) cannot be an option of a choice")
@@ -267,6 +268,14 @@ class Catalog:
             self.code[d.name] = self.compiler.procedure(d.name, tuple(p.name for p in d.params), d.body)
         self.scores = self._player_functions(ast.ScoreDecl)
         self.tiebreaks = self._player_functions(ast.TiebreakDecl)
+        self.initial_values = {"global": {}, "player": {}, "space": {}}
+        for owner, table in ((None, self.global_vars), ("player", self.player_vars), ("space", self.space_vars)):
+            for name, decl in table.items():
+                self.compiler.scope = set() if owner is None else {"me"}
+                try:
+                    self.initial_values[owner or "global"][name] = self.compiler.expr(decl.initial)
+                except CompileError as error:
+                    self.compiler.errors.append(error)
         self.invariants = []
         for d in self._decls(ast.InvariantDecl):
             self.compiler.scope = set()

@@ -6,6 +6,7 @@ from pathlib import Path
 from rulelang import ast
 
 from .catalog import Catalog
+from .lower import CompileError
 from .state import Frame, IllegalActionError, State
 from .values import RuleError
 
@@ -24,6 +25,11 @@ class Game:
         self.catalog = Catalog(declarations, num_players, base_dir)
         phases = list(self.catalog.phases)
         self.first_phase = settings.get("start") or (phases[0] if phases else None)
+        if self.first_phase is not None and self.first_phase not in self.catalog.phases:
+            header = next(d for d in declarations if isinstance(d, ast.GameDecl))
+            span = next(s.span for s in header.settings if s.name == "start")
+            raise CompileError(f"the 'start' setting names no phase: '{self.first_phase}'", span, "E104",
+                               hint=self.catalog.suggest(str(self.first_phase), phases))
 
     def new_initial_state(self, seed: int = 0, explicit_chance: bool = False) -> State:
         """A new game at its first decision. ``explicit_chance`` exposes chance events."""
@@ -55,17 +61,15 @@ class Game:
         return st
 
     def _initial_values(self, st: State) -> None:
+        """Each variable's initial value, from the closures the catalog compiled; ``me`` is the
+        owning player or space of a per-player or per-space variable."""
         cat = self.catalog
-
-        def evaluate(decl, env):
-            cat.compiler.scope = set(env)  # `me` (the owner) is a name in a per-player initial value
-            return st._evaluate(cat.compiler.expr(decl.initial), env)
-        for name, decl in cat.global_vars.items():
-            st.g[name] = evaluate(decl, {})
-        for name, decl in cat.player_vars.items():
-            st.pv[name] = [evaluate(decl, {"me": p}) for p in cat.players]
-        for name, decl in cat.space_vars.items():
-            st.sv[name] = [evaluate(decl, {"me": s}) for s in cat.spaces]
+        for name, value in cat.initial_values["global"].items():
+            st.g[name] = st._evaluate(value, {})
+        for name, value in cat.initial_values["player"].items():
+            st.pv[name] = [st._evaluate(value, {"me": p}) for p in cat.players]
+        for name, value in cat.initial_values["space"].items():
+            st.sv[name] = [st._evaluate(value, {"me": s}) for s in cat.spaces]
 
     def state_from_json(self, data: dict) -> State:
         """The state that ``State.to_json`` wrote (possibly edited by hand)."""

@@ -41,11 +41,12 @@ class Code:
 class Decision:
     """A point where the run stops for a choice. Rebuilt by re-running its operation, so it
     is never serialized: ``kind`` is choose, menu, simultaneous or chance."""
-    __slots__ = ("kind", "players", "options", "ids", "probs", "resume")
+    __slots__ = ("kind", "players", "options", "ids", "probs", "resume", "chosen")
 
-    def __init__(self, kind, players, options, ids, resume, probs=None):
+    def __init__(self, kind, players, options, ids, resume, probs=None, chosen=()):
         self.kind, self.players, self.options, self.ids = kind, players, options, ids
         self.resume, self.probs = resume, probs
+        self.chosen = chosen  # in a simultaneous choice: the players who have already chosen
 
 
 _MISSING = object()
@@ -614,7 +615,9 @@ class Compiler:
                 if not options:
                     raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
                 per_player[p.index] = (options, tuple(encode(o) for o in options))
-            st.pending = Decision("simultaneous", tuple(p.index for p in waiting), per_player, None, resume)
+            chosen = tuple(sorted(p.index for p in group if p in picks))
+            st.pending = Decision("simultaneous", tuple(p.index for p in waiting), per_player, None, resume,
+                                  chosen=chosen)
         self.emit(code, simultaneous, node.span)
 
     def _chance(self, code, span, var, outcomes_of):

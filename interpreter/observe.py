@@ -59,8 +59,7 @@ def observation(st, viewer: int) -> dict:
     if st.pending is not None and viewer in st.pending.players:
         obs["legal_actions"] = [[a.id, a.label] for a in st.legal_actions(viewer)]
     if st.pending is not None and st.pending.kind == "simultaneous":
-        everyone = {p.index for p in cat.players}
-        obs["already_chosen"] = sorted(everyone - set(st.pending.players))
+        obs["already_chosen"] = list(st.pending.chosen)
     if st.terminal:
         obs["returns"] = st.returns()
         obs["winners"] = st.winners()

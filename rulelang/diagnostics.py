@@ -78,6 +78,7 @@ _CODES = [
     Code("E502", "override-nothing", "An 'override' names a part that the base does not have."),
     Code("E503", "extension-cycle", "Variant files extend each other in a cycle."),
     Code("E504", "redeclared-without-override", "A variant redeclares a part of its base without 'override'."),
+    Code("E505", "several-bases", "A ruleset extends more than one base."),
     # Loading and running.
     Code("E601", "bad-player-count", "The number of players is outside the ruleset's range."),
     Code("E602", "runtime-error", "The rules did something impossible while running."),

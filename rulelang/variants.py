@@ -38,7 +38,7 @@ def resolve(ruleset: ast.Ruleset, base_dir: Path, chain=()) -> list[ast.Decl]:
     if not extends:
         return _check_no_override(own)
     if len(extends) > 1:
-        raise RulesetError([Diagnostic("E502", "a ruleset can extend only one base", extends[1].span)])
+        raise RulesetError([Diagnostic("E505", "a ruleset can extend only one base", extends[1].span)])
     ext = extends[0]
     base_path = (base_dir / ext.path).resolve()
     if str(base_path) in chain or len(chain) > MAX_DEPTH:

@@ -376,9 +376,6 @@ def test_explicit_chance_roll_and_random():
     assert [p for p, _ in state.history()] == [CHANCE] * 4
 
 
-@pytest.mark.xfail(strict=True, reason="true/false/none have no action id (catalog.encode), so a chance "
-                   "event over them works when sampled but fails in explicit-chance mode; giving them ids "
-                   "shifts the documented id layout (docs/embedding.md), a decision for the owner")
 def test_explicit_chance_over_booleans_matches_sampled_mode():
     text = ONE("let heads = random [true, false, false, false]\nresult = heads", "var result: bool? = none")
     sampled = {globals_of(start(text, seed=s))["result"] for s in range(40)}
