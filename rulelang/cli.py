@@ -22,7 +22,7 @@ PROGRESS_THRESHOLD = 100
 
 
 def _is_terminal(stream_name: str) -> bool:
-    stream = click.get_text_stream(stream_name)
+    stream = getattr(sys, stream_name)
     return bool(getattr(stream, "isatty", lambda: False)()) and "NO_COLOR" not in os.environ
 
 
@@ -153,7 +153,7 @@ def _with_progress(job, total: int):
 def _print_report(game, report) -> None:
     from rich.console import Console
     from rich.table import Table
-    console = Console(file=click.get_text_stream("stdout"), highlight=False)
+    console = Console(file=sys.stdout, highlight=False)
     data = report.to_dict()
     console.print(f"{game.title}: {data['games']} games, {data['players']} players, seed {data['seed']}")
     console.print(f"finished {data['finished']}, unfinished {data['unfinished']}"
