@@ -21,14 +21,16 @@ VISIBILITIES = {"all", "owner", "none", "count"}
 class Catalog:
     """Static tables of one game, built from a merged list of declarations."""
 
-    def __init__(self, declarations, num_players: int, base_dir: Path):
+    def __init__(self, declarations, num_players: int, base_dir: Path, dummies: int = 0):
         self.decls = list(declarations)
         self.base_dir = base_dir
-        self.players = tuple(Player(i) for i in range(num_players))
+        # Seats: the players, then any dummy seats (played by the rules, never choosing).
+        self.players = tuple(Player(i) for i in range(num_players + dummies))
+        self.real_players = self.players[:num_players]
         self.constants: dict = {}
         self.enums: dict[str, EnumType] = {}
         self.component_types: dict[str, ast.ComponentDecl] = {}
-        self.global_vars, self.player_vars, self.space_vars = {}, {}, {}
+        self.global_vars, self.player_vars, self.space_vars, self.component_vars = {}, {}, {}, {}
         self.zones: dict[str, ast.ZoneDecl] = {}
         self.zone_slot: dict[str, int] = {}
         self.zone_refs: list[ZoneRef] = []
@@ -74,7 +76,8 @@ class Catalog:
             self.component_types[d.name] = d
         for d in self._decls(ast.VarDecl):
             self._check_visibility(d, {"all", "owner", "none"} if d.owner == "player" else {"all", "none"})
-            table = {None: self.global_vars, "player": self.player_vars, "space": self.space_vars}[d.owner]
+            table = {None: self.global_vars, "player": self.player_vars, "space": self.space_vars,
+                     "component": self.component_vars}[d.owner]
             table[d.name] = d
         for d in self._decls(ast.PhaseDecl):
             self.phases[d.name] = d
@@ -268,8 +271,9 @@ class Catalog:
             self.code[d.name] = self.compiler.procedure(d.name, tuple(p.name for p in d.params), d.body)
         self.scores = self._player_functions(ast.ScoreDecl)
         self.tiebreaks = self._player_functions(ast.TiebreakDecl)
-        self.initial_values = {"global": {}, "player": {}, "space": {}}
-        for owner, table in ((None, self.global_vars), ("player", self.player_vars), ("space", self.space_vars)):
+        self.initial_values = {"global": {}, "player": {}, "space": {}, "component": {}}
+        for owner, table in ((None, self.global_vars), ("player", self.player_vars), ("space", self.space_vars),
+                             ("component", self.component_vars)):
             for name, decl in table.items():
                 self.compiler.scope = set() if owner is None else {"me"}
                 try:
@@ -337,6 +341,9 @@ class Catalog:
             table[Player] = lambda st, p: refs[base + p.index]
         elif name in self.supplies:
             table[Player] = lambda st, p: st.sup[name][p.index + 1]
+        component_reader = self._component_reader(name)
+        if component_reader is not None:
+            table[Component] = component_reader
         if name in self.space_vars and len(self.boards) == 1:
             table[boards.Space] = lambda st, s: st.sv[name][s.index]
         elif name in self.space_vars:
@@ -344,11 +351,34 @@ class Catalog:
             table[boards.Space] = lambda st, s: st.sv[name][offsets[s.board] + s.index]
         elif any(name in s.attributes for s in self.spaces) or name in ("name", "index"):
             table[boards.Space] = _space_attribute(name)
-        if any(name in {f.name for f in c.fields} for c in self.component_types.values()):
-            table[Component] = _component_field(name)
         if name == "index":
             table[Player] = lambda st, p: p.index
         return table
+
+    def _component_reader(self, name):
+        """How ``c.name`` reads on a component: a component variable, the tokens of a supply
+        held on it, or one of its fields."""
+        if name in self.component_vars:
+            return lambda st, c: st.cv[name][c.id]
+        if name in self.supplies:
+            base = self.holder_base
+            return lambda st, c: st.sup[name][base + c.id]
+        if any(name in {f.name for f in c.fields} for c in self.component_types.values()):
+            return _component_field(name)
+        return None
+
+    @property
+    def holder_base(self) -> int:
+        """Supply holders: 0 is the bank, 1.. the seats, then one per component."""
+        return 1 + len(self.players)
+
+    def holder_slot(self, value) -> int:
+        """The supply-holder index of a player or a component."""
+        if isinstance(value, Player):
+            return value.index + 1
+        if isinstance(value, Component):
+            return self.holder_base + value.id
+        raise RuleError(f"tokens are held by players or components, not by a {kind_of(value)}")
 
     def attribute_setter(self, target, name, span):
         """(read, write) closures for assigning ``target.name``."""
@@ -370,12 +400,20 @@ class Catalog:
                 s = _as_space(target(st, env), name)
                 st.sv[name][offsets[s.board] + s.index] = value
             return sread, swrite
+        if name in self.component_vars:
+            def cread(st, env):
+                return st.cv[name][_as_component(target(st, env), name).id]
+
+            def cwrite(st, env, value):
+                st.cv[name][_as_component(target(st, env), name).id] = value
+            return cread, cwrite
         hint = "supplies change only with 'gain' and 'pay'" if name in self.supplies else None
-        raise CompileError(f"'{name}' is not a player or space variable that can be assigned", span, "E203",
+        raise CompileError(f"'{name}' is not a player, space or component variable that can be assigned", span,
+                           "E203",
                            hint=hint or self.suggest(name, self.attribute_names()))
 
     def attribute_names(self):
-        names = set(self.player_vars) | set(self.space_vars) | set(self.supplies)
+        names = set(self.player_vars) | set(self.space_vars) | set(self.component_vars) | set(self.supplies)
         names |= {n for n, z in self.zones.items() if z.owner == "player"}
         for c in self.component_types.values():
             names |= {f.name for f in c.fields}
@@ -412,6 +450,12 @@ def _component_field(name):
 def _as_player(value, name):
     if not isinstance(value, Player):
         raise RuleError(f"'{name}' belongs to players, not to a {kind_of(value)}")
+    return value
+
+
+def _as_component(value, name):
+    if not isinstance(value, Component):
+        raise RuleError(f"'{name}' belongs to components, not to a {kind_of(value)}")
     return value
 
 

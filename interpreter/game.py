@@ -22,7 +22,8 @@ class Game:
         self.settings = settings
         self.max_steps = int(settings.get("max_steps", DEFAULT_MAX_STEPS))
         self.max_decisions = settings.get("max_decisions")
-        self.catalog = Catalog(declarations, num_players, base_dir)
+        self.dummies = int(settings.get("dummies", 0))
+        self.catalog = Catalog(declarations, num_players, base_dir, self.dummies)
         phases = list(self.catalog.phases)
         self.first_phase = settings.get("start") or (phases[0] if phases else None)
         if self.first_phase is not None and self.first_phase not in self.catalog.phases:
@@ -49,8 +50,9 @@ class Game:
         for component, slot in zip(cat.components, cat.initial_zone):
             st.zones[slot].append(component)
         st.loc = list(cat.initial_zone)
-        st.sup = {name: [total] + [0] * self.num_players for name, total in cat.supplies.items()}
-        st.g, st.pv, st.sv = {}, {}, {}
+        holders = len(cat.players) + len(cat.components)
+        st.sup = {name: [total] + [0] * holders for name, total in cat.supplies.items()}
+        st.g, st.pv, st.sv, st.cv = {}, {}, {}, {}
         self._initial_values(st)
         if self.first_phase is not None:
             st.enter_phase(self.first_phase)
@@ -70,6 +72,8 @@ class Game:
             st.pv[name] = [st._evaluate(value, {"me": p}) for p in cat.players]
         for name, value in cat.initial_values["space"].items():
             st.sv[name] = [st._evaluate(value, {"me": s}) for s in cat.spaces]
+        for name, value in cat.initial_values["component"].items():
+            st.cv[name] = [st._evaluate(value, {"me": c}) for c in cat.components]
 
     def state_from_json(self, data: dict) -> State:
         """The state that ``State.to_json`` wrote (possibly edited by hand)."""

@@ -123,13 +123,13 @@ class Compiler:
         cat = self.cat
         if name in cat.global_vars:
             return lambda st, env: st.g[name]
-        if name == "players":
-            players = cat.players
+        if name in ("players", "seats"):
+            players = cat.real_players if name == "players" else cat.players
             return lambda st, env: players
         if name in cat.constants:
             value = cat.constants[name]
             return lambda st, env: value
-        pool = list(cat.constants) + list(cat.global_vars) + ["players"] + sorted(self.scope)
+        pool = list(cat.constants) + list(cat.global_vars) + ["players", "seats"] + sorted(self.scope)
         hint = cat.suggest(name, pool)
         if hint is None and name in cat.attribute_names():
             hint = f"'{name}' belongs to each player, space or component: write x.{name}"
@@ -527,9 +527,7 @@ class Compiler:
                     fr.pc = otherwise_box[0]
                     return
                 raise RuleError("this choice offers no option", "E604")
-            player = chooser(st, fr.env)
-            if not isinstance(player, Player):
-                raise RuleError(f"'by' needs a player, got {kind_of(player)}")
+            player = _chooser(st, chooser(st, fr.env))
             ids = tuple(encode(o) for o in options)
             st.pending = Decision("choose", (player.index,), options, ids, resume)
         self.emit(code, choose, node.span)
@@ -554,9 +552,7 @@ class Compiler:
             open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
             if not open_:
                 raise RuleError("no option of this choice is available", "E604")
-            player = chooser(st, env)
-            if not isinstance(player, Player):
-                raise RuleError(f"'by' needs a player, got {kind_of(player)}")
+            player = _chooser(st, chooser(st, env))
             st.pending = Decision("menu", (player.index,), tuple(names[i] for i in open_),
                                   tuple(labels[i] for i in open_), resume)
         self.emit(code, menu, node.span)
@@ -611,6 +607,7 @@ class Compiler:
                 return
             per_player = {}
             for p in waiting:
+                _chooser(st, p)
                 options = options_for(st, env, p)
                 if not options:
                     raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
@@ -727,26 +724,36 @@ class Compiler:
         self.emit_step(code, move, node.span)
 
     def _supply(self, name, span):
-        if name not in self.cat.supplies:
-            raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
-        return name
+        """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""
+        if name in self.cat.supplies and name not in self.scope:
+            return lambda st, env: name
+        if name in self.scope or name in self.cat.global_vars:
+            value = self._e_Name(ast.Name(span, name))
+
+            def dynamic(st, env):
+                supply = value(st, env)
+                if not (isinstance(supply, Ref) and supply.kind == "supply"):
+                    raise RuleError(f"'{name}' should hold a supply, not a {kind_of(supply)}")
+                return supply.name
+            return dynamic
+        raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
 
     def _s_Gain(self, node, code):
         supply = self._supply(node.supply, node.span)
-        amount, who = self.expr(node.amount), self.expr(node.player)
+        amount, who, slot = self.expr(node.amount), self.expr(node.player), self.cat.holder_slot
 
         def gain(st, env):
-            st.transfer(supply, 0, _player_slot(who(st, env)), _amount(amount(st, env)))
+            st.transfer(supply(st, env), 0, slot(who(st, env)), _amount(amount(st, env)))
         self.emit_step(code, gain, node.span)
 
     def _s_Pay(self, node, code):
         supply = self._supply(node.supply, node.span)
-        amount, payer = self.expr(node.amount), self.expr(node.payer)
+        amount, payer, slot = self.expr(node.amount), self.expr(node.payer), self.cat.holder_slot
         payee = self.expr(node.payee) if node.payee is not None else None
 
         def pay(st, env):
-            to_slot = _player_slot(payee(st, env)) if payee is not None else 0
-            st.transfer(supply, _player_slot(payer(st, env)), to_slot, _amount(amount(st, env)))
+            to_slot = slot(payee(st, env)) if payee is not None else 0
+            st.transfer(supply(st, env), slot(payer(st, env)), to_slot, _amount(amount(st, env)))
         self.emit_step(code, pay, node.span)
 
     def _call_frame(self, node, code, ret_var):
@@ -868,10 +875,13 @@ def _distribution(values):
     return tuple(order), tuple(counts[v] / total for v in order)
 
 
-def _player_slot(value) -> int:
-    if not isinstance(value, Player):
-        raise RuleError(f"expected a player, got {kind_of(value)}")
-    return value.index + 1
+def _chooser(st, player) -> Player:
+    """The player who makes a choice: a real player, never a dummy seat."""
+    if not isinstance(player, Player):
+        raise RuleError(f"'by' needs a player, got {kind_of(player)}")
+    if player.index >= st.game.num_players:
+        raise RuleError(f"{player} is a dummy seat and cannot choose: say who chooses for it with 'by'")
+    return player
 
 
 def _amount(value) -> int:

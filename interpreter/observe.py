@@ -16,6 +16,21 @@ def _shown(value):
     return encode_value(value)
 
 
+def _card(st, component) -> dict:
+    """A component seen face up: its label, plus the tokens on it and its variables."""
+    cat = st.game.catalog
+    view = _shown(component)
+    slot = cat.holder_base + component.id
+    tokens = {name: held[slot] for name, held in st.sup.items() if held[slot]}
+    if tokens:
+        view["tokens"] = tokens
+    variables = {name: _shown(values[component.id]) for name, values in st.cv.items()
+                 if cat.component_vars[name].visibility != "none"}
+    if variables:
+        view["vars"] = variables
+    return view
+
+
 def _visible(visibility, owner, viewer, default="all") -> str:
     """'full', 'count' or 'hidden' for one viewer."""
     vis = visibility or default
@@ -29,7 +44,7 @@ def _visible(visibility, owner, viewer, default="all") -> str:
 def _zone_view(st, slot, how):
     items = st.zones[slot]
     if how == "full":
-        return [_shown(c) for c in items]
+        return [_card(st, c) for c in items]
     if how == "count":
         return {"count": len(items)}
     return None

@@ -77,6 +77,7 @@ def state_to_json(st: State) -> dict:
         "globals": {k: enc(v) for k, v in st.g.items()},
         "player_vars": {k: [enc(x) for x in v] for k, v in st.pv.items()},
         "space_vars": {k: [enc(x) for x in v] for k, v in st.sv.items()},
+        "component_vars": {k: [enc(x) for x in v] for k, v in st.cv.items()},
         "supplies": {k: list(v) for k, v in st.sup.items()},
         "zones": {_zone_key(cat.zone_refs[i]): [c.id for c in z] for i, z in enumerate(st.zones)},
         "frames": [{"procedure": f.name, "pc": f.pc, "env": {k: enc(v) for k, v in f.env.items()},
@@ -118,6 +119,7 @@ def _build(game, data) -> State:
     st.g = {k: dec(v) for k, v in data["globals"].items()}
     st.pv = {k: [dec(x) for x in v] for k, v in data["player_vars"].items()}
     st.sv = {k: [dec(x) for x in v] for k, v in data["space_vars"].items()}
+    st.cv = {k: [dec(x) for x in v] for k, v in data.get("component_vars", {}).items()}
     st.sup = {k: [int(x) for x in v] for k, v in data["supplies"].items()}
     _check_keys(st, cat)
     keys = {_zone_key(r): r.slot for r in cat.zone_refs}
@@ -187,7 +189,8 @@ def _history_entry(entry) -> tuple:
 
 def _check_keys(st, cat):
     if set(st.g) != set(cat.global_vars) or set(st.pv) != set(cat.player_vars) \
-            or set(st.sv) != set(cat.space_vars) or set(st.sup) != set(cat.supplies):
+            or set(st.sv) != set(cat.space_vars) or set(st.sup) != set(cat.supplies) \
+            or set(st.cv) != set(cat.component_vars):
         raise ValueError("variables or supplies differ from the ruleset's")
     for k, v in st.pv.items():
         if len(v) != len(cat.players):
@@ -195,8 +198,11 @@ def _check_keys(st, cat):
     for k, v in st.sv.items():
         if len(v) != len(cat.spaces):
             raise ValueError(f"space variable {k} has {len(v)} values")
+    for k, v in st.cv.items():
+        if len(v) != len(cat.components):
+            raise ValueError(f"component variable {k} has {len(v)} values")
     for k, v in st.sup.items():
-        if len(v) != len(cat.players) + 1 or min(v) < 0:
+        if len(v) != cat.holder_base + len(cat.components) or min(v) < 0:
             raise ValueError(f"supply {k} is malformed")
 
 

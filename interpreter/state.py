@@ -136,7 +136,7 @@ class State:
         scores = self.game.catalog.scores
         if scores is None:
             return [0.0] * self.game.num_players
-        return [float(self._per_player(scores, p)) for p in self.game.catalog.players]
+        return [float(self._per_player(scores, p)) for p in self.game.catalog.real_players]
 
     def winners(self) -> list[int]:
         """The players with the best score, after the tie-break; [] until the game ends."""
@@ -163,6 +163,7 @@ class State:
         other.g = dict(self.g)
         other.pv = {k: v[:] for k, v in self.pv.items()}
         other.sv = {k: v[:] for k, v in self.sv.items()}
+        other.cv = {k: v[:] for k, v in self.cv.items()}
         other.zones = [z[:] for z in self.zones]
         other.loc = self.loc[:]
         other.sup = {k: v[:] for k, v in self.sup.items()}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from . import ast
 from .diagnostics import Diagnostic
 
-KNOWN_SETTINGS = {"players", "max_decisions", "max_steps", "start"}
+KNOWN_SETTINGS = {"players", "max_decisions", "max_steps", "start", "dummies"}
 
 
 def check_settings(decls, path):

@@ -65,13 +65,14 @@ def player_range(settings) -> tuple[int, int]:
 def _validate_settings(settings, header, shown) -> list[Diagnostic]:
     problems = []
     spans = {s.name: s.span for s in header.settings} if header else {}
-    for name in ("players", "max_decisions", "max_steps"):
+    for name in ("players", "max_decisions", "max_steps", "dummies"):
         value = settings.get(name)
-        ok = value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0) or (
+        low = 0 if name == "dummies" else 1
+        ok = value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= low) or (
             name == "players" and isinstance(value, tuple) and all(isinstance(v, int) and v > 0 for v in value)
             and value[0] <= value[1])
         if not ok:
-            problems.append(Diagnostic("E202", f"setting '{name}' needs a positive whole number"
+            problems.append(Diagnostic("E202", f"setting '{name}' needs a {'' if low == 0 else 'positive '}whole number"
                                                + (" or a range like 2..4" if name == "players" else ""),
                                        spans.get(name) or Span.point(shown, 1, 1)))
     return problems

@@ -135,6 +135,9 @@ class _ToAst(Transformer):
     def space_owner(self, meta, children):
         return "space"
 
+    def component_owner(self, meta, children):
+        return "component"
+
     def deck_decl(self, meta, children):
         owner, name, typ, zone, contents = children
         return self._decl(ast.DeckDecl, meta, name, owner=owner, type=typ, zone=str(zone), contents=contents)
