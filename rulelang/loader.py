@@ -10,7 +10,8 @@ from .variants import read_source, resolve
 
 
 def looks_like_path(source: str) -> bool:
-    return "\n" not in source and "{" not in source and source.strip().endswith(".rules")
+    """A one-line string without braces names a file: no ruleset fits on such a line."""
+    return bool(source.strip()) and "\n" not in source and "{" not in source
 
 
 def read_ruleset(source, path: str | None = None):
