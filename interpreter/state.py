@@ -172,6 +172,10 @@ class State:
         other.log = self.log[:]
         return other
 
+    def __deepcopy__(self, memo) -> "State":
+        # copy.deepcopy(state) is clone(): the game and its interned values are shared.
+        return self.clone()
+
     def observation(self, player: int) -> dict:
         """What ``player`` may see, as JSON-serializable data."""
         from .observe import observation
