@@ -89,6 +89,13 @@ def bank(st, supply):
     return st.sup[supply.name][0]
 
 
+def tokens(st, holder, supply):
+    """How many tokens of ``supply`` (a supply, or a variable holding one) ``holder`` has."""
+    if not (isinstance(supply, Ref) and supply.kind == "supply"):
+        raise RuleError(f"tokens() takes a holder and a supply, got {kind_of(supply)}")
+    return st.sup[supply.name][st.game.catalog.holder_slot(holder)]
+
+
 def owner(st, zone):
     if not isinstance(zone, ZoneRef):
         raise RuleError(f"owner() takes a zone, got {kind_of(zone)}")
@@ -132,6 +139,7 @@ BUILTINS = {
     "remove": (2, 2, removed),
     "abs": (1, 1, lambda st, x: abs(_int(x))),
     "bank": (1, 1, bank),
+    "tokens": (2, 2, tokens),
     "owner": (1, 1, owner),
     "zone_of": (1, 1, zone_of),
     "values": (1, 1, lambda st, t: as_list(st, t)),
@@ -144,6 +152,8 @@ BUILTINS = {
     "within": (2, 2, lambda st, s, n: _board_of(st, s).within(s, _int(n))),
     "ahead": (2, 2, lambda st, s, n: _board_of(st, s).ahead(s, _int(n))),
     "behind": (2, 2, lambda st, s, n: _board_of(st, s).behind(s, _int(n))),
+    "step": (2, 2, lambda st, s, d: _board_of(st, s).step(s, _int(d))),
+    "direction": (2, 2, lambda st, a, b: _board_of(st, a).direction(a, b)),
     "region": (2, 2, lambda st, s, attr: _board_of(st, s).region(s, attr)),
     "largest_region": (3, 3, lambda st, b, attr, v: _board(b).largest_region(attr, v)),
     "player_number": (1, 1, lambda st, p: p.index + 1),

@@ -65,11 +65,14 @@ _CODES = [
     Code("E203", "bad-target", "The left side of an assignment cannot be assigned to."),
     Code("E204", "misplaced-statement", "A statement stands where it cannot work (break outside a loop...)."),
     Code("E205", "bad-declaration", "A declaration is malformed (a visibility, a type or a deck that cannot be)."),
+    Code("E206", "wrong-kind", "A value that plainly cannot work where it is used (a number where a zone is needed)."),
+    Code("W207", "constant-comparison", "A comparison whose result is plain without running ('==' that is never true)."),
     # Graph.
     Code("W301", "unreachable-phase", "A phase that no path from the start reaches."),
     Code("W302", "no-way-to-end", "A phase from which the end of the game cannot be reached."),
     Code("W303", "loop-without-decision", "A loop with no decision, chance or exit inside: it may never end."),
     Code("E304", "no-phases", "The ruleset declares no phase to run."),
+    Code("W305", "choice-without-options", "A choice that can never offer an option."),
     # Data.
     Code("E401", "bad-board-data", "A board data file is missing or breaks its schema."),
     Code("E402", "bad-deck", "A deck cannot be built from its declaration."),

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ast
+from .checker import BINDERS, walk
 from .diagnostics import Diagnostic, RulesetError, Span, errors_in
 
-MAX_BYTES = 8 * 1024 * 1024
 NUMBER_SETTINGS = ("max_decisions", "max_steps")
 
 
@@ -40,7 +40,7 @@ def _stage_parse(ctx: LintContext):
 
 def _stage_check(ctx: LintContext):
     from .checker import check
-    return check(ctx.declarations, ctx.path)
+    return check(ctx.declarations, ctx.path, lint=True)
 
 
 def _stage_settings(ctx: LintContext):
@@ -72,23 +72,7 @@ def _is_count(expr) -> bool:
     return isinstance(expr, ast.Literal) and type(expr.value) is int and expr.value > 0
 
 
-def walk(node):
-    """Every AST node below ``node``, ``node`` included (dataclass fields, tuples)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(reversed(n))
-        elif hasattr(n, "__dataclass_fields__"):
-            yield n
-            stack.extend(getattr(n, f) for f in reversed(n.__dataclass_fields__) if f not in ("span", "name_span"))
-
-
 GLOBAL_KINDS = (ast.VarDecl, ast.ZoneDecl, ast.DeckDecl, ast.EnumDecl, ast.SupplyDecl, ast.DieDecl, ast.BoardDecl)
-_BINDERS = {ast.Let: ("name",), ast.Roll: ("name",), ast.RandomPick: ("name",), ast.CallLet: ("name",),
-            ast.For: ("var",), ast.Choose: ("var",), ast.Simultaneous: ("player_var", "var"),
-            ast.CompClause: ("var",), ast.Param: ("name",), ast.ScoreDecl: ("name",),
-            ast.TiebreakDecl: ("name",)}
 
 
 def _global_names(declarations) -> dict:
@@ -108,7 +92,7 @@ def _stage_shadowing(ctx: LintContext):
     names = _global_names(ctx.declarations)
     for decl in ctx.declarations:
         for node in walk(decl):
-            for attr in _BINDERS.get(type(node), ()):
+            for attr in BINDERS.get(type(node), ()):
                 local = getattr(node, attr)
                 if local in names:
                     yield Diagnostic("W106", f"local name '{local}' hides the {names[local].kind} '{local}' "
@@ -147,9 +131,13 @@ def _stage_unused(ctx: LintContext):
                          hint="remove it, or use it")
 
 
+# Errors that leave the declarations sound enough to build the game and report more.
+INDEPENDENT_ERRORS = {"E206"}
+
+
 def _stage_build(ctx: LintContext):
     """Build the game for its lowest player count: lowering finds name and type errors."""
-    if errors_in(ctx.found):
+    if any(d.code not in INDEPENDENT_ERRORS for d in errors_in(ctx.found)):
         return ()
     from interpreter.game import Game
     from interpreter.lower import CompileError
@@ -197,10 +185,18 @@ def _run_stage(stage, ctx: LintContext) -> bool:
     return ctx.declarations is not None
 
 
+INTERNAL = "rulelang failed on this file"
+
+
 def internal_error(error: BaseException, path: str) -> Diagnostic:
     """The diagnostic for a failure inside rulelang itself."""
-    return Diagnostic("E602", f"rulelang failed on this file: {type(error).__name__}: {error}",
+    return Diagnostic("E602", f"{INTERNAL}: {type(error).__name__}: {error}",
                       Span.point(path, 1, 1), hint="this is a bug in rulelang; please report it with the file")
+
+
+def is_internal_error(diagnostic: Diagnostic) -> bool:
+    """Whether ``diagnostic`` reports a failure of rulelang itself, not a problem of the rules."""
+    return diagnostic.code == "E602" and diagnostic.message.startswith(INTERNAL)
 
 
 def sort_diagnostics(diagnostics, path: str = "<text>") -> list[Diagnostic]:
@@ -213,14 +209,7 @@ def sort_diagnostics(diagnostics, path: str = "<text>") -> list[Diagnostic]:
 
 
 def read_ruleset_file(path: Path) -> tuple[str | None, list[Diagnostic]]:
-    """(text, []) for a readable UTF-8 file, else (None, [E001])."""
-    try:
-        size = path.stat().st_size
-    except OSError as error:
-        return None, [Diagnostic("E001", f"cannot read {path}: {error.strerror or error}", Span.point(str(path), 1, 1))]
-    if size > MAX_BYTES:
-        return None, [Diagnostic("E001", f"the file is {size} bytes; rulesets are limited to {MAX_BYTES}",
-                                 Span.point(str(path), 1, 1))]
+    """(text, []) for a readable UTF-8 file of reasonable size, else (None, [E001])."""
     from .variants import read_source
     try:
         return read_source(path), []

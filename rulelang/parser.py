@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import typing
 from functools import lru_cache
 from pathlib import Path
 
@@ -10,10 +11,11 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from . import ast
 from .diagnostics import Diagnostic, RulesetError, Span
-from .syntax_errors import describe_syntax_error
+from .syntax_errors import syntax_diagnostics
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 MAX_NESTING = 200
+MAX_DEPTH = 1000
 
 
 @lru_cache(maxsize=1)
@@ -29,13 +31,40 @@ def parse(text: str, path: str = "<text>") -> ast.Ruleset:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
-        raise RulesetError([describe_syntax_error(error, text, path)]) from None
+        raise RulesetError(syntax_diagnostics(error, text, path, _parser().parse)) from None
     except LarkError as error:  # pragma: no cover - lark internal failure
         raise RulesetError([Diagnostic("E002", f"cannot parse: {error}", Span.point(path, 1, 1))]) from None
     try:
-        return _ToAst(path).transform(tree)
+        ruleset = _ToAst(path).transform(tree)
     except RecursionError:
         raise RulesetError([Diagnostic("E005", "the text nests too deeply", Span.point(path, 1, 1))]) from None
+    too_deep = _depth_problem(ruleset)
+    if too_deep:
+        raise RulesetError([too_deep])
+    return ruleset
+
+
+_EXPRESSIONS = typing.get_args(ast.Expr) + (ast.CompClause,)
+
+
+def _depth_problem(ruleset: ast.Ruleset) -> Diagnostic | None:
+    """Refuse an AST deeper than MAX_DEPTH (a chain like 1+1+...+1 of thousands of terms),
+    which the recursive later stages could not handle; point at the statement holding it."""
+    stack = [(ruleset, 0, ruleset)]
+    while stack:
+        node, depth, anchor = stack.pop()
+        if not isinstance(node, _EXPRESSIONS):
+            anchor = node
+        if depth > MAX_DEPTH:
+            return Diagnostic("E005", f"this nests more than {MAX_DEPTH} deep", anchor.span,
+                              hint="split it with 'let' or into procedures")
+        for name in node.__dataclass_fields__:
+            child = getattr(node, name)
+            for item in (child if isinstance(child, tuple) else (child,)):
+                for x in (item if isinstance(item, tuple) else (item,)):
+                    if isinstance(x, ast.Node):
+                        stack.append((x, depth + 1, anchor))
+    return None
 
 
 def _nesting_problem(text: str, path: str) -> Diagnostic | None:

@@ -12,6 +12,7 @@ from .diagnostics import REGISTRY, Diagnostic
 
 FORMATS = ("text", "json", "sarif", "github")
 TAB = 4
+WIDTH = 160   # the longest source line shown whole
 
 _COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m",
             "bold": "\x1b[1m", "hint": "\x1b[36m", "caret": "\x1b[1;32m"}
@@ -68,6 +69,16 @@ def caret_line(line: str, diagnostic: Diagnostic) -> str:
     return " " * start + "^" + "~" * (width - 1)
 
 
+def _window(line: str, caret: str) -> tuple[str, str]:
+    """A long source line cut to WIDTH characters around the caret, '…' marking the cuts."""
+    if len(line) <= WIDTH:
+        return line, caret
+    start = max(0, min(len(caret) - len(caret.lstrip()) - WIDTH // 3, len(line) - WIDTH))
+    end = start + WIDTH
+    left = "…" if start else ""
+    return left + line[start:end] + ("…" if end < len(line) else ""), " " * len(left) + caret[start:end]
+
+
 def format_text(diagnostic: Diagnostic, sources: SourceCache, colour: bool = False) -> str:
     """One diagnostic as text: location line, source line, caret, hint."""
     span = diagnostic.span
@@ -76,8 +87,9 @@ def format_text(diagnostic: Diagnostic, sources: SourceCache, colour: bool = Fal
     lines = [f"{head} {code} {diagnostic.message}"]
     source = sources.line(span.file, span.line)
     if source is not None:
-        lines.append("  " + _visible(source))
-        lines.append("  " + _paint(caret_line(source, diagnostic), "caret", colour))
+        shown, caret = _window(_visible(source), caret_line(source, diagnostic))
+        lines.append("  " + shown)
+        lines.append("  " + _paint(caret, "caret", colour))
     if diagnostic.hint:
         lines.append("  " + _paint("hint:", "hint", colour) + " " + diagnostic.hint)
     lines.extend(f"  note: {note}" for note in diagnostic.notes)

@@ -15,15 +15,24 @@ from .diagnostics import Diagnostic, RulesetError, Span
 from .parser import parse
 
 MAX_DEPTH = 16
+MAX_BYTES = 256 * 1024   # 20 times the largest shipped game; parsing more would take seconds
 
 
 def read_source(path: Path) -> str:
-    """The text of a ruleset file, or RulesetError E001."""
+    """The text of a ruleset file, or RulesetError E001 (unreadable, not a regular file, larger
+    than MAX_BYTES, not UTF-8). Never reads more than MAX_BYTES + 1 bytes."""
     try:
-        data = path.read_bytes()
+        if not path.is_file():
+            raise IsADirectoryError(0, "not a regular file")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_BYTES + 1)
     except OSError as error:
         raise RulesetError([Diagnostic("E001", f"cannot read {path}: {error.strerror or error}",
                                        Span.point(str(path), 1, 1))]) from None
+    if len(data) > MAX_BYTES:
+        raise RulesetError([Diagnostic("E001", f"the file is larger than {MAX_BYTES // 1024} KiB, the limit "
+                                               f"for a ruleset", Span.point(str(path), 1, 1),
+                                       hint="split it: a variant can 'extends' a base file")])
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
