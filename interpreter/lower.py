@@ -295,6 +295,8 @@ class Compiler:
         gen = node.args[0] if len(node.args) == 1 else None
         if name in ("any", "all") and isinstance(gen, ast.Generator) and len(gen.clauses) == 1 and gen.key is None:
             return self._short_circuit(name == "any", gen)
+        if name == "first" and isinstance(gen, ast.Generator) and len(gen.clauses) == 1 and gen.key is None:
+            return self._first(gen)
         if len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
             items, key, desc = self._generator(node.args[0])
         elif name in ("min", "max") and len(node.args) == 2:
@@ -321,6 +323,22 @@ class Compiler:
                     continue
                 if bool(element(st, env)) is want_any:
                     result = want_any
+                    break
+            _restore(env, var, old)
+            return result
+        return run
+
+    def _first(self, gen):
+        """first() over one clause, stopping at the first item that passes the condition."""
+        element, ((var, source, cond),) = self._in_clauses(gen.clauses, lambda: self.expr(gen.element))
+
+        def run(st, env):
+            old = env.get(var, _MISSING)
+            result = None
+            for item in as_list(st, source(st, env)):
+                env[var] = item
+                if cond is None or cond(st, env):
+                    result = element(st, env)
                     break
             _restore(env, var, old)
             return result

@@ -31,12 +31,13 @@ def _card(st, component) -> dict:
     return view
 
 
-def _visible(visibility, owner, viewer, default="all") -> str:
-    """'full', 'count' or 'hidden' for one viewer."""
+def _visible(visibility, owner, viewer, default="all", others_count=False) -> str:
+    """'full', 'count' or 'hidden' for one viewer. A player zone that its owner sees shows
+    the others its size, like a hand of cards on the table (``others_count``)."""
     vis = visibility or default
     if vis == "all" or (vis == "owner" and owner == viewer):
         return "full"
-    if vis == "count":
+    if vis == "count" or (vis == "owner" and others_count and owner is not None):
         return "count"
     return "hidden"
 
@@ -93,7 +94,8 @@ def _player_view(st, index, viewer) -> dict:
             view[name] = st.sup[name][index + 1]
     for name, decl in cat.zones.items():
         if decl.owner == "player":
-            zone_view = _zone_view(st, cat.zone_slot[name] + index, _visible(decl.visibility, index, viewer, "owner"))
+            how = _visible(decl.visibility, index, viewer, "owner", others_count=True)
+            zone_view = _zone_view(st, cat.zone_slot[name] + index, how)
             if zone_view is not None:
                 view[name] = zone_view
     return view

@@ -497,9 +497,9 @@ def test_visibility_in_observations():
     assert "vault" not in me["zones"]
     assert [c["label"] for c in me["zones"]["discard"]] == ["1 of spades", "3 of hearts"]
     assert [c["label"] for c in me["players"][0]["hand"]] == ["3 of spades"]
-    assert "hand" not in me["players"][1]
+    assert me["players"][1]["hand"] == {"count": 1}      # another's hand: its size only
     assert [c["label"] for c in other["players"][1]["hand"]] == ["2 of spades"]
-    assert "hand" not in other["players"][0]
+    assert other["players"][0]["hand"] == {"count": 1}
     # hidden from the first player: the deck's 1 of hearts, the vault's 2 of hearts, the other hand
     text = json.dumps(me)
     for hidden in ("1 of hearts", "2 of hearts", "2 of spades"):
@@ -794,6 +794,22 @@ def test_builtins():
       }
     """, players=3)
     assert globals_of(state) == {"out": [2, -1, 4, 1, 3, 3, 2], "rot": [2, 3, 1]}
+
+
+def test_board_direction_builtins():
+    state = start("""
+      game "T" { players 1 }
+      board grid = square_grid(3, 3)
+      var steps: list[string] = []
+      var dirs: list[int?] = []
+      phase main {
+        let c = space(grid, "b2")
+        steps = ["" + step(c, d) for d in 0..3] + ["" + step(space(grid, "a1"), 3), "" + step(c, 4)]
+        dirs = [direction(c, n) for n in neighbors(c)] + [direction(c, c), direction(space(grid, "a1"), c)]
+      }
+    """)
+    assert globals_of(state) == {"steps": ["b3", "c2", "b1", "a2", "none", "none"],
+                                 "dirs": [2, 3, 1, 0, None, None]}
 
 
 # ---- scoring ----
