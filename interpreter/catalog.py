@@ -10,6 +10,7 @@ import difflib
 from pathlib import Path
 
 from rulelang import ast, boards
+from rulelang.diagnostics import Span
 
 from .builtins import BUILTINS
 from .lower import CompileError, Compiler
@@ -113,6 +114,11 @@ class Catalog:
             try:
                 board = self._evaluate(d.source)
             except boards.BoardError as error:
+                if error.file and error.line:   # point into the data file, where the fix belongs
+                    column = error.column or 1
+                    where = Span(error.file, error.line, column, error.line, column + 1)
+                    raise CompileError(error.message, where, "E401",
+                                       hint=f"the data of board '{d.name}', loaded at {d.source.span}") from None
                 raise CompileError(str(error), d.source.span, "E401") from None
             if not isinstance(board, boards.Board):
                 raise CompileError(f"board '{d.name}' must be built by square_grid(...) or load_board(...)",

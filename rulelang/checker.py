@@ -162,7 +162,8 @@ class Kinds:
                 seen.setdefault(d.name, []).append(Kind(frozenset({"number"}), False))
             elif isinstance(d, ast.ZoneDecl) and d.owner == "player":
                 seen.setdefault(d.name, []).append(Kind(frozenset({"zone"}), False))
-        seen.pop("index", None), seen.pop("name", None)   # also built into players and spaces
+        for builtin in ("index", "name"):   # also attributes of every player or space
+            seen.pop(builtin, None)
         return {name: kinds[0] for name, kinds in seen.items()
                 if kinds[0] is not None and all(k == kinds[0] for k in kinds)}
 
@@ -283,20 +284,18 @@ _HINTS = {("player", "number"): "a player is written players[0], p, next_player(
           ("amount", "string"): "an amount is a number, written without quotes"}
 
 
-def check_statement_kinds(decls, path):
+def statement_kinds(node, kinds: Kinds):
     """E206: a value that plainly cannot work where a statement uses it (a number where a
     zone, a player or a component is needed...)."""
-    for decl, kinds in _kinds_by_declaration(decls):
-        for node in walk(decl):
-            for attr, need, what in _SLOTS.get(type(node), ()):
-                expr = getattr(node, attr)
-                kind = kinds.of(expr) if expr is not None else None
-                if kind is None or not kind.certain or kind.single is None:
-                    continue
-                allowed, wanted = _NEEDS[need]
-                if kind.single not in allowed:
-                    yield Diagnostic("E206", f"{what} needs {wanted}, not {describe(kind.single)}", expr.span,
-                                     hint=_HINTS.get((need, kind.single)))
+    for attr, need, what in _SLOTS[type(node)]:
+        expr = getattr(node, attr)
+        kind = kinds.of(expr) if expr is not None else None
+        if kind is None or not kind.certain or kind.single is None:
+            continue
+        allowed, wanted = _NEEDS[need]
+        if kind.single not in allowed:
+            yield Diagnostic("E206", f"{what} needs {wanted}, not {describe(kind.single)}", expr.span,
+                             hint=_HINTS.get((need, kind.single)))
 
 
 _UNORDERED = {"none", "supply", "die", "board", "zone", "enum"}
@@ -309,17 +308,15 @@ def _family(cls: str) -> str:
     return "enum value" if cls.startswith("enum value:") else cls
 
 
-def check_operator_kinds(decls, path):
+def operator_kinds(node: ast.BinaryOp, kinds: Kinds):
     """E206: an order or arithmetic between values that plainly cannot be ordered or computed."""
-    for decl, kinds in _kinds_by_declaration(decls):
-        for node in walk(decl):
-            if not isinstance(node, ast.BinaryOp) or node.op not in ("<", "<=", ">", ">=", "-", "/", "%"):
-                continue
-            a, b = kinds.of(node.left), kinds.of(node.right)
-            if a and b and a.certain and b.certain and a.single and b.single:
-                problem = _operator_problem(node.op, a.single, b.single)
-                if problem:
-                    yield Diagnostic("E206", problem, node.span)
+    if node.op not in ("<", "<=", ">", ">=", "-", "/", "%"):
+        return
+    a, b = kinds.of(node.left), kinds.of(node.right)
+    if a and b and a.certain and b.certain and a.single and b.single:
+        problem = _operator_problem(node.op, a.single, b.single)
+        if problem:
+            yield Diagnostic("E206", problem, node.span)
 
 
 def _operator_problem(op: str, a: str, b: str) -> str | None:
@@ -332,17 +329,16 @@ def _operator_problem(op: str, a: str, b: str) -> str | None:
     return None
 
 
-def check_comparisons(decls, path):
+def comparison(node: ast.BinaryOp, kinds: Kinds):
     """W207: a comparison whose result is plain without running ('==' never true...)."""
-    for decl, kinds in _kinds_by_declaration(decls):
-        for node in walk(decl):
-            if isinstance(node, ast.BinaryOp) and node.op in ("==", "!="):
-                found = _equality(kinds.of(node.left), kinds.of(node.right))
-                if found:
-                    equal, why = found
-                    verdict = "always true" if equal == (node.op == "==") else "never true"
-                    yield Diagnostic("W207", f"this comparison is {verdict}: {why}", node.span,
-                                     hint="compare values of the same kind" if not equal else None)
+    if node.op not in ("==", "!="):
+        return
+    found = _equality(kinds.of(node.left), kinds.of(node.right))
+    if found:
+        equal, why = found
+        verdict = "always true" if equal == (node.op == "==") else "never true"
+        yield Diagnostic("W207", f"this comparison is {verdict}: {why}", node.span,
+                         hint="compare values of the same kind" if not equal else None)
 
 
 def _equality(a: Kind | None, b: Kind | None) -> tuple[bool, str] | None:
@@ -382,20 +378,18 @@ def _show(value) -> str:
 
 # ---------------------------------------------------------------- choices
 
-def check_empty_choices(decls, path):
+def empty_choice(node, kinds: Kinds):
     """W305: a choice that can never offer an option (and has no 'otherwise')."""
-    for decl in decls:
-        for node in walk(decl):
-            if isinstance(node, ast.Choose) and node.otherwise is None and _always_empty(node.source):
-                yield Diagnostic("W305", "this choice can never offer an option", node.source.span,
-                                 hint="when reached it stops the game (E604): give it options, or add "
-                                      "'otherwise { ... }'")
-            elif isinstance(node, ast.Simultaneous) and _always_empty(node.source):
-                yield Diagnostic("W305", "this simultaneous choice can never offer an option", node.source.span,
-                                 hint="when reached it stops the game (E604): give it options")
-            elif isinstance(node, ast.Menu) and all(_is_false(o.condition) for o in node.options):
-                yield Diagnostic("W305", "every option of this choice is 'when false'", node.span,
-                                 hint="when reached it stops the game (E604): let at least one option be open")
+    if isinstance(node, ast.Choose) and node.otherwise is None and _always_empty(node.source):
+        yield Diagnostic("W305", "this choice can never offer an option", node.source.span,
+                         hint="when reached it stops the game (E604): give it options, or add "
+                              "'otherwise { ... }'")
+    elif isinstance(node, ast.Simultaneous) and _always_empty(node.source):
+        yield Diagnostic("W305", "this simultaneous choice can never offer an option", node.source.span,
+                         hint="when reached it stops the game (E604): give it options")
+    elif isinstance(node, ast.Menu) and all(_is_false(o.condition) for o in node.options):
+        yield Diagnostic("W305", "every option of this choice is 'when false'", node.span,
+                         hint="when reached it stops the game (E604): let at least one option be open")
 
 
 def _always_empty(expr) -> bool:
@@ -418,8 +412,25 @@ def _is_false(expr) -> bool:
 # Every check, and whether loading a ruleset runs it too (True), or only the linter (False):
 # the language lets a wrong value fail where it is used, so loading refuses only what
 # cannot be built at all.
-CHECKS = {check_settings: True, check_duplicates: True, check_phases: True, check_statement_kinds: False,
-          check_operator_kinds: False, check_comparisons: False, check_empty_choices: False}
+# Checks of one node, with the kinds of its declaration: node type -> checks.
+NODE_CHECKS = {t: [statement_kinds] for t in _SLOTS}
+NODE_CHECKS[ast.BinaryOp] = [operator_kinds, comparison]
+for _choice in (ast.Choose, ast.Simultaneous, ast.Menu):
+    NODE_CHECKS.setdefault(_choice, []).append(empty_choice)
+
+
+def check_nodes(decls, path):
+    """Every node check of NODE_CHECKS, in one walk over the declarations."""
+    for decl, kinds in _kinds_by_declaration(decls):
+        for node in walk(decl):
+            for node_check in NODE_CHECKS.get(type(node), ()):
+                yield from node_check(node, kinds)
+
+
+# Every check, and whether loading a ruleset runs it too (True), or only the linter (False):
+# the language lets a wrong value fail where it is used, so loading refuses only what
+# cannot be built at all.
+CHECKS = {check_settings: True, check_duplicates: True, check_phases: True, check_nodes: False}
 
 
 def check(decls, path: str, lint: bool = False) -> list[Diagnostic]:

@@ -6,6 +6,7 @@ cannot load, 2 usage error (click's own).
 """
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import secrets
@@ -69,6 +70,19 @@ def lint(paths, fmt, select, ignore, exit_zero):
     colour = fmt == "text" and _is_terminal("stdout")
     click.echo(render(found, fmt, len(files), SourceCache(), colour), nl=False, color=colour)
     sys.exit(0 if exit_zero or not found else 1)
+
+
+@main.command()
+@click.argument("code")
+def explain(code):
+    """Explain a diagnostic code (E101, W303...): what it means, an example and a fix."""
+    from .report import explain as entry
+    code = code.strip().upper()
+    if code not in REGISTRY:
+        close = difflib.get_close_matches(code, list(REGISTRY), n=1)
+        raise click.BadParameter(f"no diagnostic code {code}" + (f"; did you mean {close[0]}?" if close else ""),
+                                 param_hint="CODE")
+    click.echo(entry(code), nl=False)
 
 
 # ---------------------------------------------------------------- loading for the other commands

@@ -66,7 +66,8 @@ _CODES = [
     Code("E204", "misplaced-statement", "A statement stands where it cannot work (break outside a loop...)."),
     Code("E205", "bad-declaration", "A declaration is malformed (a visibility, a type or a deck that cannot be)."),
     Code("E206", "wrong-kind", "A value that plainly cannot work where it is used (a number where a zone is needed)."),
-    Code("W207", "constant-comparison", "A comparison whose result is plain without running ('==' that is never true)."),
+    Code("W207", "constant-comparison",
+         "A comparison whose result is plain without running ('==' that is never true)."),
     # Graph.
     Code("W301", "unreachable-phase", "A phase that no path from the start reaches."),
     Code("W302", "no-way-to-end", "A phase from which the end of the game cannot be reached."),

@@ -289,12 +289,19 @@ def check_unknown_targets(g: nx.DiGraph, path: str):
 
 
 def check_unreachable(g: nx.DiGraph, path: str):
-    """W301: phases that no path from START reaches."""
+    """W301: phases that no path from START reaches, entered from nowhere or only from
+    phases that are never reached themselves."""
     reached = nx.descendants(g, START)
     for node in _names(g, "phase"):
-        if node not in reached:
-            yield Diagnostic("W301", f"phase '{node}' is never entered", g.nodes[node]["span"],
-                             hint="add 'next " + node + "' where the game should go to it, or remove it")
+        if node in reached:
+            continue
+        sources = sorted(p for p in g.predecessors(node) if p != node)
+        names = " and ".join(", ".join(f"'{p}'" for p in sources).rsplit(", ", 1))
+        why = ("no 'next' names it and it is not the start phase" if not sources else
+               f"only {names} {'leads' if len(sources) == 1 else 'lead'} to it, and "
+               f"{'it is' if len(sources) == 1 else 'they are'} never entered")
+        yield Diagnostic("W301", f"phase '{node}' is never entered: {why}", g.nodes[node]["span"],
+                         hint="add 'next " + node + "' where the game should go to it, or remove it")
 
 
 def check_no_way_to_end(g: nx.DiGraph, path: str):

@@ -4,15 +4,17 @@ Stages run in pipeline order: parse, merge variants, static checks, building the
 for its lowest player count (which lowers every procedure), then the graph checks. Each
 stage is a small function in ``STAGES`` taking a ``LintContext`` and yielding diagnostics;
 the driver guards each one, so no input ever ends in a traceback (an unexpected failure
-becomes an E602 diagnostic naming the file).
+becomes an E602 diagnostic naming the file, told apart by ``is_internal_error``). The
+static checks run both those of loading and the linter's own (kinds, empty choices).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import ast
-from .checker import BINDERS, walk
+from .checker import BINDERS, check, walk
 from .diagnostics import Diagnostic, RulesetError, Span, errors_in
 
 NUMBER_SETTINGS = ("max_decisions", "max_steps")
@@ -39,7 +41,6 @@ def _stage_parse(ctx: LintContext):
 
 
 def _stage_check(ctx: LintContext):
-    from .checker import check
     return check(ctx.declarations, ctx.path, lint=True)
 
 
@@ -162,13 +163,36 @@ STAGES = [_stage_parse, _stage_check, _stage_settings, _stage_shadowing, _stage_
 
 
 def lint_text(text: str, path: str = "<text>") -> list[Diagnostic]:
-    """Every diagnostic for the ruleset ``text`` (shown as ``path``), sorted by location."""
-    base_dir = Path(path).parent if path and not path.startswith("<") else Path.cwd()
-    ctx = LintContext(text, path, base_dir)
+    """Every diagnostic for the ruleset ``text`` (shown as ``path``), sorted by location.
+
+    A file is linted under its full path, the name variants give their base, so a base
+    that is also linted on its own is parsed once; diagnostics show ``path`` again."""
+    is_file = bool(path) and not path.startswith("<")
+    full = str(Path(path).resolve()) if is_file else path
+    ctx = LintContext(text, full, Path(full).parent if is_file else Path.cwd())
     for stage in STAGES:
         if not _run_stage(stage, ctx):
             break
-    return sort_diagnostics(ctx.found, path)
+    return sort_diagnostics([_shown_as(d, full, path) for d in ctx.found], path)
+
+
+def _shown_as(diagnostic: Diagnostic, full: str, path: str) -> Diagnostic:
+    """``diagnostic`` with the full path of the linted file (and of the files beside or
+    below it: a base, a board) written as the user gave it."""
+    if full == path:
+        return diagnostic
+    span = diagnostic.span
+    if span is not None:
+        span = replace(span, file=_shown_file(span.file, full, path))
+    hint = diagnostic.hint.replace(full + ":", path + ":") if diagnostic.hint else diagnostic.hint
+    return replace(diagnostic, span=span, hint=hint)
+
+
+def _shown_file(file: str, full: str, path: str) -> str:
+    if file == full:
+        return path
+    folder = os.path.dirname(full) + os.sep
+    return os.path.join(os.path.dirname(path), file[len(folder):]) if file.startswith(folder) else file
 
 
 def _run_stage(stage, ctx: LintContext) -> bool:

@@ -6,6 +6,7 @@ the hint, then a summary line. Colour is ANSI and only asked for on a terminal.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from .diagnostics import REGISTRY, Diagnostic
@@ -13,6 +14,7 @@ from .diagnostics import REGISTRY, Diagnostic
 FORMATS = ("text", "json", "sarif", "github")
 TAB = 4
 WIDTH = 160   # the longest source line shown whole
+MAX_SHOWN_BYTES = 8 * 1024 * 1024   # larger files are not read to show a line
 
 _COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m",
             "bold": "\x1b[1m", "hint": "\x1b[36m", "caret": "\x1b[1;32m"}
@@ -25,7 +27,7 @@ class SourceCache:
     def __init__(self, texts: dict | None = None):
         self.lines: dict[str, list[str] | None] = {}
         for file, text in (texts or {}).items():
-            self.lines[file] = text.splitlines()
+            self.lines[file] = split_lines(text)
 
     def line(self, file: str, number: int) -> str | None:
         """Line ``number`` (1-based) of ``file``, or None when it cannot be shown."""
@@ -40,11 +42,16 @@ class SourceCache:
 def _read_lines(file: str) -> list[str] | None:
     try:
         path = Path(file)
-        if not path.is_file() or path.stat().st_size > 8 * 1024 * 1024:
+        if not path.is_file() or path.stat().st_size > MAX_SHOWN_BYTES:
             return None
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return split_lines(path.read_text(encoding="utf-8-sig", errors="replace"))
     except OSError:
         return None
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as the parser counts them: only '\n' ends a line (not form feeds or U+2028)."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
 
 
 def _paint(text: str, style: str, colour: bool) -> str:
@@ -202,3 +209,22 @@ def render(diagnostics, fmt: str, files: int, sources: SourceCache | None = None
     if fmt == "text":
         return render_text(diagnostics, files, sources, colour)
     return RENDERERS[fmt](diagnostics, files)
+
+
+# ---------------------------------------------------------------- explaining a code
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
+
+
+def explain(code: str, docs: Path = DOCS) -> str:
+    """The entry of ``code`` in docs/diagnostics.md (what it means, an example, a fix), or,
+    without the docs (an installed package), its line in the registry."""
+    entry = REGISTRY[code]
+    try:
+        text = docs.read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    match = re.search(rf"^### {code} .*?(?=^#{{2,3}} |^---$|\Z)", text, re.S | re.M)
+    if match:
+        return match.group(0).strip() + "\n"
+    return f"{entry.code} {entry.name} ({entry.severity})\n{entry.summary}\n"

@@ -46,7 +46,7 @@ def syntax_diagnostics(error: UnexpectedInput, text: str, path: str, parse_text)
 
     ``parse_text(text)`` parses a whole text, raising ``UnexpectedInput``. After an error,
     parsing starts again at the next line that begins a declaration, with the text before
-    it blanked (so lines and columns stay right). Each declaration is parsed at most once.
+    it blanked (so lines and columns stay right); no text is parsed twice.
     """
     found = [describe_syntax_error(error, text, path)]
     start = 0
@@ -91,8 +91,8 @@ def _blank(text: str) -> str:
 
 def describe_syntax_error(error: UnexpectedInput, text: str, path: str) -> Diagnostic:
     """The diagnostic for one Lark parse failure."""
-    unclosed = _unclosed_bracket(text, path)
     if isinstance(error, UnexpectedEOF) or _is_end_token(error):
+        unclosed = _unclosed_bracket(text, path)
         if unclosed:
             return unclosed
         line, column = _end_of_text_before(text, len(text)) or (1, 1)

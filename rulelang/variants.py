@@ -34,7 +34,7 @@ def read_source(path: Path) -> str:
                                                f"for a ruleset", Span.point(str(path), 1, 1),
                                        hint="split it: a variant can 'extends' a base file")])
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")   # a byte-order mark some editors write is not text
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise RulesetError([Diagnostic("E001", "the file is not UTF-8 text", Span.point(str(path), line, 1))]) from None

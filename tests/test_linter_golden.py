@@ -58,3 +58,13 @@ def test_golden_files_cover_the_static_codes():
     covered = {code for path in FILES for _, code in expected(path)}
     missing = set(REGISTRY) - RUNTIME_ONLY - covered
     assert not missing, f"no golden case for {sorted(missing)}"
+
+
+def test_board_data_errors_point_into_the_data_file(tmp_path):
+    (tmp_path / "map.yaml").write_text("kind: graph\nspaces:\n  - name: a\n    next: [b]\n")
+    rules = tmp_path / "map.rules"
+    rules.write_text('game "map" { players 2 }\nboard m = load_board("map.yaml")\nphase main { log size(spaces(m)) }\n')
+    (found,) = lint_file(rules)
+    assert found.code == "E401" and Path(found.span.file) == tmp_path / "map.yaml"
+    assert (found.span.line, found.span.column) == (3, 5)
+    assert found.hint.endswith(f"loaded at {rules}:2:11")
