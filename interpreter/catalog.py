@@ -17,6 +17,7 @@ from .lower import CompileError, Compiler
 from .values import Component, ComponentSpec, EnumType, EnumValue, Player, Ref, RuleError, ZoneRef, display, kind_of
 
 VISIBILITIES = {"all", "owner", "none", "count"}
+MAX_COMPONENTS = 20_000  # more would make every state copy slow; no table game comes near
 
 
 class Catalog:
@@ -187,6 +188,8 @@ class Catalog:
     def _instantiate(self, deck, specs, slot):
         if not isinstance(specs, tuple):
             raise CompileError(f"deck '{deck.name}' must be a list of components", deck.contents.span, "E402")
+        if len(self.components) + len(specs) > MAX_COMPONENTS:
+            raise CompileError(f"the decks hold more than {MAX_COMPONENTS} components", deck.contents.span, "E402")
         made = []
         for spec in specs:
             if not isinstance(spec, ComponentSpec):

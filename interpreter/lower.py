@@ -55,6 +55,17 @@ _COMPARE = {"==": operator.is_, "!=": operator.is_not}
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
+MAX_LIST = 100_000  # the longest list a range or a list repetition may build
+
+
+def _inclusive_range(low, high) -> tuple:
+    if not isinstance(low, int) or not isinstance(high, int) or isinstance(low, bool) or isinstance(high, bool):
+        raise RuleError(f"a range needs two numbers, got {kind_of(low)} and {kind_of(high)}")
+    if high - low >= MAX_LIST:
+        raise RuleError(f"the range {low}..{high} has more than {MAX_LIST} numbers")
+    return tuple(range(low, high + 1))
+
+
 def _is_none_literal(node) -> bool:
     return isinstance(node, ast.Literal) and node.value is None
 
@@ -72,8 +83,8 @@ def _arith(op):
         return a + b
 
     def times(a, b):
-        if isinstance(a, tuple):
-            return a * b
+        if isinstance(a, tuple) and isinstance(b, int) and len(a) * b > MAX_LIST:
+            raise RuleError(f"repeating a list of {len(a)} {b} times makes more than {MAX_LIST} items")
         return a * b
 
     def divide(a, b):
@@ -167,7 +178,7 @@ class Compiler:
         if op == "not in":
             return lambda st, env: a(st, env) not in as_list(st, b(st, env))
         if op == "..":
-            return lambda st, env: tuple(range(a(st, env), b(st, env) + 1))
+            return lambda st, env: _inclusive_range(a(st, env), b(st, env))
         fn = _ORDER.get(op) or _arith(op)
         return self._checked_binary(fn, a, b, op)
 
@@ -847,16 +858,20 @@ def _clause_loop(compiled):
         return single
     last = len(compiled) - 1
 
-    def nested(st, env, element, depth=0, out=None):
+    def nested(st, env, element, depth=0, out=None, visits=None):
         out = [] if out is None else out
+        visits = [0] if visits is None else visits
         var, source, cond = compiled[depth]
         old = env.get(var, _MISSING)
         for item in as_list(st, source(st, env)):
+            visits[0] += 1
+            if visits[0] > MAX_LIST * 10:
+                raise RuleError(f"a comprehension went through more than {MAX_LIST * 10} items")
             env[var] = item
             if cond is not None and not cond(st, env):
                 continue
             if depth < last:
-                nested(st, env, element, depth + 1, out)
+                nested(st, env, element, depth + 1, out, visits)
             else:
                 out.append(element(st, env))
         _restore(env, var, old)

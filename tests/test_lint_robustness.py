@@ -313,3 +313,14 @@ def test_internal_failures_are_told_apart_from_runtime_errors(monkeypatch):
     (found,) = lint_text("phase main { end game }\n", "t.rules")
     assert is_internal_error(found)
     assert not is_internal_error(Diagnostic("E602", "division by zero"))
+
+
+@pytest.mark.parametrize("contents, message", [
+    ("[c(v: i) for i in 1..1000000]", "has more than 100000 numbers"),
+    ("[c(v: 1)] * 1000000", "makes more than 100000 items"),
+    ("[c(v: i) for i in 1..90000 for j in 1..90000 if i == 0]", "went through more than"),
+])
+def test_explosive_decks_are_refused_quickly(tmp_path, contents, message):
+    text = f'game "x" {{ players 1 }}\ncomponent c {{ v: int }}\nzone z: c\ndeck d: c in z = {contents}\nphase p {{ end game }}\n'
+    exit_code, output, codes = lint_cli(write(tmp_path, text), seconds=5.0)
+    assert exit_code == 1 and codes == ["E402"] and message in output
