@@ -188,6 +188,10 @@ class Catalog:
     def _instantiate(self, deck, specs, slot):
         if not isinstance(specs, tuple):
             raise CompileError(f"deck '{deck.name}' must be a list of components", deck.contents.span, "E402")
+        if deck.size is not None and len(specs) != deck.size:
+            per = " per player" if deck.owner == "player" else ""
+            raise CompileError(f"deck '{deck.name}' declares size {deck.size}{per} but its list makes {len(specs)}",
+                               deck.contents.span, "E402", hint="fix the list or the declared size")
         if len(self.components) + len(specs) > MAX_COMPONENTS:
             raise CompileError(f"the decks hold more than {MAX_COMPONENTS} components", deck.contents.span, "E402")
         made = []

@@ -331,6 +331,7 @@ class DeckDecl(Decl):
     type: Optional[TypeRef] = None
     zone: str = ""
     contents: Optional[Expr] = None
+    size: Optional[int] = None        # the declared number of components (per player for a player deck)
     kind = "deck"
 
 

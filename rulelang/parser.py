@@ -207,8 +207,12 @@ class _ToAst(Transformer):
         return "component"
 
     def deck_decl(self, meta, children):
-        owner, name, typ, zone, contents = children
-        return self._decl(ast.DeckDecl, meta, name, owner=owner, type=typ, zone=str(zone), contents=contents)
+        owner, name, typ, zone, size, contents = children
+        return self._decl(ast.DeckDecl, meta, name, owner=owner, type=typ, zone=str(zone), contents=contents,
+                          size=size)
+
+    def deck_size(self, meta, children):
+        return int(children[0])
 
     def zone_decl(self, meta, children):
         owner, name, typ, vis = children
