@@ -395,31 +395,13 @@ class Catalog:
 
     def attribute_setter(self, target, name, span):
         """(read, write) closures for assigning ``target.name``."""
-        if name in self.player_vars:
-            def read(st, env):
-                return st.pv[name][_as_player(target(st, env), name).index]
-
-            def write(st, env, value):
-                st.pv[name][_as_player(target(st, env), name).index] = value
-            return read, write
-        if name in self.space_vars:
-            offsets = self.space_offset
-
-            def sread(st, env):
-                s = _as_space(target(st, env), name)
-                return st.sv[name][offsets[s.board] + s.index]
-
-            def swrite(st, env, value):
-                s = _as_space(target(st, env), name)
-                st.sv[name][offsets[s.board] + s.index] = value
-            return sread, swrite
-        if name in self.component_vars:
-            def cread(st, env):
-                return st.cv[name][_as_component(target(st, env), name).id]
-
-            def cwrite(st, env, value):
-                st.cv[name][_as_component(target(st, env), name).id] = value
-            return cread, cwrite
+        offsets = self.space_offset
+        owned = ((self.player_vars, "pv", lambda v: _as_player(v, name).index),
+                 (self.space_vars, "sv", lambda v: offsets[_as_space(v, name).board] + v.index),
+                 (self.component_vars, "cv", lambda v: _as_component(v, name).id))
+        for table, store, index_of in owned:
+            if name in table:
+                return _owned_access(target, name, store, index_of)
         hint = "supplies change only with 'gain' and 'pay'" if name in self.supplies else None
         raise CompileError(f"'{name}' is not a player, space or component variable that can be assigned", span,
                            "E203",
@@ -439,6 +421,17 @@ class Catalog:
             list(self.constants) + list(self.global_vars) + list(BUILTINS) + ["players"])
         close = difflib.get_close_matches(name, pool, n=1, cutoff=0.7)
         return f"did you mean '{close[0]}'?" if close else None
+
+
+def _owned_access(target, name, store, index_of):
+    """(read, write) of variable ``name`` of the owner that ``target`` evaluates to, kept
+    in the state's table ``store`` (pv, sv or cv) at ``index_of(owner)``."""
+    def read(st, env):
+        return getattr(st, store)[name][index_of(target(st, env))]
+
+    def write(st, env, value):
+        getattr(st, store)[name][index_of(target(st, env))] = value
+    return read, write
 
 
 def _space_attribute(name):

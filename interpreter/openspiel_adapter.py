@@ -1,7 +1,7 @@
 """Any ruleset as an OpenSpiel game, so OpenSpiel's algorithms run on it.
 
     from interpreter.openspiel_adapter import register
-    name = register("games/kuhn_poker.rules", players=2)
+    name = register("games/my_game.rules", players=2)
     game = pyspiel.load_game(name)
 
 Needs ``pip install open-spiel`` (not a dependency of rulelang). The adapter shows the
