@@ -933,31 +933,17 @@ def _values(items, keyed):
     return items
 
 
-def _agg_sum(items, keyed, desc):
-    vals = _values(items, keyed)
-    return lambda st, env: sum(vals(st, env))
+def _agg_apply(fn):
+    """An aggregate that applies ``fn`` to the items (their elements, when keyed)."""
+    def build(items, keyed, desc):
+        vals = _values(items, keyed)
+        return lambda st, env: fn(vals(st, env))
+    return build
 
 
-def _agg_count(items, keyed, desc):
-    vals = _values(items, keyed)
-
-    def count(st, env):
-        n = 0
-        for v in vals(st, env):
-            if v is not False and v is not None:
-                n += 1
-        return n
-    return count
-
-
-def _agg_any(items, keyed, desc):
-    vals = _values(items, keyed)
-    return lambda st, env: any(vals(st, env))
-
-
-def _agg_all(items, keyed, desc):
-    vals = _values(items, keyed)
-    return lambda st, env: all(vals(st, env))
+def _count_present(values) -> int:
+    """How many values are neither false nor none."""
+    return sum(1 for v in values if v is not False and v is not None)
 
 
 def _agg_extreme(fn):
@@ -998,7 +984,7 @@ def _agg_first(items, keyed, desc):
 
 
 _AGGREGATE_BUILDERS = {
-    "sum": _agg_sum, "count": _agg_count, "any": _agg_any, "all": _agg_all,
+    "sum": _agg_apply(sum), "count": _agg_apply(_count_present), "any": _agg_apply(any), "all": _agg_apply(all),
     "min": _agg_extreme(min), "max": _agg_extreme(max), "sorted": _agg_sorted,
     "best": _agg_best(1), "worst": _agg_best(-1), "first": _agg_first,
 }
