@@ -330,7 +330,10 @@ class Catalog:
             ((kind, reader),) = table.items()
 
             def get_local(st, env):
-                obj = env[local] if local in env else target(st, env)
+                try:
+                    obj = env[local]
+                except KeyError:
+                    obj = target(st, env)  # reports the missing value
                 if type(obj) is not kind:
                     raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
                 return reader(st, obj)

@@ -335,7 +335,10 @@ class Compiler:
                 if bool(element(st, env)) is want_any:
                     result = want_any
                     break
-            _restore(env, var, old)
+            if old is _MISSING:  # _restore, inlined: this runs very often
+                env.pop(var, None)
+            else:
+                env[var] = old
             return result
         return run
 
