@@ -5,7 +5,7 @@ generators (sum, count, any, all, min, max, sorted, best, first) are compiled in
 """
 from __future__ import annotations
 
-from .values import Component, EnumType, Player, Ref, RuleError, ZoneRef, kind_of
+from .values import Component, EnumType, Ref, RuleError, ZoneRef, kind_of
 
 
 def as_list(st, value) -> tuple:
@@ -165,6 +165,3 @@ AGGREGATES = {"sum", "count", "any", "all", "min", "max", "sorted", "best", "wor
 # Functions only meaningful while loading (boards are built once, from data).
 LOAD_TIME = {"square_grid", "hex_grid", "load_board"}
 
-
-def is_player(value) -> bool:
-    return isinstance(value, Player)

@@ -12,7 +12,7 @@ from pathlib import Path
 from rulelang import ast, boards
 from rulelang.diagnostics import Span
 
-from .builtins import BUILTINS
+from .builtins import BUILTINS, LOAD_TIME
 from .lower import CompileError, Compiler
 from .values import Component, ComponentSpec, EnumType, EnumValue, Player, Ref, RuleError, ZoneRef, display, kind_of
 
@@ -47,8 +47,8 @@ class Catalog:
         self.procedures: dict[str, ast.ProcedureDecl] = {}
         self.labels: list[str] = []
         self.code: dict = {}
-        self.load_time_functions = {"square_grid": self._square_grid, "hex_grid": self._unsupported_hex,
-                                    "load_board": self._load_board}
+        # The board constructors a `board` declaration may call, one method each.
+        self.load_time_functions = {name: getattr(self, "_" + name) for name in LOAD_TIME}
         self.compiler = Compiler(self)
         self._build()
 
@@ -132,7 +132,7 @@ class Catalog:
     def _square_grid(self, width, height, diagonal=False):
         return boards.square_grid(self._current_board, width, height, diagonal=diagonal)
 
-    def _unsupported_hex(self, *args, **kwargs):
+    def _hex_grid(self, *args, **kwargs):
         raise RuleError("hex boards are loaded from data files: use load_board(\"file.yaml\")")
 
     def _load_board(self, path):

@@ -7,8 +7,7 @@ from rulelang import ast
 
 from .catalog import Catalog
 from .lower import CompileError
-from .state import Frame, IllegalActionError, State
-from .values import RuleError
+from .state import IllegalActionError, State
 
 DEFAULT_MAX_STEPS = 1_000_000
 

@@ -16,7 +16,7 @@ from rulelang.diagnostics import Span
 
 from . import rng
 from .builtins import AGGREGATES, BUILTINS, as_list
-from .values import Component, ComponentSpec, EnumType, Player, Ref, RuleError, ZoneRef, display, kind_of
+from .values import Component, ComponentSpec, Player, Ref, RuleError, ZoneRef, display, kind_of
 
 
 class CompileError(Exception):
@@ -588,7 +588,6 @@ class Compiler:
             st.pending = Decision("menu", (player.index,), tuple(names[i] for i in open_),
                                   tuple(labels[i] for i in open_), resume)
         self.emit(code, menu, node.span)
-        saved = set(self.scope)
         for option in node.options:
             targets.append(len(code.ops))
             self.block(option.body, code)
@@ -596,7 +595,6 @@ class Compiler:
         end = len(code.ops)
         for box in exits:
             box[0] = end
-        self.scope |= saved
 
     def _s_Simultaneous(self, node, code):
         players, pvar, var = self.expr(node.players), node.player_var, node.var

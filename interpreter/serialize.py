@@ -192,15 +192,12 @@ def _check_keys(st, cat):
             or set(st.sv) != set(cat.space_vars) or set(st.sup) != set(cat.supplies) \
             or set(st.cv) != set(cat.component_vars):
         raise ValueError("variables or supplies differ from the ruleset's")
-    for k, v in st.pv.items():
-        if len(v) != len(cat.players):
-            raise ValueError(f"player variable {k} has {len(v)} values")
-    for k, v in st.sv.items():
-        if len(v) != len(cat.spaces):
-            raise ValueError(f"space variable {k} has {len(v)} values")
-    for k, v in st.cv.items():
-        if len(v) != len(cat.components):
-            raise ValueError(f"component variable {k} has {len(v)} values")
+    owned = (("player", st.pv, len(cat.players)), ("space", st.sv, len(cat.spaces)),
+             ("component", st.cv, len(cat.components)))
+    for owner, variables, count in owned:
+        for k, v in variables.items():
+            if len(v) != count:
+                raise ValueError(f"{owner} variable {k} has {len(v)} values")
     for k, v in st.sup.items():
         if len(v) != cat.holder_base + len(cat.components) or min(v) < 0:
             raise ValueError(f"supply {k} is malformed")

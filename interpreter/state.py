@@ -234,12 +234,9 @@ class State:
         """Run until a decision or the end; errors become RulesRuntimeError."""
         limit = self.game.max_steps
         steps = 0
-        frames = self.frames
         try:
             while self.pending is None and not self.terminal:
-                if frames is not self.frames:
-                    frames = self.frames
-                fr = frames[-1]
+                fr = self.frames[-1]
                 ops = fr.code
                 if fr.pc >= len(ops):
                     self.pop(None)

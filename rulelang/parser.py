@@ -8,8 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken,
-                             VisitError)
+from lark.exceptions import (LarkError, UnexpectedInput, VisitError)
 
 from . import ast
 from .diagnostics import Diagnostic, RulesetError, Span

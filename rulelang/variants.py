@@ -69,7 +69,7 @@ def _key(d: ast.Decl):
 
 
 def _check_no_override(decls):
-    problems = [Diagnostic("E502", f"'override' needs a base: this file extends nothing", d.span)
+    problems = [Diagnostic("E502", "'override' needs a base: this file extends nothing", d.span)
                 for d in decls if d.override]
     if problems:
         raise RulesetError(problems)
