@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere
 
-import rulelang  # noqa: E402
+import rulelang
 
 PUSH_YOUR_LUCK = """
 game "Push your luck" { players 1 }

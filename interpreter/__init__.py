@@ -1,4 +1,5 @@
-"""The runtime: states, legal actions, applying actions, chance, views, serialization."""
-from .state import CHANCE, Action, IllegalActionError, RulesRuntimeError, State
+"""The runtime: games, states, legal actions, applying actions, chance, views, serialization."""
+from .game import Game
+from .state import CHANCE, Action, State
 
-__all__ = ["CHANCE", "Action", "IllegalActionError", "RulesRuntimeError", "State"]
+__all__ = ["CHANCE", "Action", "Game", "State"]

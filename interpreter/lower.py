@@ -41,7 +41,7 @@ class Code:
 class Decision:
     """A point where the run stops for a choice. Rebuilt by re-running its operation, so it
     is never serialized: ``kind`` is choose, menu, simultaneous or chance."""
-    __slots__ = ("kind", "players", "options", "ids", "probs", "resume", "chosen")
+    __slots__ = ("chosen", "ids", "kind", "options", "players", "probs", "resume")
 
     def __init__(self, kind, players, options, ids, resume, probs=None, chosen=()):
         self.kind, self.players, self.options, self.ids = kind, players, options, ids

@@ -1,6 +1,6 @@
 """Any ruleset as an OpenSpiel game, so OpenSpiel's algorithms run on it.
 
-    from interpreter.openspiel_adapter import register
+    from rulelang.interpreter.openspiel_adapter import register
     name = register("games/my_game.rules", players=2)
     game = pyspiel.load_game(name)
 

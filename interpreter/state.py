@@ -7,22 +7,11 @@ to control) and stops there. ``apply_action`` checks the action, resumes, and ru
 from __future__ import annotations
 
 from rulelang.diagnostics import Diagnostic
+from rulelang.errors import IllegalActionError, RulesRuntimeError
 
 from .values import Player, RuleError, display
 
 CHANCE = -1
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal here; the state is left unchanged."""
-
-
-class RulesRuntimeError(RuntimeError):
-    """The rules did something impossible while running; carries a diagnostic."""
-
-    def __init__(self, diagnostic: Diagnostic):
-        self.diagnostic = diagnostic
-        super().__init__(str(diagnostic))
 
 
 class Action:
@@ -50,12 +39,12 @@ class Frame:
     """One running procedure: its code, program counter, local values, and the caller's
     variable that receives its return value."""
 
-    __slots__ = ("name", "code", "pc", "env", "ret")
+    __slots__ = ("code", "env", "name", "pc", "ret")
 
     def __init__(self, name, code, pc, env, ret=None):
         self.name, self.code, self.pc, self.env, self.ret = name, code, pc, env, ret
 
-    def copy(self) -> "Frame":
+    def copy(self) -> Frame:
         return Frame(self.name, self.code, self.pc, dict(self.env), self.ret)
 
 
@@ -156,7 +145,7 @@ class State:
         """Every (player, action id) applied since the start, chance outcomes included."""
         return list(self.history_list)
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy."""
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
@@ -172,7 +161,7 @@ class State:
         other.log = self.log[:]
         return other
 
-    def __deepcopy__(self, memo) -> "State":
+    def __deepcopy__(self, memo) -> State:
         # copy.deepcopy(state) is clone(): the game and its interned values are shared.
         return self.clone()
 

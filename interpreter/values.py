@@ -27,7 +27,7 @@ class Player:
 
 
 class EnumValue:
-    __slots__ = ("type", "name", "ordinal")
+    __slots__ = ("name", "ordinal", "type")
 
     def __init__(self, type_name: str, name: str, ordinal: int):
         self.type, self.name, self.ordinal = type_name, name, ordinal
@@ -54,7 +54,7 @@ class EnumType:
 class Component:
     """One physical component (a card, a token): a record of fields with a unique id."""
 
-    __slots__ = ("id", "type", "fields", "label")
+    __slots__ = ("fields", "id", "label", "type")
 
     def __init__(self, cid: int, type_name: str, fields: dict, label: str):
         self.id, self.type, self.fields, self.label = cid, type_name, fields, label
@@ -71,7 +71,7 @@ class Component:
 class ComponentSpec:
     """A component described in a deck declaration, before it is given an id."""
 
-    __slots__ = ("type", "fields")
+    __slots__ = ("fields", "type")
 
     def __init__(self, type_name: str, fields: dict):
         self.type, self.fields = type_name, fields

@@ -3,21 +3,32 @@
     import rulelang
     game = rulelang.load("games/my_game.rules", players=3)
     state = game.new_initial_state(seed=7)
+
+``rulelang`` is the only import root: the runtime is ``rulelang.interpreter``.
 """
-from .diagnostics import Diagnostic, RulesetError
+from .diagnostics import Diagnostic
+from .errors import (
+    IllegalActionError,
+    InternalError,
+    RulelangError,
+    RulesetError,
+    RulesRuntimeError,
+    StateDataError,
+)
+from .interpreter import CHANCE, Action, Game, State
 from .loader import load
 
-__all__ = ["load", "Diagnostic", "RulesetError", "CHANCE", "IllegalActionError"]
-
-CHANCE = -1
-
-
-def __getattr__(name):
-    # The runtime's names, without importing it until it is needed.
-    if name == "IllegalActionError":
-        from interpreter.state import IllegalActionError
-        return IllegalActionError
-    if name == "RulesRuntimeError":
-        from interpreter.state import RulesRuntimeError
-        return RulesRuntimeError
-    raise AttributeError(name)
+__all__ = [
+    "CHANCE",
+    "Action",
+    "Diagnostic",
+    "Game",
+    "IllegalActionError",
+    "InternalError",
+    "RulelangError",
+    "RulesRuntimeError",
+    "RulesetError",
+    "State",
+    "StateDataError",
+    "load",
+]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Union
 
 from .diagnostics import Span
 
@@ -16,7 +16,7 @@ class Node:
 
 @dataclass(frozen=True)
 class Literal(Node):
-    value: Union[int, str, bool, None]
+    value: int | str | bool | None
 
 
 @dataclass(frozen=True)
@@ -26,74 +26,74 @@ class Name(Node):
 
 @dataclass(frozen=True)
 class ListExpr(Node):
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
 class CompClause(Node):
     """``for var in source [if condition]`` inside a comprehension or generator."""
     var: str
-    source: "Expr"
-    condition: Optional["Expr"]
+    source: Expr
+    condition: Expr | None
 
 
 @dataclass(frozen=True)
 class Comprehension(Node):
-    element: "Expr"
+    element: Expr
     clauses: tuple[CompClause, ...]
 
 
 @dataclass(frozen=True)
 class Generator(Node):
     """``element for x in source [if c] [by key [desc]]``: only as a call argument."""
-    element: "Expr"
+    element: Expr
     clauses: tuple[CompClause, ...]
-    key: Optional["Expr"] = None
+    key: Expr | None = None
     descending: bool = False
 
 
 @dataclass(frozen=True)
 class Attribute(Node):
-    target: "Expr"
+    target: Expr
     name: str
 
 
 @dataclass(frozen=True)
 class Index(Node):
-    target: "Expr"
-    index: "Expr"
+    target: Expr
+    index: Expr
 
 
 @dataclass(frozen=True)
 class KeywordArg(Node):
     name: str
-    value: "Expr"
+    value: Expr
 
 
 @dataclass(frozen=True)
 class Call(Node):
     function: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
 class BinaryOp(Node):
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True)
 class UnaryOp(Node):
     op: str
-    operand: "Expr"
+    operand: Expr
 
 
 @dataclass(frozen=True)
 class IfExpr(Node):
-    condition: "Expr"
-    then: "Expr"
-    otherwise: "Expr"
+    condition: Expr
+    then: Expr
+    otherwise: Expr
 
 
 Expr = Union[Literal, Name, ListExpr, Comprehension, Generator, Attribute, Index,
@@ -106,7 +106,7 @@ Expr = Union[Literal, Name, ListExpr, Comprehension, Generator, Attribute, Index
 class TypeRef(Node):
     name: str                 # "int", "bool", "player", "list", an enum or component name
     optional: bool = False
-    item: Optional["TypeRef"] = None   # element type of a list
+    item: TypeRef | None = None   # element type of a list
 
     def __str__(self) -> str:
         base = f"list[{self.item}]" if self.name == "list" else self.name
@@ -117,7 +117,7 @@ class TypeRef(Node):
 
 @dataclass(frozen=True)
 class Block(Node):
-    statements: tuple["Stmt", ...]
+    statements: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -157,7 +157,7 @@ class Assign(Node):
 @dataclass(frozen=True)
 class If(Node):
     branches: tuple[tuple[Expr, Block], ...]
-    otherwise: Optional[Block]
+    otherwise: Block | None
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ class While(Node):
 class Repeat(Node):
     """``repeat { }`` (until ``break``) or ``repeat until c { }`` (checked after each pass)."""
     body: Block
-    until: Optional[Expr] = None
+    until: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -194,14 +194,14 @@ class Continue(Node):
 class Choose(Node):
     var: str
     source: Expr
-    chooser: Optional[Expr]
-    otherwise: Optional[Block]
+    chooser: Expr | None
+    otherwise: Block | None
 
 
 @dataclass(frozen=True)
 class Option(Node):
     label: str
-    condition: Optional[Expr]
+    condition: Expr | None
     body: Block
 
 
@@ -242,7 +242,7 @@ class Pay(Node):
     amount: Expr
     supply: str
     payer: Expr
-    payee: Optional[Expr]
+    payee: Expr | None
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,7 @@ class CallStmt(Node):
 
 @dataclass(frozen=True)
 class Return(Node):
-    value: Optional[Expr]
+    value: Expr | None
 
 
 @dataclass(frozen=True)
@@ -282,7 +282,7 @@ Stmt = Union[Let, Roll, RandomPick, CallLet, Assign, If, For, While, Repeat, Bre
 class Decl(Node):
     name: str
     override: bool = field(default=False, kw_only=True)
-    name_span: Optional[Span] = field(default=None, compare=False, repr=False, kw_only=True)
+    name_span: Span | None = field(default=None, compare=False, repr=False, kw_only=True)
 
     kind = "declaration"
 
@@ -321,53 +321,53 @@ class FieldDecl(Node):
 @dataclass(frozen=True)
 class ComponentDecl(Decl):
     fields: tuple[FieldDecl, ...] = ()
-    shown_as: Optional[str] = None
+    shown_as: str | None = None
     kind = "component"
 
 
 @dataclass(frozen=True)
 class DeckDecl(Decl):
-    owner: Optional[str] = None       # "player" for one deck per player
-    type: Optional[TypeRef] = None
+    owner: str | None = None       # "player" for one deck per player
+    type: TypeRef | None = None
     zone: str = ""
-    contents: Optional[Expr] = None
-    size: Optional[int] = None        # the declared number of components (per player for a player deck)
+    contents: Expr | None = None
+    size: int | None = None        # the declared number of components (per player for a player deck)
     kind = "deck"
 
 
 @dataclass(frozen=True)
 class ZoneDecl(Decl):
-    owner: Optional[str] = None
-    type: Optional[TypeRef] = None
-    visibility: Optional[str] = None
+    owner: str | None = None
+    type: TypeRef | None = None
+    visibility: str | None = None
     kind = "zone"
 
 
 @dataclass(frozen=True)
 class VarDecl(Decl):
-    owner: Optional[str] = None       # None (global), "player" or "space"
-    type: Optional[TypeRef] = None
-    initial: Optional[Expr] = None
-    visibility: Optional[str] = None
+    owner: str | None = None       # None (global), "player" or "space"
+    type: TypeRef | None = None
+    initial: Expr | None = None
+    visibility: str | None = None
     kind = "var"
 
 
 @dataclass(frozen=True)
 class SupplyDecl(Decl):
-    total: Optional[Expr] = None
-    visibility: Optional[str] = None
+    total: Expr | None = None
+    visibility: str | None = None
     kind = "supply"
 
 
 @dataclass(frozen=True)
 class DieDecl(Decl):
-    faces: Optional[Expr] = None
+    faces: Expr | None = None
     kind = "die"
 
 
 @dataclass(frozen=True)
 class BoardDecl(Decl):
-    source: Optional[Expr] = None
+    source: Expr | None = None
     kind = "board"
 
 
@@ -379,39 +379,39 @@ class Param(Node):
 
 @dataclass(frozen=True)
 class SetupDecl(Decl):
-    body: Optional[Block] = None
+    body: Block | None = None
     kind = "setup"
 
 
 @dataclass(frozen=True)
 class PhaseDecl(Decl):
-    body: Optional[Block] = None
+    body: Block | None = None
     kind = "phase"
 
 
 @dataclass(frozen=True)
 class ProcedureDecl(Decl):
     params: tuple[Param, ...] = ()
-    body: Optional[Block] = None
+    body: Block | None = None
     kind = "procedure"
 
 
 @dataclass(frozen=True)
 class ScoreDecl(Decl):
     """``score p = expr``: ``name`` is the player variable."""
-    value: Optional[Expr] = None
+    value: Expr | None = None
     kind = "score"
 
 
 @dataclass(frozen=True)
 class TiebreakDecl(Decl):
-    value: Optional[Expr] = None
+    value: Expr | None = None
     kind = "tiebreak"
 
 
 @dataclass(frozen=True)
 class InvariantDecl(Decl):
-    condition: Optional[Expr] = None
+    condition: Expr | None = None
     kind = "invariant"
 
 

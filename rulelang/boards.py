@@ -407,7 +407,7 @@ class Board:
 
     # -- export ----------------------------------------------------------
 
-    def to_networkx(self, directed: bool = False) -> "networkx.Graph":
+    def to_networkx(self, directed: bool = False) -> networkx.Graph:
         """A networkx graph for drawing or analysis: nodes are space names with attributes.
 
         Undirected neighbours by default; ``directed=True`` gives a DiGraph of

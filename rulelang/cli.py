@@ -15,7 +15,8 @@ from pathlib import Path
 
 import click
 
-from .diagnostics import REGISTRY, Diagnostic, RulesetError, errors_in
+from .diagnostics import REGISTRY, Diagnostic, errors_in
+from .errors import RulesetError
 from .linter import collect_rulesets, internal_error, lint_file, sort_diagnostics
 from .report import FORMATS, SourceCache, render, render_text
 
@@ -104,7 +105,7 @@ def _declarations(path: str):
         return read_ruleset(Path(path))[0]
     except RulesetError as error:
         _fail(error.diagnostics, path)
-    except Exception as error:  # noqa: BLE001 - never a traceback
+    except Exception as error:
         _fail([internal_error(error, path)], path)
 
 
@@ -116,7 +117,7 @@ def load_game(path: str, players: int | None):
         return load(Path(path), players=players)
     except RulesetError as error:
         _fail(error.diagnostics, path)
-    except Exception as error:  # noqa: BLE001 - never a traceback
+    except Exception as error:
         _fail([internal_error(error, path)], path)
 
 
@@ -142,7 +143,7 @@ def graph(path, fmt):
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def simulate(path, games, players, seed, fmt):
     """Play many games between random players and report lengths, wins and scores per seat."""
-    from interpreter.simulate import simulate as run
+    from rulelang.interpreter.simulate import simulate as run
     game = load_game(path, players)
     report = _with_progress(lambda progress: run(game, games, seed=seed, on_progress=progress), games)
     if fmt == "json":
@@ -193,7 +194,7 @@ def _print_report(game, report) -> None:
 @click.option("--seed", "-s", type=int, default=None, help="Default: a fresh random seed (printed).")
 def play(path, players, seat, seed):
     """Play one seat in the terminal against random players; choose by number."""
-    from interpreter.agents import RandomAgent, derive_seed
+    from rulelang.interpreter.agents import RandomAgent, derive_seed
     game = load_game(path, players)
     if seat > game.num_players:
         raise click.BadParameter(f"this game has {game.num_players} seats", param_hint="--seat")
@@ -204,7 +205,7 @@ def play(path, players, seat, seed):
         _play_loop(game, game.new_initial_state(seed=seed), seat - 1, agents)
     except _LeftGame:
         click.echo("\nend of input: leaving the game")
-    except Exception as error:  # noqa: BLE001 - runtime errors carry a diagnostic
+    except Exception as error:
         _fail([getattr(error, "diagnostic", None) or internal_error(error, path)], path)
 
 
@@ -213,7 +214,7 @@ class _LeftGame(Exception):
 
 
 def _play_loop(game, state, me: int, agents) -> None:
-    from interpreter.state import CHANCE
+    from rulelang.interpreter.state import CHANCE
     view = ObservationView(game)
     while not state.is_terminal():
         players = state.current_players()

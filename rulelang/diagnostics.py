@@ -6,8 +6,8 @@ tells its severity: ``E`` error, ``W`` warning, ``I`` information.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Span:
     end_column: int
 
     @staticmethod
-    def point(file: str, line: int, column: int) -> "Span":
+    def point(file: str, line: int, column: int) -> Span:
         """A span one character wide."""
         return Span(file, line, column, line, column + 1)
 
@@ -90,6 +90,9 @@ _CODES = [
     Code("E604", "empty-choice", "A choice offered no option and has no 'otherwise'."),
     Code("E605", "invariant-broken", "A declared invariant does not hold."),
     Code("E606", "bad-state-data", "Serialized state data does not fit this game."),
+    Code("E607", "illegal-call", "A host call that is not legal in this state (an action not offered...)."),
+    # rulelang itself.
+    Code("E900", "internal-error", "rulelang itself failed: a bug in rulelang, not in the rules."),
 ]
 
 REGISTRY: dict[str, Code] = {c.code: c for c in _CODES}
@@ -113,7 +116,7 @@ class Diagnostic:
     def severity(self) -> str:
         return REGISTRY[self.code].severity
 
-    def with_file(self, file: str) -> "Diagnostic":
+    def with_file(self, file: str) -> Diagnostic:
         """The same diagnostic, located in ``file`` when it had no span file."""
         if self.span is None:
             return replace(self, span=Span(file, 1, 1, 1, 1))
@@ -122,14 +125,6 @@ class Diagnostic:
     def __str__(self) -> str:
         where = f"{self.span}: " if self.span else ""
         return f"{where}{self.code} {self.message}"
-
-
-class RulesetError(Exception):
-    """Raised by ``rulelang.load`` when a ruleset has errors; carries every diagnostic."""
-
-    def __init__(self, diagnostics: Iterable[Diagnostic]):
-        self.diagnostics = list(diagnostics)
-        super().__init__("\n".join(str(d) for d in self.diagnostics) or "invalid ruleset")
 
 
 def errors_in(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from . import ast
 from .checker import BINDERS, check, walk
-from .diagnostics import Diagnostic, RulesetError, Span, errors_in
+from .diagnostics import Diagnostic, Span, errors_in
+from .errors import RulesetError
 
 NUMBER_SETTINGS = ("max_decisions", "max_steps")
 
@@ -140,8 +141,9 @@ def _stage_build(ctx: LintContext):
     """Build the game for its lowest player count: lowering finds name and type errors."""
     if any(d.code not in INDEPENDENT_ERRORS for d in errors_in(ctx.found)):
         return ()
-    from interpreter.game import Game
-    from interpreter.lower import CompileError
+    from rulelang.interpreter.game import Game
+    from rulelang.interpreter.lower import CompileError
+
     from .loader import game_settings, player_range
     try:
         title, settings, _ = game_settings(ctx.declarations)
@@ -204,7 +206,7 @@ def _run_stage(stage, ctx: LintContext) -> bool:
         ctx.found.extend(error.diagnostics)
     except RecursionError:
         ctx.found.append(Diagnostic("E005", "the text nests too deeply", Span.point(ctx.path, 1, 1)))
-    except Exception as error:  # noqa: BLE001 - the linter never shows a traceback
+    except Exception as error:
         ctx.found.append(internal_error(error, ctx.path))
     return ctx.declarations is not None
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import ast
-from .diagnostics import Diagnostic, RulesetError, Span, errors_in
+from .diagnostics import Diagnostic, Span, errors_in
+from .errors import RulesetError
 from .parser import parse
 from .variants import read_source, resolve
 
@@ -84,9 +85,10 @@ def load(source, players: int | None = None, *, path: str | None = None):
 
     Raises RulesetError carrying every diagnostic when the ruleset has errors.
     """
+    from rulelang.interpreter.game import Game
+    from rulelang.interpreter.lower import CompileError
+
     from .checker import check
-    from interpreter.game import Game
-    from interpreter.lower import CompileError
 
     declarations, base_dir, shown = read_ruleset(source, path)
     problems = errors_in(check(declarations, shown))

@@ -8,10 +8,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import (LarkError, UnexpectedInput, VisitError)
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
 
 from . import ast
-from .diagnostics import Diagnostic, RulesetError, Span
+from .diagnostics import Diagnostic, Span
+from .errors import RulesetError
 from .syntax_errors import syntax_diagnostics
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")

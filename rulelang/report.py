@@ -165,7 +165,7 @@ def _version() -> str:
     try:
         from importlib.metadata import version
         return version("rulelang")
-    except Exception:  # noqa: BLE001 - not installed: running from a checkout
+    except Exception:
         return "0.0.0"
 
 

@@ -16,12 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .diagnostics import Diagnostic, Span
 
-KEYWORDS = (
-    "game extends enum component deck zone var supply die board setup phase procedure score "
-    "tiebreak invariant override player space let roll random call if elif else for in while "
-    "repeat until break continue choose by otherwise option when simultaneous move to shuffle "
-    "gain pay from return next end log then and or not true false none visible shown as list"
-).split()
+KEYWORDS = ["game", "extends", "enum", "component", "deck", "zone", "var", "supply", "die", "board", "setup", "phase", "procedure", "score", "tiebreak", "invariant", "override", "player", "space", "let", "roll", "random", "call", "if", "elif", "else", "for", "in", "while", "repeat", "until", "break", "continue", "choose", "by", "otherwise", "option", "when", "simultaneous", "move", "to", "shuffle", "gain", "pay", "from", "return", "next", "end", "log", "then", "and", "or", "not", "true", "false", "none", "visible", "shown", "as", "list"]
 
 _READABLE = {
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
@@ -35,8 +30,7 @@ _READABLE = {
 DECLARATION_START = re.compile(
     r"^(?:override[ \t]+)?(?:(?:player|space|component)[ \t]+(?:zone|var|deck)\b|(?:game|extends|enum|"
     r"component|deck|zone|var|supply|die|board|setup|phase|procedure|score|tiebreak|invariant)\b)", re.M)
-DECLARATION_WORDS = ("game extends enum component deck zone var supply die board setup phase procedure score "
-                     "tiebreak invariant override").split()
+DECLARATION_WORDS = ["game", "extends", "enum", "component", "deck", "zone", "var", "supply", "die", "board", "setup", "phase", "procedure", "score", "tiebreak", "invariant", "override"]
 _LINE_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*", re.M)
 MAX_SYNTAX_ERRORS = 20
 

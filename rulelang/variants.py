@@ -11,7 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import ast
-from .diagnostics import Diagnostic, RulesetError, Span
+from .diagnostics import Diagnostic, Span
+from .errors import RulesetError
 from .parser import parse
 
 MAX_DEPTH = 16

@@ -18,9 +18,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from rulelang.interpreter.builtins import AGGREGATES, BUILTINS, LOAD_TIME
 
 import rulelang
-from interpreter.builtins import AGGREGATES, BUILTINS, LOAD_TIME
 from rulelang.diagnostics import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,10 +5,10 @@ import copy
 import json
 
 import pytest
+from conftest import GAMES_DIR, rules
+from rulelang.interpreter.state import Action, IllegalActionError, RulesRuntimeError
 
 import rulelang
-from conftest import GAMES_DIR, rules
-from interpreter.state import Action, IllegalActionError, RulesRuntimeError
 from rulelang import RulesetError
 
 TTT = str(GAMES_DIR / "tic_tac_toe.rules")

@@ -7,9 +7,9 @@ round with chosen dice, cards and decisions and checks the outcome.
 from __future__ import annotations
 
 import pytest
+from conftest import GAMES_DIR
 
 import rulelang
-from conftest import GAMES_DIR
 
 BASE = GAMES_DIR / "jamaica.rules"
 GHOST = GAMES_DIR / "jamaica_2p.rules"

@@ -9,10 +9,10 @@ import json
 import math
 
 import pytest
+from conftest import rules
+from rulelang.interpreter.state import CHANCE, RulesRuntimeError
 
 import rulelang
-from conftest import rules
-from interpreter.state import CHANCE, RulesRuntimeError
 from rulelang import RulesetError
 
 

@@ -7,7 +7,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from interpreter.openspiel_adapter import register  # noqa: E402
+from rulelang.interpreter.openspiel_adapter import register  # noqa: E402
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 

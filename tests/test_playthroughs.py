@@ -12,9 +12,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "playthroughs"))
 
-import rulelang  # noqa: E402
-from interpreter.playthrough import playthrough  # noqa: E402
-from regenerate import cases, trace_file  # noqa: E402
+from regenerate import cases, trace_file
+from rulelang.interpreter.playthrough import playthrough
+
+import rulelang
 
 CASES = list(cases())
 

@@ -12,12 +12,12 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import game_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rulelang.interpreter.state import CHANCE
 
 import rulelang
-from conftest import game_cases
-from interpreter.state import CHANCE
 
 CASES = game_cases()
 
@@ -29,7 +29,7 @@ def examples(n):
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(path: Path, players: int):
     return rulelang.load(str(path), players=players)
 

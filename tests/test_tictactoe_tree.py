@@ -6,8 +6,9 @@ second and 46,080 are draws.
 """
 from __future__ import annotations
 
-import rulelang
 from conftest import GAMES_DIR
+
+import rulelang
 
 
 def test_whole_tree_matches_published_counts():

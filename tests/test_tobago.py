@@ -11,9 +11,9 @@ import itertools
 from collections import Counter
 
 import pytest
+from conftest import GAMES_DIR
 
 import rulelang
-from conftest import GAMES_DIR
 from rulelang.boards import load_board_file
 
 RULES = GAMES_DIR / "tobago.rules"

@@ -10,8 +10,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from rulelang.interpreter.playthrough import playthrough  # noqa: E402
+
 import rulelang  # noqa: E402
-from interpreter.playthrough import playthrough  # noqa: E402
 from rulelang.loader import game_settings, player_range, read_ruleset  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
