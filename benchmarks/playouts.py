@@ -18,7 +18,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import rulelang  # noqa: E402
-from rulelang.loader import game_settings, player_range, read_ruleset  # noqa: E402
+from rulelang.loader import read_ruleset  # noqa: E402
+from rulelang.settings import read_settings  # noqa: E402
 
 
 def playouts_per_second(game, seconds: float, seed: int = 0) -> tuple[float, float]:
@@ -41,7 +42,7 @@ def playouts_per_second(game, seconds: float, seed: int = 0) -> tuple[float, flo
 
 def default_players(path: Path) -> int:
     declarations, _, _ = read_ruleset(path)
-    low, high = player_range(game_settings(declarations)[1])
+    low, high = read_settings(declarations, str(path))[0].players
     return max(low, min(4, high))
 
 

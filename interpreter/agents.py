@@ -5,6 +5,7 @@ import hashlib
 import random
 
 from .state import Action, State
+from .values import who
 
 
 def derive_seed(*parts: int) -> int:
@@ -23,5 +24,5 @@ class RandomAgent:
         """One of ``player``'s legal actions in ``state``."""
         actions = state.legal_actions(player)
         if not actions:
-            raise ValueError(f"player {player + 1} has no legal action here")
+            raise ValueError(f"{who(player)} has no legal action here")
         return actions[self.rng.randrange(len(actions))]

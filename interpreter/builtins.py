@@ -1,14 +1,27 @@
 """Built-in functions of the language: pure queries over values and the state.
 
-Each entry is ``name -> (min_args, max_args, function(st, *args))``. Aggregates over
-generators (sum, count, any, all, min, max, sorted, best, first) are compiled in lower.py.
+Each entry is ``name -> function(st, *args)``; what each takes and gives is declared once,
+in the front end's signature table (rulelang/signatures.py). Aggregates over generators
+(sum, count, any, all, min, max, sorted, best, worst, first) are compiled in lower.py.
 """
 from __future__ import annotations
 
-from .values import Component, EnumType, Ref, RuleError, ZoneRef, kind_of
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from rulelang.boards import Board, Space
+from rulelang.signatures import AGGREGATE, BOARD, SIGNATURES, names_with_role
+
+from .values import Component, EnumType, Player, Ref, RuleError, Value, ZoneRef, kind_of
+
+if TYPE_CHECKING:
+    from .state import State
+
+Builtin = Callable[..., Value]
+"""A builtin function: ``function(state, *arguments) -> value``."""
 
 
-def as_list(st, value) -> tuple:
+def as_list(st: State, value: object) -> tuple[Value, ...]:
     """A value seen as a sequence: a list, a zone's contents (bottom first), a range..."""
     if isinstance(value, tuple):
         return value
@@ -20,57 +33,65 @@ def as_list(st, value) -> tuple:
         return tuple(value)
     if isinstance(value, EnumType):
         return value.values
-    if isinstance(value, Ref) and value.kind == "board":
+    if isinstance(value, Ref) and isinstance(value.target, Board):
         return value.target.spaces
-    if isinstance(value, Ref) and value.kind == "die":
+    if isinstance(value, Ref) and value.kind == "die" and isinstance(value.target, tuple):
         return value.target
     raise RuleError(f"expected a list or a zone, got {kind_of(value)}")
 
 
-def _int(value, what="a number") -> int:
+def _int(value: Value, what: str = "a number") -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(f"expected {what}, got {kind_of(value)}")
     return value
 
 
-def _board(value):
-    if isinstance(value, Ref) and value.kind == "board":
+def _board(value: Value) -> Board:
+    if isinstance(value, Ref) and isinstance(value.target, Board):
         return value.target
     raise RuleError(f"expected a board, got {kind_of(value)}")
 
 
-def _board_of(st, space):
-    try:
-        return st.game.catalog.boards[space.board]
-    except (AttributeError, KeyError):
-        raise RuleError(f"expected a space, got {kind_of(space)}") from None
+def _board_of(st: State, space: Value) -> Board:
+    board = st.game.catalog.boards.get(space.board) if isinstance(space, Space) else None
+    if board is None:
+        raise RuleError(f"expected a space, got {kind_of(space)}")
+    return board
 
 
-def size(st, value):
+def size(st: State, value: Value) -> int:
     if isinstance(value, ZoneRef):
         return len(st.zones[value.slot])
     return len(as_list(st, value))
 
 
-def top(st, zone, n=None):
-    items = st.zones[zone.slot] if isinstance(zone, ZoneRef) else as_list(st, zone)
+def top(st: State, zone: Value, n: Value = None) -> Value:
+    items: Sequence[Value] = st.zones[zone.slot] if isinstance(zone, ZoneRef) else as_list(st, zone)
     if n is None:
         return items[-1] if items else None
-    n = _int(n)
-    return tuple(reversed(items[-n:])) if n > 0 else ()
+    count = _int(n)
+    return tuple(reversed(items[-count:])) if count > 0 else ()
 
 
-def bottom(st, zone):
+def bottom(st: State, zone: Value) -> Value:
     items = as_list(st, zone)
     return items[0] if items else None
 
 
-def next_player(st, player, steps=1):
-    n = st.game.num_players
-    return st.game.catalog.players[(player.index + _int(steps)) % n]
+def next_player(st: State, player: Value, steps: Value = 1) -> Player:
+    if not isinstance(player, Player):
+        raise RuleError(f"next_player() takes a player, got {kind_of(player)}")
+    return st.game.catalog.players[(player.index + _int(steps)) % st.game.num_players]
 
 
-def rotate(st, seq, start):
+def player_number(st: State, player: Value) -> int:
+    """The 1-based number of ``player``, as players are shown (player 1, player 2...)."""
+    if not isinstance(player, Player):
+        raise RuleError(f"player_number() takes a player, got {kind_of(player)}")
+    return player.index + 1
+
+
+def rotate(st: State, seq: Value, start: Value) -> tuple[Value, ...]:
     items = as_list(st, seq)
     if start not in items:
         raise RuleError(f"rotate: {start} is not in the list")
@@ -78,90 +99,95 @@ def rotate(st, seq, start):
     return items[i:] + items[:i]
 
 
-def index_of(st, seq, item):
+def index_of(st: State, seq: Value, item: Value) -> int:
     items = as_list(st, seq)
     return items.index(item) if item in items else -1
 
 
-def bank(st, supply):
+def bank(st: State, supply: Value) -> int:
     if not (isinstance(supply, Ref) and supply.kind == "supply"):
         raise RuleError(f"bank() takes a supply, got {kind_of(supply)}")
-    return st.sup[supply.name][0]
+    return st.supply_counts[supply.name][0]
 
 
-def tokens(st, holder, supply):
+def tokens(st: State, holder: Value, supply: Value) -> int:
     """How many tokens of ``supply`` (a supply, or a variable holding one) ``holder`` has."""
     if not (isinstance(supply, Ref) and supply.kind == "supply"):
         raise RuleError(f"tokens() takes a holder and a supply, got {kind_of(supply)}")
-    return st.sup[supply.name][st.game.catalog.holder_slot(holder)]
+    return st.supply_counts[supply.name][st.game.catalog.holder_slot(holder)]
 
 
-def owner(st, zone):
+def owner(st: State, zone: Value) -> Player | None:
     if not isinstance(zone, ZoneRef):
         raise RuleError(f"owner() takes a zone, got {kind_of(zone)}")
     return zone.owner
 
 
-def zone_of(st, component):
+def zone_of(st: State, component: Value) -> ZoneRef:
     if not isinstance(component, Component):
         raise RuleError(f"zone_of() takes a component, got {kind_of(component)}")
-    return st.game.catalog.zone_refs[st.loc[component.id]]
+    return st.game.catalog.zone_refs[st.component_zone[component.id]]
 
 
-def slice_of(st, seq, start, end=None):
+def slice_of(st: State, seq: Value, start: Value, end: Value = None) -> tuple[Value, ...]:
     items = as_list(st, seq)
     return items[_int(start): None if end is None else _int(end)]
 
 
-def inserted(st, seq, position, item):
+def inserted(st: State, seq: Value, position: Value, item: Value) -> tuple[Value, ...]:
     items = as_list(st, seq)
-    position = _int(position)
-    return items[:position] + (item,) + items[position:]
+    at = _int(position)
+    return (*items[:at], item, *items[at:])
 
 
-def removed(st, seq, item):
+def removed(st: State, seq: Value, item: Value) -> tuple[Value, ...]:
     items = list(as_list(st, seq))
     if item in items:
         items.remove(item)
     return tuple(items)
 
 
-BUILTINS = {
-    "size": (1, 1, size),
-    "top": (1, 2, top),
-    "bottom": (1, 1, bottom),
-    "next_player": (1, 2, next_player),
-    "rotate": (2, 2, rotate),
-    "reversed": (1, 1, lambda st, s: tuple(reversed(as_list(st, s)))),
-    "index": (2, 2, index_of),
-    "slice": (2, 3, slice_of),
-    "insert": (3, 3, inserted),
-    "remove": (2, 2, removed),
-    "abs": (1, 1, lambda st, x: abs(_int(x))),
-    "bank": (1, 1, bank),
-    "tokens": (2, 2, tokens),
-    "owner": (1, 1, owner),
-    "zone_of": (1, 1, zone_of),
-    "values": (1, 1, lambda st, t: as_list(st, t)),
-    "list": (1, 1, lambda st, s: as_list(st, s)),
-    "spaces": (1, 1, lambda st, b: _board(b).spaces),
-    "space": (2, 2, lambda st, b, name: _board(b).space(name)),
-    "lines": (2, 2, lambda st, b, n: _board(b).lines(_int(n))),
-    "neighbors": (1, 1, lambda st, s: _board_of(st, s).neighbors(s)),
-    "distance": (2, 2, lambda st, a, b: _board_of(st, a).distance(a, b)),
-    "within": (2, 2, lambda st, s, n: _board_of(st, s).within(s, _int(n))),
-    "ahead": (2, 2, lambda st, s, n: _board_of(st, s).ahead(s, _int(n))),
-    "behind": (2, 2, lambda st, s, n: _board_of(st, s).behind(s, _int(n))),
-    "step": (2, 2, lambda st, s, d: _board_of(st, s).step(s, _int(d))),
-    "direction": (2, 2, lambda st, a, b: _board_of(st, a).direction(a, b)),
-    "region": (2, 2, lambda st, s, attr: _board_of(st, s).region(s, attr)),
-    "largest_region": (3, 3, lambda st, b, attr, v: _board(b).largest_region(attr, v)),
-    "player_number": (1, 1, lambda st, p: p.index + 1),
+BUILTINS: dict[str, Builtin] = {
+    "size": size,
+    "top": top,
+    "bottom": bottom,
+    "next_player": next_player,
+    "rotate": rotate,
+    "reversed": lambda st, s: tuple(reversed(as_list(st, s))),
+    "index": index_of,
+    "slice": slice_of,
+    "insert": inserted,
+    "remove": removed,
+    "abs": lambda st, x: abs(_int(x)),
+    "bank": bank,
+    "tokens": tokens,
+    "owner": owner,
+    "zone_of": zone_of,
+    "values": lambda st, t: as_list(st, t),
+    "list": lambda st, s: as_list(st, s),
+    "spaces": lambda st, b: _board(b).spaces,
+    "space": lambda st, b, name: _board(b).space(name),
+    "lines": lambda st, b, n: _board(b).lines(_int(n)),
+    "neighbors": lambda st, s: _board_of(st, s).neighbors(s),
+    "distance": lambda st, a, b: _board_of(st, a).distance(a, b),
+    "within": lambda st, s, n: _board_of(st, s).within(s, _int(n)),
+    "ahead": lambda st, s, n: _board_of(st, s).ahead(s, _int(n)),
+    "behind": lambda st, s, n: _board_of(st, s).behind(s, _int(n)),
+    "step": lambda st, s, d: _board_of(st, s).step(s, _int(d)),
+    "direction": lambda st, a, b: _board_of(st, a).direction(a, b),
+    "region": lambda st, s, attr: _board_of(st, s).region(s, attr),
+    "largest_region": lambda st, b, attr, v: _board(b).largest_region(attr, v),
+    "player_number": player_number,
 }
 
 # Functions whose arguments may be generators (``f(x for x in s if c by key)``).
-AGGREGATES = {"sum", "count", "any", "all", "min", "max", "sorted", "best", "worst", "first"}
+AGGREGATES = names_with_role(AGGREGATE)
 
 # Functions only meaningful while loading (boards are built once, from data).
-LOAD_TIME = {"square_grid", "hex_grid", "load_board"}
+LOAD_TIME = names_with_role(BOARD)
 
+
+def arity(name: str) -> tuple[int, int]:
+    """The fewest and the most arguments that the builtin ``name`` takes."""
+    signature = SIGNATURES[name]
+    return signature.min_args, signature.max_args

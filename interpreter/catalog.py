@@ -7,209 +7,298 @@ state refers to this catalog for everything that never changes.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from rulelang import ast, boards
-from rulelang.diagnostics import Span
+from rulelang.checker import walk
+from rulelang.diagnostics import Diagnostic, Span
+from rulelang.settings import Settings
 
 from .builtins import BUILTINS, LOAD_TIME
 from .lower import CompileError, Compiler
-from .values import Component, ComponentSpec, EnumType, EnumValue, Player, Ref, RuleError, ZoneRef, display, kind_of
+from .program import Code, Env, Expr
+from .values import (
+    Component,
+    ComponentSpec,
+    EnumType,
+    EnumValue,
+    Player,
+    Ref,
+    RuleError,
+    Value,
+    ZoneRef,
+    display,
+    kind_of,
+)
+
+if TYPE_CHECKING:
+    from .state import State
 
 VISIBILITIES = {"all", "owner", "none", "count"}
 MAX_COMPONENTS = 20_000  # more would make every state copy slow; no table game comes near
 
+D = TypeVar("D", bound=ast.Decl)
+Reader = Callable[["State", Any], Value]
+"""How an attribute reads on one kind of value: ``reader(state, owner)``; the owner's type
+is checked before (the attribute tables are by type), so readers take it as it comes."""
+Write = Callable[["State", Env, Value], None]
+"""How an assignment writes: ``write(state, env, value)``."""
+
+
+class PlayerRule(NamedTuple):
+    """A rule computed per player, ``score p = ...`` or ``tiebreak p = ...``."""
+
+    kind: str
+    variable: str
+    value: Expr
+    span: Span
+
+
+class Invariant(NamedTuple):
+    """A declared invariant: its label and its compiled condition."""
+
+    label: str
+    condition: Expr
+    span: Span
+
+
+@dataclass
+class InitialValues:
+    """The compiled initial value of each variable, by owner (``me`` is the owner)."""
+
+    global_values: dict[str, Expr] = field(default_factory=dict)
+    player_values: dict[str, Expr] = field(default_factory=dict)
+    space_values: dict[str, Expr] = field(default_factory=dict)
+    component_values: dict[str, Expr] = field(default_factory=dict)
+
+
+# While loading there is no state: an expression that reads one fails, reported as E402.
+_NO_STATE = cast("State", None)
+
 
 class Catalog:
-    """Static tables of one game, built from a merged list of declarations."""
+    """Static tables of one game, built from a merged list of declarations.
 
-    def __init__(self, declarations, num_players: int, base_dir: Path, dummies: int = 0):
+    Problems are not raised: they are collected in ``problems`` (the lowering is skipped
+    when the data tables have problems). ``lower=False`` builds the data tables only.
+    """
+
+    def __init__(self, declarations: Sequence[ast.Decl], num_players: int, base_dir: Path, settings: Settings,
+                 *, lower: bool = True):
         self.decls = list(declarations)
         self.base_dir = base_dir
+        self.problems: list[CompileError] = []
         # Seats: the players, then any dummy seats (played by the rules, never choosing).
-        self.players = tuple(Player(i) for i in range(num_players + dummies))
+        self.players = tuple(Player(i) for i in range(num_players + settings.dummies))
         self.real_players = self.players[:num_players]
-        self.constants: dict = {}
+        self.constants: dict[str, Value] = {}
         self.enums: dict[str, EnumType] = {}
         self.component_types: dict[str, ast.ComponentDecl] = {}
-        self.global_vars, self.player_vars, self.space_vars, self.component_vars = {}, {}, {}, {}
+        self.global_vars: dict[str, ast.VarDecl] = {}
+        self.player_vars: dict[str, ast.VarDecl] = {}
+        self.space_vars: dict[str, ast.VarDecl] = {}
+        self.component_vars: dict[str, ast.VarDecl] = {}
         self.zones: dict[str, ast.ZoneDecl] = {}
         self.zone_slot: dict[str, int] = {}
         self.zone_refs: list[ZoneRef] = []
-        self.supplies: dict[str, int] = {}
-        self.dice: dict[str, tuple] = {}
+        self.supply_decls: dict[str, ast.SupplyDecl] = {}
+        self.supplies: dict[str, int] = {}   # the total of each supply
+        self.dice: dict[str, tuple[Value, ...]] = {}
         self.boards: dict[str, boards.Board] = {}
         self.space_offset: dict[str, int] = {}
-        self.spaces: list = []
+        self.spaces: list[boards.Space] = []
         self.components: list[Component] = []
         self.initial_zone: list[int] = []
         self.phases: dict[str, ast.PhaseDecl] = {}
         self.procedures: dict[str, ast.ProcedureDecl] = {}
         self.labels: list[str] = []
-        self.code: dict = {}
+        self.label_index: dict[str, int] = {}
+        # The action-id encoding: blocks of ids, in this order (see ``encode``).
+        self.component_base = self.player_base = self.enum_base = self.label_base = 0
+        self.constant_base = self.int_base = 0
+        self.enum_index: dict[int, int] = {}
+        self.code_by_identity: dict[int, int] = {}
+        # The lowered program.
+        self.code: dict[str, Code] = {}
+        self.first_phase: str | None = None
+        self.score: PlayerRule | None = None
+        self.tiebreak: PlayerRule | None = None
+        self.initial_values = InitialValues()
+        self.invariants: list[Invariant] = []
         # The board constructors a `board` declaration may call, one method each.
-        self.load_time_functions = {name: getattr(self, "_" + name) for name in LOAD_TIME}
+        self.load_time_functions: dict[str, Callable[..., Value]] = {
+            "square_grid": self._square_grid, "hex_grid": self._hex_grid, "load_board": self._load_board}
+        assert set(self.load_time_functions) == LOAD_TIME
+        self._current_board = ""
         self.compiler = Compiler(self)
-        self._build()
+        self._build_data()
+        if lower and not self.problems:
+            self._compile_code(settings)
 
     # ---- building ----
-    def _build(self):
+    def _build_data(self) -> None:
         self._collect_names()
-        self._build_enums()
-        self._build_boards()
-        self._build_zones()
-        self._build_supplies_and_dice()
-        self._build_decks()
+        self._each(ast.EnumDecl, self._build_enum)
+        self._each(ast.BoardDecl, self._build_board)
+        self._each(ast.ZoneDecl, self._build_zone)
+        self._each(ast.SupplyDecl, self._build_supply)
+        self._each(ast.DieDecl, self._build_die)
+        self._each(ast.DeckDecl, self._build_deck)
         self._collect_labels()
         self._build_encoding()
-        self._compile_code()
-        errors = self.compiler.errors
-        if errors:
-            errors.sort(key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))
-            first = errors[0]
-            first.all = list(errors)
-            raise first
 
-    def _decls(self, cls):
+    def _decls(self, cls: type[D]) -> list[D]:
         return [d for d in self.decls if isinstance(d, cls)]
 
-    def _collect_names(self):
-        for d in self._decls(ast.ComponentDecl):
-            self.component_types[d.name] = d
-        for d in self._decls(ast.VarDecl):
-            self._check_visibility(d, {"all", "owner", "none"} if d.owner == "player" else {"all", "none"})
-            table = {None: self.global_vars, "player": self.player_vars, "space": self.space_vars,
-                     "component": self.component_vars}[d.owner]
-            table[d.name] = d
-        for d in self._decls(ast.PhaseDecl):
-            self.phases[d.name] = d
-        for d in self._decls(ast.ProcedureDecl):
-            self.procedures[d.name] = d
+    def _each(self, cls: type[D], build: Callable[[D], None]) -> None:
+        """``build`` each declaration of class ``cls``, recording the problems found."""
+        for decl in self._decls(cls):
+            self._recording_problems(build, decl)
 
-    def _check_visibility(self, decl, allowed):
-        if decl.visibility is not None and decl.visibility not in allowed:
-            raise CompileError(f"'{decl.visibility}' is not a visibility here; use one of {', '.join(sorted(allowed))}",
+    def _recording_problems(self, build: Callable[[D], None], decl: D) -> None:
+        try:
+            build(decl)
+        except CompileError as error:
+            self.problems.append(error)
+
+    def _collect_names(self) -> None:
+        for c in self._decls(ast.ComponentDecl):
+            self.component_types[c.name] = c
+        self._each(ast.VarDecl, self._collect_variable)
+        for phase in self._decls(ast.PhaseDecl):
+            self.phases[phase.name] = phase
+        for procedure in self._decls(ast.ProcedureDecl):
+            self.procedures[procedure.name] = procedure
+
+    def _collect_variable(self, d: ast.VarDecl) -> None:
+        self._check_visibility(d, d.visibility, {"all", "owner", "none"} if d.owner == "player" else {"all", "none"})
+        tables = {None: self.global_vars, "player": self.player_vars, "space": self.space_vars,
+                  "component": self.component_vars}
+        tables[d.owner][d.name] = d
+
+    @staticmethod
+    def _check_visibility(decl: ast.Decl, visibility: str | None, allowed: set[str]) -> None:
+        if visibility is not None and visibility not in allowed:
+            raise CompileError(f"'{visibility}' is not a visibility here; use one of {', '.join(sorted(allowed))}",
                                decl.span, "E205")
 
-    def _build_enums(self):
-        for d in self._decls(ast.EnumDecl):
-            values = tuple(EnumValue(d.name, v, i) for i, v in enumerate(d.values))
-            self.enums[d.name] = EnumType(d.name, values)
-            self.constants[d.name] = self.enums[d.name]
-            for v in values:
-                self.constants.setdefault(v.name, v)
+    def _build_enum(self, d: ast.EnumDecl) -> None:
+        values = tuple(EnumValue(d.name, v, i) for i, v in enumerate(d.values))
+        self.enums[d.name] = EnumType(d.name, values)
+        self.constants[d.name] = self.enums[d.name]
+        for v in values:
+            self.constants.setdefault(v.name, v)
 
-    def _evaluate(self, expr, env=None):
+    def _evaluate(self, expr: ast.Expr | None, span: Span, env: Env | None = None, *,
+                  board: str | None = None) -> Value:
+        """The value of an expression of a declaration, computed while loading (E402 if it
+        cannot be: it fails, or it reads the state of a game; E401 if the data of ``board``,
+        the board being built, is wrong)."""
+        if expr is None:
+            raise CompileError("this declaration needs a value", span, "E205")
         env = dict(env or {})
         self.compiler.scope = set(env)  # names bound while loading, like `me` in a per-player deck
         try:
-            return self.compiler.expr(expr)(None, env)
+            return self.compiler.expr(expr)(_NO_STATE, env)
+        except boards.BoardError as error:
+            if board is not None:
+                raise _board_error(error, board, expr.span) from None
+            raise CompileError(error.message, expr.span, "E402") from None
         except RuleError as error:
             raise CompileError(error.message, expr.span, "E402") from None
         except (TypeError, AttributeError) as error:
             raise CompileError(f"cannot evaluate this while loading: {error}", expr.span, "E402") from None
 
-    def _build_boards(self):
-        for d in self._decls(ast.BoardDecl):
-            self._current_board = d.name
-            try:
-                board = self._evaluate(d.source)
-            except boards.BoardError as error:
-                if error.file and error.line:   # point into the data file, where the fix belongs
-                    column = error.column or 1
-                    where = Span(error.file, error.line, column, error.line, column + 1)
-                    raise CompileError(error.message, where, "E401",
-                                       hint=f"the data of board '{d.name}', loaded at {d.source.span}") from None
-                raise CompileError(str(error), d.source.span, "E401") from None
-            if not isinstance(board, boards.Board):
-                raise CompileError(f"board '{d.name}' must be built by square_grid(...) or load_board(...)",
-                                   d.source.span, "E401")
-            self.boards[d.name] = board
-            self.space_offset[d.name] = len(self.spaces)
-            self.spaces.extend(board.spaces)
-            self.constants[d.name] = Ref("board", d.name, board)
+    def _build_board(self, d: ast.BoardDecl) -> None:
+        self._current_board = d.name
+        board = self._evaluate(d.source, d.span, board=d.name)
+        if not isinstance(board, boards.Board):
+            raise CompileError(f"board '{d.name}' must be built by square_grid(...) or load_board(...)",
+                               d.source.span if d.source is not None else d.span, "E401")
+        self.boards[d.name] = board
+        self.space_offset[d.name] = len(self.spaces)
+        self.spaces.extend(board.spaces)
+        self.constants[d.name] = Ref("board", d.name, board)
 
-    def _square_grid(self, width, height, diagonal=False):
+    def _square_grid(self, width: int, height: int, diagonal: bool = False) -> boards.Board:
         return boards.square_grid(self._current_board, width, height, diagonal=diagonal)
 
-    def _hex_grid(self, *args, **kwargs):
+    def _hex_grid(self, *args: Value, **kwargs: Value) -> boards.Board:
         raise RuleError("hex boards are loaded from data files: use load_board(\"file.yaml\")")
 
-    def _load_board(self, path):
+    def _load_board(self, path: str) -> boards.Board:
         return boards.load_board_file(self._current_board, self.base_dir / path)
 
-    def _build_zones(self):
-        for d in self._decls(ast.ZoneDecl):
-            self._check_visibility(d, VISIBILITIES)
-            self.zones[d.name] = d
-            self.zone_slot[d.name] = len(self.zone_refs)
-            if d.owner == "player":
-                base = len(self.zone_refs)  # fixed before extending: one slot per player
-                self.zone_refs.extend([ZoneRef(d.name, p, base + p.index) for p in self.players])
-            elif d.owner is None:
-                self.zone_refs.append(ZoneRef(d.name, None, len(self.zone_refs)))
-                self.constants[d.name] = self.zone_refs[-1]
-            else:
-                raise CompileError("zones are shared or per player", d.span, "E205")
+    def _build_zone(self, d: ast.ZoneDecl) -> None:
+        self._check_visibility(d, d.visibility, VISIBILITIES)
+        if d.owner not in (None, "player"):
+            raise CompileError("zones are shared or per player", d.span, "E205")
+        self.zones[d.name] = d
+        self.zone_slot[d.name] = base = len(self.zone_refs)
+        if d.owner == "player":
+            self.zone_refs.extend(ZoneRef(d.name, p, base + p.index) for p in self.players)
+        else:
+            self.zone_refs.append(ZoneRef(d.name, None, base))
+            self.constants[d.name] = self.zone_refs[-1]
 
-    def _build_supplies_and_dice(self):
-        for d in self._decls(ast.SupplyDecl):
-            self._check_visibility(d, {"all", "owner", "none"})
-            total = self._evaluate(d.total)
-            if not isinstance(total, int) or total < 0:
-                raise CompileError("a supply's total must be a whole number", d.total.span, "E205")
-            self.supplies[d.name] = total
-            self.constants[d.name] = Ref("supply", d.name)
-        for d in self._decls(ast.DieDecl):
-            faces = self._evaluate(d.faces)
-            if not isinstance(faces, tuple) or not faces:
-                raise CompileError("a die needs a non-empty list of faces", d.faces.span, "E205")
-            self.dice[d.name] = faces
-            self.constants[d.name] = Ref("die", d.name, faces)
+    def _build_supply(self, d: ast.SupplyDecl) -> None:
+        self._check_visibility(d, d.visibility, {"all", "owner", "none"})
+        total = self._evaluate(d.total, d.span)
+        if isinstance(total, bool) or not isinstance(total, int) or total < 0:
+            raise CompileError("a supply's total must be a whole number", d.total.span if d.total else d.span, "E205")
+        self.supply_decls[d.name] = d
+        self.supplies[d.name] = total
+        self.constants[d.name] = Ref("supply", d.name)
 
-    def _build_decks(self):
-        for d in self._decls(ast.DeckDecl):
-            zone = self.zones.get(d.zone)
-            if zone is None:
-                raise CompileError(f"deck '{d.name}' starts in unknown zone '{d.zone}'", d.span, "E101",
-                                   hint=self.suggest(d.zone, self.zones))
-            if (d.owner == "player") != (zone.owner == "player"):
-                raise CompileError(f"a {'per-player' if d.owner else 'shared'} deck must start in a "
-                                   f"{'per-player' if d.owner else 'shared'} zone", d.span, "E205")
-            owners = self.players if d.owner == "player" else (None,)
-            made = []
-            for owner in owners:
-                env = {"me": owner} if owner is not None else {}
-                specs = self._evaluate(d.contents, env)
-                slot = self.zone_slot[d.zone] + (owner.index if owner is not None else 0)
-                made.extend(self._instantiate(d, specs, slot))
-            self.constants[d.name] = tuple(made)
+    def _build_die(self, d: ast.DieDecl) -> None:
+        faces = self._evaluate(d.faces, d.span)
+        if not isinstance(faces, tuple) or not faces:
+            raise CompileError("a die needs a non-empty list of faces", d.faces.span if d.faces else d.span, "E205")
+        self.dice[d.name] = faces
+        self.constants[d.name] = Ref("die", d.name, faces)
 
-    def _instantiate(self, deck, specs, slot):
+    def _build_deck(self, d: ast.DeckDecl) -> None:
+        zone = self.zones.get(d.zone)
+        if zone is None:
+            raise CompileError(f"deck '{d.name}' starts in unknown zone '{d.zone}'", d.span, "E101",
+                               hint=self.suggest(d.zone, self.zones))
+        if (d.owner == "player") != (zone.owner == "player"):
+            kind = "per-player" if d.owner else "shared"
+            raise CompileError(f"a {kind} deck must start in a {kind} zone", d.span, "E205")
+        owners: tuple[Player | None, ...] = self.players if d.owner == "player" else (None,)
+        made: list[Component] = []
+        for owner in owners:
+            specs = self._evaluate(d.contents, d.span, {"me": owner} if owner is not None else {})
+            slot = self.zone_slot[d.zone] + (owner.index if owner is not None else 0)
+            made.extend(self._instantiate(d, specs, slot))
+        self.constants[d.name] = tuple(made)
+
+    def _instantiate(self, deck: ast.DeckDecl, specs: Value, slot: int) -> list[Component]:
+        span = deck.contents.span if deck.contents is not None else deck.span
         if not isinstance(specs, tuple):
-            raise CompileError(f"deck '{deck.name}' must be a list of components", deck.contents.span, "E402")
+            raise CompileError(f"deck '{deck.name}' must be a list of components", span, "E402")
         if deck.size is not None and len(specs) != deck.size:
             per = " per player" if deck.owner == "player" else ""
             raise CompileError(f"deck '{deck.name}' declares size {deck.size}{per} but its list makes {len(specs)}",
-                               deck.contents.span, "E402", hint="fix the list or the declared size")
+                               span, "E402", hint="fix the list or the declared size")
         if len(self.components) + len(specs) > MAX_COMPONENTS:
-            raise CompileError(f"the decks hold more than {MAX_COMPONENTS} components", deck.contents.span, "E402")
+            raise CompileError(f"the decks hold more than {MAX_COMPONENTS} components", span, "E402")
         made = []
         for spec in specs:
             if not isinstance(spec, ComponentSpec):
-                raise CompileError(f"deck '{deck.name}' holds a {kind_of(spec)}, not a component",
-                                   deck.contents.span, "E402")
+                raise CompileError(f"deck '{deck.name}' holds a {kind_of(spec)}, not a component", span, "E402")
             if deck.type is not None and spec.type != deck.type.name:
-                raise CompileError(f"deck '{deck.name}' is of {deck.type.name} but holds a {spec.type}",
-                                   deck.contents.span, "E402")
-            component = Component(len(self.components), spec.type, dict(spec.fields),
-                                  self._label(spec))
+                raise CompileError(f"deck '{deck.name}' is of {deck.type.name} but holds a {spec.type}", span, "E402")
+            component = Component(len(self.components), spec.type, dict(spec.fields), self._label(spec))
             self.components.append(component)
             self.initial_zone.append(slot)
             made.append(component)
         return made
 
-    def _label(self, spec) -> str:
+    def _label(self, spec: ComponentSpec) -> str:
         decl = self.component_types[spec.type]
         if decl.shown_as:
             text = decl.shown_as
@@ -218,38 +307,32 @@ class Catalog:
             return text
         return " ".join(display(v) for v in spec.fields.values())
 
-    def _collect_labels(self):
-        seen = []
-        for d in self.decls:
-            for node in _walk(d):
-                if isinstance(node, ast.Option) and node.label not in seen:
-                    seen.append(node.label)
-        # Then every string written in the ruleset, so that a choice or a chance event over
-        # strings ("random ["heads", "tails"]") has stable ids too. Menu labels keep theirs.
-        for d in self.decls:
-            for node in _walk(d):
-                if isinstance(node, ast.Literal) and isinstance(node.value, str) and node.value not in seen:
-                    seen.append(node.value)
-        self.labels = seen
-        self.label_index = {label: i for i, label in enumerate(seen)}
+    def _collect_labels(self) -> None:
+        """Menu labels first, then every string written in the ruleset, so that a choice or a
+        chance event over strings ("random ["heads", "tails"]") has stable ids too."""
+        nodes = [node for d in self.decls for node in walk(d)]
+        options = [node.label for node in nodes if isinstance(node, ast.Option)]
+        strings = [node.value for node in nodes if isinstance(node, ast.Literal) and isinstance(node.value, str)]
+        self.labels = list(dict.fromkeys(options + strings))
+        self.label_index = {label: i for i, label in enumerate(self.labels)}
 
     def label_id(self, label: str) -> int:
-        return self.label_base + self.labels.index(label)
+        """The action id of a menu label."""
+        return self.label_base + self.label_index[label]
 
-    def _build_encoding(self):
+    def _build_encoding(self) -> None:
+        enum_values = [v for e in self.enums.values() for v in e.values]
         self.component_base = len(self.spaces)
         self.player_base = self.component_base + len(self.components)
-        enum_values = [v for e in self.enums.values() for v in e.values]
         self.enum_base = self.player_base + len(self.players)
-        self.enum_values = enum_values
         self.enum_index = {id(v): i for i, v in enumerate(enum_values)}
         self.label_base = self.enum_base + len(enum_values)
         self.constant_base = self.label_base + len(self.labels)   # false, true, none
         self.int_base = self.constant_base + 3
-        interned = list(self.spaces) + list(self.components) + list(self.players) + enum_values
+        interned: list[object] = [*self.spaces, *self.components, *self.players, *enum_values]
         self.code_by_identity = {id(v): i for i, v in enumerate(interned)}
 
-    def encode(self, value) -> int:
+    def encode(self, value: Value) -> int:
         """The stable action id of a value that a player can choose."""
         code = self.code_by_identity.get(id(value))
         if code is not None:
@@ -275,51 +358,77 @@ class Catalog:
                             f"in the ruleset can")
         raise RuleError(f"a {kind_of(value)} cannot be an option of a choice")
 
-    def _compile_code(self):
-        for d in self._decls(ast.SetupDecl):
-            self.code["$setup"] = self.compiler.procedure("setup", (), d.body)
-        for d in self.phases.values():
-            self.code[d.name] = self.compiler.procedure(d.name, (), d.body, is_phase=True)
-        for d in self.procedures.values():
-            self.code[d.name] = self.compiler.procedure(d.name, tuple(p.name for p in d.params), d.body)
-        self.scores = self._player_functions(ast.ScoreDecl)
-        self.tiebreaks = self._player_functions(ast.TiebreakDecl)
-        self.initial_values = {"global": {}, "player": {}, "space": {}, "component": {}}
-        for owner, table in ((None, self.global_vars), ("player", self.player_vars), ("space", self.space_vars),
-                             ("component", self.component_vars)):
-            for name, decl in table.items():
-                self.compiler.scope = set() if owner is None else {"me"}
-                try:
-                    self.initial_values[owner or "global"][name] = self.compiler.expr(decl.initial)
-                except CompileError as error:
-                    self.compiler.errors.append(error)
-        self.invariants = []
+    # ---- lowering ----
+    def _compile_code(self, settings: Settings) -> None:
+        self._find_first_phase(settings)
+        for setup in self._decls(ast.SetupDecl):
+            self.code["$setup"] = self._procedure("setup", (), setup.body, setup.span)
+        for phase in self.phases.values():
+            self.code[phase.name] = self._procedure(phase.name, (), phase.body, phase.span)
+        for procedure in self.procedures.values():
+            params = tuple(p.name for p in procedure.params)
+            self.code[procedure.name] = self._procedure(procedure.name, params, procedure.body, procedure.span)
+        self.score = self._player_rule(ast.ScoreDecl, "score")
+        self.tiebreak = self._player_rule(ast.TiebreakDecl, "tiebreak")
+        self._compile_initial_values()
         for d in self._decls(ast.InvariantDecl):
-            self.compiler.scope = set()
-            try:
-                self.invariants.append((d.name, self.compiler.expr(d.condition)))
-            except CompileError as error:
-                self.compiler.errors.append(error)
+            condition = self._expression(d.condition, d.span, set())
+            if condition is not None:
+                self.invariants.append(Invariant(d.name, condition, d.span))
+        self.problems.extend(self.compiler.errors)
 
-    def _player_functions(self, cls):
+    def _compile_initial_values(self) -> None:
+        initial = self.initial_values
+        owned: tuple[tuple[dict[str, ast.VarDecl], dict[str, Expr], set[str]], ...] = (
+            (self.global_vars, initial.global_values, set()),
+            (self.player_vars, initial.player_values, {"me"}),
+            (self.space_vars, initial.space_values, {"me"}),
+            (self.component_vars, initial.component_values, {"me"}))
+        for variables, compiled, scope in owned:
+            for name, var in variables.items():
+                value = self._expression(var.initial, var.span, scope)
+                if value is not None:
+                    compiled[name] = value
+
+    def _find_first_phase(self, settings: Settings) -> None:
+        """The phase that starts the game: the 'start' setting, or the first declared."""
+        self.first_phase = settings.start or next(iter(self.phases), None)
+        if self.first_phase is not None and self.first_phase not in self.phases:
+            self.problems.append(CompileError(f"the 'start' setting names no phase: '{self.first_phase}'",
+                                              settings.span_of("start", "<rules>"), "E104",
+                                              hint=self.suggest(self.first_phase, self.phases)))
+
+    def _procedure(self, name: str, params: tuple[str, ...], body: ast.Block | None, span: Span) -> Code:
+        return self.compiler.procedure(name, params, body or ast.Block(span, ()))
+
+    def _expression(self, expr: ast.Expr | None, span: Span, scope: set[str]) -> Expr | None:
+        """``expr`` compiled with the names of ``scope`` bound, or None (the problem recorded)."""
+        self.compiler.scope = set(scope)
+        try:
+            if expr is None:
+                raise CompileError("this declaration needs a value", span, "E205")
+            return self.compiler.expr(expr)
+        except CompileError as error:
+            error.span = error.span or span
+            self.problems.append(error)
+            return None
+
+    def _player_rule(self, cls: type[ast.ScoreDecl] | type[ast.TiebreakDecl], kind: str) -> PlayerRule | None:
         found = self._decls(cls)
         if not found:
             return None
         decl = found[-1]
-        self.compiler.scope = {decl.name}
-        try:
-            return decl.name, self.compiler.expr(decl.value)
-        except CompileError as error:
-            self.compiler.errors.append(error)
-            return None
+        value = self._expression(decl.value, decl.span, {decl.name})
+        return None if value is None else PlayerRule(kind, decl.name, value, decl.span)
 
-    def procedure_decl(self, name, span):
+    def procedure_decl(self, name: str, span: Span) -> ast.ProcedureDecl:
+        """The declaration of procedure ``name`` (E105 if there is none)."""
         if name not in self.procedures:
             raise CompileError(f"unknown procedure '{name}'", span, "E105", hint=self.suggest(name, self.procedures))
         return self.procedures[name]
 
     # ---- attributes ----
-    def attribute_getter(self, target, name, span, local=None):
+    def attribute_getter(self, target: Expr, name: str, span: Span, local: str | None = None) -> Expr:
         """A closure reading ``target.name`` for whatever kind of value target is
         (``local`` names the local variable that target reads, for a faster path)."""
         table = self._attribute_table(name)
@@ -329,7 +438,7 @@ class Catalog:
         if local is not None and len(table) == 1:
             ((kind, reader),) = table.items()
 
-            def get_local(st, env):
+            def get_local(st: State, env: Env) -> Value:
                 try:
                     obj = env[local]
                 except KeyError:
@@ -339,7 +448,7 @@ class Catalog:
                 return reader(st, obj)
             return get_local
 
-        def get(st, env):
+        def get(st: State, env: Env) -> Value:
             obj = target(st, env)
             reader = table.get(type(obj))
             if reader is None:
@@ -347,40 +456,56 @@ class Catalog:
             return reader(st, obj)
         return get
 
-    def _attribute_table(self, name):
-        table = {}
-        if name in self.player_vars:
-            table[Player] = lambda st, p: st.pv[name][p.index]
-        elif name in self.zones and self.zones[name].owner == "player":
-            base = self.zone_slot[name]
-            refs = self.zone_refs
-            table[Player] = lambda st, p: refs[base + p.index]
-        elif name in self.supplies:
-            table[Player] = lambda st, p: st.sup[name][p.index + 1]
+    def _attribute_table(self, name: str) -> dict[type, Reader]:
+        """How ``x.name`` reads for each kind of ``x`` that has it."""
+        table: dict[type, Reader] = {}
+        player_reader = self._player_reader(name)
+        if player_reader is not None:
+            table[Player] = player_reader
         component_reader = self._component_reader(name)
         if component_reader is not None:
             table[Component] = component_reader
-        if name in self.space_vars and len(self.boards) == 1:
-            table[boards.Space] = lambda st, s: st.sv[name][s.index]
-        elif name in self.space_vars:
-            offsets = self.space_offset
-            table[boards.Space] = lambda st, s: st.sv[name][offsets[s.board] + s.index]
-        elif any(name in s.attributes for s in self.spaces) or name in ("name", "index"):
-            table[boards.Space] = _space_attribute(name)
-        if name == "index":
-            table[Player] = lambda st, p: p.index
+        space_reader = self._space_reader(name)
+        if space_reader is not None:
+            table[boards.Space] = space_reader
         return table
 
-    def _component_reader(self, name):
+    def _player_reader(self, name: str) -> Reader | None:
+        """How ``p.name`` reads on a player: a player variable, a player's zone, the tokens
+        of a supply, or ``index`` (the seat, whatever else is so named)."""
+        if name == "index":
+            return lambda st, p: p.index
+        if name in self.player_vars:
+            return lambda st, p: st.player_values[name][p.index]
+        if name in self.zones and self.zones[name].owner == "player":
+            base, refs = self.zone_slot[name], self.zone_refs
+            return lambda st, p: refs[base + p.index]
+        if name in self.supplies:
+            return lambda st, p: st.supply_counts[name][p.index + 1]
+        return None
+
+    def _component_reader(self, name: str) -> Reader | None:
         """How ``c.name`` reads on a component: a component variable, the tokens of a supply
         held on it, or one of its fields."""
         if name in self.component_vars:
-            return lambda st, c: st.cv[name][c.id]
+            return lambda st, c: st.component_values[name][c.id]
         if name in self.supplies:
             base = self.holder_base
-            return lambda st, c: st.sup[name][base + c.id]
+            return lambda st, c: st.supply_counts[name][base + c.id]
         if any(name in {f.name for f in c.fields} for c in self.component_types.values()):
             return _component_field(name)
+        return None
+
+    def _space_reader(self, name: str) -> Reader | None:
+        """How ``s.name`` reads on a space: a space variable or an attribute from the board."""
+        if name in self.space_vars and len(self.boards) == 1:
+            return lambda st, s: st.space_values[name][s.index]
+        if name in self.space_vars:
+            offsets = self.space_offset
+
+            return lambda st, s: st.space_values[name][offsets[s.board] + s.index]
+        if any(name in s.attributes for s in self.spaces) or name in ("name", "index"):
+            return _space_attribute(name)
         return None
 
     @property
@@ -388,7 +513,7 @@ class Catalog:
         """Supply holders: 0 is the bank, 1.. the seats, then one per component."""
         return 1 + len(self.players)
 
-    def holder_slot(self, value) -> int:
+    def holder_slot(self, value: Value) -> int:
         """The supply-holder index of a player or a component."""
         if isinstance(value, Player):
             return value.index + 1
@@ -396,21 +521,23 @@ class Catalog:
             return self.holder_base + value.id
         raise RuleError(f"tokens are held by players or components, not by a {kind_of(value)}")
 
-    def attribute_setter(self, target, name, span):
+    def attribute_setter(self, target: Expr, name: str, span: Span) -> tuple[Expr, Write]:
         """(read, write) closures for assigning ``target.name``."""
         offsets = self.space_offset
-        owned = ((self.player_vars, "pv", lambda v: _as_player(v, name).index),
-                 (self.space_vars, "sv", lambda v: offsets[_as_space(v, name).board] + v.index),
-                 (self.component_vars, "cv", lambda v: _as_component(v, name).id))
-        for table, store, index_of in owned:
-            if name in table:
-                return _owned_access(target, name, store, index_of)
+        owned: tuple[tuple[dict[str, ast.VarDecl], Callable[[State], dict[str, list[Value]]],
+                           Callable[[Value], int]], ...] = (
+            (self.player_vars, lambda st: st.player_values, lambda v: _as_player(v, name).index),
+            (self.space_vars, lambda st: st.space_values, lambda v: _space_index(v, name, offsets)),
+            (self.component_vars, lambda st: st.component_values, lambda v: _as_component(v, name).id))
+        for variables, values_of, index_of in owned:
+            if name in variables:
+                return _owned_access(target, name, values_of, index_of)
         hint = "supplies change only with 'gain' and 'pay'" if name in self.supplies else None
         raise CompileError(f"'{name}' is not a player, space or component variable that can be assigned", span,
-                           "E203",
-                           hint=hint or self.suggest(name, self.attribute_names()))
+                           "E203", hint=hint or self.suggest(name, self.attribute_names()))
 
-    def attribute_names(self):
+    def attribute_names(self) -> set[str]:
+        """Every name that ``x.name`` can read on some value of this game."""
         names = set(self.player_vars) | set(self.space_vars) | set(self.component_vars) | set(self.supplies)
         names |= {n for n, z in self.zones.items() if z.owner == "player"}
         for c in self.component_types.values():
@@ -419,73 +546,80 @@ class Catalog:
             names |= set(s.attributes)
         return names
 
-    def suggest(self, name, candidates=None):
+    def suggest(self, name: str, candidates: Iterable[str] | None = None) -> str | None:
+        """"did you mean 'x'?" for the closest candidate (by default every global name)."""
         pool = list(candidates) if candidates is not None else (
             list(self.constants) + list(self.global_vars) + list(BUILTINS) + ["players"])
         close = difflib.get_close_matches(name, pool, n=1, cutoff=0.7)
         return f"did you mean '{close[0]}'?" if close else None
 
 
-def _owned_access(target, name, store, index_of):
-    """(read, write) of variable ``name`` of the owner that ``target`` evaluates to, kept
-    in the state's table ``store`` (pv, sv or cv) at ``index_of(owner)``."""
-    def read(st, env):
-        return getattr(st, store)[name][index_of(target(st, env))]
+def diagnostics_of(problems: Iterable[CompileError]) -> list[Diagnostic]:
+    """The problems found while building a catalog, as diagnostics in source order."""
+    found = sorted(problems, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))
+    return [Diagnostic(e.code, e.message, e.span, hint=e.hint) for e in found]
 
-    def write(st, env, value):
-        getattr(st, store)[name][index_of(target(st, env))] = value
+
+def data_diagnostics(declarations: Sequence[ast.Decl], settings: Settings, base_dir: Path) -> list[Diagnostic]:
+    """The problems of a ruleset's data (boards and their files, zones, supplies, dice,
+    decks: E401, E402, E205...), found by building its data tables for the lowest player
+    count without lowering its procedures."""
+    return diagnostics_of(Catalog(declarations, settings.players[0], base_dir, settings, lower=False).problems)
+
+
+def _board_error(error: boards.BoardError, board: str, source_span: Span) -> CompileError:
+    """E401 for a board that cannot be built, pointing into its data file when it can."""
+    if error.file and error.line:   # point into the data file, where the fix belongs
+        column = error.column or 1
+        where = Span(error.file, error.line, column, error.line, column + 1)
+        return CompileError(error.message, where, "E401", hint=f"the data of board '{board}', loaded at {source_span}")
+    return CompileError(str(error), source_span, "E401")
+
+
+def _owned_access(target: Expr, name: str, values_of: Callable[[State], dict[str, list[Value]]],
+                  index_of: Callable[[Value], int]) -> tuple[Expr, Write]:
+    """(read, write) of variable ``name`` of the owner that ``target`` evaluates to, kept
+    in the state's table ``values_of(state)`` at ``index_of(owner)``."""
+    def read(st: State, env: Env) -> Value:
+        return values_of(st)[name][index_of(target(st, env))]
+
+    def write(st: State, env: Env, value: Value) -> None:
+        values_of(st)[name][index_of(target(st, env))] = value
     return read, write
 
 
-def _space_attribute(name):
-    def read(st, s):
+def _space_attribute(name: str) -> Reader:
+    def read(st: State, space: boards.Space) -> Any:  # Any: board data, plain values checked by its schema
         if name == "name":
-            return s.name
+            return space.name
         if name == "index":
-            return s.index
-        return s.attributes.get(name)
+            return space.index
+        return space.attributes.get(name)
     return read
 
 
-def _component_field(name):
-    def read(st, c):
+def _component_field(name: str) -> Reader:
+    def read(st: State, component: Component) -> Value:
         try:
-            return c.fields[name]
+            return component.fields[name]
         except KeyError:
-            raise RuleError(f"a {c.type} has no field '{name}'") from None
+            raise RuleError(f"a {component.type} has no field '{name}'") from None
     return read
 
 
-def _as_player(value, name):
+def _as_player(value: Value, name: str) -> Player:
     if not isinstance(value, Player):
         raise RuleError(f"'{name}' belongs to players, not to a {kind_of(value)}")
     return value
 
 
-def _as_component(value, name):
+def _as_component(value: Value, name: str) -> Component:
     if not isinstance(value, Component):
         raise RuleError(f"'{name}' belongs to components, not to a {kind_of(value)}")
     return value
 
 
-def _as_space(value, name):
+def _space_index(value: Value, name: str, offsets: dict[str, int]) -> int:
     if not isinstance(value, boards.Space):
         raise RuleError(f"'{name}' belongs to spaces, not to a {kind_of(value)}")
-    return value
-
-
-def _walk(node):
-    """Every AST node below ``node`` (dataclass fields, tuples)."""
-    stack = [node]
-    while stack:  # depth first in source order: children are pushed in reverse
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(reversed(n))
-            continue
-        if not hasattr(n, "__dataclass_fields__"):
-            continue
-        yield n
-        for f in reversed(n.__dataclass_fields__):
-            if f in ("span", "name_span"):
-                continue
-            stack.append(getattr(n, f))
+    return offsets[value.board] + value.index

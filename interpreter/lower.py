@@ -9,53 +9,38 @@ loop by setting ``st.pending``. All of a running procedure's data is in its fram
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rulelang import ast
 from rulelang.diagnostics import Span
 
 from . import rng
-from .builtins import AGGREGATES, BUILTINS, as_list
-from .values import Component, ComponentSpec, Player, Ref, RuleError, ZoneRef, display, kind_of
+from .builtins import AGGREGATES, BUILTINS, arity, as_list
+from .program import Code, Decision, Expr
+from .values import CHANCE, Component, ComponentSpec, Player, Ref, RuleError, ZoneRef, display, kind_of
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
 
 
 class CompileError(Exception):
-    """A problem found while lowering; ``all`` lists every problem found in the same pass."""
+    """A problem found while building a game's tables or lowering its procedures (the
+    catalog collects them; the Game reports them all as one RulesetError)."""
 
-    def __init__(self, message: str, span: Span, code: str = "E101", hint: str | None = None):
+    def __init__(self, message: str, span: Span | None, code: str = "E101", hint: str | None = None):
         super().__init__(message)
         self.message, self.span, self.code, self.hint = message, span, code, hint
-        self.all = [self]
-
-
-@dataclass
-class Code:
-    """One lowered procedure or phase."""
-    name: str
-    params: tuple[str, ...]
-    ops: list = field(default_factory=list)
-    spans: list = field(default_factory=list)
-    is_phase: bool = False
-
-
-class Decision:
-    """A point where the run stops for a choice. Rebuilt by re-running its operation, so it
-    is never serialized: ``kind`` is choose, menu, simultaneous or chance."""
-    __slots__ = ("chosen", "ids", "kind", "options", "players", "probs", "resume")
-
-    def __init__(self, kind, players, options, ids, resume, probs=None, chosen=()):
-        self.kind, self.players, self.options, self.ids = kind, players, options, ids
-        self.resume, self.probs = resume, probs
-        self.chosen = chosen  # in a simultaneous choice: the players who have already chosen
 
 
 _MISSING = object()
 
-_COMPARE = {"==": operator.is_, "!=": operator.is_not}
+Box = list[int | None]  # a jump target, patched once the code it jumps to is emitted
+
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 MAX_LIST = 100_000  # the longest list a range or a list repetition may build
+MAX_STRING = 1_000_000  # the longest string a repetition may build
 
 
 def _inclusive_range(low, high) -> tuple:
@@ -78,13 +63,13 @@ def _arith(op):
     def plus(a, b):
         if isinstance(a, str) or isinstance(b, str):
             return display(a) + display(b)  # as the rules write values: true, none, [1, 2]
-        if isinstance(a, tuple) and isinstance(b, tuple):
-            return a + b
         return a + b
 
     def times(a, b):
         if isinstance(a, tuple) and isinstance(b, int) and len(a) * b > MAX_LIST:
             raise RuleError(f"repeating a list of {len(a)} {b} times makes more than {MAX_LIST} items")
+        if isinstance(a, str) and isinstance(b, int) and len(a) * b > MAX_STRING:
+            raise RuleError(f"repeating a string of {len(a)} {b} times makes more than {MAX_STRING} characters")
         return a * b
 
     def divide(a, b):
@@ -103,7 +88,7 @@ def _arith(op):
 class Compiler:
     """Turns the AST of a merged ruleset into closures, against a catalog of declarations."""
 
-    def __init__(self, catalog):
+    def __init__(self, catalog: Catalog):
         self.cat = catalog
         self.scope: set[str] = set()
         self.loops: list = []
@@ -111,7 +96,8 @@ class Compiler:
         self.errors: list[CompileError] = []
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, node):
+    def expr(self, node: ast.Expr) -> Expr:
+        """The closure ``f(st, env) -> value`` of an expression."""
         method = getattr(self, "_e_" + type(node).__name__)
         return method(node)
 
@@ -133,7 +119,7 @@ class Compiler:
     def global_name(self, name, span):
         cat = self.cat
         if name in cat.global_vars:
-            return lambda st, env: st.g[name]
+            return lambda st, env: st.global_values[name]
         if name in ("players", "seats"):
             players = cat.real_players if name == "players" else cat.players
             return lambda st, env: players
@@ -158,7 +144,7 @@ class Compiler:
         f = self.expr(node.operand)
         if node.op == "not":
             return lambda st, env: not f(st, env)
-        return lambda st, env: -f(st, env)
+        return lambda st, env: _negated(f(st, env))
 
     def _e_BinaryOp(self, node):
         op = node.op
@@ -209,9 +195,7 @@ class Compiler:
         def run(st, env):
             container, key = t(st, env), i(st, env)
             if isinstance(container, dict):
-                if key not in container:
-                    raise RuleError(f"no entry for {key}")
-                return container[key]
+                return _entry(container, key)
             items = as_list(st, container)
             if not isinstance(key, int) or not -len(items) <= key < len(items):
                 raise RuleError(f"index {key} is out of range for a list of {len(items)}")
@@ -243,7 +227,9 @@ class Compiler:
         loop = _clause_loop(compiled)
         if key is None:
             return (lambda st, env: loop(st, env, element)), None, gen.descending
-        both = lambda st, env: (element(st, env), key(st, env))
+
+        def both(st, env):
+            return element(st, env), key(st, env)
         return (lambda st, env: loop(st, env, both)), key, gen.descending
 
     def _e_Generator(self, node):
@@ -264,7 +250,7 @@ class Compiler:
             return self._load_time_call(node)
         if name not in BUILTINS:
             raise CompileError(f"unknown function '{name}'", node.span, hint=self.cat.suggest(name))
-        low, high, fn = BUILTINS[name]
+        fn, (low, high) = BUILTINS[name], arity(name)
         if not low <= len(node.args) <= high:
             want = str(low) if low == high else f"{low} to {high}"
             raise CompileError(f"{name}() takes {want} arguments, got {len(node.args)}", node.span, "E201")
@@ -313,10 +299,10 @@ class Compiler:
         elif name in ("min", "max") and len(node.args) == 2:
             a, b = self.expr(node.args[0]), self.expr(node.args[1])
             fn = min if name == "min" else max
-            return lambda st, env: fn(a(st, env), b(st, env))
+            return lambda st, env: _checked(name, fn, (a(st, env), b(st, env)))
         elif len(node.args) == 1:
             source = self.expr(node.args[0])
-            items, key, desc = (lambda st, env: iter(as_list(st, source(st, env)))), None, False
+            items, key, desc = (lambda st, env: as_list(st, source(st, env))), None, False
         else:
             raise CompileError(f"{name}() takes one list or generator", node.span, "E201")
         return _AGGREGATE_BUILDERS[name](items, key is not None, desc)
@@ -359,8 +345,9 @@ class Compiler:
         return run
 
     # ------------------------------------------------------------------ statements
-    def procedure(self, name, params, body: ast.Block, is_phase=False) -> Code:
-        code = Code(name, tuple(params), is_phase=is_phase)
+    def procedure(self, name: str, params: tuple[str, ...], body: ast.Block) -> Code:
+        """The lowered code of a procedure or phase whose parameters are ``params``."""
+        code = Code(name)
         self.scope = set(params)
         self.loops = []
         self.block(body, code)
@@ -368,13 +355,17 @@ class Compiler:
 
     def block(self, block: ast.Block, code: Code):
         for stmt in block.statements:
-            try:
-                getattr(self, "_s_" + type(stmt).__name__)(stmt, code)
-            except CompileError as error:
-                # Keep going so that one pass reports every independent problem.
-                if error.span is None:
-                    error.span = stmt.span
-                self.errors.append(error)
+            self.statement(stmt, code)
+
+    def statement(self, stmt: ast.Stmt, code: Code) -> None:
+        """Lower one statement; a problem is recorded and lowering goes on, so that one pass
+        reports every independent problem."""
+        try:
+            getattr(self, "_s_" + type(stmt).__name__)(stmt, code)
+        except CompileError as error:
+            if error.span is None:
+                error.span = stmt.span
+            self.errors.append(error)
 
     @staticmethod
     def emit(code: Code, op, span) -> int:
@@ -389,9 +380,9 @@ class Compiler:
             fr.pc += 1
         return self.emit(code, op, span)
 
-    def emit_jump(self, code, span, target=None) -> list:
+    def emit_jump(self, code, span, target=None) -> Box:
         """A jump whose target may be patched later: returns a one-item list holding it."""
-        box = [target]
+        box: Box = [target]
 
         def op(st, fr):
             fr.pc = box[0]
@@ -415,11 +406,9 @@ class Compiler:
         if isinstance(target, ast.Name):
             name = target.name
             if name in self.scope:
-                read = lambda st, env: env[name]
-                write = lambda st, env, v: env.__setitem__(name, v)
+                read, write = _local_access(name)
             elif name in self.cat.global_vars:
-                read = lambda st, env: st.g[name]
-                write = lambda st, env, v: st.g.__setitem__(name, v)
+                read, write = _global_access(name)
             else:
                 raise CompileError(f"'{name}' is not a variable", target.span, "E203",
                                    hint=self.cat.suggest(name))
@@ -440,10 +429,10 @@ class Compiler:
         return update
 
     def _s_If(self, node, code):
-        exits = []
+        exits: list[Box] = []
         for cond, body in node.branches:
             test = self.expr(cond)
-            box = [None]
+            box: Box = [None]
 
             def branch(st, fr, test=test, box=box):
                 fr.pc = fr.pc + 1 if test(st, fr.env) else box[0]
@@ -476,7 +465,7 @@ class Compiler:
         def start(st, env):
             env[it] = (as_list(st, source(st, env)), 0)
         self.emit_step(code, start, node.span)
-        end_box = [None]
+        end_box: Box = [None]
 
         def step(st, fr):
             env = fr.env
@@ -501,7 +490,7 @@ class Compiler:
 
     def _s_While(self, node, code):
         test = self.expr(node.condition)
-        end_box = [None]
+        end_box: Box = [None]
 
         def check(st, fr):
             fr.pc = fr.pc + 1 if test(st, fr.env) else end_box[0]
@@ -545,10 +534,10 @@ class Compiler:
         chooser = self.expr(node.chooser)
         var, encode = node.var, self.cat.encode
         self.scope.add(var)
-        otherwise_box = [None]
+        otherwise_box: Box = [None]
         has_otherwise = node.otherwise is not None
 
-        def resume(st, fr, value):
+        def resume(st, fr, value, player):
             fr.env[var] = value
             fr.pc += 1
 
@@ -573,10 +562,11 @@ class Compiler:
         chooser = self.expr(node.chooser)
         labels = [self.cat.label_id(o.label) for o in node.options]
         conds = [self.expr(o.condition) if o.condition is not None else None for o in node.options]
-        targets, exits = [], []
+        targets: list[int] = []
+        exits: list[Box] = []
         names = tuple(o.label for o in node.options)
 
-        def resume(st, fr, value):
+        def resume(st, fr, value, player):
             fr.pc = targets[names.index(value)]
 
         def menu(st, fr):
@@ -623,11 +613,11 @@ class Compiler:
             picks = dict(fr.env.get(picks_key, {}))
             picks[st.game.catalog.players[player_index]] = value
             fr.env[picks_key] = picks
-            fr.pc = fr.pc  # re-run: the operation either waits for more or finishes
+            # fr.pc stays: the operation runs again, and either waits for more or finishes
 
         def simultaneous(st, fr):
             env = fr.env
-            group = [p for p in as_list(st, players(st, env))]
+            group = [_chooser(st, p, "a simultaneous choice") for p in as_list(st, players(st, env))]
             picks = env.get(picks_key, {})
             waiting = [p for p in group if p not in picks]
             if not waiting:
@@ -637,14 +627,13 @@ class Compiler:
                 return
             per_player = {}
             for p in waiting:
-                _chooser(st, p)
                 options = options_for(st, env, p)
                 if not options:
                     raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
                 per_player[p.index] = (options, tuple(encode(o) for o in options))
             chosen = tuple(sorted(p.index for p in group if p in picks))
-            st.pending = Decision("simultaneous", tuple(p.index for p in waiting), per_player, None, resume,
-                                  chosen=chosen)
+            st.pending = Decision("simultaneous", tuple(p.index for p in waiting), (), (), resume,
+                                  per_player=per_player, chosen=chosen)
         self.emit(code, simultaneous, node.span)
 
     def _chance(self, code, span, var, outcomes_of):
@@ -652,7 +641,7 @@ class Compiler:
         self.scope.add(var)
         encode = self.cat.encode
 
-        def resume(st, fr, value):
+        def resume(st, fr, value, player):
             fr.env[var] = value
             fr.pc += 1
 
@@ -662,7 +651,7 @@ class Compiler:
                 raise RuleError("a random pick from an empty list")
             if st.explicit_chance:
                 options, probs = _distribution(values)
-                st.pending = Decision("chance", (-1,), options, tuple(encode(o) for o in options), resume, probs)
+                st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume, probs)
                 return
             st.rng, i = rng.below(st.rng, len(values))
             fr.env[var] = values[i]
@@ -691,7 +680,7 @@ class Compiler:
         key = f"$shuffle{self.counter}"
         encode = self.cat.encode
 
-        def resume(st, fr, value):
+        def resume(st, fr, value, player):
             items, i = fr.env[key]
             j = items.index(value)
             items = list(items)
@@ -713,21 +702,23 @@ class Compiler:
             if i > 0 and st.explicit_chance:
                 # Equal items (a list [1, 1, 2]) are one outcome with their summed probability.
                 options, probs = _distribution(items[: i + 1])
-                st.pending = Decision("chance", (-1,), options, tuple(encode(o) for o in options), resume, probs)
+                st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume, probs)
                 return
-            items = list(items)
+            order = list(items)
             state = st.rng
             while i > 0:
                 state, j = rng.below(state, i + 1)
-                items[i], items[j] = items[j], items[i]
+                order[i], order[j] = order[j], order[i]
                 i -= 1
             st.rng = state
             del env[key]
             value = target(st, env)
             if isinstance(value, ZoneRef):
-                st.zones[value.slot][:] = items
+                st.zones[value.slot][:] = order
+            elif write is None:
+                raise RuleError(f"can only shuffle a zone or a list variable, not {kind_of(value)}")
             else:
-                env["$shuffled"] = tuple(items)
+                env["$shuffled"] = tuple(order)
                 write(st, env)
                 del env["$shuffled"]
             fr.pc += 1
@@ -798,7 +789,7 @@ class Compiler:
             self.scope.add(ret_var)
 
         def call(st, fr):
-            env = {n: f(st, fr.env) for n, f in zip(names, args)}
+            env = {n: f(st, fr.env) for n, f in zip(names, args, strict=True)}
             fr.pc += 1
             st.push(target, env, ret_var)
         self.emit(code, call, node.span)
@@ -835,7 +826,6 @@ class Compiler:
         message = self.expr(node.message)
 
         def log(st, env):
-            from .values import display
             value = message(st, env)
             st.log.append(value if isinstance(value, str) else display(value))
         self.emit_step(code, log, node.span)
@@ -897,22 +887,58 @@ def _unique(items) -> tuple:
     return tuple(out)
 
 
+def _local_access(name):
+    """(read, write) of the local variable ``name``."""
+    def read(st, env):
+        return env[name]
+
+    def write(st, env, value):
+        env[name] = value
+    return read, write
+
+
+def _global_access(name):
+    """(read, write) of the global variable ``name``."""
+    def read(st, env):
+        return st.global_values[name]
+
+    def write(st, env, value):
+        st.global_values[name] = value
+    return read, write
+
+
+def _entry(mapping, key):
+    """``mapping[key]``, where a missing or impossible key is the rules' error."""
+    try:
+        return mapping[key]
+    except KeyError:
+        raise RuleError(f"no entry for {key}") from None
+    except TypeError:  # a map or a list holding one: it has no hash
+        raise RuleError("a map, or a list holding one, cannot be a key") from None
+
+
+def _negated(value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"cannot apply '-' to {kind_of(value)}")
+    return -value
+
+
 def _distribution(values):
+    """The distinct values (in order) and the probability of each, for explicit chance."""
     counts: dict = {}
-    order = []
-    for v in values:
-        if v not in counts:
-            counts[v] = 0
-            order.append(v)
-        counts[v] += 1
+    try:
+        for v in values:
+            counts[v] = counts.get(v, 0) + 1
+    except TypeError:  # a map: it has no hash
+        raise RuleError(f"a chance event cannot pick among values of kind {kind_of(v)}") from None
     total = len(values)
-    return tuple(order), tuple(counts[v] / total for v in order)
+    return tuple(counts), tuple(n / total for n in counts.values())
 
 
-def _chooser(st, player) -> Player:
+def _chooser(st, player, what="'by'") -> Player:
     """The player who makes a choice: a real player, never a dummy seat."""
     if not isinstance(player, Player):
-        raise RuleError(f"'by' needs a player, got {kind_of(player)}")
+        raise RuleError(f"{what} needs a player, got {kind_of(player)}")
     if player.index >= st.game.num_players:
         raise RuleError(f"{player} is a dummy seat and cannot choose: say who chooses for it with 'by'")
     return player
@@ -928,9 +954,20 @@ def _amount(value) -> int:
 
 # ---- aggregates ----
 
+def _checked(name, fn, values, keys=None):
+    """``fn(values)``, where values of the rules that cannot be compared or added (a
+    TypeError) are the rules' error; ``keys`` are what is compared, when not the values."""
+    try:
+        return fn(values)
+    except TypeError:
+        kinds = " and ".join(sorted({kind_of(v) for v in (values if keys is None else keys)}))
+        raise RuleError(f"{name}() cannot compare or add values of kind {kinds}") from None
+
+
 def _values(items, keyed):
+    """The elements (a sequence) of the items of an aggregate's argument."""
     if keyed:
-        return lambda st, env: (e for e, _ in items(st, env))
+        return lambda st, env: [e for e, _ in items(st, env)]
     return items
 
 
@@ -942,39 +979,57 @@ def _agg_apply(fn):
     return build
 
 
+def _agg_sum(items, keyed, desc):
+    vals = _values(items, keyed)
+    return lambda st, env: _checked("sum", sum, vals(st, env))
+
+
 def _count_present(values) -> int:
     """How many values are neither false nor none."""
     return sum(1 for v in values if v is not False and v is not None)
 
 
-def _agg_extreme(fn):
+def _agg_extreme(name, fn):
     def build(items, keyed, desc):
         vals = _values(items, keyed)
 
         def run(st, env):
-            values = list(vals(st, env))
-            return fn(values) if values else None
+            values = vals(st, env)
+            return _checked(name, fn, values) if values else None
         return run
     return build
 
 
 def _agg_sorted(items, keyed, desc):
     if not keyed:
-        return lambda st, env: tuple(sorted(items(st, env), reverse=desc))
-    return lambda st, env: tuple(e for e, _ in sorted(items(st, env), key=lambda p: p[1], reverse=desc))
+        def in_order(values):
+            return sorted(values, reverse=desc)
+        return lambda st, env: tuple(_checked("sorted", in_order, items(st, env)))
+
+    def by_key(pairs):
+        return [e for e, _ in sorted(pairs, key=lambda p: p[1], reverse=desc)]
+
+    def run(st, env):
+        pairs = list(items(st, env))
+        return tuple(_checked("sorted", by_key, pairs, [k for _, k in pairs]))
+    return run
 
 
-def _agg_best(sign):
+def _agg_best(name, sign):
+    def best(pairs):
+        chosen, chosen_key = None, None
+        for e, k in pairs:
+            if chosen_key is None or (k > chosen_key if sign > 0 else k < chosen_key):
+                chosen, chosen_key = e, k
+        return chosen
+
     def build(items, keyed, desc):
         if not keyed:
-            raise CompileError("best()/worst() need 'by KEY'", None, "E201")
+            raise CompileError(f"{name}() needs 'by KEY'", None, "E201")
 
         def run(st, env):
-            chosen, chosen_key = None, None
-            for e, k in items(st, env):
-                if chosen_key is None or (k > chosen_key if sign > 0 else k < chosen_key):
-                    chosen, chosen_key = e, k
-            return chosen
+            pairs = list(items(st, env))
+            return _checked(name, best, pairs, [k for _, k in pairs])
         return run
     return build
 
@@ -985,7 +1040,7 @@ def _agg_first(items, keyed, desc):
 
 
 _AGGREGATE_BUILDERS = {
-    "sum": _agg_apply(sum), "count": _agg_apply(_count_present), "any": _agg_apply(any), "all": _agg_apply(all),
-    "min": _agg_extreme(min), "max": _agg_extreme(max), "sorted": _agg_sorted,
-    "best": _agg_best(1), "worst": _agg_best(-1), "first": _agg_first,
+    "sum": _agg_sum, "count": _agg_apply(_count_present), "any": _agg_apply(any), "all": _agg_apply(all),
+    "min": _agg_extreme("min", min), "max": _agg_extreme("max", max), "sorted": _agg_sorted,
+    "best": _agg_best("best", 1), "worst": _agg_best("worst", -1), "first": _agg_first,
 }

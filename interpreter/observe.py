@@ -1,11 +1,16 @@
 """Observations: what one player may see, derived from the declared visibilities."""
 from __future__ import annotations
 
-from .serialize import encode_value
-from .values import Component, display
+from typing import TYPE_CHECKING
+
+from .serialize import JsonValue, encode_value
+from .values import Component, Value, display
+
+if TYPE_CHECKING:
+    from .state import State
 
 
-def _shown(value):
+def _shown(value: Value) -> JsonValue:
     """A value as a player sees it: components by their readable label."""
     if isinstance(value, Component):
         return {"component": value.id, "label": value.label}
@@ -16,22 +21,23 @@ def _shown(value):
     return encode_value(value)
 
 
-def _card(st, component) -> dict:
+def _card(st: State, component: Component) -> dict[str, JsonValue]:
     """A component seen face up: its label, plus the tokens on it and its variables."""
-    cat = st.game.catalog
-    view = _shown(component)
-    slot = cat.holder_base + component.id
-    tokens = {name: held[slot] for name, held in st.sup.items() if held[slot]}
+    catalog = st.game.catalog
+    view: dict[str, JsonValue] = {"component": component.id, "label": component.label}
+    slot = catalog.holder_base + component.id
+    tokens: dict[str, JsonValue] = {name: held[slot] for name, held in st.supply_counts.items() if held[slot]}
     if tokens:
         view["tokens"] = tokens
-    variables = {name: _shown(values[component.id]) for name, values in st.cv.items()
-                 if cat.component_vars[name].visibility != "none"}
+    variables = {name: _shown(values[component.id]) for name, values in st.component_values.items()
+                 if catalog.component_vars[name].visibility != "none"}
     if variables:
         view["vars"] = variables
     return view
 
 
-def _visible(visibility, owner, viewer, default="all", others_count=False) -> str:
+def _visible(visibility: str | None, owner: int | None, viewer: int, default: str = "all",
+             others_count: bool = False) -> str:
     """'full', 'count' or 'hidden' for one viewer. A player zone that its owner sees shows
     the others its size, like a hand of cards on the table (``others_count``)."""
     vis = visibility or default
@@ -42,7 +48,7 @@ def _visible(visibility, owner, viewer, default="all", others_count=False) -> st
     return "hidden"
 
 
-def _zone_view(st, slot, how):
+def _zone_view(st: State, slot: int, how: str) -> JsonValue:
     items = st.zones[slot]
     if how == "full":
         return [_card(st, c) for c in items]
@@ -51,66 +57,69 @@ def _zone_view(st, slot, how):
     return None
 
 
-def observation(st, viewer: int) -> dict:
-    """The observation of ``viewer`` (a player index): JSON-serializable."""
-    cat = st.game.catalog
-    obs = {
+def observation(st: State, viewer: int) -> dict[str, JsonValue]:
+    """The observation of ``viewer`` (a player index, or CHANCE for the public view)."""
+    catalog = st.game.catalog
+    obs: dict[str, JsonValue] = {
         "player": viewer,
         "terminal": st.terminal,
-        "to_act": st.current_players(),
-        "globals": {k: _shown(v) for k, v in st.g.items() if cat.global_vars[k].visibility != "none"},
-        "zones": {},
-        "players": [],
-        "spaces": {k: [_shown(x) for x in v] for k, v in st.sv.items()
-                   if cat.space_vars[k].visibility != "none"},
+        "to_act": list(st.current_players()),
+        "globals": {k: _shown(v) for k, v in st.global_values.items()
+                    if catalog.global_vars[k].visibility != "none"},
+        "zones": _shared_zones(st, viewer),
+        "players": [_player_view(st, p.index, viewer) for p in catalog.players],
+        "spaces": {k: [_shown(x) for x in v] for k, v in st.space_values.items()
+                   if catalog.space_vars[k].visibility != "none"},
         "log": list(st.log),
     }
-    for name, decl in cat.zones.items():
-        if decl.owner is None:
-            view = _zone_view(st, cat.zone_slot[name], _visible(decl.visibility, None, viewer))
-            if view is not None:
-                obs["zones"][name] = view
-    for p in cat.players:
-        obs["players"].append(_player_view(st, p.index, viewer))
-    if st.pending is not None and viewer in st.pending.players:
+    pending = st.pending
+    if pending is not None and viewer in pending.players:
         obs["legal_actions"] = [[a.id, a.label] for a in st.legal_actions(viewer)]
-    if st.pending is not None and st.pending.kind == "simultaneous":
-        obs["already_chosen"] = list(st.pending.chosen)
+    if pending is not None and pending.kind == "simultaneous":
+        obs["already_chosen"] = list(pending.chosen)
     if st.terminal:
-        obs["returns"] = st.returns()
-        obs["winners"] = st.winners()
+        obs["returns"] = list(st.returns())
+        obs["winners"] = list(st.winners())
     return obs
 
 
-def _player_view(st, index, viewer) -> dict:
-    cat = st.game.catalog
-    view = {}
-    for name, decl in cat.player_vars.items():
-        if _visible(decl.visibility, index, viewer) == "full":
-            view[name] = _shown(st.pv[name][index])
-    for name in cat.supplies:
-        decl = next(d for d in cat.decls if getattr(d, "name", None) == name and d.kind == "supply")
-        if _visible(decl.visibility, index, viewer) == "full":
-            view[name] = st.sup[name][index + 1]
-    for name, decl in cat.zones.items():
-        if decl.owner == "player":
-            how = _visible(decl.visibility, index, viewer, "owner", others_count=True)
-            zone_view = _zone_view(st, cat.zone_slot[name] + index, how)
+def _shared_zones(st: State, viewer: int) -> dict[str, JsonValue]:
+    catalog = st.game.catalog
+    views: dict[str, JsonValue] = {}
+    for name, decl in catalog.zones.items():
+        if decl.owner is None:
+            view = _zone_view(st, catalog.zone_slot[name], _visible(decl.visibility, None, viewer))
+            if view is not None:
+                views[name] = view
+    return views
+
+
+def _player_view(st: State, index: int, viewer: int) -> dict[str, JsonValue]:
+    catalog = st.game.catalog
+    view: dict[str, JsonValue] = {}
+    for name, var in catalog.player_vars.items():
+        if _visible(var.visibility, index, viewer) == "full":
+            view[name] = _shown(st.player_values[name][index])
+    for name, supply in catalog.supply_decls.items():
+        if _visible(supply.visibility, index, viewer) == "full":
+            view[name] = st.supply_counts[name][index + 1]
+    for name, zone in catalog.zones.items():
+        if zone.owner == "player":
+            how = _visible(zone.visibility, index, viewer, "owner", others_count=True)
+            zone_view = _zone_view(st, catalog.zone_slot[name] + index, how)
             if zone_view is not None:
                 view[name] = zone_view
     return view
 
 
-def describe(st) -> str:
+def describe(st: State) -> str:
     """A multi-line text picture of the whole state (for debugging, not for players)."""
-    cat = st.game.catalog
+    catalog = st.game.catalog
     lines = [f"{st.game.title}: {'over' if st.terminal else 'to act: ' + str(st.current_players())}"]
-    for k, v in st.g.items():
-        lines.append(f"  {k} = {display(v)}")
-    for ref, items in zip(cat.zone_refs, st.zones):
-        lines.append(f"  {ref}: {display(tuple(items))}")
-    for p in cat.players:
-        parts = [f"{k}={display(v[p.index])}" for k, v in st.pv.items()]
-        parts += [f"{k}={v[p.index + 1]}" for k, v in st.sup.items()]
+    lines += [f"  {k} = {display(v)}" for k, v in st.global_values.items()]
+    lines += [f"  {ref}: {display(tuple(items))}" for ref, items in zip(catalog.zone_refs, st.zones, strict=True)]
+    for p in catalog.players:
+        parts = [f"{k}={display(v[p.index])}" for k, v in st.player_values.items()]
+        parts += [f"{k}={v[p.index + 1]}" for k, v in st.supply_counts.items()]
         lines.append(f"  {p}: " + ", ".join(parts))
     return "\n".join(lines)

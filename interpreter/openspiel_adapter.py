@@ -12,18 +12,21 @@ as JSON; information-state strings add the player's own past actions.
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pyspiel
 
 import rulelang
 
 from .serialize import state_to_json
-from .state import CHANCE
+from .state import State as EngineState
+from .values import CHANCE
 
 _VOLATILE = ("history", "decisions", "log")
 
 
-def register(path, players: int, *, short_name: str | None = None, max_number: int = 100,
+def register(path: str | Path, players: int, *, short_name: str | None = None, max_number: int = 100,
              min_utility: float = -1000.0, max_utility: float = 1000.0) -> str:
     """Register the ruleset at ``path`` with pyspiel; returns the name for ``load_game``.
 
@@ -47,55 +50,55 @@ def register(path, players: int, *, short_name: str | None = None, max_number: i
         num_players=players, min_utility=min_utility, max_utility=max_utility,
         max_game_length=int(game.max_decisions or 10_000))
 
-    class Game(pyspiel.Game):
-        def __init__(self, params=None):
+    class Game(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
+        def __init__(self, params: dict[str, Any] | None = None):
             super().__init__(game_type, info, params or {})
 
-        def new_initial_state(self):
+        def new_initial_state(self) -> State:
             return State(self, game.new_initial_state(explicit_chance=True))
 
-        def make_py_observer(self, iig_obs_type=None, params=None):
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
             return _Observer(perfect_recall=bool(iig_obs_type and iig_obs_type.perfect_recall))
 
     pyspiel.register_game(game_type, Game)
     return name
 
 
-class State(pyspiel.State):
+class State(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
     """An OpenSpiel state around an engine state."""
 
-    def __init__(self, game, inner):
+    def __init__(self, game: Any, inner: EngineState):
         super().__init__(game)
         self.inner = inner
 
-    def current_player(self):
+    def current_player(self) -> int:
         if self.inner.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         player = self.inner.current_players()[0]
-        return pyspiel.PlayerId.CHANCE if player == CHANCE else player
+        return int(pyspiel.PlayerId.CHANCE) if player == CHANCE else player
 
-    def _legal_actions(self, player):
+    def _legal_actions(self, player: int) -> list[int]:
         return sorted(self.inner.legal_action_ids(player))
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         return sorted((action.id, p) for action, p in self.inner.chance_outcomes())
 
-    def _apply_action(self, action):
+    def _apply_action(self, action: int) -> None:
         player = self.inner.current_players()[0]
         self.inner.apply_action(int(action), player=player)
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: int) -> str:
         player = CHANCE if player == pyspiel.PlayerId.CHANCE else player
         labels = {a.id: str(a) for a in self.inner.legal_actions(player)} if not self.inner.is_terminal() else {}
         return labels.get(action, str(action))
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self.inner.is_terminal()
 
-    def returns(self):
+    def returns(self) -> list[float]:
         return self.inner.returns() if self.inner.is_terminal() else [0.0] * self.get_game().num_players()
 
-    def __str__(self):
+    def __str__(self) -> str:
         data = state_to_json(self.inner)
         return json.dumps({k: v for k, v in data.items() if k not in _VOLATILE}, sort_keys=True)
 
@@ -105,12 +108,13 @@ class _Observer:
 
     def __init__(self, perfect_recall: bool):
         self.perfect_recall = perfect_recall
-        self.tensor, self.dict = None, {}
+        self.tensor: None = None
+        self.dict: dict[str, Any] = {}
 
-    def set_from(self, state, player):
+    def set_from(self, state: State, player: int) -> None:
         pass
 
-    def string_from(self, state, player):
+    def string_from(self, state: State, player: int) -> str:
         text = json.dumps(state.inner.observation(player), sort_keys=True)
         if not self.perfect_recall:
             return text

@@ -2,18 +2,25 @@
 
 Like OpenSpiel's playthrough files, a trace of every ruleset is kept under
 ``tests/playthroughs/`` and re-run by the tests, so any change in what a ruleset or the
-engine does shows up as a diff. ``rulelang playthrough PATH`` prints one; regenerate the
-kept files with ``python tests/playthroughs/regenerate.py`` when a change is intended.
+engine does shows up as a diff. Regenerate the kept files with
+``python tests/playthroughs/regenerate.py`` when a change is intended.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from .agents import RandomAgent, derive_seed
-from .state import CHANCE
+from .state import Action
+from .values import CHANCE, who
+
+if TYPE_CHECKING:
+    from .game import Game
 
 SHOWN_OPTIONS = 12  # legal actions listed per step (the rest are counted)
 
 
-def playthrough(game, seed: int = 0) -> str:
+def playthrough(game: Game, seed: int = 0) -> str:
     """The trace of the game played by seeded random agents from ``seed``."""
     agents = [RandomAgent(derive_seed(seed, seat)) for seat in range(game.num_players)]
     state = game.new_initial_state(seed=seed)
@@ -24,7 +31,7 @@ def playthrough(game, seed: int = 0) -> str:
         player = players[0]
         actions = state.legal_actions(player)
         chosen = agents[player].choose(state, player) if player != CHANCE else actions[0]
-        lines.append(f"{step}: {_who(player)} of {players}: {_options(actions)} -> {chosen.id} {chosen}")
+        lines.append(f"{step}: {who(player)} of {players}: {_options(actions)} -> {chosen.id} {chosen}")
         state.apply_action(chosen, player=player)
         step += 1
     lines.append(f"returns: {state.returns()}")
@@ -33,11 +40,7 @@ def playthrough(game, seed: int = 0) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _who(player: int) -> str:
-    return "chance" if player == CHANCE else f"player {player + 1}"
-
-
-def _options(actions) -> str:
+def _options(actions: Sequence[Action]) -> str:
     shown = ", ".join(f"{a.id} {a}" for a in actions[:SHOWN_OPTIONS])
     more = f", ... ({len(actions)} in all)" if len(actions) > SHOWN_OPTIONS else ""
     return f"[{shown}{more}]"

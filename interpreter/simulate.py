@@ -7,10 +7,19 @@ decisions, or stop on a runtime error, are counted as unfinished, never raised.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulelang.diagnostics import Diagnostic
+from rulelang.errors import RulelangError, RulesRuntimeError
 
 from .agents import RandomAgent, derive_seed
-from .state import CHANCE, RulesRuntimeError
+from .state import State
+from .values import CHANCE
+
+if TYPE_CHECKING:
+    from .game import Game
 
 DEFAULT_MAX_DECISIONS = 10_000
 
@@ -27,14 +36,14 @@ class SimulationReport:
     games: int = 0
     finished: int = 0
     unfinished: int = 0
-    errors: dict = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
     shared: int = 0
     total_decisions: int = 0
-    wins: list = field(default_factory=list)
-    total_score: list = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+    total_score: list[float] = field(default_factory=list)
     seconds: float = 0.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
         self.total_score = self.total_score or [0.0] * self.players
 
@@ -53,7 +62,7 @@ class SimulationReport:
         """Games simulated per second of wall-clock time."""
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready results; everything but the "timing" entry is the same for a seed."""
         return {"games": self.games, "players": self.players, "seed": self.seed, "finished": self.finished,
                 "unfinished": self.unfinished, "errors": dict(sorted(self.errors.items())),
@@ -69,12 +78,12 @@ class GameResult:
 
     finished: bool
     decisions: int
-    returns: list | None = None
-    winners: list | None = None
-    error: str | None = None
+    returns: list[float] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    error: str = ""
 
 
-def play_one(game, seed: int, agents, max_decisions: int) -> GameResult:
+def play_one(game: Game, seed: int, agents: Sequence[RandomAgent], max_decisions: int) -> GameResult:
     """One game from ``seed`` with one agent per seat (chance is sampled by the state)."""
     try:
         state = game.new_initial_state(seed=seed)
@@ -83,18 +92,18 @@ def play_one(game, seed: int, agents, max_decisions: int) -> GameResult:
                 return GameResult(False, state.decisions, error="max_decisions")
             _step(state, agents)
         return GameResult(True, state.decisions, state.returns(), state.winners())
-    except RulesRuntimeError as error:
+    except RulelangError as error:  # the rules failed, or (a bug) the engine did
         return GameResult(False, 0, error=error.diagnostic.code)
-    except ValueError:  # an agent found no legal action, or the host API refused one
+    except ValueError:  # an agent found no legal action
         return GameResult(False, 0, error="E602")
 
 
-def _step(state, agents) -> None:
+def _step(state: State, agents: Sequence[RandomAgent]) -> None:
     """Apply one action: the first player to act picks (a simultaneous choice takes one
     step per player); a chance node that is exposed anyway is sampled by the first agent."""
     players = state.current_players()
     if not players:
-        raise RulesRuntimeError(_stuck())
+        raise RulesRuntimeError(Diagnostic("E602", "the game is not over but nobody is to act"))
     player = players[0]
     if player == CHANCE:
         outcomes = state.chance_outcomes()
@@ -104,12 +113,8 @@ def _step(state, agents) -> None:
     state.apply_action(action, player=player)
 
 
-def _stuck():
-    from rulelang.diagnostics import Diagnostic
-    return Diagnostic("E602", "the game is not over but nobody is to act")
-
-
-def simulate(game, games: int, seed: int = 0, on_progress=None) -> SimulationReport:
+def simulate(game: Game, games: int, seed: int = 0,
+             on_progress: Callable[[int, int], None] | None = None) -> SimulationReport:
     """Play ``games`` games of ``game`` between random agents and summarise them.
 
     ``on_progress(done, total)`` is called after each game when given.

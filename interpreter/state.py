@@ -6,12 +6,26 @@ to control) and stops there. ``apply_action`` checks the action, resumes, and ru
 """
 from __future__ import annotations
 
-from rulelang.diagnostics import Diagnostic
-from rulelang.errors import IllegalActionError, RulesRuntimeError
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from .values import Player, RuleError, display
+from rulelang.boards import BoardError
+from rulelang.diagnostics import Diagnostic, Span
+from rulelang.errors import BUG_HINT, IllegalActionError, InternalError, RulelangError, RulesRuntimeError
 
-CHANCE = -1
+from . import rng
+from .observe import describe, observation
+from .program import Decision, Env, Expr, Frame, Options
+from .serialize import state_to_json
+from .values import CHANCE, Component, Player, RuleError, Value, display, kind_of, who
+
+if TYPE_CHECKING:
+    from rulelang import ast
+
+    from .catalog import PlayerRule
+    from .game import Game
+
+__all__ = ["CHANCE", "Action", "State"]
 
 
 class Action:
@@ -19,7 +33,7 @@ class Action:
 
     __slots__ = ("id", "label", "player", "value")
 
-    def __init__(self, action_id: int, label: str, player: int, value=None):
+    def __init__(self, action_id: int, label: str, player: int, value: Value = None):
         self.id, self.label, self.player, self.value = action_id, label, player, value
 
     def __str__(self) -> str:
@@ -28,41 +42,82 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({self.id}, {self.label!r}, player={self.player})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and other.id == self.id and other.player == self.player
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.id, self.player))
-
-
-class Frame:
-    """One running procedure: its code, program counter, local values, and the caller's
-    variable that receives its return value."""
-
-    __slots__ = ("code", "env", "name", "pc", "ret")
-
-    def __init__(self, name, code, pc, env, ret=None):
-        self.name, self.code, self.pc, self.env, self.ret = name, code, pc, env, ret
-
-    def copy(self) -> Frame:
-        return Frame(self.name, self.code, self.pc, dict(self.env), self.ret)
 
 
 class State:
     """One game in progress. Create with ``Game.new_initial_state``."""
 
-    def __init__(self, game, seed: int, explicit_chance: bool):
+    __slots__ = ("action_history", "component_values", "component_zone", "decisions", "explicit_chance", "frames",
+                 "game", "global_values", "log", "origin", "pending", "player_values", "rng", "seed", "since_origin",
+                 "space_values", "supply_counts", "terminal", "zones")
+
+    def __init__(self, game: Game, seed: int, explicit_chance: bool):
+        """The state before setup: every component in its starting zone, every token in its
+        bank, no variable set yet and no procedure running."""
+        catalog = game.catalog
         self.game = game
         self.seed = seed
         self.explicit_chance = explicit_chance
-        self.pending = None
-        self.terminal = False
-        self.decisions = 0
-        self.history_list: list[tuple[int, int]] = []
-        self.log: list[str] = []
+        self.rng: int = rng.seed_state(seed)  # the random generator's whole state
+        # Variables: by name, then (for owned variables) by player, space or component index.
+        self.global_values: dict[str, Value] = {}
+        self.player_values: dict[str, list[Value]] = {}
+        self.space_values: dict[str, list[Value]] = {}
+        self.component_values: dict[str, list[Value]] = {}
+        # Tokens of each supply by holder: 0 is the bank, then the seats, then the components.
+        holders = catalog.holder_base + len(catalog.components)
+        self.supply_counts: dict[str, list[int]] = {
+            name: [total] + [0] * (holders - 1) for name, total in catalog.supplies.items()}
+        # The components in each zone slot (bottom first), and the zone slot of each component.
+        self.zones: list[list[Component]] = [[] for _ in catalog.zone_refs]
+        for component, slot in zip(catalog.components, catalog.initial_zone, strict=True):
+            self.zones[slot].append(component)
+        self.component_zone: list[int] = list(catalog.initial_zone)
+        # The program position: running procedures (innermost last), and the decision awaited.
         self.frames: list[Frame] = []
-        self.origin = None  # (seed-based start) or the JSON data this state was loaded from
+        self.pending: Decision | None = None
+        self.terminal = False
+        self.decisions = 0  # choices made by players (chance outcomes not counted)
+        self.action_history: list[tuple[int, int]] = []  # (player, action id), chance included
+        self.log: list[str] = []
+        # A failed action is undone by replaying from the origin: the start (None) or the
+        # state this one was loaded from; ``since_origin`` counts the actions applied since.
+        self.origin: State | None = None
         self.since_origin = 0
+
+    @classmethod
+    def initial(cls, game: Game, seed: int, explicit_chance: bool) -> State:
+        """A new game, set up and run to its first decision."""
+        state = cls(game, seed, explicit_chance)
+        state._set_up()
+        state.run()
+        return state
+
+    def _set_up(self) -> None:
+        """Give every variable its initial value (``me``: the owner of an owned variable),
+        then enter the first phase, after the setup."""
+        catalog = self.game.catalog
+        initial = catalog.initial_values
+        for name, value in initial.global_values.items():
+            self.global_values[name] = self._evaluate(value, {}, catalog.global_vars[name].span)
+        owned: tuple[tuple[dict[str, Expr], dict[str, ast.VarDecl], dict[str, list[Value]], Sequence[Value]], ...] = (
+            (initial.player_values, catalog.player_vars, self.player_values, catalog.players),
+            (initial.space_values, catalog.space_vars, self.space_values, catalog.spaces),
+            (initial.component_values, catalog.component_vars, self.component_values, catalog.components))
+        for values, variables, table, owners in owned:
+            for name, value in values.items():
+                table[name] = [self._evaluate(value, {"me": owner}, variables[name].span) for owner in owners]
+        if catalog.first_phase is not None:
+            self.enter_phase(catalog.first_phase)
+        if "$setup" in catalog.code:
+            self.push("$setup", {}, None)
+        if not self.frames:
+            self.end_game()
 
     # ---- host API ----
     def current_players(self) -> list[int]:
@@ -72,35 +127,37 @@ class State:
         return list(self.pending.players)
 
     def is_terminal(self) -> bool:
+        """Whether the game is over."""
         return self.terminal
 
     def is_chance_node(self) -> bool:
+        """Whether the state waits for a chance outcome (only with explicit chance)."""
         return self.pending is not None and self.pending.kind == "chance"
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The actions ``player`` may take now (the only player to act by default)."""
         player = self._resolve_player(player)
-        if player is None or self.terminal:
+        if player is None:
             return []
         options, ids = self._options(player)
-        labels = [self._label(o) for o in options]
-        return [Action(i, lab, player, o) for i, lab, o in zip(ids, labels, options)]
+        return [Action(i, display(o), player, o) for i, o in zip(ids, options, strict=True)]
 
     def legal_action_ids(self, player: int | None = None) -> list[int]:
         """The ids of ``legal_actions(player)``, without building Action objects."""
         player = self._resolve_player(player)
-        if player is None or self.terminal:
+        if player is None:
             return []
         return list(self._options(player)[1])
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node: every outcome with its probability."""
-        if not self.is_chance_node():
+        decision = self.pending
+        if decision is None or decision.kind != "chance":
             raise IllegalActionError("this is not a chance node")
-        p = self.pending
-        return [(Action(i, self._label(o), CHANCE, o), pr) for o, i, pr in zip(p.options, p.ids, p.probs)]
+        return [(Action(i, display(o), CHANCE, o), p)
+                for o, i, p in zip(decision.options, decision.ids, decision.probs, strict=True)]
 
-    def apply_action(self, action, player: int | None = None) -> None:
+    def apply_action(self, action: Action | int, player: int | None = None) -> None:
         """Apply an Action or an action id for ``player``; IllegalActionError if not legal."""
         if isinstance(action, Action):
             if player is None:
@@ -112,20 +169,17 @@ class State:
             raise IllegalActionError(f"an action must be an Action or an int id, not {type(action).__name__}")
         player = self._acting_player(player)
         options, ids = self._options(player)
-        try:
-            index = ids.index(action_id)
-        except ValueError:
-            legal = ", ".join(f"{i} ({self._label(o)})" for o, i in zip(options, ids))
-            raise IllegalActionError(
-                f"action {action_id} is not legal for {self._who(player)}; legal: {legal}") from None
-        self._resume(player, options[index], action_id)
+        if action_id not in ids:
+            legal = ", ".join(f"{i} ({display(o)})" for o, i in zip(options, ids, strict=True))
+            raise IllegalActionError(f"action {action_id} is not legal for {who(player)}; legal: {legal}")
+        self._resume(player, options[ids.index(action_id)], action_id)
 
     def returns(self) -> list[float]:
         """Each player's score (the ruleset's 'score'); meaningful once terminal."""
-        scores = self.game.catalog.scores
-        if scores is None:
+        catalog = self.game.catalog
+        if catalog.score is None:
             return [0.0] * self.game.num_players
-        return [float(self._per_player(scores, p)) for p in self.game.catalog.real_players]
+        return [float(self._number(catalog.score, p)) for p in catalog.real_players]
 
     def winners(self) -> list[int]:
         """The players with the best score, after the tie-break; [] until the game ends."""
@@ -134,76 +188,63 @@ class State:
         scores = self.returns()
         best = max(scores)
         tied = [i for i, s in enumerate(scores) if s == best]
-        tiebreak = self.game.catalog.tiebreaks
+        tiebreak = self.game.catalog.tiebreak
         if tiebreak is None or len(tied) < 2:
             return tied
-        keys = {i: self._per_player(tiebreak, self.game.catalog.players[i]) for i in tied}
+        keys = {i: self._number(tiebreak, self.game.catalog.players[i]) for i in tied}
         top = max(keys.values())
         return [i for i in tied if keys[i] == top]
 
     def history(self) -> list[tuple[int, int]]:
         """Every (player, action id) applied since the start, chance outcomes included."""
-        return list(self.history_list)
+        return list(self.action_history)
 
     def clone(self) -> State:
         """An independent copy."""
         other = State.__new__(State)
-        other.__dict__.update(self.__dict__)
-        other.g = dict(self.g)
-        other.pv = {k: v[:] for k, v in self.pv.items()}
-        other.sv = {k: v[:] for k, v in self.sv.items()}
-        other.cv = {k: v[:] for k, v in self.cv.items()}
-        other.zones = [z[:] for z in self.zones]
-        other.loc = self.loc[:]
-        other.sup = {k: v[:] for k, v in self.sup.items()}
-        other.frames = [f.copy() for f in self.frames]
-        other.history_list = self.history_list[:]
-        other.log = self.log[:]
+        other._copy_fields_of(self)
         return other
 
-    def __deepcopy__(self, memo) -> State:
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
         # copy.deepcopy(state) is clone(): the game and its interned values are shared.
         return self.clone()
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON-serializable data."""
-        from .observe import observation
         return observation(self, self._check_player(player))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-serializable data; ``Game.state_from_json`` reads it back."""
-        from .serialize import state_to_json
         return state_to_json(self)
 
     def check_invariants(self) -> list[str]:
         """The labels of the ruleset's invariants that do not hold now."""
-        failed = []
-        for label, condition in self.game.catalog.invariants:
-            if not self._evaluate(condition, {}):
-                failed.append(label)
-        return failed
+        return [rule.label for rule in self.game.catalog.invariants
+                if not self._evaluate(rule.condition, {}, rule.span)]
 
     def __str__(self) -> str:
-        from .observe import describe
         return describe(self)
 
     # ---- used by the lowered operations ----
-    def move(self, component, slot: int) -> None:
-        self.zones[self.loc[component.id]].remove(component)
+    def move(self, component: Component, slot: int) -> None:
+        """Move ``component`` to the top of the zone in ``slot``."""
+        self.zones[self.component_zone[component.id]].remove(component)
         self.zones[slot].append(component)
-        self.loc[component.id] = slot
+        self.component_zone[component.id] = slot
 
     def transfer(self, supply: str, source: int, target: int, amount: int) -> None:
         """Move up to ``amount`` tokens between holders (0 is the bank, 1+i player i)."""
-        holders = self.sup[supply]
+        holders = self.supply_counts[supply]
         amount = min(amount, holders[source])
         holders[source] -= amount
         holders[target] += amount
 
-    def push(self, name: str, env: dict, ret) -> None:
+    def push(self, name: str, env: Env, ret: str | None) -> None:
+        """Start procedure ``name``; its return value goes to the caller's local ``ret``."""
         self.frames.append(Frame(name, self.game.catalog.code[name].ops, 0, env, ret))
 
-    def pop(self, value=None) -> None:
+    def pop(self, value: Value = None) -> None:
+        """Return from the running procedure with ``value`` (the game ends with the last)."""
         done = self.frames.pop()
         if not self.frames:
             self.end_game()
@@ -211,111 +252,134 @@ class State:
             self.frames[-1].env[done.ret] = value
 
     def enter_phase(self, name: str) -> None:
+        """Leave every running procedure and start phase ``name``."""
         self.frames = [Frame(name, self.game.catalog.code[name].ops, 0, {})]
 
     def end_game(self) -> None:
+        """Stop the game: nothing runs and nobody is to act any more."""
         self.terminal = True
         self.frames = []
         self.pending = None
 
     # ---- running ----
     def run(self) -> None:
-        """Run until a decision or the end; errors become RulesRuntimeError."""
+        """Run until a decision or the end. An error of the rules becomes RulesRuntimeError,
+        any other failure InternalError, both located at the operation that failed."""
+        try:
+            self._run_until_decision()
+        except Exception as error:
+            raise self._as_rulelang_error(error) from _cause(error)
+
+    def _run_until_decision(self) -> None:
         limit = self.game.max_steps
         steps = 0
-        try:
-            while self.pending is None and not self.terminal:
-                fr = self.frames[-1]
-                ops = fr.code
-                if fr.pc >= len(ops):
-                    self.pop(None)
-                    continue
-                ops[fr.pc](self, fr)
-                steps += 1
-                if steps > limit:
-                    raise RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
-        except RuleError as error:
-            raise self._runtime_error(error.message, error.code) from None
-        except (TypeError, AttributeError, KeyError, ValueError, IndexError, ZeroDivisionError) as error:
-            raise self._runtime_error(f"{type(error).__name__}: {error}", "E602") from None
-        except RecursionError:
-            raise self._runtime_error("procedures call each other too deeply", "E603") from None
-
-    def _runtime_error(self, message, code) -> RulesRuntimeError:
-        span = None
-        if self.frames:
+        while self.pending is None and not self.terminal:
             fr = self.frames[-1]
-            spans = self.game.catalog.code[fr.name].spans
-            if fr.pc < len(spans):
-                span = spans[fr.pc]
-        where = f" (in {self.frames[-1].name})" if self.frames else ""
-        return RulesRuntimeError(Diagnostic(code, message + where, span))
+            ops = fr.code
+            if fr.pc >= len(ops):
+                self.pop(None)
+                continue
+            ops[fr.pc](self, fr)
+            steps += 1
+            if steps > limit:
+                raise RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
 
-    def _resume(self, player: int, value, action_id: int) -> None:
-        decision = self.pending
+    def _as_rulelang_error(self, error: Exception) -> RulelangError:
+        """What went wrong while running, located at the operation running now."""
+        return _rulelang_error(error, *self._location())
+
+    def _location(self) -> tuple[Span | None, str]:
+        """The span of the operation running now, and " (in PROCEDURE)" to add to a message."""
+        if not self.frames:
+            return None, ""
         fr = self.frames[-1]
+        spans = self.game.catalog.code[fr.name].spans
+        return (spans[fr.pc] if fr.pc < len(spans) else None), f" (in {fr.name})"
+
+    def _resume(self, player: int, value: Value, action_id: int) -> None:
+        decision = self.pending
+        assert decision is not None, "an action was checked against no decision"
         self.pending = None
-        if decision.kind == "simultaneous":
-            decision.resume(self, fr, value, player)
-        else:
-            decision.resume(self, fr, value)
         if player != CHANCE:
             self.decisions += 1
-        self.history_list.append((player, action_id))
+        self.action_history.append((player, action_id))
         self.since_origin += 1
         try:
-            self.run()
-        except RulesRuntimeError:
+            decision.resume(self, self.frames[-1], value, player)
+            self._run_until_decision()
+        except Exception as error:
+            failure = self._as_rulelang_error(error)  # located before the state is put back
             self._restore()
-            raise
+            raise failure from _cause(error)
 
     def _restore(self) -> None:
         """Put the state back as it was before the failed action, by replaying from its origin."""
-        from .serialize import replay_origin
-        restored = replay_origin(self, self.since_origin - 1)
-        self.__dict__.update(restored.__dict__)
+        self._copy_fields_of(self._replayed(self.since_origin - 1))
+
+    def _replayed(self, count: int) -> State:
+        """The origin of this state with its first ``count`` actions since then applied again."""
+        if self.origin is None:
+            fresh = State.initial(self.game, self.seed, self.explicit_chance)
+        else:
+            fresh = self.origin.clone()
+            fresh.origin, fresh.since_origin = self.origin, 0
+        first = len(self.action_history) - self.since_origin
+        for player, action_id in self.action_history[first:first + count]:
+            fresh.apply_action(action_id, player=player)
+        return fresh
+
+    def _copy_fields_of(self, other: State) -> None:
+        """Make every field of this state a copy of ``other``'s (values are shared: immutable)."""
+        self.game, self.seed, self.explicit_chance, self.rng = other.game, other.seed, other.explicit_chance, other.rng
+        self.global_values = dict(other.global_values)
+        self.player_values = {k: v[:] for k, v in other.player_values.items()}
+        self.space_values = {k: v[:] for k, v in other.space_values.items()}
+        self.component_values = {k: v[:] for k, v in other.component_values.items()}
+        self.supply_counts = {k: v[:] for k, v in other.supply_counts.items()}
+        self.zones = [z[:] for z in other.zones]
+        self.component_zone = other.component_zone[:]
+        self.frames = [f.copy() for f in other.frames]
+        self.pending, self.terminal, self.decisions = other.pending, other.terminal, other.decisions
+        self.action_history = other.action_history[:]
+        self.log = other.log[:]
+        self.origin, self.since_origin = other.origin, other.since_origin
 
     # ---- helpers ----
-    def _options(self, player: int):
-        p = self.pending
-        if p.kind == "simultaneous":
-            return p.options[player]
-        return p.options, p.ids
+    def _options(self, player: int) -> Options:
+        assert self.pending is not None
+        return self.pending.options_of(player)
 
-    def _label(self, value) -> str:
-        return display(value)
+    def _number(self, rule: PlayerRule, player: Player) -> int:
+        """The value of a per-player rule (a score, a tie-break) for ``player``: a number
+        (true and false count as 1 and 0)."""
+        result = self._evaluate(rule.value, {rule.variable: player}, rule.span)
+        if not isinstance(result, int):
+            message = f"'{rule.kind} {rule.variable}' gives {kind_of(result)}, not a number"
+            raise RulesRuntimeError(Diagnostic("E602", message, rule.span))
+        return result
 
-    def _per_player(self, pair, player: Player):
-        name, fn = pair
-        return self._evaluate(fn, {name: player})
-
-    def _evaluate(self, fn, env):
+    def _evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
+        """The value of a compiled expression, outside any running procedure."""
         try:
             return fn(self, dict(env))
-        except RuleError as error:
-            raise RulesRuntimeError(Diagnostic(error.code, error.message)) from None
+        except Exception as error:
+            raise _rulelang_error(error, span, "") from _cause(error)
 
-    def _who(self, player: int) -> str:
-        return "chance" if player == CHANCE else f"player {player + 1}"
-
-    def _check_player(self, player) -> int:
-        if isinstance(player, bool) or not isinstance(player, int) or not (
-                player == CHANCE or 0 <= player < self.game.num_players):
-            raise IllegalActionError(f"no player {player!r} in a {self.game.num_players}-player game "
-                                     f"(players are 0..{self.game.num_players - 1})")
+    def _check_player(self, player: object) -> int:
+        count = self.game.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not (player == CHANCE or 0 <= player < count):
+            raise IllegalActionError(f"no player {player!r} in a {count}-player game (players are 0..{count - 1})")
         return player
 
-    def _resolve_player(self, player):
+    def _resolve_player(self, player: int | None) -> int | None:
         """The player whose options are asked for, or None if that player is not to act."""
         current = self.current_players()
         if player is None:
-            if len(current) != 1:
-                return None
-            return current[0]
+            return current[0] if len(current) == 1 else None
         player = self._check_player(player)
         return player if player in current else None
 
-    def _acting_player(self, player) -> int:
+    def _acting_player(self, player: int | None) -> int:
         current = self.current_players()
         if self.terminal:
             raise IllegalActionError("the game is over: no action can be applied")
@@ -325,6 +389,31 @@ class State:
             return current[0]
         player = self._check_player(player)
         if player not in current:
-            raise IllegalActionError(f"it is not {self._who(player)}'s turn to act; to act: "
-                                     + ", ".join(self._who(p) for p in current))
+            raise IllegalActionError(f"it is not {who(player)}'s turn to act; to act: "
+                                     + ", ".join(who(p) for p in current))
         return player
+
+
+def _cause(error: Exception) -> BaseException | None:
+    """The error to chain to the one rulelang raises for ``error``: none for an error of the
+    rules (the user needs no Python traceback), the Python error itself for a bug, and its
+    own cause for an error of the family, raised again as it is."""
+    if isinstance(error, RulelangError):
+        return error.__cause__
+    return None if isinstance(error, (RuleError, RecursionError, BoardError)) else error
+
+
+def _rulelang_error(error: Exception, span: Span | None, where: str) -> RulelangError:
+    """What went wrong evaluating the rules, as an error of the family: the rules' own error
+    (RulesRuntimeError) or rulelang's (InternalError), located at ``span``; ``where`` (" (in
+    PROCEDURE)") ends the message."""
+    if isinstance(error, RulelangError):
+        return error
+    if isinstance(error, RuleError):
+        return RulesRuntimeError(Diagnostic(error.code, error.message + where, span))
+    if isinstance(error, BoardError):  # a board query the board cannot answer
+        return RulesRuntimeError(Diagnostic("E602", error.message + where, span))
+    if isinstance(error, RecursionError):
+        return RulesRuntimeError(Diagnostic("E603", "the rules nest calls too deeply" + where, span))
+    message = f"rulelang failed while running the rules{where}: {type(error).__name__}: {error}"
+    return InternalError(message, Diagnostic("E900", message, span, hint=BUG_HINT))

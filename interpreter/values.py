@@ -2,6 +2,13 @@
 immutable objects, so a state copies cheaply and serializes exactly."""
 from __future__ import annotations
 
+from typing import TypeAlias, Union
+
+from rulelang.boards import Board, Space
+
+CHANCE = -1
+"""The player id of chance, in ``current_players()`` and ``history()``."""
+
 
 class RuleError(Exception):
     """Something the rules asked for cannot be done (the interpreter adds the location)."""
@@ -12,6 +19,8 @@ class RuleError(Exception):
 
 
 class Player:
+    """A seat at the table: a real player or a dummy seat played by the rules."""
+
     __slots__ = ("index",)
 
     def __init__(self, index: int):
@@ -22,11 +31,15 @@ class Player:
 
     __str__ = __repr__
 
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Player):
+            return NotImplemented
         return self.index < other.index
 
 
 class EnumValue:
+    """One value of a declared enumeration; ordered by its position in the declaration."""
+
     __slots__ = ("name", "ordinal", "type")
 
     def __init__(self, type_name: str, name: str, ordinal: int):
@@ -37,11 +50,15 @@ class EnumValue:
 
     __str__ = __repr__
 
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, EnumValue):
+            return NotImplemented
         return self.ordinal < other.ordinal
 
 
 class EnumType:
+    """A declared enumeration used as a value (``values(suit)``)."""
+
     __slots__ = ("name", "values")
 
     def __init__(self, name: str, values: tuple[EnumValue, ...]):
@@ -56,7 +73,7 @@ class Component:
 
     __slots__ = ("fields", "id", "label", "type")
 
-    def __init__(self, cid: int, type_name: str, fields: dict, label: str):
+    def __init__(self, cid: int, type_name: str, fields: dict[str, Value], label: str):
         self.id, self.type, self.fields, self.label = cid, type_name, fields, label
 
     def __repr__(self) -> str:
@@ -64,7 +81,9 @@ class Component:
 
     __str__ = __repr__
 
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Component):
+            return NotImplemented
         return self.id < other.id
 
 
@@ -73,7 +92,7 @@ class ComponentSpec:
 
     __slots__ = ("fields", "type")
 
-    def __init__(self, type_name: str, fields: dict):
+    def __init__(self, type_name: str, fields: dict[str, Value]):
         self.type, self.fields = type_name, fields
 
 
@@ -90,18 +109,26 @@ class ZoneRef:
 
 
 class Ref:
-    """A declared thing used as a value: a supply, a die, a board."""
+    """A declared thing used as a value: a supply, a die (``target``: its faces) or a board
+    (``target``: the board)."""
 
     __slots__ = ("kind", "name", "target")
 
-    def __init__(self, kind: str, name: str, target=None):
+    def __init__(self, kind: str, name: str, target: Board | tuple[Value, ...] | None = None):
         self.kind, self.name, self.target = kind, name, target
 
     def __repr__(self) -> str:
         return self.name
 
 
-def display(value) -> str:
+Value: TypeAlias = Union[
+    bool, int, str, "tuple[Value, ...]", "dict[Value, Value]",
+    Player, EnumValue, EnumType, Component, ComponentSpec, ZoneRef, Ref, Space, Board, None,
+]
+"""Any value a ruleset can handle (a board only while loading, as ``load_board``'s result)."""
+
+
+def display(value: object) -> str:
     """A readable rendering of any runtime value."""
     if value is None:
         return "none"
@@ -116,7 +143,7 @@ def display(value) -> str:
     return str(value)
 
 
-def kind_of(value) -> str:
+def kind_of(value: object) -> str:
     """The name of a value's kind, for error messages."""
     if value is None:
         return "none"
@@ -128,10 +155,13 @@ def kind_of(value) -> str:
         return "string"
     if isinstance(value, tuple):
         return "list"
-    if isinstance(value, Component):
-        return value.type
-    if isinstance(value, EnumValue):
+    if isinstance(value, (Component, EnumValue)):
         return value.type
     if isinstance(value, Ref):
         return value.kind
     return type(value).__name__.lower().replace("ref", "")
+
+
+def who(player: int) -> str:
+    """A seat as people say it ("player 1" for seat 0), or "chance"."""
+    return "chance" if player == CHANCE else f"player {player + 1}"

@@ -1,8 +1,9 @@
 """The abstract syntax tree: frozen dataclasses, each with the span of its source text."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Union
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
+from typing import TypeAlias, TypeVar
 
 from .diagnostics import Span
 
@@ -96,8 +97,8 @@ class IfExpr(Node):
     otherwise: Expr
 
 
-Expr = Union[Literal, Name, ListExpr, Comprehension, Generator, Attribute, Index,
-             KeywordArg, Call, BinaryOp, UnaryOp, IfExpr]
+Expr: TypeAlias = (Literal | Name | ListExpr | Comprehension | Generator | Attribute | Index
+                   | KeywordArg | Call | BinaryOp | UnaryOp | IfExpr)
 
 
 # ---- types ----
@@ -271,9 +272,9 @@ class Log(Node):
     message: Expr
 
 
-Stmt = Union[Let, Roll, RandomPick, CallLet, Assign, If, For, While, Repeat, Break, Continue,
-             Choose, Menu, Simultaneous, Move, Shuffle, Gain, Pay, CallStmt, Return, Next,
-             EndGame, Log]
+Stmt: TypeAlias = (Let | Roll | RandomPick | CallLet | Assign | If | For | While | Repeat | Break | Continue
+                   | Choose | Menu | Simultaneous | Move | Shuffle | Gain | Pay | CallStmt | Return | Next
+                   | EndGame | Log)
 
 
 # ---- declarations ----
@@ -415,11 +416,25 @@ class InvariantDecl(Decl):
     kind = "invariant"
 
 
+D = TypeVar("D", bound=Decl)
+
+
 @dataclass(frozen=True)
 class Ruleset(Node):
     """One parsed file: its declarations in source order."""
     path: str
     declarations: tuple[Decl, ...]
 
-    def of_kind(self, cls) -> list:
+    def of_kind(self, cls: type[D]) -> list[D]:
+        """The declarations of class ``cls``, in source order."""
         return [d for d in self.declarations if isinstance(d, cls)]
+
+
+def children(node: Node) -> Iterator[Node]:
+    """The nodes directly below ``node``, in field order (inside tuples and pairs too)."""
+    for f in fields(node):
+        value = getattr(node, f.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            for part in item if isinstance(item, tuple) else (item,):
+                if isinstance(part, Node):
+                    yield part

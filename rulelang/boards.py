@@ -57,22 +57,29 @@ import difflib
 import json
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict, TypeVar, cast
 
 import yaml
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "board.schema.json"
 EAGER_DISTANCE_LIMIT = 512  # boards up to this size compute all distances up front
 MAX_FILE_NODES = 500_000  # bound on YAML nodes (aliases counted once per use)
 
 _Path = tuple[str | int, ...]
+T = TypeVar("T")
+
+# The data of a board file as parsed (YAML gives the same shapes as JSON).
+JSON: TypeAlias = "str | int | float | bool | Mapping[str, JSON] | Sequence[JSON] | None"
+Scalar: TypeAlias = "int | str | bool"   # a value of a square board's attribute grid
 
 
 class BoardError(ValueError):
@@ -111,28 +118,29 @@ class Space:
     def __str__(self) -> str:
         return self.name
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Space], tuple[str, int, str, dict[str, object]]]:
         return (Space, (self.board, self.index, self.name, dict(self.attributes)))
 
 
 @dataclass(frozen=True)
 class _Geometry:
-    """Coordinates of a grid's spaces and the vectors that name its directions."""
+    """Coordinates of a grid's spaces and the vectors that name its directions. The shapes
+    below have no coordinates: a board gets its own with ``replace(shape, coords=...)``."""
 
-    coords: tuple[tuple[int, int], ...]
     vectors: tuple[tuple[int, int], ...]  # indexed by direction
     names: tuple[str, ...]  # short direction names, same order
     axes: tuple[tuple[int, int], ...]  # one vector per family of straight lines
+    coords: tuple[tuple[int, int], ...] = ()
 
 
-_HEX = dict(
+_HEX = _Geometry(
     vectors=((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)),
     names=("e", "se", "sw", "w", "nw", "ne"),
     axes=((1, 0), (0, 1), (-1, 1)),
 )
 _SQUARE_AXES = ((1, 0), (0, 1), (1, 1), (1, -1))
-_SQUARE4 = dict(vectors=((0, 1), (1, 0), (0, -1), (-1, 0)), names=("n", "e", "s", "w"), axes=_SQUARE_AXES)
-_SQUARE8 = dict(
+_SQUARE4 = _Geometry(vectors=((0, 1), (1, 0), (0, -1), (-1, 0)), names=("n", "e", "s", "w"), axes=_SQUARE_AXES)
+_SQUARE8 = _Geometry(
     vectors=((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)),
     names=("n", "ne", "e", "se", "s", "sw", "w", "nw"),
     axes=_SQUARE_AXES,
@@ -160,7 +168,7 @@ class Board:
         self.attribute_names = frozenset(k for s in self.spaces for k in s.attributes)
         self._by_name = {s.name: s for s in self.spaces}
         self._geometry = geometry
-        self._memo: dict[tuple, Any] = {}
+        self._memo: dict[tuple[object, ...], object] = {}
         self._step: tuple[tuple[Space | None, ...], ...] = ()
         self._direction: dict[tuple[int, int], int] = {}
         if geometry is not None:
@@ -190,7 +198,7 @@ class Board:
         for i, js in enumerate(succ):
             for j in js:
                 pred[j].add(i)
-        near = [(s | p) - {i} for i, (s, p) in enumerate(zip(succ, pred))]
+        near = [(s | p) - {i} for i, (s, p) in enumerate(zip(succ, pred, strict=True))]
         for i, j in edges:
             if i != j:
                 near[i].add(j)
@@ -237,10 +245,10 @@ class Board:
             raise BoardError(f"space {s} of board {s.board!r} is not on board {self.name!r}")
         return s.index
 
-    def _memoized(self, key: tuple, compute: Callable[[], Any]) -> Any:
+    def _memoized(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
         """Return the cached answer for ``key``, computing it once."""
         try:
-            return self._memo[key]
+            return cast(T, self._memo[key])   # stored by this method for this key: a T
         except KeyError:
             value = self._memo[key] = compute()
             return value
@@ -286,7 +294,7 @@ class Board:
 
     def _within(self, i: int, n: int) -> tuple[Space, ...]:
         row = self._distances[i] or self._distance_row(i)
-        return tuple(s for s, d in zip(self.spaces, row) if 1 <= d <= n)
+        return tuple(s for s, d in zip(self.spaces, row, strict=True) if 1 <= d <= n)
 
     def ahead(self, s: Space, n: int) -> tuple[Space, ...]:
         """Spaces exactly ``n`` successor steps after ``s``, over every fork, board order.
@@ -324,19 +332,19 @@ class Board:
         ordered by its first space, then by axis (square: east, north,
         north-east, south-east; hex: east, south-east, south-west).
         """
-        if self._geometry is None or n < 1:
-            return ()
-        return self._memoized(("lines", n), lambda: self._lines(n))
-
-    def _lines(self, n: int) -> tuple[tuple[Space, ...], ...]:
         geometry = self._geometry
-        at = {xy: s for s, xy in zip(self.spaces, geometry.coords)}
+        if geometry is None or n < 1:
+            return ()
+        return self._memoized(("lines", n), lambda: self._lines(geometry, n))
+
+    def _lines(self, geometry: _Geometry, n: int) -> tuple[tuple[Space, ...], ...]:
+        at = {xy: s for s, xy in zip(self.spaces, geometry.coords, strict=True)}
         axes = geometry.axes[:1] if n == 1 else geometry.axes
         found = []
         for x, y in geometry.coords:
             for dx, dy in axes:
-                line = [at.get((x + k * dx, y + k * dy)) for k in range(n)]
-                if None not in line:
+                line = [at[xy] for xy in ((x + k * dx, y + k * dy) for k in range(n)) if xy in at]
+                if len(line) == n:
                     found.append(tuple(line))
         return tuple(found)
 
@@ -367,7 +375,7 @@ class Board:
         key = _value_key(_freeze(value))
         return self._memoized(("regions", attribute, key), lambda: self._regions(attribute, key))
 
-    def _regions(self, attribute: str, key: tuple) -> tuple[tuple[Space, ...], ...]:
+    def _regions(self, attribute: str, key: _ValueKey) -> tuple[tuple[Space, ...], ...]:
         _, components = self._components(attribute)
         chosen = [c for c in components if _value_key(c[0].attributes.get(attribute)) == key]
         return tuple(sorted(chosen, key=lambda c: (-len(c), c[0].index)))
@@ -386,14 +394,14 @@ class Board:
     def _label(self, attribute: str) -> tuple[tuple[int, ...], tuple[tuple[Space, ...], ...]]:
         keys = [_value_key(s.attributes.get(attribute)) for s in self.spaces]
         labels = [-1] * len(self.spaces)
-        components = []
+        components: list[tuple[Space, ...]] = []
         for start in range(len(self.spaces)):
             if labels[start] < 0:
                 members = self._flood(start, keys, labels, len(components))
                 components.append(tuple(self.spaces[j] for j in sorted(members)))
         return tuple(labels), tuple(components)
 
-    def _flood(self, start: int, keys: list, labels: list[int], label: int) -> list[int]:
+    def _flood(self, start: int, keys: list[_ValueKey], labels: list[int], label: int) -> list[int]:
         """Label every space connected to ``start`` through equal keys."""
         labels[start] = label
         members, queue = [start], deque([start])
@@ -407,7 +415,7 @@ class Board:
 
     # -- export ----------------------------------------------------------
 
-    def to_networkx(self, directed: bool = False) -> networkx.Graph:
+    def to_networkx(self, directed: bool = False) -> networkx.Graph[str]:
         """A networkx graph for drawing or analysis: nodes are space names with attributes.
 
         Undirected neighbours by default; ``directed=True`` gives a DiGraph of
@@ -415,7 +423,7 @@ class Board:
         """
         import networkx
 
-        graph = networkx.DiGraph() if directed else networkx.Graph()
+        graph: networkx.Graph[str] = networkx.DiGraph() if directed else networkx.Graph()
         graph.graph.update(name=self.name, kind=self.kind)
         for s in self.spaces:
             graph.add_node(s.name, **s.attributes)
@@ -429,7 +437,10 @@ def _freeze(value: object) -> object:
     return tuple(value) if isinstance(value, list) else value
 
 
-def _value_key(value: object) -> tuple:
+_ValueKey: TypeAlias = "tuple[type, object]"
+
+
+def _value_key(value: object) -> _ValueKey:
     """A comparison key that keeps True apart from 1."""
     return (type(value), value)
 
@@ -448,19 +459,19 @@ def column_name(x: int) -> str:
 
 
 def square_grid(name: str, width: int, height: int, *, diagonal: bool = False,
-                attributes: Mapping[str, Sequence[Sequence[object]]] | None = None) -> Board:
+                attributes: Mapping[str, Sequence[Sequence[Scalar]]] | None = None) -> Board:
     """A width x height square board, spaces named a1 (south-west) onwards.
 
     ``attributes`` maps an attribute name to ``height`` rows of ``width``
     values, the first row being the north edge (as the board is drawn).
     """
-    data: dict[str, Any] = {"kind": "square", "width": width, "height": height, "diagonal": diagonal}
+    data: dict[str, JSON] = {"kind": "square", "width": width, "height": height, "diagonal": diagonal}
     if attributes:
         data["attributes"] = {k: [list(row) for row in rows] for k, rows in attributes.items()}
     return board_from_data(name, data)
 
 
-def hex_grid(name: str, hexes: Iterable[Mapping[str, object] | tuple[int, int]]) -> Board:
+def hex_grid(name: str, hexes: Iterable[Mapping[str, JSON] | tuple[int, int]]) -> Board:
     """A hex board from hexes in axial coordinates, in board order.
 
     Each hex is a ``(q, r)`` pair or a mapping ``{"q": .., "r": .., "id": ..,
@@ -470,7 +481,7 @@ def hex_grid(name: str, hexes: Iterable[Mapping[str, object] | tuple[int, int]])
     return board_from_data(name, {"kind": "hex", "hexes": [dict(h) for h in items]})
 
 
-def board_from_data(name: str, data: Mapping[str, Any], *, file: str | Path | None = None) -> Board:
+def board_from_data(name: str, data: Mapping[str, JSON], *, file: str | Path | None = None) -> Board:
     """Validate board data (the parsed form of a board file) and build the board."""
     return _build(name, data, _Locator(None, file))
 
@@ -493,7 +504,7 @@ def load_board_file(name: str, path: str | Path) -> Board:
 # -- reading files -------------------------------------------------------
 
 
-def _parse(text: str, path: Path) -> tuple[Any, yaml.Node | None]:
+def _parse(text: str, path: Path) -> tuple[JSON, yaml.Node | None]:
     """The data in ``text`` and its YAML node tree (None if not available)."""
     if path.suffix.lower() == ".json":
         return _parse_json(text, path)
@@ -503,9 +514,9 @@ def _parse(text: str, path: Path) -> tuple[Any, yaml.Node | None]:
     return data, root
 
 
-def _parse_json(text: str, path: Path) -> tuple[Any, yaml.Node | None]:
+def _parse_json(text: str, path: Path) -> tuple[JSON, yaml.Node | None]:
     try:
-        data = json.loads(text)
+        data: JSON = json.loads(text)
     except json.JSONDecodeError as error:
         raise BoardError(f"invalid JSON: {error.msg}", path, error.lineno, error.colno) from None
     try:  # JSON is YAML, whose nodes give line numbers; a raw tab in JSON is whitespace
@@ -515,7 +526,7 @@ def _parse_json(text: str, path: Path) -> tuple[Any, yaml.Node | None]:
     return data, root
 
 
-def _compose(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
+def _compose(text: str, path: Path) -> tuple[yaml.Node | None, JSON]:
     """Parse YAML safely, returning the node tree and the data built from it."""
     loader = yaml.SafeLoader(text)
     try:
@@ -523,7 +534,8 @@ def _compose(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
         if root is None:
             return None, None
         _check_nodes(root, path)
-        return root, loader.construct_document(root)
+        data: JSON = loader.construct_document(root)
+        return root, data
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         raise BoardError(f"invalid YAML: {error.problem or error.context}", path,
@@ -547,18 +559,30 @@ def _check_nodes(root: yaml.Node, path: Path) -> None:
                              "counting every use of an alias)", path)
         if isinstance(node, yaml.MappingNode):
             _check_keys(node, path)
-            stack.extend(n for pair in node.value for n in pair)
+            stack.extend(n for pair in _pairs(node) for n in pair)
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
+            stack.extend(_items(node))
 
 
 def _check_keys(node: yaml.MappingNode, path: Path) -> None:
-    seen = set()
-    for key, _ in node.value:
+    seen: set[object] = set()
+    for key, _ in _pairs(node):
         if isinstance(key, yaml.ScalarNode):
             if key.value in seen:
                 raise BoardError(f"duplicate key {key.value!r}", path, *_position(key))
             seen.add(key.value)
+
+
+def _pairs(node: yaml.MappingNode) -> list[tuple[yaml.Node, yaml.Node]]:
+    """The (key node, value node) pairs of a mapping node."""
+    pairs: list[tuple[yaml.Node, yaml.Node]] = node.value
+    return pairs
+
+
+def _items(node: yaml.SequenceNode) -> list[yaml.Node]:
+    """The item nodes of a sequence node."""
+    items: list[yaml.Node] = node.value
+    return items
 
 
 def _position(node: yaml.Node) -> tuple[int, int]:
@@ -568,7 +592,7 @@ def _position(node: yaml.Node) -> tuple[int, int]:
 class _Locator:
     """Turns a path in the data into a BoardError at the matching file position."""
 
-    def __init__(self, root: yaml.Node | None, file: str | Path | None):
+    def __init__(self, root: yaml.Node | None, file: str | Path | None) -> None:
         self.root = root
         self.file = file
 
@@ -581,22 +605,26 @@ class _Locator:
                 return node
             node = child
         if key is not None and isinstance(node, yaml.MappingNode):
-            node = next((k for k, _ in node.value if k.value == str(key)), node)
+            node = next((k for k, _ in _pairs(node) if k.value == str(key)), node)
         return node
+
+    def position(self, path: Iterable[str | int], key: str | None = None) -> tuple[int, int] | None:
+        """The 1-based (line, column) of the node along ``path``; None without a file."""
+        node = self.node(path, key)
+        return None if node is None else _position(node)
 
     def error(self, message: str, path: _Path = (), key: str | None = None) -> BoardError:
         """A BoardError for ``path`` whose message starts with the path."""
         where = _format_path(path if key is None else (*path, key))
-        node = self.node(path, key)
-        line, column = _position(node) if node is not None else (None, None)
+        line, column = self.position(path, key) or (None, None)
         return BoardError(f"{where}: {message}", self.file, line, column)
 
 
 def _child(node: yaml.Node | None, part: str | int) -> yaml.Node | None:
     if isinstance(node, yaml.MappingNode):
-        return next((v for k, v in node.value if k.value == str(part)), None)
+        return next((v for k, v in _pairs(node) if k.value == str(part)), None)
     if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
-        return node.value[part]
+        return _items(node)[part]
     return None
 
 
@@ -611,15 +639,63 @@ def _format_path(path: Iterable[str | int]) -> str:
 # -- validation and building --------------------------------------------
 
 
+# Board data once the schema has accepted it. Each "...Keys" class holds the keys that
+# the schema requires, its subclass the optional ones (attributes are further keys).
+
+class _GraphSpaceKeys(TypedDict):
+    id: str | int
+
+
+class _GraphSpaceData(_GraphSpaceKeys, total=False):
+    next: str | int | list[str | int]
+
+
+class _GraphBoardKeys(TypedDict):
+    kind: Literal["graph"]
+    spaces: list[_GraphSpaceData]
+
+
+class _GraphBoardData(_GraphBoardKeys, total=False):
+    edges: list[list[str | int]]
+
+
+class _HexKeys(TypedDict):
+    q: int
+    r: int
+
+
+class _HexData(_HexKeys, total=False):
+    id: str | int
+
+
+class _HexBoardData(TypedDict):
+    kind: Literal["hex"]
+    hexes: list[_HexData]
+
+
+class _SquareBoardKeys(TypedDict):
+    kind: Literal["square"]
+    width: int
+    height: int
+
+
+class _SquareBoardData(_SquareBoardKeys, total=False):
+    diagonal: bool
+    attributes: dict[str, list[list[Scalar]]]
+
+
+_BoardData: TypeAlias = "_GraphBoardData | _HexBoardData | _SquareBoardData"
+
+
 @cache
-def _validator():
+def _validator() -> Validator:
     import jsonschema
 
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
 
 
-def _validate(data: Any, loc: _Locator) -> None:
+def _validate(data: JSON, loc: _Locator) -> None:
     """Raise a BoardError for the first schema violation (earliest in the file)."""
     errors = list(_validator().iter_errors(data))
     if not errors:
@@ -627,32 +703,38 @@ def _validate(data: Any, loc: _Locator) -> None:
     if loc.root is None:
         import jsonschema
 
-        error = jsonschema.exceptions.best_match(errors)
+        error: ValidationError = jsonschema.exceptions.best_match(errors)
     else:
-        error = min(errors, key=lambda e: _position(loc.node(e.absolute_path, _offending_key(e))))
+        error = min(errors, key=lambda e: loc.position(e.absolute_path, _offending_key(e)) or (0, 0))
     raise loc.error(_message(error), tuple(error.absolute_path), _offending_key(error))
 
 
-def _message(error) -> str:
+def _message(error: ValidationError) -> str:
     """jsonschema's message, made specific where it says only "not valid under any"."""
-    if error.validator in ("anyOf", "oneOf") and "description" in error.schema:
-        return f"{error.instance!r} is not allowed here. {error.schema['description']}"
+    schema = error.schema
+    if error.validator in ("anyOf", "oneOf") and isinstance(schema, Mapping) and "description" in schema:
+        return f"{error.instance!r} is not allowed here. {schema['description']}"
     return error.message
 
 
-def _offending_key(error) -> str | None:
+def _offending_key(error: ValidationError) -> str | None:
     """For errors about a mapping's keys, the key at fault (so we point at it)."""
     if "propertyNames" in error.absolute_schema_path:
         return error.instance if isinstance(error.instance, str) else None
     if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
-        known = error.schema.get("properties", {})
+        known = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
         return next((k for k in error.instance if k not in known), None)
     return None
 
 
-def _build(name: str, data: Any, loc: _Locator) -> Board:
+def _build(name: str, data: JSON, loc: _Locator) -> Board:
     _validate(data, loc)
-    return _BUILDERS[data["kind"]](name, data, loc)
+    board = cast(_BoardData, data)   # the schema guarantees this shape
+    if board["kind"] == "graph":
+        return _graph_board(name, board, loc)
+    if board["kind"] == "hex":
+        return _hex_board(name, board, loc)
+    return _square_board(name, board, loc)
 
 
 def _attributes(item: Mapping[str, object], exclude: Iterable[str]) -> dict[str, object]:
@@ -670,18 +752,23 @@ def _check_unique(ids: Sequence[str], loc: _Locator, section: str) -> dict[str, 
     return index
 
 
-def _graph_board(name: str, data: Mapping[str, Any], loc: _Locator) -> Board:
+def _graph_board(name: str, data: _GraphBoardData, loc: _Locator) -> Board:
     spaces = data["spaces"]
     ids = [str(s["id"]) for s in spaces]
     index = _check_unique(ids, loc, "spaces")
     successors = [_next_indices(s, i, index, loc) for i, s in enumerate(spaces)]
-    edges = [tuple(_lookup(index, end, loc, ("edges", e, k)) for k, end in enumerate(pair))
-             for e, pair in enumerate(data.get("edges", ()))]
+    edges = [_edge(index, pair, e, loc) for e, pair in enumerate(data.get("edges", []))]
     attributes = [_attributes(s, ("id", "next")) for s in spaces]
     return Board(name, "graph", ids, attributes, successors, edges=edges)
 
 
-def _next_indices(space: Mapping[str, Any], i: int, index: dict[str, int], loc: _Locator) -> list[int]:
+def _edge(index: dict[str, int], pair: Sequence[str | int], e: int, loc: _Locator) -> tuple[int, int]:
+    """The space indices of edge ``e``, a pair of space ids."""
+    a, b = (_lookup(index, end, loc, ("edges", e, k)) for k, end in enumerate(pair))
+    return a, b
+
+
+def _next_indices(space: _GraphSpaceData, i: int, index: dict[str, int], loc: _Locator) -> list[int]:
     targets = space.get("next", [])
     if not isinstance(targets, list):
         return [_lookup(index, targets, loc, ("spaces", i, "next"))]
@@ -695,7 +782,7 @@ def _lookup(index: dict[str, int], space_id: object, loc: _Locator, path: _Path)
         raise loc.error(f"unknown space id {str(space_id)!r}", path) from None
 
 
-def _hex_board(name: str, data: Mapping[str, Any], loc: _Locator) -> Board:
+def _hex_board(name: str, data: _HexBoardData, loc: _Locator) -> Board:
     hexes = data["hexes"]
     coords = [(h["q"], h["r"]) for h in hexes]
     at: dict[tuple[int, int], int] = {}
@@ -704,13 +791,13 @@ def _hex_board(name: str, data: Mapping[str, Any], loc: _Locator) -> Board:
             raise loc.error(f"duplicate coordinates q={qr[0]}, r={qr[1]} (first used by hexes[{at[qr]}])",
                             ("hexes", i))
         at[qr] = i
-    ids = [str(h.get("id", f"{q},{r}")) for h, (q, r) in zip(hexes, coords)]
+    ids = [str(h.get("id", f"{q},{r}")) for h, (q, r) in zip(hexes, coords, strict=True)]
     _check_unique(ids, loc, "hexes")
     attributes = [_attributes(h, ("id",)) for h in hexes]
-    return Board(name, "hex", ids, attributes, geometry=_Geometry(tuple(coords), **_HEX))
+    return Board(name, "hex", ids, attributes, geometry=replace(_HEX, coords=tuple(coords)))
 
 
-def _square_board(name: str, data: Mapping[str, Any], loc: _Locator) -> Board:
+def _square_board(name: str, data: _SquareBoardData, loc: _Locator) -> Board:
     width, height = data["width"], data["height"]
     cells = [(x, y) for y in range(height) for x in range(width)]
     names = [f"{column_name(x)}{y + 1}" for x, y in cells]
@@ -722,23 +809,16 @@ def _square_board(name: str, data: Mapping[str, Any], loc: _Locator) -> Board:
             for x, value in enumerate(row):
                 attributes[(height - 1 - k) * width + x][attribute] = value
     shape = _SQUARE8 if data.get("diagonal", False) else _SQUARE4
-    return Board(name, "square", names, attributes, geometry=_Geometry(tuple(cells), **shape))
+    return Board(name, "square", names, attributes, geometry=replace(shape, coords=tuple(cells)))
 
 
 def _check_grid(rows: Sequence[Sequence[object]], width: int, height: int,
                 loc: _Locator, path: _Path) -> None:
     """An attribute grid must not redefine x or y and must be height rows of width values."""
     if path[-1] in ("x", "y"):
-        raise loc.error("x and y are set from the grid and cannot be given", path[:-1], path[-1])
+        raise loc.error("x and y are set from the grid and cannot be given", path[:-1], str(path[-1]))
     if len(rows) != height:
         raise loc.error(f"expected {height} rows (the board's height), found {len(rows)}", path)
     for k, row in enumerate(rows):
         if len(row) != width:
             raise loc.error(f"expected {width} values (the board's width), found {len(row)}", (*path, k))
-
-
-_BUILDERS: dict[str, Callable[[str, Mapping[str, Any], _Locator], Board]] = {
-    "graph": _graph_board,
-    "hex": _hex_board,
-    "square": _square_board,
-}

@@ -1,65 +1,68 @@
-"""Checks on a merged ruleset that need no running: settings, duplicates, kinds, choices.
+"""Checks on a merged ruleset that need no running: settings, duplicates, names, kinds, choices.
 
 Each check is a small generator of diagnostics registered in CHECKS; ``check`` runs them.
 The kind checks know what an expression is only where the text makes it plain (a literal,
-a declared constant such as a zone or an enum value, a declared type); everything else is
-left to the interpreter, so they never warn about a correct ruleset.
+a declared constant such as a zone or an enum value, a declared type, the result of a
+builtin function); everything else is left to the interpreter, so they never warn about a
+correct ruleset.
 """
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
 
 from . import ast
 from .diagnostics import Diagnostic, Span
+from .names import check_names
+from .settings import read_settings
+from .signatures import SIGNATURES
 
-KNOWN_SETTINGS = {"players", "max_decisions", "max_steps", "start", "dummies"}
 
-
-def walk(node):
-    """Every AST node below ``node``, ``node`` included, in source order (no recursion)."""
-    stack = [node]
+def walk(node: object) -> Iterator[ast.Node]:
+    """Every AST node below ``node`` (a node or a tuple of them), ``node`` included, in
+    source order (no recursion)."""
+    stack: list[object] = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, tuple):
             stack.extend(reversed(n))
-        elif hasattr(n, "__dataclass_fields__"):
+        elif isinstance(n, ast.Node):
             yield n
-            stack.extend(getattr(n, f) for f in reversed(n.__dataclass_fields__) if f not in ("span", "name_span"))
+            stack.extend(getattr(n, f.name) for f in reversed(fields(n)) if f.name not in ("span", "name_span"))
 
 
 # The attributes of each node that bind a local name.
-BINDERS = {ast.Let: ("name",), ast.Roll: ("name",), ast.RandomPick: ("name",), ast.CallLet: ("name",),
-           ast.For: ("var",), ast.Choose: ("var",), ast.Simultaneous: ("player_var", "var"),
-           ast.CompClause: ("var",), ast.Param: ("name",), ast.ScoreDecl: ("name",),
-           ast.TiebreakDecl: ("name",)}
+BINDERS: dict[type[ast.Node], tuple[str, ...]] = {
+    ast.Let: ("name",), ast.Roll: ("name",), ast.RandomPick: ("name",), ast.CallLet: ("name",),
+    ast.For: ("var",), ast.Choose: ("var",), ast.Simultaneous: ("player_var", "var"),
+    ast.CompClause: ("var",), ast.Param: ("name",), ast.ScoreDecl: ("name",), ast.TiebreakDecl: ("name",)}
 
 
-def local_names(decl) -> set:
+def bound_names(node: ast.Node) -> list[str]:
+    """The local names that ``node`` itself binds (a 'let', a 'for', a parameter...)."""
+    return [str(getattr(node, attr)) for attr in BINDERS.get(type(node), ())]
+
+
+def local_names(decl: ast.Decl) -> set[str]:
     """Every name that ``decl`` binds somewhere (and 'me' where the engine binds it)."""
     names = {"me"} if getattr(decl, "owner", None) is not None else set()
     for node in walk(decl):
-        names.update(getattr(node, attr) for attr in BINDERS.get(type(node), ()))
+        names.update(bound_names(node))
     return names
 
 
 # ---------------------------------------------------------------- settings, names, phases
 
-def check_settings(decls, path):
-    """E202: a setting the engine does not know."""
-    for d in decls:
-        if isinstance(d, ast.GameDecl):
-            for s in d.settings:
-                if s.name not in KNOWN_SETTINGS:
-                    close = difflib.get_close_matches(s.name, KNOWN_SETTINGS, n=1)
-                    yield Diagnostic("E202", f"unknown setting '{s.name}'", s.span,
-                                     hint=f"did you mean '{close[0]}'?" if close else
-                                     "settings are: " + ", ".join(sorted(KNOWN_SETTINGS)))
+def check_settings(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> list[Diagnostic]:
+    """E202: a setting the engine does not know, or a value it cannot use."""
+    return read_settings(decls, path)[1]
 
 
-def check_duplicates(decls, path):
+def check_duplicates(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
     """E102: two declarations with one name."""
-    seen = {}
+    seen: dict[str, ast.Decl] = {}
     for d in decls:
         if isinstance(d, (ast.GameDecl, ast.Extends, ast.SetupDecl, ast.InvariantDecl, ast.ScoreDecl,
                           ast.TiebreakDecl)):
@@ -71,7 +74,7 @@ def check_duplicates(decls, path):
             seen[d.name] = d
 
 
-def check_phases(decls, path):
+def check_phases(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
     """E304: nothing to run."""
     if not any(isinstance(d, ast.PhaseDecl) for d in decls):
         yield Diagnostic("E304", "the ruleset declares no phase, so nothing can run", Span.point(path, 1, 1),
@@ -90,22 +93,24 @@ class Kind:
     the text itself says so (a literal, a declared zone), not only a declared type; ``value``
     for a constant (a literal, an enum value)."""
 
-    classes: frozenset
+    classes: frozenset[str]
     certain: bool = True
     value: object = NOT_CONSTANT
 
     @property
     def single(self) -> str | None:
+        """The one kind this can be, if only one."""
         return next(iter(self.classes)) if len(self.classes) == 1 else None
 
 
-def _certain(cls: str, value=NOT_CONSTANT) -> Kind:
+def _certain(cls: str, value: object = NOT_CONSTANT) -> Kind:
     return Kind(frozenset({cls}), True, value)
 
 
 _DESCRIPTIONS = {"number": "a number", "bool": "true or false", "string": "a string", "none": "none",
                  "list": "a list", "zone": "a zone", "supply": "a supply", "die": "a die", "board": "a board",
-                 "enum": "an enum", "player": "a player", "component": "a component", "space": "a space"}
+                 "enum": "an enum", "player": "a player", "component": "a component", "space": "a space",
+                 "items": "a list, a range or a zone", "holder": "a player or a component"}
 
 
 def describe(cls: str) -> str:
@@ -117,41 +122,51 @@ def describe(cls: str) -> str:
 
 _BUILTIN_TYPES = {"int": "number", "bool": "bool", "string": "string", "player": "player", "zone": "zone",
                   "space": "space", "list": "list"}
-_NUMBER_FUNCTIONS = {"size", "count", "sum", "abs", "player_number", "bank", "distance"}
+
+
+def result_kind(function: str) -> Kind | None:
+    """The kind a builtin function's result always has (from the signature table), or None
+    when it depends on the arguments ('any'); a result that may be none says so."""
+    signature = SIGNATURES.get(function)
+    if signature is None or signature.result == "any":
+        return None
+    if signature.result.endswith("?"):
+        return Kind(frozenset({signature.result[:-1], "none"}))
+    return _certain(signature.result)
 
 
 class Kinds:
     """The kinds of the names of one ruleset, and of any expression in one declaration."""
 
-    def __init__(self, decls):
+    def __init__(self, decls: Sequence[ast.Decl]):
         self.enums = {d.name: d.values for d in decls if isinstance(d, ast.EnumDecl)}
         self.components = {d.name for d in decls if isinstance(d, ast.ComponentDecl)}
         self.constants = self._constants(decls)
         self.globals = {d.name: self.declared(d.type) for d in decls
                         if isinstance(d, ast.VarDecl) and d.owner is None}
         self.attributes = {} if any(isinstance(d, ast.BoardDecl) for d in decls) else self._attributes(decls)
-        self.locals: set = set()
-        self.memo: dict = {}
+        self.locals: set[str] = set()
+        self.memo: dict[int, Kind | None] = {}
 
-    def _constants(self, decls) -> dict:
+    def _constants(self, decls: Sequence[ast.Decl]) -> dict[str, Kind]:
         """Bare names as the engine resolves them: enums, their values, then declared things."""
-        found = {}
+        found: dict[str, Kind] = {}
         for d in decls:
             if isinstance(d, ast.EnumDecl):
                 found[d.name] = _certain("enum")
                 for v in d.values:
                     found.setdefault(v, _certain(f"enum value:{d.name}", (d.name, v)))
-        made = {ast.ZoneDecl: "zone", ast.SupplyDecl: "supply", ast.DieDecl: "die", ast.BoardDecl: "board",
-                ast.DeckDecl: "list"}
+        made: dict[type[ast.Decl], str] = {ast.ZoneDecl: "zone", ast.SupplyDecl: "supply", ast.DieDecl: "die",
+                                           ast.BoardDecl: "board", ast.DeckDecl: "list"}
         for d in decls:
             cls = made.get(type(d))
             if cls and not (isinstance(d, ast.ZoneDecl) and d.owner is not None):
                 found[d.name] = _certain(cls)
         return found
 
-    def _attributes(self, decls) -> dict:
+    def _attributes(self, decls: Sequence[ast.Decl]) -> dict[str, Kind]:
         """Attribute name -> Kind, when every declaration of that attribute agrees on it."""
-        seen: dict = {}
+        seen: dict[str, list[Kind | None]] = {}
         for d in decls:
             if isinstance(d, ast.VarDecl) and d.owner is not None:
                 seen.setdefault(d.name, []).append(self.declared(d.type))
@@ -164,8 +179,12 @@ class Kinds:
                 seen.setdefault(d.name, []).append(Kind(frozenset({"zone"}), False))
         for builtin in ("index", "name"):   # also attributes of every player or space
             seen.pop(builtin, None)
-        return {name: kinds[0] for name, kinds in seen.items()
-                if kinds[0] is not None and all(k == kinds[0] for k in kinds)}
+        agreed: dict[str, Kind] = {}
+        for name, kinds in seen.items():
+            first = kinds[0]
+            if first is not None and all(k == first for k in kinds):
+                agreed[name] = first
+        return agreed
 
     def declared(self, typ: ast.TypeRef | None) -> Kind | None:
         """The kind a declared type promises (types are not enforced: never 'certain')."""
@@ -180,19 +199,19 @@ class Kinds:
             return None
         return Kind(frozenset({cls, "none"} if typ.optional else {cls}), False)
 
-    def of(self, expr) -> Kind | None:
+    def of(self, expr: ast.Expr) -> Kind | None:
         """The kind of ``expr`` in the current declaration, or None when it is not plain."""
         key = id(expr)
         if key not in self.memo:
-            method = getattr(self, "_" + type(expr).__name__, None)
+            method: Callable[[Any], Kind | None] | None = getattr(self, "_" + type(expr).__name__, None)
             self.memo[key] = method(expr) if method else None
         return self.memo[key]
 
-    def _Literal(self, e):
+    def _Literal(self, e: ast.Literal) -> Kind:
         cls = {bool: "bool", int: "number", str: "string", type(None): "none"}[type(e.value)]
         return _certain(cls, e.value)
 
-    def _Name(self, e):
+    def _Name(self, e: ast.Name) -> Kind | None:
         if e.name in self.locals:
             return None
         if e.name in self.globals:
@@ -201,23 +220,23 @@ class Kinds:
             return _certain("list")
         return self.constants.get(e.name)
 
-    def _Attribute(self, e):
+    def _Attribute(self, e: ast.Attribute) -> Kind | None:
         t = e.target
         if isinstance(t, ast.Name) and self.of(t) == _certain("enum") and t.name in self.enums:
             return _certain(f"enum value:{t.name}", (t.name, e.name)) if e.name in self.enums[t.name] else None
         return self.attributes.get(e.name)
 
-    def _ListExpr(self, e):
+    def _ListExpr(self, e: ast.ListExpr | ast.Comprehension) -> Kind:
         return _certain("list")
 
     _Comprehension = _ListExpr
 
-    def _UnaryOp(self, e):
+    def _UnaryOp(self, e: ast.UnaryOp) -> Kind | None:
         if e.op == "not":
             return _certain("bool")
         return _certain("number") if self._is(e.operand, "number") else None
 
-    def _BinaryOp(self, e):
+    def _BinaryOp(self, e: ast.BinaryOp) -> Kind | None:
         if e.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in"):
             return _certain("bool")
         if e.op == "..":
@@ -228,23 +247,23 @@ class Kinds:
             return _certain("number")
         return None
 
-    def _IfExpr(self, e):
+    def _IfExpr(self, e: ast.IfExpr) -> Kind | None:
         a, b = self.of(e.then), self.of(e.otherwise)
         if a is None or b is None:
             return None
         return Kind(a.classes | b.classes, a.certain and b.certain)
 
-    def _Call(self, e):
-        if e.function in _NUMBER_FUNCTIONS and e.function not in self.components:
-            return _certain("number")
-        return None
+    def _Call(self, e: ast.Call) -> Kind | None:
+        if e.function in self.components:   # a constructor, whatever its name
+            return None
+        return result_kind(e.function)
 
-    def _is(self, expr, cls) -> bool:
+    def _is(self, expr: ast.Expr, cls: str) -> bool:
         kind = self.of(expr)
         return kind is not None and kind.certain and kind.single == cls
 
 
-def _kinds_by_declaration(decls):
+def _kinds_by_declaration(decls: Sequence[ast.Decl]) -> Iterator[tuple[ast.Decl, Kinds]]:
     """(declaration, Kinds set up for it) for each declaration."""
     kinds = Kinds(decls)
     for d in decls:
@@ -264,7 +283,7 @@ _NEEDS = {
     "shuffled": ({"zone", "list"}, "a zone or a list variable"),
 }
 
-_SLOTS = {
+_SLOTS: dict[type[ast.Node], tuple[tuple[str, str, str], ...]] = {
     ast.Move: (("what", "movable", "'move'"), ("to", "zone", "'move ... to'")),
     ast.Gain: (("amount", "amount", "'gain'"), ("player", "holder", "'gain ... to'")),
     ast.Pay: (("amount", "amount", "'pay'"), ("payer", "holder", "'pay ... from'"),
@@ -284,18 +303,43 @@ _HINTS = {("player", "number"): "a player is written players[0], p, next_player(
           ("amount", "string"): "an amount is a number, written without quotes"}
 
 
-def statement_kinds(node, kinds: Kinds):
+def statement_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
     """E206: a value that plainly cannot work where a statement uses it (a number where a
     zone, a player or a component is needed...)."""
     for attr, need, what in _SLOTS[type(node)]:
-        expr = getattr(node, attr)
+        expr: ast.Expr | None = getattr(node, attr)
         kind = kinds.of(expr) if expr is not None else None
-        if kind is None or not kind.certain or kind.single is None:
+        if expr is None or kind is None or not kind.certain or kind.single is None:
             continue
         allowed, wanted = _NEEDS[need]
         if kind.single not in allowed:
             yield Diagnostic("E206", f"{what} needs {wanted}, not {describe(kind.single)}", expr.span,
                              hint=_HINTS.get((need, kind.single)))
+
+
+# What each kind of argument in the signature table accepts (rulelang/signatures.py).
+_ITEMS = frozenset(_NEEDS["items"][0])
+_ARGUMENTS: dict[str, frozenset[str]] = {
+    "items": _ITEMS, "list": _ITEMS, "enum": _ITEMS, "holder": frozenset({"player", "component"}),
+    "number": frozenset({"number"}), "string": frozenset({"string"}), "player": frozenset({"player"}),
+    "zone": frozenset({"zone"}), "space": frozenset({"space"}), "board": frozenset({"board"}),
+    "supply": frozenset({"supply"}), "component": frozenset({"component"}),
+}
+
+
+def argument_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
+    """E206: a builtin function given an argument that plainly cannot work (``size(3)``)."""
+    signature = SIGNATURES.get(node.function) if isinstance(node, ast.Call) else None
+    if not isinstance(node, ast.Call) or signature is None or node.function in kinds.components:
+        return
+    if signature.arity_problem(sum(not isinstance(a, ast.KeywordArg) for a in node.args)):
+        return   # E201 says what is wrong with this call
+    for position, (arg, param) in enumerate(zip(node.args, signature.params, strict=False), 1):
+        kind = kinds.of(arg) if not isinstance(arg, (ast.Generator, ast.KeywordArg)) else None
+        allowed = _ARGUMENTS.get(param)
+        if kind is not None and kind.certain and kind.single and allowed and kind.single not in allowed:
+            yield Diagnostic("E206", f"argument {position} of {node.function}() needs {describe(param)}, "
+                                     f"not {describe(kind.single)}", arg.span)
 
 
 _UNORDERED = {"none", "supply", "die", "board", "zone", "enum"}
@@ -308,9 +352,9 @@ def _family(cls: str) -> str:
     return "enum value" if cls.startswith("enum value:") else cls
 
 
-def operator_kinds(node: ast.BinaryOp, kinds: Kinds):
+def operator_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
     """E206: an order or arithmetic between values that plainly cannot be ordered or computed."""
-    if node.op not in ("<", "<=", ">", ">=", "-", "/", "%"):
+    if not isinstance(node, ast.BinaryOp) or node.op not in ("<", "<=", ">", ">=", "-", "/", "%"):
         return
     a, b = kinds.of(node.left), kinds.of(node.right)
     if a and b and a.certain and b.certain and a.single and b.single:
@@ -329,9 +373,9 @@ def _operator_problem(op: str, a: str, b: str) -> str | None:
     return None
 
 
-def comparison(node: ast.BinaryOp, kinds: Kinds):
+def comparison(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
     """W207: a comparison whose result is plain without running ('==' never true...)."""
-    if node.op not in ("==", "!="):
+    if not isinstance(node, ast.BinaryOp) or node.op not in ("==", "!="):
         return
     found = _equality(kinds.of(node.left), kinds.of(node.right))
     if found:
@@ -345,8 +389,7 @@ def _equality(a: Kind | None, b: Kind | None) -> tuple[bool, str] | None:
     """(always equal?, why) when it is plain whether two values are equal, else None."""
     if a is None or b is None:
         return None
-    if a.value is not NOT_CONSTANT and b.value is not NOT_CONSTANT and (
-            a.single == b.single or _family(a.single) == _family(b.single) == "number"):
+    if a.value is not NOT_CONSTANT and b.value is not NOT_CONSTANT and _comparable_constants(a, b):
         if a.value == b.value:
             return True, f"{_show(a.value)} is always equal to {_show(b.value)}"
         return False, f"{_show(a.value)} and {_show(b.value)} are different values"
@@ -360,7 +403,14 @@ def _equality(a: Kind | None, b: Kind | None) -> tuple[bool, str] | None:
     return False, f"{_describe_kind(a)} is never equal to {_describe_kind(b)}"
 
 
-def _enums(kind: Kind) -> set:
+def _comparable_constants(a: Kind, b: Kind) -> bool:
+    """Two constants of one kind, or two numbers (true and false count as 1 and 0)."""
+    if a.single is None or b.single is None:
+        return False
+    return a.single == b.single or _family(a.single) == _family(b.single) == "number"
+
+
+def _enums(kind: Kind) -> set[str]:
     return {c.split(":", 1)[1] for c in kind.classes if c.startswith("enum value:")}
 
 
@@ -368,17 +418,19 @@ def _describe_kind(kind: Kind) -> str:
     return " or ".join(sorted(describe(c) for c in kind.classes))
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     if isinstance(value, tuple):
-        return value[1]
-    if value is None or isinstance(value, bool):
-        return {None: "none", True: "true", False: "false"}[value]
+        return str(value[1])
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return f'"{value}"' if isinstance(value, str) else str(value)
 
 
 # ---------------------------------------------------------------- choices
 
-def empty_choice(node, kinds: Kinds):
+def empty_choice(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
     """W305: a choice that can never offer an option (and has no 'otherwise')."""
     if isinstance(node, ast.Choose) and node.otherwise is None and _always_empty(node.source):
         yield Diagnostic("W305", "this choice can never offer an option", node.source.span,
@@ -392,34 +444,34 @@ def empty_choice(node, kinds: Kinds):
                          hint="when reached it stops the game (E604): let at least one option be open")
 
 
-def _always_empty(expr) -> bool:
+def _always_empty(expr: ast.Expr | None) -> bool:
     """A list that is empty whatever the state: [], 5..1, a comprehension over one of those."""
     if isinstance(expr, ast.ListExpr):
         return not expr.items
     if isinstance(expr, ast.BinaryOp) and expr.op == "..":
         low, high = expr.left, expr.right
-        return all(isinstance(x, ast.Literal) and type(x.value) is int for x in (low, high)) \
-            and low.value > high.value
+        return (isinstance(low, ast.Literal) and type(low.value) is int
+                and isinstance(high, ast.Literal) and type(high.value) is int and low.value > high.value)
     if isinstance(expr, ast.Comprehension):
         return any(_always_empty(c.source) or _is_false(c.condition) for c in expr.clauses)
     return False
 
 
-def _is_false(expr) -> bool:
+def _is_false(expr: ast.Expr | None) -> bool:
     return isinstance(expr, ast.Literal) and expr.value is False
 
 
-# Every check, and whether loading a ruleset runs it too (True), or only the linter (False):
-# the language lets a wrong value fail where it is used, so loading refuses only what
-# cannot be built at all.
+NodeCheck = Callable[[ast.Node, Kinds], Iterator[Diagnostic]]
+
 # Checks of one node, with the kinds of its declaration: node type -> checks.
-NODE_CHECKS = {t: [statement_kinds] for t in _SLOTS}
+NODE_CHECKS: dict[type[ast.Node], list[NodeCheck]] = {t: [statement_kinds] for t in _SLOTS}
 NODE_CHECKS[ast.BinaryOp] = [operator_kinds, comparison]
+NODE_CHECKS[ast.Call] = [argument_kinds]
 for _choice in (ast.Choose, ast.Simultaneous, ast.Menu):
     NODE_CHECKS.setdefault(_choice, []).append(empty_choice)
 
 
-def check_nodes(decls, path):
+def check_nodes(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
     """Every node check of NODE_CHECKS, in one walk over the declarations."""
     for decl, kinds in _kinds_by_declaration(decls):
         for node in walk(decl):
@@ -427,16 +479,25 @@ def check_nodes(decls, path):
                 yield from node_check(node, kinds)
 
 
+Check = Callable[[Sequence[ast.Decl], str, Path], Iterable[Diagnostic]]
+
 # Every check, and whether loading a ruleset runs it too (True), or only the linter (False):
 # the language lets a wrong value fail where it is used, so loading refuses only what
 # cannot be built at all.
-CHECKS = {check_settings: True, check_duplicates: True, check_phases: True, check_nodes: False}
+CHECKS: dict[Check, bool] = {check_settings: True, check_duplicates: True, check_phases: True,
+                             check_names: True, check_nodes: False}
 
 
-def check(decls, path: str, lint: bool = False) -> list[Diagnostic]:
-    """Every diagnostic the static checks find: those that loading runs, or (``lint``) all."""
-    found = []
+def check(decls: Sequence[ast.Decl], path: str, base_dir: Path | None = None, *,
+          lint: bool = False) -> list[Diagnostic]:
+    """Every diagnostic the static checks find: those that loading runs, or (``lint``) all.
+
+    ``base_dir`` is the folder that the ruleset's data files (boards) are read from; by
+    default the folder of ``path``, or the current folder for a text without a file."""
+    if base_dir is None:
+        base_dir = Path(path).parent if path and not path.startswith("<") else Path.cwd()
+    found: list[Diagnostic] = []
     for check_fn, on_load in CHECKS.items():
         if lint or on_load:
-            found.extend(check_fn(decls, path))
+            found.extend(check_fn(decls, path, base_dir))
     return found

@@ -11,16 +11,28 @@ import json
 import os
 import secrets
 import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TypeAlias, TypeVar
 
 import click
 
 from .diagnostics import REGISTRY, Diagnostic, errors_in
-from .errors import RulesetError
-from .linter import collect_rulesets, internal_error, lint_file, sort_diagnostics
-from .report import FORMATS, SourceCache, render, render_text
+from .errors import RulelangError, RulesetError
+from .linter import collect_rulesets, internal_error, sort_diagnostics
+from .loader import lint_file
+from .report import FORMATS, JSON, SourceCache, render, render_text
+
+if TYPE_CHECKING:
+    from .ast import Decl
+    from .boards import Space
+    from .interpreter import Game, State
+    from .interpreter.agents import RandomAgent
+    from .interpreter.simulate import SimulationReport
 
 PROGRESS_THRESHOLD = 100
+T = TypeVar("T")
+OnProgress: TypeAlias = Callable[[int, int], None]   # (games done, games in all)
 
 
 def _is_terminal(stream_name: str) -> bool:
@@ -29,13 +41,13 @@ def _is_terminal(stream_name: str) -> bool:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-def main():
+def main() -> None:
     """rulelang: lint, draw, simulate and play rules-as-data tabletop games."""
 
 
 # ---------------------------------------------------------------- lint
 
-def parse_codes(values, option: str) -> tuple[str, ...]:
+def parse_codes(values: Iterable[str], option: str) -> tuple[str, ...]:
     """Codes or code prefixes from repeated, comma-separated options; BadParameter if unknown."""
     codes = tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
     for code in codes:
@@ -44,11 +56,12 @@ def parse_codes(values, option: str) -> tuple[str, ...]:
     return codes
 
 
-def _matches(code: str, selectors) -> bool:
+def _matches(code: str, selectors: Iterable[str]) -> bool:
     return any(s == "ALL" or code.startswith(s) for s in selectors)
 
 
-def filter_codes(diagnostics, select, ignore) -> list[Diagnostic]:
+def filter_codes(diagnostics: Iterable[Diagnostic], select: Sequence[str],
+                 ignore: Sequence[str]) -> list[Diagnostic]:
     """The diagnostics whose code is selected (all when ``select`` is empty) and not ignored."""
     return [d for d in diagnostics
             if (not select or _matches(d.code, select)) and not _matches(d.code, ignore)]
@@ -61,7 +74,8 @@ def filter_codes(diagnostics, select, ignore) -> list[Diagnostic]:
 @click.option("--select", multiple=True, metavar="CODES", help="Only these codes or prefixes (E1,W303).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Leave out these codes or prefixes.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
-def lint(paths, fmt, select, ignore, exit_zero):
+def lint(paths: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
+         exit_zero: bool) -> None:
     """Check rulesets (files, or directories searched for *.rules) and report every problem."""
     select, ignore = parse_codes(select, "--select"), parse_codes(ignore, "--ignore")
     files, found = collect_rulesets(paths)
@@ -75,7 +89,7 @@ def lint(paths, fmt, select, ignore, exit_zero):
 
 @main.command()
 @click.argument("code")
-def explain(code):
+def explain(code: str) -> None:
     """Explain a diagnostic code (E101, W303...): what it means, an example and a fix."""
     from .report import explain as entry
     code = code.strip().upper()
@@ -88,7 +102,7 @@ def explain(code):
 
 # ---------------------------------------------------------------- loading for the other commands
 
-def _fail(diagnostics, path: str) -> None:
+def _fail(diagnostics: Iterable[Diagnostic], path: str) -> NoReturn:
     """Print diagnostics as lint does, to stderr, and exit 1."""
     colour = _is_terminal("stderr")
     text = render_text(sort_diagnostics(diagnostics, path), 1, SourceCache(), colour)
@@ -96,7 +110,8 @@ def _fail(diagnostics, path: str) -> None:
     sys.exit(1)
 
 
-def _declarations(path: str):
+def _declarations(path: str) -> list[Decl]:
+    """The merged declarations of ``path``, or diagnostics on stderr and exit 1."""
     from .loader import read_ruleset
     problems = errors_in(lint_file(Path(path)))
     if problems:
@@ -109,7 +124,7 @@ def _declarations(path: str):
         _fail([internal_error(error, path)], path)
 
 
-def load_game(path: str, players: int | None):
+def load_game(path: str, players: int | None) -> Game:
     """The Game of ``path``, or diagnostics on stderr and exit 1."""
     from .loader import load
     _declarations(path)
@@ -126,7 +141,7 @@ def load_game(path: str, players: int | None):
 @main.command()
 @click.argument("path")
 @click.option("--format", "fmt", type=click.Choice(["dot", "mermaid"]), default="dot", show_default=True)
-def graph(path, fmt):
+def graph(path: str, fmt: str) -> None:
     """Draw the graph of phases and procedures (Graphviz DOT or Mermaid)."""
     from .graph import phase_graph, to_dot, to_mermaid
     g = phase_graph(_declarations(path))
@@ -141,7 +156,7 @@ def graph(path, fmt):
 @click.option("--players", "-p", type=click.IntRange(min=1), default=None, help="Default: the fewest allowed.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def simulate(path, games, players, seed, fmt):
+def simulate(path: str, games: int, players: int | None, seed: int, fmt: str) -> None:
     """Play many games between random players and report lengths, wins and scores per seat."""
     from rulelang.interpreter.simulate import simulate as run
     game = load_game(path, players)
@@ -153,7 +168,7 @@ def simulate(path, games, players, seed, fmt):
         _print_report(game, report)
 
 
-def _with_progress(job, total: int):
+def _with_progress(job: Callable[[OnProgress | None], T], total: int) -> T:
     """Run ``job(on_progress)`` with a progress bar on stderr for long runs on a terminal."""
     from rich.console import Console
     from rich.progress import Progress
@@ -165,7 +180,7 @@ def _with_progress(job, total: int):
         return job(lambda done, _: progress.update(task, completed=done))
 
 
-def _print_report(game, report) -> None:
+def _print_report(game: Game, report: SimulationReport) -> None:
     from rich.console import Console
     from rich.table import Table
     console = Console(file=sys.stdout, highlight=False)
@@ -192,7 +207,7 @@ def _print_report(game, report) -> None:
 @click.option("--seat", "-k", type=click.IntRange(min=1), default=1, show_default=True,
               help="Your seat: 1 is the first player.")
 @click.option("--seed", "-s", type=int, default=None, help="Default: a fresh random seed (printed).")
-def play(path, players, seat, seed):
+def play(path: str, players: int | None, seat: int, seed: int | None) -> None:
     """Play one seat in the terminal against random players; choose by number."""
     from rulelang.interpreter.agents import RandomAgent, derive_seed
     game = load_game(path, players)
@@ -206,14 +221,14 @@ def play(path, players, seat, seed):
     except _LeftGame:
         click.echo("\nend of input: leaving the game")
     except Exception as error:
-        _fail([getattr(error, "diagnostic", None) or internal_error(error, path)], path)
+        _fail([error.diagnostic if isinstance(error, RulelangError) else internal_error(error, path)], path)
 
 
 class _LeftGame(Exception):
     """The person closed the input."""
 
 
-def _play_loop(game, state, me: int, agents) -> None:
+def _play_loop(game: Game, state: State, me: int, agents: Mapping[int, RandomAgent]) -> None:
     from rulelang.interpreter.state import CHANCE
     view = ObservationView(game)
     while not state.is_terminal():
@@ -229,7 +244,7 @@ def _play_loop(game, state, me: int, agents) -> None:
     click.echo(view.render(state.observation(me)))
 
 
-def ask_action(actions):
+def ask_action(actions: Sequence[T]) -> T:
     """Ask for an action by number (or its exact label) until the answer is valid."""
     for i, action in enumerate(actions, 1):
         click.echo(f"  {i:>3}. {action}")
@@ -250,84 +265,114 @@ def ask_action(actions):
 class ObservationView:
     """Text pictures of observations (what one player may see) of one game."""
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.log_shown = 0
 
-    def render(self, obs: dict) -> str:
+    def render(self, obs: Mapping[str, JSON]) -> str:
         """The observation as readable lines: header, new log lines, values, zones, players, boards."""
+        me = _int(obs["player"])
+        log = _list(obs.get("log"))
         lines = [self._header(obs)]
-        lines += [f"  | {entry}" for entry in obs.get("log", [])[self.log_shown:]]
-        self.log_shown = len(obs.get("log", []))
-        lines += [f"  {k} = {self.value(v)}" for k, v in obs.get("globals", {}).items()]
-        lines += [f"  {k}: {self.value(v)}" for k, v in obs.get("zones", {}).items()]
-        for index, view in enumerate(obs.get("players", [])):
-            lines.append(f"  {self._who(index, obs['player'])}: "
-                         + (", ".join(f"{k} {self.value(v)}" for k, v in view.items()) or "-"))
-        lines += self._boards(obs.get("spaces", {}))
+        lines += [f"  | {entry}" for entry in log[self.log_shown:]]
+        self.log_shown = len(log)
+        lines += [f"  {k} = {self.value(v)}" for k, v in _mapping(obs.get("globals")).items()]
+        lines += [f"  {k}: {self.value(v)}" for k, v in _mapping(obs.get("zones")).items()]
+        for index, view in enumerate(_list(obs.get("players"))):
+            lines.append(f"  {self._who(index, me)}: "
+                         + (", ".join(f"{k} {self.value(v)}" for k, v in _mapping(view).items()) or "-"))
+        lines += self._boards(_mapping(obs.get("spaces")))
         return "\n".join(lines)
 
-    def _header(self, obs) -> str:
+    def _header(self, obs: Mapping[str, JSON]) -> str:
+        me = _int(obs["player"])
         if obs.get("terminal"):
-            scores = ", ".join(f"player {i + 1}: {s:g}" for i, s in enumerate(obs.get("returns", [])))
-            winners = ", ".join(self._who(w, obs["player"]) for w in obs.get("winners", [])) or "nobody"
+            scores = ", ".join(f"player {i + 1}: {s:g}" for i, s in enumerate(_list(obs.get("returns"))))
+            winners = ", ".join(self._who(_int(w), me) for w in _list(obs.get("winners"))) or "nobody"
             return f"=== game over; winners: {winners}; scores: {scores}"
-        return f"=== your turn (player {obs['player'] + 1})"
+        return f"=== your turn (player {me + 1})"
 
     @staticmethod
     def _who(index: int, me: int) -> str:
-        return f"player {index + 1}" + (" (you)" if index == me else "")
+        from .interpreter.values import who
+        return who(index) + (" (you)" if index == me else "")
 
-    def value(self, v, compact: bool = False) -> str:
+    def value(self, v: JSON, compact: bool = False) -> str:
         """One observed value as text (``compact`` for board cells)."""
         if v is None or isinstance(v, bool):
             return {None: "." if compact else "none", True: "true", False: "false"}[v]
-        if isinstance(v, (int, str)):
+        if isinstance(v, (int, float, str)):
             return str(v)
         if isinstance(v, list):
             return "[" + ", ".join(self.value(x) for x in v) + "]"
         return self._tagged(v, compact)
 
-    def _tagged(self, v: dict, compact: bool) -> str:
+    def _tagged(self, v: Mapping[str, JSON], compact: bool) -> str:
         cat = self.game.catalog
         if "player" in v:
-            return f"P{v['player'] + 1}" if compact else f"player {v['player'] + 1}"
+            seat = _int(v["player"]) + 1
+            return f"P{seat}" if compact else f"player {seat}"
         if "label" in v:
             return str(v["label"])
         if "enum" in v:
             return str(v["value"])
         if "space" in v:
-            return cat.boards[v["board"]].spaces[v["space"]].name
+            return cat.boards[str(v["board"])].spaces[_int(v["space"])].name
         if "zone" in v:
-            return str(cat.zone_refs[v["zone"]])
+            return str(cat.zone_refs[_int(v["zone"])])
         if "count" in v:
             return f"({v['count']} hidden)"
         if "map" in v:
-            return "{" + ", ".join(f"{self.value(a)}: {self.value(b)}" for a, b in v["map"]) + "}"
+            pairs = [_list(pair) for pair in _list(v["map"])]
+            return "{" + ", ".join(f"{self.value(a)}: {self.value(b)}" for a, b in pairs) + "}"
         return str(v.get("name", v))
 
-    def _boards(self, spaces: dict) -> list[str]:
+    def _boards(self, spaces: Mapping[str, JSON]) -> list[str]:
         cat = self.game.catalog
         lines = []
         for name, board in cat.boards.items():
             offset = cat.space_offset[name]
             for var, values in spaces.items():
-                cells = values[offset: offset + len(board.spaces)]
+                cells = _list(values)[offset: offset + len(board.spaces)]
                 lines.append(f"  {name} ({var}):")
                 lines += ["    " + row for row in self._picture(board.spaces, cells)]
         return lines
 
-    def _picture(self, board_spaces, cells) -> list[str]:
-        texts = [f"{s.name}={self.value(c, compact=True)}" for s, c in zip(board_spaces, cells)]
-        coords = [(s.attributes.get("x"), s.attributes.get("y")) for s in board_spaces]
-        if not all(isinstance(x, int) and isinstance(y, int) for x, y in coords):
-            return [t for t, c in zip(texts, cells) if c is not None] or ["(all empty)"]
+    def _picture(self, board_spaces: Sequence[Space], cells: Sequence[JSON]) -> list[str]:
+        """A grid board as rows (north first) of ``space=value``; other boards as the spaces that hold something."""
+        texts = [f"{s.name}={self.value(c, compact=True)}" for s, c in zip(board_spaces, cells, strict=True)]
+        positions = [p for p in map(_grid_position, board_spaces) if p is not None]
+        if len(positions) < len(board_spaces):
+            return [t for t, c in zip(texts, cells, strict=True) if c is not None] or ["(all empty)"]
         width = max(len(t) for t in texts) + 2
-        rows: dict = {}
-        for (x, y), text in zip(coords, texts):
+        rows: dict[int, dict[int, str]] = {}
+        for (x, y), text in zip(positions, texts, strict=True):
             rows.setdefault(y, {})[x] = text
-        xs = sorted({x for x, _ in coords})
+        xs = sorted({x for x, _ in positions})
         return ["".join(rows[y].get(x, "").ljust(width) for x in xs).rstrip() for y in sorted(rows)]
+
+
+def _grid_position(space: Space) -> tuple[int, int] | None:
+    """The (x, y) of a space of a square board, None for other boards."""
+    x, y = space.attributes.get("x"), space.attributes.get("y")
+    return (x, y) if isinstance(x, int) and isinstance(y, int) else None
+
+
+def _int(value: JSON) -> int:
+    """A whole number of an observation (a seat, an index)."""
+    if not isinstance(value, int):
+        raise TypeError(f"an observation holds {value!r} where a whole number belongs")
+    return value
+
+
+def _list(value: JSON) -> list[JSON]:
+    """A list of an observation; an absent one is empty."""
+    return value if isinstance(value, list) else []
+
+
+def _mapping(value: JSON) -> Mapping[str, JSON]:
+    """An object of an observation; an absent one is empty."""
+    return value if isinstance(value, dict) else {}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -43,6 +43,7 @@ class Code:
 
 
 SEVERITIES = {"E": "error", "W": "warning", "I": "info"}
+UNNAMED_TEXT = "<text>"   # the file name of a text that comes from no file
 
 _CODES = [
     # Reading files and syntax.
@@ -108,13 +109,18 @@ class Diagnostic:
     hint: str | None = None
     notes: tuple[str, ...] = field(default=())
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.code not in REGISTRY:
             raise KeyError(f"diagnostic code {self.code} is not in the registry")
 
     @property
     def severity(self) -> str:
         return REGISTRY[self.code].severity
+
+    @property
+    def location(self) -> Span:
+        """The span, or the start of an unnamed text for a diagnostic that has none."""
+        return self.span if self.span is not None else Span.point(UNNAMED_TEXT, 1, 1)
 
     def with_file(self, file: str) -> Diagnostic:
         """The same diagnostic, located in ``file`` when it had no span file."""

@@ -13,7 +13,9 @@ procedures, and loops that can never end. ``to_dot`` and ``to_mermaid`` draw the
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 import networkx as nx
 
@@ -21,6 +23,9 @@ from . import ast
 from .diagnostics import Diagnostic, Span
 
 START, END, SETUP = "@start", "@end", "@setup"
+
+PhaseGraph: TypeAlias = "nx.DiGraph[str]"
+Body: TypeAlias = "ast.SetupDecl | ast.PhaseDecl | ast.ProcedureDecl"
 
 DECISIONS = (ast.Choose, ast.Menu, ast.Simultaneous)
 CHANCES = (ast.Roll, ast.RandomPick, ast.Shuffle)
@@ -45,7 +50,7 @@ class Loop:
 
     span: Span
     unconditional: bool
-    facts: set = field(default_factory=set)
+    facts: set[str] = field(default_factory=set)
     breaks: bool = False
 
 
@@ -53,16 +58,16 @@ class Loop:
 class Scan:
     """What one body (phase, procedure, setup) does: edges out, facts, loops, its flow."""
 
-    edges: list = field(default_factory=list)        # (kind, target, span)
-    facts: set = field(default_factory=set)  # decision, chance, exit, return, change, call:NAME
-    loops: list = field(default_factory=list)
+    edges: list[tuple[str, str, Span]] = field(default_factory=list)   # (kind, target, span)
+    facts: set[str] = field(default_factory=set)  # decision, chance, exit, return, change, call:NAME
+    loops: list[Loop] = field(default_factory=list)
     flow: Flow = Flow()
 
 
 class _Scanner:
     """Walks one body in program order; statements after one that never completes are dead."""
 
-    def __init__(self, can_return: dict):
+    def __init__(self, can_return: dict[str, bool]) -> None:
         self.can_return = can_return
         self.scan = Scan()
         self.collectors = [self.scan.facts]
@@ -86,14 +91,14 @@ class _Scanner:
                 return Flow(False, breaks, returns)
         return Flow(True, breaks, returns)
 
-    def stmt(self, stmt) -> Flow:
+    def stmt(self, stmt: ast.Stmt) -> Flow:
         if isinstance(stmt, DECISIONS):
             self.note("decision")
         elif isinstance(stmt, CHANCES):
             self.note("chance")
         if isinstance(stmt, CHANGES):
             self.note("change")
-        visit = getattr(self, "_" + type(stmt).__name__, None)
+        visit: Callable[[ast.Stmt], Flow] | None = getattr(self, "_" + type(stmt).__name__, None)
         return visit(stmt) if visit else Flow()
 
     def _Next(self, stmt: ast.Next) -> Flow:
@@ -116,7 +121,7 @@ class _Scanner:
     def _Continue(self, stmt: ast.Continue) -> Flow:
         return STOPS
 
-    def _CallStmt(self, stmt) -> Flow:
+    def _CallStmt(self, stmt: ast.CallStmt | ast.CallLet) -> Flow:
         self.note("call:" + stmt.procedure)
         self.scan.edges.append(("call", stmt.procedure, stmt.span))
         return Flow(completes=self.can_return.get(stmt.procedure, True))
@@ -147,7 +152,7 @@ class _Scanner:
     def _Repeat(self, stmt: ast.Repeat) -> Flow:
         return self._loop(stmt, stmt.until is None or _is_literal(stmt.until, False))
 
-    def _loop(self, stmt, unconditional: bool) -> Flow:
+    def _loop(self, stmt: ast.While | ast.Repeat, unconditional: bool) -> Flow:
         loop = Loop(stmt.span, unconditional)
         self.collectors.append(loop.facts)
         body = self.block(stmt.body)
@@ -163,7 +168,7 @@ def _either(flows: list[Flow], exhaustive: bool) -> Flow:
                 breaks=any(f.breaks for f in flows), returns=any(f.returns for f in flows))
 
 
-def _is_literal(expr, value) -> bool:
+def _is_literal(expr: ast.Expr, value: bool) -> bool:
     return isinstance(expr, ast.Literal) and expr.value is value
 
 
@@ -171,14 +176,17 @@ def _is_literal(expr, value) -> bool:
 
 @dataclass
 class _Parts:
-    phases: dict
-    procedures: dict
+    phases: dict[str, ast.PhaseDecl]
+    procedures: dict[str, ast.ProcedureDecl]
     setup: ast.SetupDecl | None
     start: ast.Setting | None
 
 
-def _parts(declarations) -> _Parts:
-    phases, procedures, setup, start = {}, {}, None, None
+def _parts(declarations: Iterable[ast.Decl]) -> _Parts:
+    phases: dict[str, ast.PhaseDecl] = {}
+    procedures: dict[str, ast.ProcedureDecl] = {}
+    setup: ast.SetupDecl | None = None
+    start: ast.Setting | None = None
     for d in declarations:
         if isinstance(d, ast.PhaseDecl):
             phases[d.name] = d
@@ -191,7 +199,7 @@ def _parts(declarations) -> _Parts:
     return _Parts(phases, procedures, setup, start)
 
 
-def _procedures_that_return(procedures: dict) -> dict:
+def _procedures_that_return(procedures: dict[str, ast.ProcedureDecl]) -> dict[str, bool]:
     """Which procedures can return to their caller (a greatest fixpoint over calls)."""
     can_return = {name: True for name in procedures}
     for _ in range(len(procedures) + 1):
@@ -212,11 +220,11 @@ def _start_phase(parts: _Parts) -> str | None:
     return next(iter(parts.phases), None)
 
 
-def phase_graph(declarations) -> nx.DiGraph:
+def phase_graph(declarations: Iterable[ast.Decl]) -> PhaseGraph:
     """The graph of phases, procedures, setup, START and END of merged declarations."""
     parts = _parts(declarations)
     can_return = _procedures_that_return(parts.procedures)
-    g = nx.DiGraph(start_setting=parts.start, unresolved=[])
+    g: PhaseGraph = nx.DiGraph(start_setting=parts.start, unresolved=[])
     g.add_node(START, kind="start", label="start", span=None, decision=False, chance=False, loops=[])
     first = _start_phase(parts)
     if parts.setup is not None:
@@ -225,33 +233,33 @@ def phase_graph(declarations) -> nx.DiGraph:
         _add_fall_edge(g, SETUP, first if first in parts.phases else END)
     elif first in parts.phases:
         g.add_edge(START, first, kind="start")
-    for name, decl in parts.phases.items():
-        _add_body(g, name, "phase", name, decl, can_return)
+    for name, phase in parts.phases.items():
+        _add_body(g, name, "phase", name, phase, can_return)
         _add_fall_edge(g, name, END)
-    for name, decl in parts.procedures.items():
-        _add_body(g, name, "procedure", name, decl, can_return)
+    for name, procedure in parts.procedures.items():
+        _add_body(g, name, "procedure", name, procedure, can_return)
     g.add_node(END, kind="end", label="end", span=None, decision=False, chance=False, loops=[])
     _add_edges(g, parts)
     return g
 
 
-def _add_body(g, node, kind, label, decl, can_return) -> None:
+def _add_body(g: PhaseGraph, node: str, kind: str, label: str, decl: Body, can_return: dict[str, bool]) -> None:
     scan = _Scanner(can_return).run(decl.body)
     g.add_node(node, kind=kind, label=label, span=decl.name_span or decl.span, scan=scan,
                decision="decision" in scan.facts, chance="chance" in scan.facts, loops=scan.loops)
 
 
-def _add_fall_edge(g, node, target) -> None:
+def _add_fall_edge(g: PhaseGraph, node: str, target: str) -> None:
     """The edge taken when a body falls off its end (or a phase returns)."""
-    flow = g.nodes[node]["scan"].flow
+    flow: Flow = g.nodes[node]["scan"].flow
     kind = g.nodes[node]["kind"]
     if flow.completes or (flow.returns and kind != "procedure"):
         g.add_edge(node, target, kind="end" if target == END else "next")
 
 
-def _add_edges(g, parts: _Parts) -> None:
+def _add_edges(g: PhaseGraph, parts: _Parts) -> None:
     for node in list(g.nodes):
-        scan = g.nodes[node].get("scan")
+        scan: Scan | None = g.nodes[node].get("scan")
         if scan is None:
             continue
         for kind, target, span in scan.edges:
@@ -265,30 +273,30 @@ def _add_edges(g, parts: _Parts) -> None:
 
 # ---------------------------------------------------------------- checks
 
-def _names(g, kind) -> list:
+def _names(g: PhaseGraph, kind: str) -> list[str]:
     return [n for n, data in g.nodes(data=True) if data["kind"] == kind]
 
 
-def _suggest(name, candidates) -> str | None:
+def _suggest(name: str, candidates: Iterable[str]) -> str | None:
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
 
-def check_unknown_targets(g: nx.DiGraph, path: str):
+def check_unknown_targets(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
     """E104/E105: a 'next' or 'call' (or the start setting) naming nothing."""
-    for node, kind, target, span in g.graph["unresolved"]:
+    for _, kind, target, span in g.graph["unresolved"]:
         if kind == "next":
             yield Diagnostic("E104", f"unknown phase '{target}'", span, hint=_suggest(target, _names(g, "phase")))
         else:
             yield Diagnostic("E105", f"unknown procedure '{target}'", span,
                              hint=_suggest(target, _names(g, "procedure")))
-    start = g.graph["start_setting"]
+    start: ast.Setting | None = g.graph["start_setting"]
     if start is not None and isinstance(start.value, ast.Name) and start.value.name not in _names(g, "phase"):
         yield Diagnostic("E104", f"the start setting names unknown phase '{start.value.name}'", start.value.span,
                          hint=_suggest(start.value.name, _names(g, "phase")))
 
 
-def check_unreachable(g: nx.DiGraph, path: str):
+def check_unreachable(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
     """W301: phases that no path from START reaches, entered from nowhere or only from
     phases that are never reached themselves."""
     reached = nx.descendants(g, START)
@@ -304,7 +312,7 @@ def check_unreachable(g: nx.DiGraph, path: str):
                          hint="add 'next " + node + "' where the game should go to it, or remove it")
 
 
-def check_no_way_to_end(g: nx.DiGraph, path: str):
+def check_no_way_to_end(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
     """W302: reachable phases from which no path leads to END."""
     ending = nx.ancestors(g, END) | {END}
     for node, _, _, _ in g.graph["unresolved"]:   # an unknown target already has its error
@@ -316,23 +324,23 @@ def check_no_way_to_end(g: nx.DiGraph, path: str):
                              hint="add 'end game' or a 'next' to a phase that leads to the end")
 
 
-def check_uncalled_procedures(g: nx.DiGraph, path: str):
+def check_uncalled_procedures(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
     """W107: procedures that nothing calls."""
     for node in _names(g, "procedure"):
         if g.in_degree(node) == 0:
             yield Diagnostic("W107", f"procedure '{node}' is never called", g.nodes[node]["span"])
 
 
-def _active_procedures(g: nx.DiGraph) -> set:
+def _active_procedures(g: PhaseGraph) -> set[str]:
     """Procedures that hold, or call one that holds, a decision, chance, 'next' or 'end game'."""
     direct = {n for n in _names(g, "procedure") if g.nodes[n]["scan"].facts & {"decision", "chance", "exit"}}
     return {n for n in _names(g, "procedure") if n in direct or nx.descendants(g, n) & direct}
 
 
-def check_endless_loops(g: nx.DiGraph, path: str):
+def check_endless_loops(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
     """W303: loops with no decision, chance or exit inside that would run forever."""
     active = _active_procedures(g)
-    for node, data in g.nodes(data=True):
+    for data in g.nodes.values():
         for loop in data["loops"]:
             if _loop_may_end(loop, active):
                 continue
@@ -342,7 +350,7 @@ def check_endless_loops(g: nx.DiGraph, path: str):
                                              "the body makes false")
 
 
-def _loop_may_end(loop: Loop, active: set) -> bool:
+def _loop_may_end(loop: Loop, active: set[str]) -> bool:
     if loop.breaks or loop.facts & {"decision", "chance", "exit", "return"}:
         return True
     if any(f.startswith("call:") and f[5:] in active for f in loop.facts):
@@ -350,14 +358,15 @@ def _loop_may_end(loop: Loop, active: set) -> bool:
     return not loop.unconditional and "change" in loop.facts
 
 
-GRAPH_CHECKS = [check_unknown_targets, check_unreachable, check_no_way_to_end, check_uncalled_procedures,
-                check_endless_loops]
+GraphCheck: TypeAlias = Callable[[PhaseGraph, str], Iterator[Diagnostic]]
+GRAPH_CHECKS: list[GraphCheck] = [check_unknown_targets, check_unreachable, check_no_way_to_end,
+                                  check_uncalled_procedures, check_endless_loops]
 
 
-def graph_diagnostics(declarations, path: str) -> list[Diagnostic]:
+def graph_diagnostics(declarations: Iterable[ast.Decl], path: str) -> list[Diagnostic]:
     """Every diagnostic the graph checks find in merged declarations."""
     g = phase_graph(declarations)
-    found = []
+    found: list[Diagnostic] = []
     for check in GRAPH_CHECKS:
         found.extend(check(g, path))
     return found
@@ -369,20 +378,20 @@ _DOT_SHAPES = {"start": "circle", "end": "doublecircle", "setup": "box", "phase"
 _EDGE_STYLES = {"call": "dashed", "start": "solid", "next": "solid", "end": "bold"}
 
 
-def _node_ids(g) -> dict:
+def _node_ids(g: PhaseGraph) -> dict[str, str]:
     return {node: f"n{i}" for i, node in enumerate(g.nodes)}
 
 
-def _caption(data) -> str:
+def _caption(data: Mapping[str, object]) -> str:
     marks = [word for word, flag in (("choice", data["decision"]), ("chance", data["chance"])) if flag]
-    return data["label"] + (f" [{', '.join(marks)}]" if marks else "")
+    return str(data["label"]) + (f" [{', '.join(marks)}]" if marks else "")
 
 
 def _dot_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def to_dot(g: nx.DiGraph) -> str:
+def to_dot(g: PhaseGraph) -> str:
     """The graph in Graphviz DOT."""
     ids = _node_ids(g)
     lines = ["digraph rules {", "  rankdir=LR;", "  node [fontname=\"Helvetica\"];"]
@@ -405,7 +414,7 @@ def _mermaid_text(text: str) -> str:
     return '"' + text.replace('"', "#quot;") + '"'
 
 
-def to_mermaid(g: nx.DiGraph) -> str:
+def to_mermaid(g: PhaseGraph) -> str:
     """The graph as a Mermaid flowchart."""
     ids = _node_ids(g)
     lines = ["flowchart LR"]

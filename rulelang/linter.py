@@ -1,24 +1,29 @@
 """The linter: every problem of a ruleset, found before it runs, as diagnostics.
 
-Stages run in pipeline order: parse, merge variants, static checks, building the game
-for its lowest player count (which lowers every procedure), then the graph checks. Each
+Stages run in pipeline order: parse, merge variants, static checks (settings, names,
+kinds), the linter's own warnings, the graph checks, then an optional data check. Each
 stage is a small function in ``STAGES`` taking a ``LintContext`` and yielding diagnostics;
 the driver guards each one, so no input ever ends in a traceback (an unexpected failure
-becomes an E602 diagnostic naming the file, told apart by ``is_internal_error``). The
-static checks run both those of loading and the linter's own (kinds, empty choices).
+becomes an E602 diagnostic naming the file, told apart by ``is_internal_error``).
+
+The linter is front end: it never imports the runtime. The problems only building the
+data can show (a deck that makes no components, or not its declared size) come from a
+``data_check`` the caller passes in; ``rulelang.loader``'s lint functions pass the runtime's.
 """
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import ast
-from .checker import BINDERS, check, walk
+from .checker import bound_names, check, walk
 from .diagnostics import Diagnostic, Span, errors_in
 from .errors import RulesetError
+from .settings import Settings, read_settings
 
-NUMBER_SETTINGS = ("max_decisions", "max_steps")
+DataCheck = Callable[[list[ast.Decl], Settings, Path], Iterable[Diagnostic]]
 
 
 @dataclass
@@ -28,11 +33,19 @@ class LintContext:
     text: str
     path: str
     base_dir: Path
-    declarations: list | None = None
-    found: list = field(default_factory=list)
+    data_check: DataCheck | None = None
+    declarations: list[ast.Decl] | None = None
+    found: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def decls(self) -> list[ast.Decl]:
+        """The merged declarations (the stages after parsing run only once there are some)."""
+        if self.declarations is None:
+            raise RuntimeError("no declarations: the parse stage did not run")
+        return self.declarations
 
 
-def _stage_parse(ctx: LintContext):
+def _stage_parse(ctx: LintContext) -> Iterable[Diagnostic]:
     from .parser import parse
     from .variants import resolve
     ruleset = parse(ctx.text, ctx.path)
@@ -41,45 +54,16 @@ def _stage_parse(ctx: LintContext):
     return ()
 
 
-def _stage_check(ctx: LintContext):
-    return check(ctx.declarations, ctx.path, lint=True)
-
-
-def _stage_settings(ctx: LintContext):
-    """E202 for game settings whose values the engine cannot use."""
-    for decl in ctx.declarations:
-        if isinstance(decl, ast.GameDecl):
-            for setting in decl.settings:
-                problem = _setting_problem(setting)
-                if problem:
-                    yield Diagnostic("E202", problem, setting.value.span)
-
-
-def _setting_problem(setting: ast.Setting) -> str | None:
-    value = setting.value
-    if setting.name == "players":
-        if _is_count(value) or (isinstance(value, ast.BinaryOp) and value.op == ".."
-                                and _is_count(value.left) and _is_count(value.right)
-                                and value.left.value <= value.right.value):
-            return None
-        return "setting 'players' needs a number or a range like 2..4"
-    if setting.name in NUMBER_SETTINGS and not _is_count(value):
-        return f"setting '{setting.name}' needs a whole number above 0"
-    if setting.name == "start" and not isinstance(value, ast.Name):
-        return "setting 'start' needs the name of a phase"
-    return None
-
-
-def _is_count(expr) -> bool:
-    return isinstance(expr, ast.Literal) and type(expr.value) is int and expr.value > 0
+def _stage_check(ctx: LintContext) -> Iterable[Diagnostic]:
+    return check(ctx.decls, ctx.path, ctx.base_dir, lint=True)
 
 
 GLOBAL_KINDS = (ast.VarDecl, ast.ZoneDecl, ast.DeckDecl, ast.EnumDecl, ast.SupplyDecl, ast.DieDecl, ast.BoardDecl)
 
 
-def _global_names(declarations) -> dict:
+def _global_names(declarations: Sequence[ast.Decl]) -> dict[str, ast.Decl]:
     """Names usable bare anywhere: shared variables and zones, decks, enums and their values..."""
-    names = {}
+    names: dict[str, ast.Decl] = {}
     for d in declarations:
         if isinstance(d, GLOBAL_KINDS) and getattr(d, "owner", None) is None:
             names.setdefault(d.name, d)
@@ -89,26 +73,25 @@ def _global_names(declarations) -> dict:
     return names
 
 
-def _stage_shadowing(ctx: LintContext):
+def _stage_shadowing(ctx: LintContext) -> Iterable[Diagnostic]:
     """W106: a local name (let, for, choose, a parameter...) that hides a declaration."""
-    names = _global_names(ctx.declarations)
-    for decl in ctx.declarations:
-        for node in walk(decl):
-            for attr in BINDERS.get(type(node), ()):
-                local = getattr(node, attr)
-                if local in names:
-                    yield Diagnostic("W106", f"local name '{local}' hides the {names[local].kind} '{local}' "
-                                             f"declared at line {names[local].span.line}",
-                                     node.name_span if isinstance(node, ast.Decl) else node.span,
-                                     hint="rename the local name")
+    names = _global_names(ctx.decls)
+    for node in walk(tuple(ctx.decls)):
+        for local in bound_names(node):
+            if local in names:
+                hidden = names[local]
+                yield Diagnostic("W106", f"local name '{local}' hides the {hidden.kind} '{local}' "
+                                         f"declared at line {hidden.span.line}",
+                                 node.name_span if isinstance(node, ast.Decl) else node.span,
+                                 hint="rename the local name")
 
 
 UNUSED_KINDS = (ast.VarDecl, ast.ZoneDecl, ast.SupplyDecl, ast.DieDecl, ast.EnumDecl, ast.ComponentDecl)
 
 
-def _referenced(declarations) -> set:
+def _referenced(declarations: Sequence[ast.Decl]) -> set[str]:
     """Every name that some expression, statement, type or setting mentions."""
-    found = set()
+    found: set[str] = set()
     for node in walk(tuple(declarations)):
         for attr in ("name", "function", "supply", "die", "procedure", "phase"):
             if attr == "name" and not isinstance(node, (ast.Name, ast.Attribute, ast.TypeRef)):
@@ -121,10 +104,10 @@ def _referenced(declarations) -> set:
     return found
 
 
-def _stage_unused(ctx: LintContext):
+def _stage_unused(ctx: LintContext) -> Iterable[Diagnostic]:
     """W107: a variable, zone, supply, die, enum or component that nothing mentions."""
-    used = _referenced(ctx.declarations)
-    for d in ctx.declarations:
+    used = _referenced(ctx.decls)
+    for d in ctx.decls:
         if not isinstance(d, UNUSED_KINDS) or d.name in used:
             continue
         if isinstance(d, ast.EnumDecl) and used & set(d.values):
@@ -133,45 +116,39 @@ def _stage_unused(ctx: LintContext):
                          hint="remove it, or use it")
 
 
-# Errors that leave the declarations sound enough to build the game and report more.
+def _stage_graph(ctx: LintContext) -> Iterable[Diagnostic]:
+    from .graph import graph_diagnostics
+    found: Iterable[Diagnostic] = graph_diagnostics(ctx.decls, ctx.path)
+    return found
+
+
+# Errors that leave the declarations sound enough to build the data and report more.
 INDEPENDENT_ERRORS = {"E206"}
 
 
-def _stage_build(ctx: LintContext):
-    """Build the game for its lowest player count: lowering finds name and type errors."""
-    if any(d.code not in INDEPENDENT_ERRORS for d in errors_in(ctx.found)):
+def _stage_data(ctx: LintContext) -> Iterable[Diagnostic]:
+    """The caller's data check (decks built from their declarations...), once the ruleset
+    has no error that would stop building its data."""
+    if ctx.data_check is None or any(d.code not in INDEPENDENT_ERRORS for d in errors_in(ctx.found)):
         return ()
-    from rulelang.interpreter.game import Game
-    from rulelang.interpreter.lower import CompileError
-
-    from .loader import game_settings, player_range
-    try:
-        title, settings, _ = game_settings(ctx.declarations)
-        low, _ = player_range(settings)
-        Game(ctx.declarations, low, ctx.base_dir, settings, title)
-    except CompileError as error:
-        return [Diagnostic(e.code, e.message, e.span or Span.point(ctx.path, 1, 1), hint=e.hint)
-                for e in error.all]
-    return ()
+    settings, _ = read_settings(ctx.decls, ctx.path)
+    return ctx.data_check(ctx.decls, settings, ctx.base_dir)
 
 
-def _stage_graph(ctx: LintContext):
-    from .graph import graph_diagnostics
-    return graph_diagnostics(ctx.declarations, ctx.path)
+Stage = Callable[[LintContext], Iterable[Diagnostic]]
+
+STAGES: list[Stage] = [_stage_parse, _stage_check, _stage_shadowing, _stage_unused, _stage_graph, _stage_data]
 
 
-STAGES = [_stage_parse, _stage_check, _stage_settings, _stage_shadowing, _stage_unused, _stage_build,
-          _stage_graph]
-
-
-def lint_text(text: str, path: str = "<text>") -> list[Diagnostic]:
-    """Every diagnostic for the ruleset ``text`` (shown as ``path``), sorted by location.
+def lint_text(text: str, path: str = "<text>", data_check: DataCheck | None = None) -> list[Diagnostic]:
+    """Every diagnostic for the ruleset ``text`` (shown as ``path``), sorted by location;
+    ``data_check`` finds the problems of its data when it has no other error.
 
     A file is linted under its full path, the name variants give their base, so a base
     that is also linted on its own is parsed once; diagnostics show ``path`` again."""
     is_file = bool(path) and not path.startswith("<")
     full = str(Path(path).resolve()) if is_file else path
-    ctx = LintContext(text, full, Path(full).parent if is_file else Path.cwd())
+    ctx = LintContext(text, full, Path(full).parent if is_file else Path.cwd(), data_check)
     for stage in STAGES:
         if not _run_stage(stage, ctx):
             break
@@ -197,7 +174,7 @@ def _shown_file(file: str, full: str, path: str) -> str:
     return os.path.join(os.path.dirname(path), file[len(folder):]) if file.startswith(folder) else file
 
 
-def _run_stage(stage, ctx: LintContext) -> bool:
+def _run_stage(stage: Stage, ctx: LintContext) -> bool:
     """Run one stage into ``ctx.found``; False when the later stages cannot run."""
     try:
         ctx.found.extend(stage(ctx))
@@ -225,13 +202,23 @@ def is_internal_error(diagnostic: Diagnostic) -> bool:
     return diagnostic.code == "E602" and diagnostic.message.startswith(INTERNAL)
 
 
-def sort_diagnostics(diagnostics, path: str = "<text>") -> list[Diagnostic]:
+def sort_diagnostics(diagnostics: Iterable[Diagnostic], path: str = "<text>") -> list[Diagnostic]:
     """Diagnostics with a location each, without repeats, sorted by file, line, column, code."""
-    unique = {}
+    unique: dict[tuple[str, str, int, int, str], Diagnostic] = {}
     for d in diagnostics:
-        d = d.with_file(path)
-        unique.setdefault((d.code, d.span.file, d.span.line, d.span.column, d.message), d)
-    return sorted(unique.values(), key=lambda d: (d.span.file, d.span.line, d.span.column, d.code))
+        located = d.with_file(path)
+        span = _span_of(located)
+        unique.setdefault((located.code, span.file, span.line, span.column, located.message), located)
+    return sorted(unique.values(), key=_location_key)
+
+
+def _span_of(diagnostic: Diagnostic) -> Span:
+    return diagnostic.span if diagnostic.span is not None else Span.point("<text>", 1, 1)
+
+
+def _location_key(diagnostic: Diagnostic) -> tuple[str, int, int, str]:
+    span = _span_of(diagnostic)
+    return span.file, span.line, span.column, diagnostic.code
 
 
 def read_ruleset_file(path: Path) -> tuple[str | None, list[Diagnostic]]:
@@ -243,18 +230,19 @@ def read_ruleset_file(path: Path) -> tuple[str | None, list[Diagnostic]]:
         return None, error.diagnostics
 
 
-def lint_file(path: Path) -> list[Diagnostic]:
-    """Every diagnostic for one ruleset file."""
+def lint_file(path: Path, data_check: DataCheck | None = None) -> list[Diagnostic]:
+    """Every diagnostic for one ruleset file (``data_check``: as for ``lint_text``)."""
     text, problems = read_ruleset_file(path)
     if text is None:
         return problems
-    return lint_text(text, str(path))
+    return lint_text(text, str(path), data_check)
 
 
-def collect_rulesets(paths) -> tuple[list[Path], list[Diagnostic]]:
+def collect_rulesets(paths: Iterable[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
     """The ruleset files named by ``paths`` (directories searched recursively) and E001
     diagnostics for paths that do not exist or hold no ruleset."""
-    files, problems = [], []
+    files: list[Path] = []
+    problems: list[Diagnostic] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -270,9 +258,10 @@ def collect_rulesets(paths) -> tuple[list[Path], list[Diagnostic]]:
     return list(dict.fromkeys(files)), problems
 
 
-def lint_paths(paths) -> list[Diagnostic]:
-    """Every diagnostic for the files and directories ``paths``, sorted by location."""
+def lint_paths(paths: Iterable[str | Path], data_check: DataCheck | None = None) -> list[Diagnostic]:
+    """Every diagnostic for the files and directories ``paths``, sorted by location
+    (``data_check``: as for ``lint_text``)."""
     files, found = collect_rulesets(paths)
     for file in files:
-        found.extend(lint_file(file))
+        found.extend(lint_file(file, data_check))
     return sort_diagnostics(found)

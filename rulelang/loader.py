@@ -1,12 +1,23 @@
-"""Loading: path or text -> parsed, merged, checked ruleset -> a runnable Game."""
+"""Loading: path or text -> parsed, merged, checked ruleset -> a runnable Game.
+
+This is the facade, the one module (with the CLI) that joins the language's front end
+(parse, merge variants, check) to the runtime (``rulelang.interpreter``). Its lint
+functions are the front end's, with the runtime's data check added (decks that cannot be
+built...), which only building the data can find.
+"""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
-from . import ast
+from . import ast, linter
+from .checker import check
 from .diagnostics import Diagnostic, Span, errors_in
 from .errors import RulesetError
+from .interpreter.catalog import data_diagnostics
+from .interpreter.game import Game
 from .parser import parse
+from .settings import Settings, read_settings
 from .variants import read_source, resolve
 
 
@@ -15,7 +26,7 @@ def looks_like_path(source: str) -> bool:
     return bool(source.strip()) and "\n" not in source and "{" not in source
 
 
-def read_ruleset(source, path: str | None = None):
+def read_ruleset(source: str | Path, path: str | None = None) -> tuple[list[ast.Decl], Path, str]:
     """(declarations, base directory, path shown in diagnostics) for a path or a text."""
     if isinstance(source, Path) or (isinstance(source, str) and looks_like_path(source)):
         file = Path(source)
@@ -29,82 +40,41 @@ def read_ruleset(source, path: str | None = None):
     return resolve(tree, base_dir, (str(Path(shown).resolve()),)), base_dir, shown
 
 
-def game_settings(declarations) -> tuple[str, dict, ast.GameDecl | None]:
-    """The title and settings of the game header, evaluated as plain values."""
-    headers = [d for d in declarations if isinstance(d, ast.GameDecl)]
-    if not headers:
-        return "untitled", {}, None
-    header = headers[-1]
-    settings = {}
-    for s in header.settings:
-        settings[s.name] = _setting_value(s)
-    return header.title, settings, header
+def player_count(players: int | None, settings: Settings, shown: str) -> int:
+    """``players``, or the lowest count the game allows; E601 for a count it does not allow."""
+    low, high = settings.players
+    count = low if players is None else players
+    if isinstance(count, bool) or not isinstance(count, int) or not low <= count <= high:
+        span = settings.header.span if settings.header is not None else Span.point(shown, 1, 1)
+        raise RulesetError([Diagnostic("E601", f"this game is for {low}..{high} players, not {players!r}", span)])
+    return count
 
 
-def _setting_value(setting: ast.Setting):
-    v = setting.value
-    if isinstance(v, ast.Literal):
-        return v.value
-    if isinstance(v, ast.Name):
-        return v.name
-    if isinstance(v, ast.BinaryOp) and v.op == ".." and isinstance(v.left, ast.Literal) \
-            and isinstance(v.right, ast.Literal):
-        return (v.left.value, v.right.value)
-    raise RulesetError([Diagnostic("E202", f"setting '{setting.name}' needs a number, a name or a range "
-                                           f"like 2..4", v.span)])
-
-
-def player_range(settings) -> tuple[int, int]:
-    """The (lowest, highest) player count of the 'players' setting (1..8 when absent)."""
-    value = settings.get("players", (1, 8))
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value, value
-    if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        return value
-    return 1, 8  # a malformed value: the checker reports it (E202)
-
-
-def _validate_settings(settings, header, shown) -> list[Diagnostic]:
-    problems = []
-    spans = {s.name: s.span for s in header.settings} if header else {}
-    for name in ("players", "max_decisions", "max_steps", "dummies"):
-        value = settings.get(name)
-        low = 0 if name == "dummies" else 1
-        ok = value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= low) or (
-            name == "players" and isinstance(value, tuple) and all(isinstance(v, int) and v > 0 for v in value)
-            and value[0] <= value[1])
-        if not ok:
-            problems.append(Diagnostic("E202", f"setting '{name}' needs a {'' if low == 0 else 'positive '}whole number"
-                                               + (" or a range like 2..4" if name == "players" else ""),
-                                       spans.get(name) or Span.point(shown, 1, 1)))
-    return problems
-
-
-def load(source, players: int | None = None, *, path: str | None = None):
+def load(source: str | Path, players: int | None = None, *, path: str | None = None) -> Game:
     """Load a ruleset (a path, or the text itself) as a Game for ``players`` players.
 
     Raises RulesetError carrying every diagnostic when the ruleset has errors.
     """
-    from rulelang.interpreter.game import Game
-    from rulelang.interpreter.lower import CompileError
-
-    from .checker import check
-
     declarations, base_dir, shown = read_ruleset(source, path)
-    problems = errors_in(check(declarations, shown))
+    problems = errors_in(check(declarations, shown, base_dir))
     if problems:
-        raise RulesetError(problems)
-    title, settings, header = game_settings(declarations)
-    problems = _validate_settings(settings, header, shown)
-    if problems:
-        raise RulesetError(problems)
-    low, high = player_range(settings)
-    count = low if players is None else players
-    if isinstance(count, bool) or not isinstance(count, int) or not low <= count <= high:
-        span = header.span if header else Span.point(shown, 1, 1)
-        raise RulesetError([Diagnostic("E601", f"this game is for {low}..{high} players, not {players!r}", span)])
-    try:
-        return Game(declarations, count, base_dir, settings, title)
-    except CompileError as error:
-        raise RulesetError([Diagnostic(e.code, e.message, e.span or Span.point(shown, 1, 1), hint=e.hint)
-                            for e in error.all]) from None
+        raise RulesetError(linter.sort_diagnostics(problems, shown))
+    settings, _ = read_settings(declarations, shown)   # its problems were among the check's
+    return Game(declarations, player_count(players, settings, shown), base_dir, settings)
+
+
+# ---------------------------------------------------------------- linting, with the data check
+
+def lint_text(text: str, path: str = "<text>") -> list[Diagnostic]:
+    """Every diagnostic for the ruleset ``text`` (shown as ``path``), its data included."""
+    return linter.lint_text(text, path, data_check=data_diagnostics)
+
+
+def lint_file(path: Path) -> list[Diagnostic]:
+    """Every diagnostic for one ruleset file, its data included."""
+    return linter.lint_file(path, data_check=data_diagnostics)
+
+
+def lint_paths(paths: Iterable[str | Path]) -> list[Diagnostic]:
+    """Every diagnostic for the files and directories ``paths``, sorted by location."""
+    return linter.lint_paths(paths, data_check=data_diagnostics)

@@ -1,27 +1,40 @@
-"""Text -> Lark tree -> AST. Nothing else: no checks, no semantics."""
+"""Text -> Lark tree -> AST. Nothing else: no checks, no semantics.
+
+Nothing here recurses over the text: Lark's LALR parser and the transformer below both
+work with explicit stacks, so no input can exhaust Python's stack while it is read. The
+AST is then refused when it nests deeper than ``MAX_DEPTH`` (E005), a bound that the
+later stages, which do recurse, handle within Python's default recursion limit.
+"""
 from __future__ import annotations
 
 import os
+import re
 import sys
-import typing
+from collections.abc import Iterable
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeAlias, TypeVar, cast, get_args
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
+from lark.exceptions import LarkError, UnexpectedInput
+from lark.tree import Meta
 
 from . import ast
-from .diagnostics import Diagnostic, Span
+from .diagnostics import UNNAMED_TEXT, Diagnostic, Span
 from .errors import RulesetError
-from .syntax_errors import syntax_diagnostics
+from .syntax_errors import syntax_diagnostics, token_span
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
-MAX_NESTING = 200
-MAX_DEPTH = 1000
+MAX_NESTING = 200   # brackets
+MAX_DEPTH = 100     # AST levels (real rulesets nest under 20)
+
+_EXPRESSION_NODES: tuple[type[ast.Node], ...] = (*get_args(ast.Expr), ast.CompClause)
 
 
 @lru_cache(maxsize=1)
-def _parser() -> Lark:
+def grammar_parser() -> Lark:
+    """The LALR parser of the grammar, built once (and kept on disk, see ``_grammar_cache``)."""
     return Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
                 cache=_grammar_cache())
 
@@ -37,7 +50,7 @@ def _grammar_cache() -> str | bool:
         return False
 
 
-def parse(text: str, path: str = "<text>") -> ast.Ruleset:
+def parse(text: str, path: str = UNNAMED_TEXT) -> ast.Ruleset:
     """Parse ruleset text into an AST; raises RulesetError with every syntax diagnostic.
     The AST is immutable, so the same text read again (a base file that several variants
     extend) is parsed once."""
@@ -49,65 +62,40 @@ def _parse(text: str, path: str) -> ast.Ruleset:
     too_deep = _nesting_problem(text, path)
     if too_deep:
         raise RulesetError([too_deep])
-    try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as error:
-        raise RulesetError(syntax_diagnostics(error, text, path, _parser().parse)) from None
-    except LarkError as error:  # pragma: no cover - lark internal failure
-        raise RulesetError([Diagnostic("E002", f"cannot parse: {error}", Span.point(path, 1, 1))]) from None
-    try:
-        ruleset = _ToAst(path).transform(tree)
-    except (RecursionError, VisitError) as error:
-        if isinstance(error, VisitError) and not isinstance(error.orig_exc, RecursionError):
-            raise
-        raise RulesetError([_deepest_statement(tree, path)]) from None
+    ruleset = _ToAst(path).transform(_parse_tree(text, path))
     too_deep = _depth_problem(ruleset)
     if too_deep:
         raise RulesetError([too_deep])
     return ruleset
 
 
-_EXPRESSIONS = typing.get_args(ast.Expr) + (ast.CompClause,)
-
-
-def _deepest_statement(tree: Tree, path: str) -> Diagnostic:
-    """E005 at the statement or declaration holding the deepest part of a parse tree too
-    deep to turn into an AST ('not not not ...' thousands of times)."""
-    deepest, anchor_of_deepest = -1, tree
-    stack = [(tree, 0, tree)]
-    while stack:
-        node, depth, anchor = stack.pop()
-        if node.data.endswith(("_stmt", "_decl")):
-            anchor = node
-        if depth > deepest:
-            deepest, anchor_of_deepest = depth, anchor
-        stack.extend((child, depth + 1, anchor) for child in node.children if isinstance(child, Tree))
-    return Diagnostic("E005", f"this nests more than {MAX_DEPTH} deep", _span(path, anchor_of_deepest.meta),
-                      hint="split it with 'let' or into procedures")
+def _parse_tree(text: str, path: str) -> Tree[Token]:
+    """Lark's parse tree of ``text``, or RulesetError with every syntax diagnostic."""
+    try:
+        return grammar_parser().parse(text)
+    except UnexpectedInput as error:
+        raise RulesetError(syntax_diagnostics(error, text, path, grammar_parser())) from None
+    except LarkError as error:  # pragma: no cover - lark internal failure
+        raise RulesetError([Diagnostic("E002", f"cannot parse: {error}", Span.point(path, 1, 1))]) from None
 
 
 def _depth_problem(ruleset: ast.Ruleset) -> Diagnostic | None:
-    """Refuse an AST deeper than MAX_DEPTH (a chain like 1+1+...+1 of thousands of terms),
-    which the recursive later stages could not handle; point at the statement holding it."""
-    stack = [(ruleset, 0, ruleset)]
+    """Refuse an AST deeper than MAX_DEPTH (a chain like 1+1+...+1 of a hundred terms), which
+    the recursive later stages could not handle; point at the statement (or part) holding it."""
+    stack: list[tuple[ast.Node, int, ast.Node]] = [(ruleset, 0, ruleset)]
     while stack:
-        node, depth, anchor = stack.pop()
-        if not isinstance(node, _EXPRESSIONS):
-            anchor = node
+        node, depth, holder = stack.pop()
+        if not isinstance(node, _EXPRESSION_NODES):
+            holder = node
         if depth > MAX_DEPTH:
-            return Diagnostic("E005", f"this nests more than {MAX_DEPTH} deep", anchor.span,
+            return Diagnostic("E005", f"this nests more than {MAX_DEPTH} deep", holder.span,
                               hint="split it with 'let' or into procedures")
-        for name in node.__dataclass_fields__:
-            child = getattr(node, name)
-            for item in (child if isinstance(child, tuple) else (child,)):
-                for x in (item if isinstance(item, tuple) else (item,)):
-                    if isinstance(x, ast.Node):
-                        stack.append((x, depth + 1, anchor))
+        stack.extend((child, depth + 1, holder) for child in ast.children(node))
     return None
 
 
 def _nesting_problem(text: str, path: str) -> Diagnostic | None:
-    """Refuse absurd nesting before the recursive stages see it."""
+    """Refuse absurd nesting of brackets before the parser sees it."""
     depth = 0
     line = col = 1
     for ch in text:
@@ -125,351 +113,350 @@ def _nesting_problem(text: str, path: str) -> Diagnostic | None:
     return None
 
 
-def _span(path: str, meta) -> Span:
-    if getattr(meta, "empty", True):
+# ---------------------------------------------------------------- string literals
+
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|.)")
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
+
+
+def unquote(literal: str) -> str:
+    """The text of a string literal: quotes removed, escapes decoded (``\\n``, ``\\t``,
+    ``\\r``, ``\\"``, ``\\\\``, ``\\u00e9``, ``\\U0001F3B2``, ``\\x41``); other characters,
+    non-ASCII ones included, stay as written, and so does an unknown escape."""
+    return _ESCAPE.sub(_decode_escape, literal[1:-1])
+
+
+def _decode_escape(match: re.Match[str]) -> str:
+    escape = match.group(1)
+    if len(escape) == 1:
+        return _SIMPLE_ESCAPES.get(escape, match.group(0))
+    code = int(escape[1:], 16)
+    return chr(code) if code <= sys.maxunicode else match.group(0)
+
+
+# ---------------------------------------------------------------- tree -> AST
+
+def _meta_span(path: str, meta: Meta) -> Span:
+    if meta.empty:
         return Span.point(path, 1, 1)
     return Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
 
 
-def _token_span(path: str, tok: Token) -> Span:
-    return Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+Branch: TypeAlias = "tuple[ast.Expr, ast.Block]"   # a condition and the block it guards
 
 
-def _unquote(tok: Token) -> str:
-    return bytes(str(tok)[1:-1], "utf-8").decode("unicode_escape") if "\\" in tok else str(tok)[1:-1]
+@v_args(meta=True, inline=True)
+class _ToAst(Transformer_NonRecursive[Token, ast.Ruleset]):
+    """One method per grammar rule, taking the rule's parts; each builds one AST node.
+    ``None`` stands for an optional part ``[...]`` that the text leaves out."""
 
-
-_ARITH_NAMES = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%"}
-
-
-@v_args(meta=True)
-class _ToAst(Transformer):
-    """One method per grammar rule; each builds one AST node."""
-
-    def __init__(self, path: str):
+    def __init__(self, path: str) -> None:
         super().__init__(visit_tokens=False)
         self.path = path
 
-    def _s(self, meta) -> Span:
-        return _span(self.path, meta)
+    def _span(self, meta: Meta) -> Span:
+        return _meta_span(self.path, meta)
+
+    def _name_span(self, token: Token) -> Span:
+        return token_span(self.path, token)
 
     # ---- file and declarations ----
-    def start(self, meta, items):
-        return ast.Ruleset(self._s(meta), self.path, tuple(items))
+    def start(self, meta: Meta, *items: ast.Decl) -> ast.Ruleset:
+        return ast.Ruleset(self._span(meta), self.path, items)
 
-    def item(self, meta, children):
-        override, decl = children
-        if override is None:
-            return decl
-        return _with_override(decl)
+    def item(self, meta: Meta, override: Token | None, decl: ast.Decl) -> ast.Decl:
+        return decl if override is None else replace(decl, override=True)
 
-    def _decl(self, cls, meta, name_tok, **fields):
-        return cls(self._s(meta), str(name_tok), name_span=_token_span(self.path, name_tok), **fields)
+    def game_decl(self, meta: Meta, title: Token, *settings: ast.Setting) -> ast.GameDecl:
+        return ast.GameDecl(self._span(meta), "game", title=unquote(title), settings=settings,
+                            name_span=self._name_span(title))
 
-    def game_decl(self, meta, children):
-        title, *settings = children
-        return ast.GameDecl(self._s(meta), "game", title=_unquote(title), settings=tuple(settings),
-                            name_span=_token_span(self.path, title))
+    def setting(self, meta: Meta, name: Token, value: ast.Expr) -> ast.Setting:
+        return ast.Setting(self._span(meta), str(name), value)
 
-    def setting(self, meta, children):
-        name, value = children
-        return ast.Setting(self._s(meta), str(name), value)
+    def extends_decl(self, meta: Meta, path: Token) -> ast.Extends:
+        return ast.Extends(self._span(meta), "extends", path=unquote(path), name_span=self._name_span(path))
 
-    def extends_decl(self, meta, children):
-        (path,) = children
-        return ast.Extends(self._s(meta), "extends", path=_unquote(path), name_span=_token_span(self.path, path))
+    def enum_decl(self, meta: Meta, name: Token, values: tuple[str, ...]) -> ast.EnumDecl:
+        return ast.EnumDecl(self._span(meta), str(name), values=values, name_span=self._name_span(name))
 
-    def enum_decl(self, meta, children):
-        name, values = children
-        return self._decl(ast.EnumDecl, meta, name, values=values)
+    def name_list(self, meta: Meta, *names: Token) -> tuple[str, ...]:
+        return tuple(str(n) for n in names)
 
-    def name_list(self, meta, children):
-        return tuple(str(c) for c in children)
+    def component_decl(self, meta: Meta, name: Token, *parts: ast.FieldDecl | str | None) -> ast.ComponentDecl:
+        *fields, shown_as = parts   # the grammar ends the rule with the optional 'shown as'
+        return ast.ComponentDecl(self._span(meta), str(name), fields=_only(fields, ast.FieldDecl),
+                                 shown_as=shown_as if isinstance(shown_as, str) else None,
+                                 name_span=self._name_span(name))
 
-    def component_decl(self, meta, children):
-        name, *fields, shown = children
-        return self._decl(ast.ComponentDecl, meta, name, fields=tuple(fields), shown_as=shown)
+    def field_decl(self, meta: Meta, name: Token, type_: ast.TypeRef) -> ast.FieldDecl:
+        return ast.FieldDecl(self._span(meta), str(name), type_)
 
-    def field_decl(self, meta, children):
-        name, typ = children
-        return ast.FieldDecl(self._s(meta), str(name), typ)
+    def show_clause(self, meta: Meta, label: Token) -> str:
+        return unquote(label)
 
-    def show_clause(self, meta, children):
-        return _unquote(children[0])
-
-    def player_owner(self, meta, children):
+    def player_owner(self, meta: Meta) -> str:
         return "player"
 
-    def space_owner(self, meta, children):
+    def space_owner(self, meta: Meta) -> str:
         return "space"
 
-    def component_owner(self, meta, children):
+    def component_owner(self, meta: Meta) -> str:
         return "component"
 
-    def deck_decl(self, meta, children):
-        owner, name, typ, zone, size, contents = children
-        return self._decl(ast.DeckDecl, meta, name, owner=owner, type=typ, zone=str(zone), contents=contents,
-                          size=size)
+    def deck_decl(self, meta: Meta, owner: str | None, name: Token, type_: ast.TypeRef, zone: Token,
+                  size: int | None, contents: ast.Expr) -> ast.DeckDecl:
+        return ast.DeckDecl(self._span(meta), str(name), owner=owner, type=type_, zone=str(zone),
+                            contents=contents, size=size, name_span=self._name_span(name))
 
-    def deck_size(self, meta, children):
-        return int(children[0])
+    def deck_size(self, meta: Meta, count: Token) -> int:
+        return int(count)
 
-    def zone_decl(self, meta, children):
-        owner, name, typ, vis = children
-        return self._decl(ast.ZoneDecl, meta, name, owner=owner, type=typ, visibility=vis)
+    def zone_decl(self, meta: Meta, owner: str | None, name: Token, type_: ast.TypeRef,
+                  visibility: str | None) -> ast.ZoneDecl:
+        return ast.ZoneDecl(self._span(meta), str(name), owner=owner, type=type_, visibility=visibility,
+                            name_span=self._name_span(name))
 
-    def var_decl(self, meta, children):
-        owner, name, typ, initial, vis = children
-        return self._decl(ast.VarDecl, meta, name, owner=owner, type=typ, initial=initial, visibility=vis)
+    def var_decl(self, meta: Meta, owner: str | None, name: Token, type_: ast.TypeRef, initial: ast.Expr,
+                 visibility: str | None) -> ast.VarDecl:
+        return ast.VarDecl(self._span(meta), str(name), owner=owner, type=type_, initial=initial,
+                           visibility=visibility, name_span=self._name_span(name))
 
-    def supply_decl(self, meta, children):
-        name, total, vis = children
-        return self._decl(ast.SupplyDecl, meta, name, total=total, visibility=vis)
+    def supply_decl(self, meta: Meta, name: Token, total: ast.Expr, visibility: str | None) -> ast.SupplyDecl:
+        return ast.SupplyDecl(self._span(meta), str(name), total=total, visibility=visibility,
+                              name_span=self._name_span(name))
 
-    def die_decl(self, meta, children):
-        name, faces = children
-        return self._decl(ast.DieDecl, meta, name, faces=faces)
+    def die_decl(self, meta: Meta, name: Token, faces: ast.Expr) -> ast.DieDecl:
+        return ast.DieDecl(self._span(meta), str(name), faces=faces, name_span=self._name_span(name))
 
-    def board_decl(self, meta, children):
-        name, source = children
-        return self._decl(ast.BoardDecl, meta, name, source=source)
+    def board_decl(self, meta: Meta, name: Token, source: ast.Expr) -> ast.BoardDecl:
+        return ast.BoardDecl(self._span(meta), str(name), source=source, name_span=self._name_span(name))
 
-    def visibility(self, meta, children):
-        return str(children[0])
+    def visibility(self, meta: Meta, who: Token) -> str:
+        return str(who)
 
-    def simple_type(self, meta, children):
-        name, optional = children
-        return ast.TypeRef(self._s(meta), str(name), optional is not None)
+    def simple_type(self, meta: Meta, name: Token, optional: Token | None) -> ast.TypeRef:
+        return ast.TypeRef(self._span(meta), str(name), optional is not None)
 
-    def list_type(self, meta, children):
-        item, optional = children
-        return ast.TypeRef(self._s(meta), "list", optional is not None, item)
+    def list_type(self, meta: Meta, item: ast.TypeRef, optional: Token | None) -> ast.TypeRef:
+        return ast.TypeRef(self._span(meta), "list", optional is not None, item)
 
-    def setup_decl(self, meta, children):
-        return ast.SetupDecl(self._s(meta), "setup", body=children[0], name_span=self._s(meta))
+    def setup_decl(self, meta: Meta, body: ast.Block) -> ast.SetupDecl:
+        return ast.SetupDecl(self._span(meta), "setup", body=body, name_span=self._span(meta))
 
-    def phase_decl(self, meta, children):
-        name, body = children
-        return self._decl(ast.PhaseDecl, meta, name, body=body)
+    def phase_decl(self, meta: Meta, name: Token, body: ast.Block) -> ast.PhaseDecl:
+        return ast.PhaseDecl(self._span(meta), str(name), body=body, name_span=self._name_span(name))
 
-    def procedure_decl(self, meta, children):
-        name, *params, body = children
-        return self._decl(ast.ProcedureDecl, meta, name, params=tuple(p for p in params if p is not None), body=body)
+    def procedure_decl(self, meta: Meta, name: Token, *parts: ast.Param | ast.Block | None) -> ast.ProcedureDecl:
+        *params, body = parts   # the grammar ends the rule with the block
+        return ast.ProcedureDecl(self._span(meta), str(name), params=_only(params, ast.Param),
+                                 body=cast(ast.Block, body), name_span=self._name_span(name))
 
-    def param(self, meta, children):
-        name, typ = children
-        return ast.Param(self._s(meta), str(name), typ)
+    def param(self, meta: Meta, name: Token, type_: ast.TypeRef) -> ast.Param:
+        return ast.Param(self._span(meta), str(name), type_)
 
-    def score_decl(self, meta, children):
-        name, value = children
-        return ast.ScoreDecl(self._s(meta), str(name), value=value, name_span=_token_span(self.path, name))
+    def score_decl(self, meta: Meta, player: Token, value: ast.Expr) -> ast.ScoreDecl:
+        return ast.ScoreDecl(self._span(meta), str(player), value=value, name_span=self._name_span(player))
 
-    def tiebreak_decl(self, meta, children):
-        name, value = children
-        return ast.TiebreakDecl(self._s(meta), str(name), value=value, name_span=_token_span(self.path, name))
+    def tiebreak_decl(self, meta: Meta, player: Token, value: ast.Expr) -> ast.TiebreakDecl:
+        return ast.TiebreakDecl(self._span(meta), str(player), value=value, name_span=self._name_span(player))
 
-    def invariant_decl(self, meta, children):
-        label, condition = children
-        return ast.InvariantDecl(self._s(meta), _unquote(label), condition=condition,
-                                 name_span=_token_span(self.path, label))
+    def invariant_decl(self, meta: Meta, label: Token, condition: ast.Expr) -> ast.InvariantDecl:
+        return ast.InvariantDecl(self._span(meta), unquote(label), condition=condition,
+                                 name_span=self._name_span(label))
 
     # ---- statements ----
-    def block(self, meta, children):
-        return ast.Block(self._s(meta), tuple(children))
+    def block(self, meta: Meta, *statements: ast.Stmt) -> ast.Block:
+        return ast.Block(self._span(meta), statements)
 
-    def let_stmt(self, meta, children):
-        return ast.Let(self._s(meta), str(children[0]), children[1])
+    def let_stmt(self, meta: Meta, name: Token, value: ast.Expr) -> ast.Let:
+        return ast.Let(self._span(meta), str(name), value)
 
-    def roll_stmt(self, meta, children):
-        return ast.Roll(self._s(meta), str(children[0]), str(children[1]))
+    def roll_stmt(self, meta: Meta, name: Token, die: Token) -> ast.Roll:
+        return ast.Roll(self._span(meta), str(name), str(die))
 
-    def random_stmt(self, meta, children):
-        return ast.RandomPick(self._s(meta), str(children[0]), children[1])
+    def random_stmt(self, meta: Meta, name: Token, source: ast.Expr) -> ast.RandomPick:
+        return ast.RandomPick(self._span(meta), str(name), source)
 
-    def call_let_stmt(self, meta, children):
-        name, proc, args = children
-        return ast.CallLet(self._s(meta), str(name), str(proc), args or ())
+    def call_let_stmt(self, meta: Meta, name: Token, procedure: Token,
+                      args: tuple[ast.Expr, ...] | None) -> ast.CallLet:
+        return ast.CallLet(self._span(meta), str(name), str(procedure), args or ())
 
-    def assign_stmt(self, meta, children):
-        target, op, value = children
-        return ast.Assign(self._s(meta), target, str(op), value)
+    def assign_stmt(self, meta: Meta, target: ast.Expr, op: Token, value: ast.Expr) -> ast.Assign:
+        return ast.Assign(self._span(meta), target, str(op), value)
 
-    def if_stmt(self, meta, children):
-        cond, body, *rest = children
-        otherwise = rest.pop()
-        branches = ((cond, body),) + tuple(rest)
-        return ast.If(self._s(meta), branches, otherwise)
+    def if_stmt(self, meta: Meta, condition: ast.Expr, body: ast.Block,
+                *rest: Branch | ast.Block | None) -> ast.If:
+        *elifs, otherwise = rest   # the grammar ends the rule with the optional 'else'
+        branches = ((condition, body), *(branch for branch in elifs if isinstance(branch, tuple)))
+        return ast.If(self._span(meta), branches, otherwise if isinstance(otherwise, ast.Block) else None)
 
-    def elif_clause(self, meta, children):
-        return (children[0], children[1])
+    def elif_clause(self, meta: Meta, condition: ast.Expr, body: ast.Block) -> Branch:
+        return (condition, body)
 
-    def else_clause(self, meta, children):
-        return children[0]
+    def else_clause(self, meta: Meta, body: ast.Block) -> ast.Block:
+        return body
 
-    def for_stmt(self, meta, children):
-        return ast.For(self._s(meta), str(children[0]), children[1], children[2])
+    def for_stmt(self, meta: Meta, var: Token, source: ast.Expr, body: ast.Block) -> ast.For:
+        return ast.For(self._span(meta), str(var), source, body)
 
-    def while_stmt(self, meta, children):
-        return ast.While(self._s(meta), children[0], children[1])
+    def while_stmt(self, meta: Meta, condition: ast.Expr, body: ast.Block) -> ast.While:
+        return ast.While(self._span(meta), condition, body)
 
-    def repeat_stmt(self, meta, children):
-        return ast.Repeat(self._s(meta), children[0])
+    def repeat_stmt(self, meta: Meta, body: ast.Block) -> ast.Repeat:
+        return ast.Repeat(self._span(meta), body)
 
-    def repeat_until_stmt(self, meta, children):
-        return ast.Repeat(self._s(meta), children[1], until=children[0])
+    def repeat_until_stmt(self, meta: Meta, until: ast.Expr, body: ast.Block) -> ast.Repeat:
+        return ast.Repeat(self._span(meta), body, until=until)
 
-    def break_stmt(self, meta, children):
-        return ast.Break(self._s(meta))
+    def break_stmt(self, meta: Meta) -> ast.Break:
+        return ast.Break(self._span(meta))
 
-    def continue_stmt(self, meta, children):
-        return ast.Continue(self._s(meta))
+    def continue_stmt(self, meta: Meta) -> ast.Continue:
+        return ast.Continue(self._span(meta))
 
-    def choose_stmt(self, meta, children):
-        var, source, chooser, otherwise = children
-        return ast.Choose(self._s(meta), str(var), source, chooser, otherwise)
+    def choose_stmt(self, meta: Meta, var: Token, source: ast.Expr, chooser: ast.Expr | None,
+                    otherwise: ast.Block | None) -> ast.Choose:
+        return ast.Choose(self._span(meta), str(var), source, chooser, otherwise)
 
-    def otherwise_clause(self, meta, children):
-        return children[0]
+    def otherwise_clause(self, meta: Meta, body: ast.Block) -> ast.Block:
+        return body
 
-    def menu_stmt(self, meta, children):
-        chooser, *options = children
-        return ast.Menu(self._s(meta), chooser, tuple(options))
+    def menu_stmt(self, meta: Meta, chooser: ast.Expr, *options: ast.Option) -> ast.Menu:
+        return ast.Menu(self._span(meta), chooser, options)
 
-    def option(self, meta, children):
-        label, cond, body = children
-        return ast.Option(self._s(meta), _unquote(label), cond, body)
+    def option(self, meta: Meta, label: Token, condition: ast.Expr | None, body: ast.Block) -> ast.Option:
+        return ast.Option(self._span(meta), unquote(label), condition, body)
 
-    def simultaneous_stmt(self, meta, children):
-        pvar, players, var, source = children
-        return ast.Simultaneous(self._s(meta), str(pvar), players, str(var), source)
+    def simultaneous_stmt(self, meta: Meta, player_var: Token, players: ast.Expr, var: Token,
+                          source: ast.Expr) -> ast.Simultaneous:
+        return ast.Simultaneous(self._span(meta), str(player_var), players, str(var), source)
 
-    def move_stmt(self, meta, children):
-        return ast.Move(self._s(meta), children[0], children[1])
+    def move_stmt(self, meta: Meta, what: ast.Expr, to: ast.Expr) -> ast.Move:
+        return ast.Move(self._span(meta), what, to)
 
-    def shuffle_stmt(self, meta, children):
-        return ast.Shuffle(self._s(meta), children[0])
+    def shuffle_stmt(self, meta: Meta, target: ast.Expr) -> ast.Shuffle:
+        return ast.Shuffle(self._span(meta), target)
 
-    def gain_stmt(self, meta, children):
-        amount, supply, player = children
-        return ast.Gain(self._s(meta), amount, str(supply), player)
+    def gain_stmt(self, meta: Meta, amount: ast.Expr, supply: Token, player: ast.Expr) -> ast.Gain:
+        return ast.Gain(self._span(meta), amount, str(supply), player)
 
-    def pay_stmt(self, meta, children):
-        amount, supply, payer, payee = children
-        return ast.Pay(self._s(meta), amount, str(supply), payer, payee)
+    def pay_stmt(self, meta: Meta, amount: ast.Expr, supply: Token, payer: ast.Expr,
+                 payee: ast.Expr | None) -> ast.Pay:
+        return ast.Pay(self._span(meta), amount, str(supply), payer, payee)
 
-    def call_stmt(self, meta, children):
-        return ast.CallStmt(self._s(meta), str(children[0]), children[1] or ())
+    def call_stmt(self, meta: Meta, procedure: Token, args: tuple[ast.Expr, ...] | None) -> ast.CallStmt:
+        return ast.CallStmt(self._span(meta), str(procedure), args or ())
 
-    def return_stmt(self, meta, children):
-        return ast.Return(self._s(meta), children[0])
+    def return_stmt(self, meta: Meta, value: ast.Expr | None) -> ast.Return:
+        return ast.Return(self._span(meta), value)
 
-    def next_stmt(self, meta, children):
-        return ast.Next(self._s(meta), str(children[0]))
+    def next_stmt(self, meta: Meta, phase: Token) -> ast.Next:
+        return ast.Next(self._span(meta), str(phase))
 
-    def end_stmt(self, meta, children):
-        return ast.EndGame(self._s(meta))
+    def end_stmt(self, meta: Meta) -> ast.EndGame:
+        return ast.EndGame(self._span(meta))
 
-    def log_stmt(self, meta, children):
-        return ast.Log(self._s(meta), children[0])
+    def log_stmt(self, meta: Meta, message: ast.Expr) -> ast.Log:
+        return ast.Log(self._span(meta), message)
 
     # ---- expressions ----
-    def if_expr(self, meta, children):
-        return ast.IfExpr(self._s(meta), *children)
+    def if_expr(self, meta: Meta, condition: ast.Expr, then: ast.Expr, otherwise: ast.Expr) -> ast.IfExpr:
+        return ast.IfExpr(self._span(meta), condition, then, otherwise)
 
-    def _chain(self, meta, children, op):
-        result = children[0]
-        for right in children[1:]:
-            result = ast.BinaryOp(self._s(meta), op, result, right)
+    def _chain(self, meta: Meta, op: str, first: ast.Expr, rest: tuple[ast.Expr, ...]) -> ast.Expr:
+        result = first
+        for right in rest:
+            result = ast.BinaryOp(self._span(meta), op, result, right)
         return result
 
-    def or_chain(self, meta, children):
-        return self._chain(meta, children, "or")
+    def or_chain(self, meta: Meta, first: ast.Expr, *rest: ast.Expr) -> ast.Expr:
+        return self._chain(meta, "or", first, rest)
 
-    def and_chain(self, meta, children):
-        return self._chain(meta, children, "and")
+    def and_chain(self, meta: Meta, first: ast.Expr, *rest: ast.Expr) -> ast.Expr:
+        return self._chain(meta, "and", first, rest)
 
-    def not_op(self, meta, children):
-        return ast.UnaryOp(self._s(meta), "not", children[0])
+    def not_op(self, meta: Meta, operand: ast.Expr) -> ast.UnaryOp:
+        return ast.UnaryOp(self._span(meta), "not", operand)
 
-    def compare(self, meta, children):
-        if len(children) == 1 or children[1] is None:
-            return children[0]
-        left, op, right = children
-        return ast.BinaryOp(self._s(meta), str(op), left, right)
+    def compare(self, meta: Meta, left: ast.Expr, op: Token | None = None, right: ast.Expr | None = None) -> ast.Expr:
+        if op is None or right is None:
+            return left
+        return ast.BinaryOp(self._span(meta), str(op), left, right)
 
-    def in_op(self, meta, children):
-        return ast.BinaryOp(self._s(meta), "in", children[0], children[1])
+    def in_op(self, meta: Meta, item: ast.Expr, collection: ast.Expr) -> ast.BinaryOp:
+        return ast.BinaryOp(self._span(meta), "in", item, collection)
 
-    def not_in(self, meta, children):
-        return ast.BinaryOp(self._s(meta), "not in", children[0], children[1])
+    def not_in(self, meta: Meta, item: ast.Expr, collection: ast.Expr) -> ast.BinaryOp:
+        return ast.BinaryOp(self._span(meta), "not in", item, collection)
 
-    def range_op(self, meta, children):
-        if len(children) == 1 or children[1] is None:
-            return children[0]
-        return ast.BinaryOp(self._s(meta), "..", children[0], children[1])
+    def range_op(self, meta: Meta, low: ast.Expr, high: ast.Expr | None = None) -> ast.Expr:
+        if high is None:
+            return low
+        return ast.BinaryOp(self._span(meta), "..", low, high)
 
-    def arith(self, meta, children):
-        result = children[0]
-        for i in range(1, len(children), 2):
-            result = ast.BinaryOp(self._s(meta), str(children[i]), result, children[i + 1])
+    def arith(self, meta: Meta, first: ast.Expr, *rest: Token | ast.Expr) -> ast.Expr:
+        """``a + b - c`` (or ``*``, ``/``, ``%``): operators and operands alternate after the first."""
+        result = first
+        for op, right in zip(rest[0::2], rest[1::2], strict=True):
+            result = ast.BinaryOp(self._span(meta), str(op), result, cast(ast.Expr, right))
         return result
 
-    def neg(self, meta, children):
-        return ast.UnaryOp(self._s(meta), "-", children[0])
+    def neg(self, meta: Meta, operand: ast.Expr) -> ast.UnaryOp:
+        return ast.UnaryOp(self._span(meta), "-", operand)
 
-    def attribute(self, meta, children):
-        return ast.Attribute(self._s(meta), children[0], str(children[1]))
+    def attribute(self, meta: Meta, target: ast.Expr, name: Token) -> ast.Attribute:
+        return ast.Attribute(self._span(meta), target, str(name))
 
-    def index(self, meta, children):
-        return ast.Index(self._s(meta), children[0], children[1])
+    def index(self, meta: Meta, target: ast.Expr, index: ast.Expr) -> ast.Index:
+        return ast.Index(self._span(meta), target, index)
 
-    def call(self, meta, children):
-        name, args = children
-        return ast.Call(self._s(meta), str(name), args or ())
+    def call(self, meta: Meta, function: Token, args: tuple[ast.Expr, ...] | None) -> ast.Call:
+        return ast.Call(self._span(meta), str(function), args or ())
 
-    def arglist(self, meta, children):
-        return tuple(children)
+    def arglist(self, meta: Meta, *args: ast.Expr) -> tuple[ast.Expr, ...]:
+        return args
 
-    def keyword_arg(self, meta, children):
-        return ast.KeywordArg(self._s(meta), str(children[0]), children[1])
+    def keyword_arg(self, meta: Meta, name: Token, value: ast.Expr) -> ast.KeywordArg:
+        return ast.KeywordArg(self._span(meta), str(name), value)
 
-    def generator(self, meta, children):
-        element, *clauses, key, descending = children
-        return ast.Generator(self._s(meta), element, tuple(clauses), key, descending is not None)
+    def generator(self, meta: Meta, element: ast.Expr,
+                  *parts: ast.CompClause | ast.Expr | Token | None) -> ast.Generator:
+        *clauses, key, descending = parts   # the grammar ends the rule with the optional 'by key [desc]'
+        return ast.Generator(self._span(meta), element, _only(clauses, ast.CompClause),
+                             cast(ast.Expr | None, key), descending is not None)
 
-    def comp_clause(self, meta, children):
-        var, source, cond = children
-        return ast.CompClause(self._s(meta), str(var), source, cond)
+    def comp_clause(self, meta: Meta, var: Token, source: ast.Expr, condition: ast.Expr | None) -> ast.CompClause:
+        return ast.CompClause(self._span(meta), str(var), source, condition)
 
-    def comprehension(self, meta, children):
-        element, *clauses = children
-        return ast.Comprehension(self._s(meta), element, tuple(clauses))
+    def comprehension(self, meta: Meta, element: ast.Expr, *clauses: ast.CompClause) -> ast.Comprehension:
+        return ast.Comprehension(self._span(meta), element, clauses)
 
-    def int_lit(self, meta, children):
-        return ast.Literal(self._s(meta), int(children[0]))
+    def int_lit(self, meta: Meta, digits: Token) -> ast.Literal:
+        return ast.Literal(self._span(meta), int(digits))
 
-    def str_lit(self, meta, children):
-        return ast.Literal(self._s(meta), _unquote(children[0]))
+    def str_lit(self, meta: Meta, literal: Token) -> ast.Literal:
+        return ast.Literal(self._span(meta), unquote(literal))
 
-    def true_lit(self, meta, children):
-        return ast.Literal(self._s(meta), True)
+    def true_lit(self, meta: Meta) -> ast.Literal:
+        return ast.Literal(self._span(meta), True)
 
-    def false_lit(self, meta, children):
-        return ast.Literal(self._s(meta), False)
+    def false_lit(self, meta: Meta) -> ast.Literal:
+        return ast.Literal(self._span(meta), False)
 
-    def none_lit(self, meta, children):
-        return ast.Literal(self._s(meta), None)
+    def none_lit(self, meta: Meta) -> ast.Literal:
+        return ast.Literal(self._span(meta), None)
 
-    def name(self, meta, children):
-        return ast.Name(self._s(meta), str(children[0]))
+    def name(self, meta: Meta, name: Token) -> ast.Name:
+        return ast.Name(self._span(meta), str(name))
 
-    def list_lit(self, meta, children):
-        return ast.ListExpr(self._s(meta), tuple(c for c in children if c is not None))
-
-
-def _with_override(decl: ast.Decl) -> ast.Decl:
-    from dataclasses import replace
-    return replace(decl, override=True)
+    def list_lit(self, meta: Meta, *items: ast.Expr | None) -> ast.ListExpr:
+        return ast.ListExpr(self._span(meta), tuple(item for item in items if item is not None))
 
 
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
+N = TypeVar("N")
+
+
+def _only(parts: Iterable[object], cls: type[N]) -> tuple[N, ...]:
+    """The parts that are ``cls`` (leaving out the placeholder of an absent optional part)."""
+    return tuple(part for part in parts if isinstance(part, cls))

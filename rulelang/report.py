@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TypeAlias
 
 from .diagnostics import REGISTRY, Diagnostic
 
@@ -20,11 +22,13 @@ _COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"
             "bold": "\x1b[1m", "hint": "\x1b[36m", "caret": "\x1b[1;32m"}
 _RESET = "\x1b[0m"
 
+JSON: TypeAlias = "str | int | float | bool | list[JSON] | dict[str, JSON] | None"
+
 
 class SourceCache:
     """The lines of source files, read once; ``texts`` may preset some (unsaved text)."""
 
-    def __init__(self, texts: dict | None = None):
+    def __init__(self, texts: Mapping[str, str] | None = None) -> None:
         self.lines: dict[str, list[str] | None] = {}
         for file, text in (texts or {}).items():
             self.lines[file] = split_lines(text)
@@ -66,7 +70,7 @@ def _visible(line: str) -> str:
 
 def caret_line(line: str, diagnostic: Diagnostic) -> str:
     """``^~~~`` under the span of ``diagnostic`` on its first line (1-based columns)."""
-    span = diagnostic.span
+    span = diagnostic.location
     start = len(line[: span.column - 1].expandtabs(TAB))
     if span.end_line == span.line and span.end_column > span.column:
         end = len(line[: span.end_column - 1].expandtabs(TAB))
@@ -88,7 +92,7 @@ def _window(line: str, caret: str) -> tuple[str, str]:
 
 def format_text(diagnostic: Diagnostic, sources: SourceCache, colour: bool = False) -> str:
     """One diagnostic as text: location line, source line, caret, hint."""
-    span = diagnostic.span
+    span = diagnostic.location
     head = _paint(f"{span.file}:{span.line}:{span.column}:", "bold", colour)
     code = _paint(diagnostic.code, diagnostic.severity, colour)
     lines = [f"{head} {code} {diagnostic.message}"]
@@ -107,7 +111,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def summary(diagnostics: list[Diagnostic], files: int) -> str:
+def summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
     """'2 errors, 1 warning in 3 files' or 'no problems in 3 files'."""
     in_files = f"in {_plural(files, 'file')}"
     if not diagnostics:
@@ -117,23 +121,24 @@ def summary(diagnostics: list[Diagnostic], files: int) -> str:
     return f"{', '.join(parts)} {in_files}"
 
 
-def render_text(diagnostics, files: int, sources: SourceCache | None = None, colour: bool = False) -> str:
+def render_text(diagnostics: Sequence[Diagnostic], files: int, sources: SourceCache | None = None,
+                colour: bool = False) -> str:
     """Every diagnostic as text, then the summary line."""
     sources = sources or SourceCache()
     blocks = [format_text(d, sources, colour) for d in diagnostics]
-    blocks.append(summary(list(diagnostics), files))
+    blocks.append(summary(diagnostics, files))
     return "\n".join(blocks) + "\n"
 
 
-def to_dict(diagnostic: Diagnostic) -> dict:
+def to_dict(diagnostic: Diagnostic) -> dict[str, JSON]:
     """One diagnostic as a JSON-ready dict (1-based lines and columns, end exclusive)."""
-    span = diagnostic.span
+    span = diagnostic.location
     return {"code": diagnostic.code, "severity": diagnostic.severity, "message": diagnostic.message,
             "hint": diagnostic.hint, "file": span.file, "line": span.line, "column": span.column,
             "end_line": span.end_line, "end_column": span.end_column}
 
 
-def render_json(diagnostics, files: int = 0) -> str:
+def render_json(diagnostics: Sequence[Diagnostic], files: int = 0) -> str:
     """A JSON list of diagnostic objects."""
     return json.dumps([to_dict(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"
 
@@ -142,16 +147,16 @@ _SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def _sarif_rules() -> list[dict]:
+def _sarif_rules() -> list[JSON]:
     return [{"id": c.code, "name": c.name, "shortDescription": {"text": c.summary},
              "defaultConfiguration": {"level": _SARIF_LEVELS[c.severity]}} for c in REGISTRY.values()]
 
 
-def _sarif_result(diagnostic: Diagnostic, rule_index: dict) -> dict:
-    span = diagnostic.span
+def _sarif_result(diagnostic: Diagnostic, rule_index: Mapping[str, int]) -> JSON:
+    span = diagnostic.location
     text = diagnostic.message + (f" (hint: {diagnostic.hint})" if diagnostic.hint else "")
-    region = {"startLine": span.line, "startColumn": span.column,
-              "endLine": max(span.end_line, span.line), "endColumn": max(span.end_column, 1)}
+    region: JSON = {"startLine": span.line, "startColumn": span.column,
+                    "endLine": max(span.end_line, span.line), "endColumn": max(span.end_column, 1)}
     return {"ruleId": diagnostic.code, "ruleIndex": rule_index[diagnostic.code],
             "level": _SARIF_LEVELS[diagnostic.severity], "message": {"text": text},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(span.file)}, "region": region}}]}
@@ -169,10 +174,10 @@ def _version() -> str:
         return "0.0.0"
 
 
-def render_sarif(diagnostics, files: int = 0) -> str:
+def render_sarif(diagnostics: Sequence[Diagnostic], files: int = 0) -> str:
     """A SARIF 2.1.0 log with one run, the registry as its rules."""
     rule_index = {code: i for i, code in enumerate(REGISTRY)}
-    log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
+    log: JSON = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
         "tool": {"driver": {"name": "rulelang", "version": _version(), "rules": _sarif_rules()}},
         "results": [_sarif_result(d, rule_index) for d in diagnostics]}]}
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
@@ -189,11 +194,11 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(diagnostics, files: int = 0) -> str:
+def render_github(diagnostics: Sequence[Diagnostic], files: int = 0) -> str:
     """GitHub Actions workflow commands, one annotation per diagnostic."""
     lines = []
     for d in diagnostics:
-        s = d.span
+        s = d.location
         props = (f"file={_escape_property(s.file)},line={s.line},col={s.column},"
                  f"endLine={s.end_line},endColumn={s.end_column},title={d.code}")
         message = d.message + (f" (hint: {d.hint})" if d.hint else "")
@@ -201,10 +206,12 @@ def render_github(diagnostics, files: int = 0) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-RENDERERS = {"json": render_json, "sarif": render_sarif, "github": render_github}
+Renderer: TypeAlias = Callable[[Sequence[Diagnostic], int], str]
+RENDERERS: dict[str, Renderer] = {"json": render_json, "sarif": render_sarif, "github": render_github}
 
 
-def render(diagnostics, fmt: str, files: int, sources: SourceCache | None = None, colour: bool = False) -> str:
+def render(diagnostics: Sequence[Diagnostic], fmt: str, files: int, sources: SourceCache | None = None,
+           colour: bool = False) -> str:
     """The diagnostics in format ``fmt`` (one of FORMATS)."""
     if fmt == "text":
         return render_text(diagnostics, files, sources, colour)
@@ -213,7 +220,15 @@ def render(diagnostics, fmt: str, files: int, sources: SourceCache | None = None
 
 # ---------------------------------------------------------------- explaining a code
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
+def docs_file(name: str) -> Path:
+    """A file of the docs: shipped inside the package (an installed wheel has them as
+    ``rulelang/docs/``), or beside it in a checkout of the repository."""
+    package = Path(__file__).resolve().parent
+    shipped = package / "docs" / name
+    return shipped if shipped.is_file() else package.parent / "docs" / name
+
+
+DOCS = docs_file("diagnostics.md")
 
 
 def explain(code: str, docs: Path = DOCS) -> str:

@@ -41,8 +41,9 @@ def read_source(path: Path) -> str:
         raise RulesetError([Diagnostic("E001", "the file is not UTF-8 text", Span.point(str(path), line, 1))]) from None
 
 
-def resolve(ruleset: ast.Ruleset, base_dir: Path, chain=()) -> list[ast.Decl]:
-    """The flat list of declarations of ``ruleset`` with every base it extends merged in."""
+def resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = ()) -> list[ast.Decl]:
+    """The flat list of declarations of ``ruleset`` with every base it extends merged in.
+    ``chain`` holds the resolved paths of the files already on the way (to find cycles)."""
     extends = ruleset.of_kind(ast.Extends)
     own = [d for d in ruleset.declarations if not isinstance(d, ast.Extends)]
     if not extends:
@@ -58,18 +59,18 @@ def resolve(ruleset: ast.Ruleset, base_dir: Path, chain=()) -> list[ast.Decl]:
         raise RulesetError([Diagnostic("E501", f"cannot find the base ruleset '{ext.path}'", ext.name_span,
                                        hint=f"looked for {base_path}")])
     base = parse(read_source(base_path), str(base_path))
-    base_decls = resolve(base, base_path.parent, chain + (str(ruleset.path and Path(ruleset.path).resolve()),
-                                                         str(base_path)))
+    this_file = str(ruleset.path and Path(ruleset.path).resolve())
+    base_decls = resolve(base, base_path.parent, (*chain, this_file, str(base_path)))
     return merge(base_decls, own)
 
 
-def _key(d: ast.Decl):
+def _key(d: ast.Decl) -> tuple[str, str | None]:
     if isinstance(d, (ast.ScoreDecl, ast.TiebreakDecl)):   # one of each; the name is only its player variable
         return (d.kind, None)
     return (d.kind, d.name)
 
 
-def _check_no_override(decls):
+def _check_no_override(decls: list[ast.Decl]) -> list[ast.Decl]:
     problems = [Diagnostic("E502", "'override' needs a base: this file extends nothing", d.span)
                 for d in decls if d.override]
     if problems:
@@ -81,7 +82,7 @@ def merge(base: list[ast.Decl], variant: list[ast.Decl]) -> list[ast.Decl]:
     """Base declarations with the variant's overrides and additions applied."""
     merged = list(base)
     index = {_key(d): i for i, d in enumerate(merged)}
-    problems = []
+    problems: list[Diagnostic] = []
     for d in variant:
         key = _key(d)
         if d.override:
@@ -102,7 +103,7 @@ def merge(base: list[ast.Decl], variant: list[ast.Decl]) -> list[ast.Decl]:
 
 
 def _merge_one(old: ast.Decl, new: ast.Decl) -> ast.Decl:
-    if isinstance(old, ast.GameDecl):
+    if isinstance(old, ast.GameDecl) and isinstance(new, ast.GameDecl):
         settings = {s.name: s for s in old.settings}
         settings.update({s.name: s for s in new.settings})
         return replace(old, settings=tuple(settings.values()), title=new.title or old.title)

@@ -22,11 +22,11 @@ def game_files() -> list[Path]:
 def player_counts(path: Path) -> list[int]:
     """The smallest and the largest player count a ruleset declares (its `players` setting):
     the counts in between exercise no other rule, and the suite must stay fast."""
-    from rulelang.loader import game_settings, player_range, read_ruleset
+    from rulelang.loader import read_ruleset
+    from rulelang.settings import read_settings
 
     declarations, _, _ = read_ruleset(path)
-    _, settings, _ = game_settings(declarations)
-    low, high = player_range(settings)
+    low, high = read_settings(declarations, str(path))[0].players
     return sorted({low, high})
 
 
@@ -38,8 +38,7 @@ def game_cases() -> list:
             counts = player_counts(path)
         except Exception:  # a broken ruleset: its tests fail on load, showing the diagnostics
             counts = [None]
-        for n in counts:
-            cases.append(pytest.param(path, n, id=f"{path.stem}-{n}p" if n else f"{path.stem}-broken"))
+        cases.extend(pytest.param(path, n, id=f"{path.stem}-{n}p" if n else f"{path.stem}-broken") for n in counts)
     return cases
 
 

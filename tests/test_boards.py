@@ -545,7 +545,7 @@ def graph_boards(draw):
                          min_size=size, max_size=size))
     colours = draw(st.lists(st.sampled_from(["red", "blue"]), min_size=size, max_size=size))
     spaces = [{"id": f"s{i}", "next": [f"s{j}" for j in js], "colour": c}
-              for i, (js, c) in enumerate(zip(succ, colours))]
+              for i, (js, c) in enumerate(zip(succ, colours, strict=True))]
     return board_from_data("g", {"kind": "graph", "spaces": spaces})
 
 

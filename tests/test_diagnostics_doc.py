@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from rulelang.cli import main
 from rulelang.diagnostics import REGISTRY
-from rulelang.linter import lint_file
+from rulelang.loader import lint_file
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
 TEXT = DOCS.read_text(encoding="utf-8")
@@ -29,7 +29,7 @@ def sections() -> dict[str, tuple[str, str]]:
     """code -> (name in the heading, text of the entry)."""
     found = {}
     heads = list(HEADING.finditer(TEXT))
-    for head, after in zip(heads, heads[1:] + [None]):
+    for head, after in zip(heads, [*heads[1:], None], strict=True):
         end = after.start() if after else len(TEXT)
         body = TEXT[head.end(): end].split("\n## ")[0]
         assert head.group(1) not in found, f"{head.group(1)} is documented twice"

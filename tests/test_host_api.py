@@ -6,10 +6,9 @@ import json
 
 import pytest
 from conftest import GAMES_DIR, rules
-from rulelang.interpreter.state import Action, IllegalActionError, RulesRuntimeError
 
 import rulelang
-from rulelang import RulesetError
+from rulelang import Action, IllegalActionError, RulesetError, RulesRuntimeError, StateDataError
 
 TTT = str(GAMES_DIR / "tic_tac_toe.rules")
 
@@ -205,6 +204,17 @@ def test_clone_is_independent(ttt):
     assert len(other.history()) == 3 and len(state.history()) == 1
 
 
+def test_state_fields_are_declared(ttt):
+    state = ttt.new_initial_state()
+    with pytest.raises(AttributeError):
+        state.something_else = 1        # nothing is attached to a state from outside
+    other = play(state.clone(), "b2")
+    for field in rulelang.State.__slots__:
+        assert getattr(state, field) is not getattr(other, field) or field in (
+            "game", "seed", "explicit_chance", "rng", "pending", "terminal", "decisions", "origin", "since_origin"), \
+            f"clone() shares the state's '{field}'"
+
+
 def test_returned_data_is_a_copy(ttt):
     state = play(ttt.new_initial_state(), "b2")
     before = state.to_json()
@@ -308,9 +318,10 @@ def _corruptions():
 def test_malformed_state_data_is_a_clean_error(ttt, name):
     state = play(ttt.new_initial_state(seed=1), "b2")
     data = _corruptions()[name](copy.deepcopy(state.to_json()))
-    with pytest.raises(IllegalActionError) as caught:
+    with pytest.raises(StateDataError) as caught:
         ttt.state_from_json(data)
-    assert "E606" in str(caught.value)
+    assert caught.value.diagnostic.code == "E606"
+    assert isinstance(caught.value, ValueError)
 
 
 # ---- loading ----
@@ -346,6 +357,29 @@ def test_missing_file():
     with pytest.raises(RulesetError) as caught:
         rulelang.load("no_such_file.rules")
     assert caught.value.diagnostics[0].code == "E001"
+
+
+def test_data_diagnostics_report_every_data_problem_without_lowering(tmp_path):
+    from rulelang.interpreter.catalog import data_diagnostics
+    from rulelang.loader import read_ruleset
+    from rulelang.settings import read_settings
+
+    text = rules("""
+        game "D" { players 2..4 }
+        component card { rank: int }
+        zone pile: card
+        deck short: card in pile size 10 = [card(rank: r) for r in 1..13]
+        deck chips: card in pile = [1, 2]
+        phase p { x = 1 }
+    """)
+    declarations, base_dir, shown = read_ruleset(text, str(tmp_path / "d.rules"))
+    settings, _ = read_settings(declarations, shown)
+    found = data_diagnostics(declarations, settings, base_dir)
+    # both decks are reported, in source order; the procedure is not lowered (no E203 for x)
+    assert [(d.code, d.span.line) for d in found] == [("E402", 4), ("E402", 5)]
+    with pytest.raises(RulesetError) as caught:     # a Game reports them as one RulesetError
+        rulelang.interpreter.Game(declarations, 2, base_dir, settings)
+    assert [d.code for d in caught.value.diagnostics] == ["E402", "E402"]
 
 
 # ---- runtime errors ----
@@ -458,3 +492,94 @@ def test_runtime_error_in_a_clone_leaves_the_clone_unchanged():
     with pytest.raises(RulesRuntimeError):
         other.apply_action(_labelled(other, "0"))
     assert other.to_json() == before
+
+
+# ---- the error family ----
+
+ERROR_CLASSES = ["RulesetError", "IllegalActionError", "RulesRuntimeError", "StateDataError", "InternalError"]
+
+
+@pytest.mark.parametrize("name", ERROR_CLASSES)
+def test_every_error_class_is_a_rulelang_error(name):
+    cls = getattr(rulelang, name)
+    assert issubclass(cls, rulelang.RulelangError)
+
+
+def test_only_host_and_data_errors_are_value_errors():
+    assert issubclass(rulelang.IllegalActionError, ValueError)
+    assert issubclass(rulelang.StateDataError, ValueError)
+    for cls in (rulelang.RulesetError, rulelang.RulesRuntimeError, rulelang.InternalError):
+        assert not issubclass(cls, ValueError)
+
+
+def test_malformed_state_data_is_a_state_data_error_not_an_illegal_action(ttt):
+    data = ttt.new_initial_state(seed=1).to_json()
+    data["player_vars"]["won"] = [False]
+    with pytest.raises(ValueError) as caught:        # what a host that knows no more catches
+        ttt.state_from_json(data)
+    assert isinstance(caught.value, rulelang.StateDataError)
+    assert not isinstance(caught.value, IllegalActionError)
+    assert caught.value.diagnostic.code == "E606"
+
+
+GAIN = """
+game "Gain" { players 1 }
+supply coins total 10
+player var took: int = 0
+phase p {
+  choose n in [1, 2] by players[0]
+  gain n coins to players[0]
+  players[0].took += n
+}
+"""
+
+
+def _failing_transfer(*args):
+    raise ZeroDivisionError("a bug in the engine")
+
+
+def test_an_engine_failure_is_an_internal_error_not_the_rules_fault(monkeypatch):
+    state = rulelang.load(rules(GAIN)).new_initial_state()
+    before = state.to_json()
+    monkeypatch.setattr(rulelang.State, "transfer", _failing_transfer)
+    with pytest.raises(rulelang.InternalError) as caught:
+        state.apply_action(_labelled(state, "2"))
+    diagnostic = caught.value.diagnostic
+    assert diagnostic.code == "E900"
+    assert "ZeroDivisionError" in diagnostic.message and "a bug in the engine" in diagnostic.message
+    assert diagnostic.span is not None and diagnostic.span.line == 6   # the rule that was running
+    assert isinstance(caught.value.__cause__, ZeroDivisionError)        # the bug, for its report
+    assert not isinstance(caught.value, (RulesRuntimeError, ValueError))
+    assert state.to_json() == before                                    # rolled back all the same
+    monkeypatch.undo()
+    state.apply_action(_labelled(state, "2"))
+    assert state.to_json()["supplies"]["coins"] == [8, 2]
+
+
+def test_an_engine_failure_while_starting_is_an_internal_error(monkeypatch):
+    game = rulelang.load(rules(GAIN.replace("choose n in [1, 2] by players[0]", "let n = 1")))
+    monkeypatch.setattr(rulelang.State, "transfer", _failing_transfer)
+    with pytest.raises(rulelang.InternalError) as caught:
+        game.new_initial_state()
+    assert caught.value.diagnostic.code == "E900"
+
+
+def test_an_error_of_the_rules_is_not_chained_to_python_errors():
+    game = rulelang.load(rules(DIVIDE))
+    state = game.new_initial_state(seed=11)
+    with pytest.raises(RulesRuntimeError) as caught:
+        state.apply_action(_labelled(state, "0"))
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+def test_an_unknown_enum_value_deep_in_saved_data_is_a_state_data_error():
+    game = rulelang.load(rules("""
+        game "E" { players 1 }
+        enum suit { a, b }
+        var xs: list[suit] = [suit.a]
+        phase p { choose x in [1, 2] by players[0] }
+    """))
+    data = game.new_initial_state().to_json()
+    data["globals"]["xs"] = [{"enum": "suit", "value": "zz"}]
+    with pytest.raises(StateDataError, match="no value 'zz'"):
+        game.state_from_json(data)

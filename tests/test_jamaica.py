@@ -33,7 +33,7 @@ class Table:
         self.game = game
         self.cat = game.catalog
         state = game.new_initial_state(seed=0, explicit_chance=True)
-        while state.is_chance_node() and state.g["round"] == 0:
+        while state.is_chance_node() and state.global_values["round"] == 0:
             state.apply_action(state.chance_outcomes()[0][0].id)  # setup: first outcome
         self.state = state
         self.data = state.to_json()
@@ -132,10 +132,10 @@ class Table:
 
     # ---- reading ----
     def where(self, seat):
-        return self.state.pv["at"][seat].name
+        return self.state.player_values["at"][seat].name
 
     def count(self, holder, supply):
-        return self.state.sup[supply][self.cat.holder_base + holder.id]
+        return self.state.supply_counts[supply][self.cat.holder_base + holder.id]
 
     def total(self, seat, supply):
         return sum(self.count(h, supply) for h in self.holds(seat))
@@ -215,7 +215,7 @@ def test_backward_from_the_start_still_needs_the_whole_lap(game3):
     t.start().round(2, 3, {0: "red 3: backward / forward", 1: idle(1), 2: idle(2)})
     # backward 2 from Port Royal: the final stretch, behind the lap; forward 3: past Port
     # Royal (not finished) to the first space
-    assert t.where(0) == "01" and t.state.pv["lap"][0] == 0 and not t.state.pv["home"][0]
+    assert t.where(0) == "01" and t.state.player_values["lap"][0] == 0 and not t.state.player_values["home"][0]
     assert t.logged("player 1 plays red 3") and not t.logged("back in Port Royal")
 
 
@@ -337,7 +337,7 @@ def test_several_ships_the_attacker_picks_one_and_never_at_port_royal(game3):
     t2.hand(0, "red 2: forward / backward")
     t2.start().round(2, 1, {0: "red 2: forward / backward", 1: idle(1), 2: idle(2)})
     # forward 2 from 36: Port Royal ends the lap (home), no fight with player 2 there
-    assert t2.state.pv["home"][0] and not t2.logged("attacks")
+    assert t2.state.player_values["home"][0] and not t2.logged("attacks")
 
 
 def test_stealing_the_sixth_hold_takes_its_contents(game3):
@@ -404,7 +404,7 @@ def test_morgans_map_draws_back_to_four_and_the_discard_is_reshuffled(game3):
     while t.state.is_chance_node():                  # the reshuffle
         t.roll(t.state.chance_outcomes()[0][0])
     assert len(t.zone("hand", 0)) == 4 and len(t.zone("hand", 1)) == 3
-    assert t.state.g["captain"].index == 1           # the compass passes left
+    assert t.state.global_values["captain"].index == 1           # the compass passes left
 
 
 # ---- the end ----
@@ -421,7 +421,7 @@ def test_the_arriving_ship_skips_its_evening_and_the_round_finishes(game3):
     t.start().round(2, 1, {0: "red 2: forward / backward", 1: "blue 1: forward / forward", 2: idle(2)})
     assert t.logged("player 1 is home and skips the evening")
     # player 2 still plays: morning 34 -> 35 -> 36 (pays its 4 doubloons), evening home
-    assert t.state.is_terminal() and t.state.pv["home"][1]
+    assert t.state.is_terminal() and t.state.player_values["home"][1]
     assert t.state.returns()[0] == 15 + 4
     assert t.state.returns()[1] == 15 + 20 - 4
 
@@ -460,7 +460,7 @@ GHOST_SEAT = 2
 def test_ghost_setup(game2):
     t = Table(game2)
     state = t.state                                  # before the holds were emptied
-    assert [state.sup["doubloons"][t.cat.holder_base + h.id] for h in t.holds(GHOST_SEAT)][:2] == [5, 3]
+    assert [state.supply_counts["doubloons"][t.cat.holder_base + h.id] for h in t.holds(GHOST_SEAT)][:2] == [5, 3]
     assert t.zone("face_up", GHOST_SEAT) == ["Lady Beth"]
     assert len(t.zone("treasure_box")) == 2
 
@@ -525,9 +525,9 @@ def test_ghost_wins_a_fight_the_other_player_chooses_and_goods_go_to_the_bank(ga
     assert t.state.current_players() == [1]          # player 2 decides for the ghost
     assert "give a curse" not in t.options()
     t.choose("take a hold's contents")
-    bank_food = t.state.sup["food"][0]
+    bank_food = t.state.supply_counts["food"][0]
     t.choose("player 1 hold 1")
-    assert t.state.sup["food"][0] == bank_food + 4   # food is thrown overboard
+    assert t.state.supply_counts["food"][0] == bank_food + 4   # food is thrown overboard
     assert t.total(GHOST_SEAT, "food") == 0
 
 

@@ -63,12 +63,13 @@ class CFRPlus:
             return node.returns[traverser]
         if node.player == CHANCE:
             return sum(p * self.walk(c, traverser, own, others * p, weight)
-                       for c, p in zip(node.children, node.probs))
+                       for c, p in zip(node.children, node.probs, strict=True))
         sigma = self.strategy(node)
         if node.player != traverser:
-            return sum(s * self.walk(c, traverser, own, others * s, weight) for c, s in zip(node.children, sigma))
-        values = [self.walk(c, traverser, own * s, others, weight) for c, s in zip(node.children, sigma)]
-        value = sum(s * v for s, v in zip(sigma, values))
+            children = zip(node.children, sigma, strict=True)
+            return sum(s * self.walk(c, traverser, own, others * s, weight) for c, s in children)
+        values = [self.walk(c, traverser, own * s, others, weight) for c, s in zip(node.children, sigma, strict=True)]
+        value = sum(s * v for s, v in zip(sigma, values, strict=True))
         regrets = self.regrets[node.info]
         totals = self.totals.setdefault(node.info, [0.0] * len(sigma))
         for i, v in enumerate(values):
@@ -93,7 +94,7 @@ def value(node, policy):
     if node.terminal:
         return node.returns[0]
     weights = node.probs if node.player == CHANCE else policy(node)
-    return sum(w * value(c, policy) for c, w in zip(node.children, weights))
+    return sum(w * value(c, policy) for c, w in zip(node.children, weights, strict=True))
 
 
 def best_response_value(root, policy, responder):
@@ -107,7 +108,7 @@ def best_response_value(root, policy, responder):
         if node.player == responder:
             sets.setdefault(node.info, []).append((node, reach))
             weights = [1.0] * len(node.children)
-        for c, w in zip(node.children, weights):
+        for c, w in zip(node.children, weights, strict=True):
             collect(c, reach * w)
     collect(root, 1.0)
     choice = {}
@@ -122,7 +123,7 @@ def best_response_value(root, policy, responder):
                 choice[node.info] = max(range(len(totals)), key=totals.__getitem__)
             return ev(node.children[choice[node.info]])
         weights = node.probs if node.player == CHANCE else policy(node)
-        return sum(w * ev(c) for c, w in zip(node.children, weights))
+        return sum(w * ev(c) for c, w in zip(node.children, weights, strict=True))
     return ev(root)
 
 
@@ -163,6 +164,8 @@ def test_the_average_strategy_is_nearly_unexploitable(solved):
 
 def test_uniform_play_is_exploitable(solved):
     root, _ = solved
-    uniform = lambda node: [1.0 / len(node.children)] * len(node.children)
+
+    def uniform(node):
+        return [1.0 / len(node.children)] * len(node.children)
     exploitability = (best_response_value(root, uniform, 0) + best_response_value(root, uniform, 1)) / 2
     assert exploitability > 0.1

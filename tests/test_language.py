@@ -10,10 +10,9 @@ import math
 
 import pytest
 from conftest import rules
-from rulelang.interpreter.state import CHANCE, RulesRuntimeError
 
 import rulelang
-from rulelang import RulesetError
+from rulelang import CHANCE, RulesetError, RulesRuntimeError
 
 
 def load(text, players=None):
@@ -979,6 +978,33 @@ def test_no_phase_is_e304():
 def test_deep_nesting_is_a_diagnostic_not_a_crash():
     text = ONE("x = " + "(" * 500 + "1" + ")" * 500, "var x: int = 0")
     assert diagnostics(text)[0].code == "E005"
+
+
+# Values of kinds that Python cannot combine: each is an error of the rules (E602), never
+# reported as a failure of rulelang itself (E900).
+KIND_CLASHES = {
+    "sum of mixed kinds": ('let xs = [1, "a"]\nlet s = sum(xs)', ""),
+    "sum over a generator": ('let s = sum(x for x in [1, "a"])', ""),
+    "min of two": ("let s = min(players[0], 3)", ""),
+    "max of a list": ("let s = max([players[0], 3])", ""),
+    "sorted": ("let s = sorted([players[0], 3])", ""),
+    "sorted by key": ('let s = sorted(x for x in [1, 2] by [1, "a"][x - 1])', ""),
+    "best by key": ('let s = best(x for x in [1, 2] by [1, "a"][x - 1])', ""),
+    "negated string": ('let x = "a"\nlet y = -x', ""),
+    "player < number": ("let x = players[0] < 3", ""),
+    "unknown space": ('let s = space(b, "zz")', "board b = square_grid(3, 3)"),
+    "huge string": ('let s = "ab" * 100000000', ""),
+    "player number of a number": ("let xs = [3]\nlet n = player_number(xs[0])", ""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KIND_CLASHES))
+def test_values_python_cannot_combine_are_errors_of_the_rules(name):
+    body, decls = KIND_CLASHES[name]
+    with pytest.raises(RulesRuntimeError) as caught:
+        start(ONE(body, decls))
+    assert caught.value.diagnostic.code == "E602"
+    assert caught.value.diagnostic.span is not None
 
 
 def test_runtime_type_error_has_a_location():

@@ -9,6 +9,7 @@ reports lies inside the file.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import sys
@@ -22,7 +23,8 @@ from hypothesis import strategies as st
 
 from rulelang.cli import main
 from rulelang.diagnostics import Diagnostic
-from rulelang.linter import is_internal_error, lint_text
+from rulelang.linter import is_internal_error
+from rulelang.loader import lint_text
 from rulelang.variants import MAX_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,7 +71,7 @@ def assert_inside(diagnostic: Diagnostic, text: str) -> None:
 # ---------------------------------------------------------------- hostile files, through the CLI
 
 def test_empty_file_is_a_ruleset_without_phases(tmp_path):
-    code, output, codes = lint_cli(write(tmp_path, b""))
+    code, _output, codes = lint_cli(write(tmp_path, b""))
     assert code == 1 and codes == ["E304"]
 
 
@@ -91,13 +93,13 @@ def test_non_utf8_text_points_at_the_line_of_the_first_bad_byte(tmp_path):
 
 
 def test_nul_and_control_characters_are_syntax_errors(tmp_path):
-    code, output, codes = lint_cli(write(tmp_path, 'game "x" { players 2 }\nphase main {\x00\x07 end game }\n'))
+    code, _output, codes = lint_cli(write(tmp_path, 'game "x" { players 2 }\nphase main {\x00\x07 end game }\n'))
     assert code == 1 and codes == ["E002"]
 
 
 def test_byte_order_mark_is_ignored(tmp_path):
     text = (ROOT / "games" / "tic_tac_toe.rules").read_text(encoding="utf-8")
-    code, output, codes = lint_cli(write(tmp_path, b"\xef\xbb\xbf" + text.encode("utf-8")))
+    code, output, _codes = lint_cli(write(tmp_path, b"\xef\xbb\xbf" + text.encode("utf-8")))
     assert code == 0, output
 
 
@@ -118,14 +120,14 @@ def test_truncated_games(tmp_path, game, cut):
     for extra in game.parent.glob("*"):   # board files the ruleset loads
         if extra.is_dir() and not (tmp_path / extra.name).exists():
             (tmp_path / extra.name).symlink_to(extra)
-    code, output, codes = lint_cli(path)
+    code, _output, codes = lint_cli(path)
     assert code in (0, 1) and (code == 1) == bool(codes)
 
 
 @pytest.mark.parametrize("opening,closing", [("(", ")"), ("[", "]"), ("{", "}")])
 def test_ten_thousand_deep_brackets(tmp_path, opening, closing):
     text = "phase main { let x = " + opening * 10_000 + "1" + closing * 10_000 + " }\n"
-    code, output, codes = lint_cli(write(tmp_path, text))
+    code, _output, codes = lint_cli(write(tmp_path, text))
     assert code == 1 and codes == ["E005"]
 
 
@@ -143,7 +145,7 @@ def test_ten_thousand_deep_expressions(tmp_path, chain):
 
 def test_ten_thousand_deep_blocks(tmp_path):
     text = "phase main {\n" + "if true {\n" * 10_000 + "end game\n" + "}\n" * 10_001
-    code, output, codes = lint_cli(write(tmp_path, text))
+    code, _output, codes = lint_cli(write(tmp_path, text))
     assert code == 1 and codes == ["E005"]
 
 
@@ -161,13 +163,13 @@ def test_largest_accepted_file_lints_in_seconds(tmp_path):
     body = statement * ((MAX_BYTES - 100) // len(statement))
     path = write(tmp_path, 'game "big" { players 2 }\nphase main {\n' + body + "  end game\n}\n")
     assert path.stat().st_size <= MAX_BYTES
-    code, output, codes = lint_cli(path, seconds=30)
+    code, output, _codes = lint_cli(path, seconds=30)
     assert code == 0, output[:500]
 
 
 def test_a_huge_base_file_is_refused_too(tmp_path):
     write(tmp_path, b"# " + b"x" * (2 * MAX_BYTES) + b"\n", "base.rules")
-    code, output, codes = lint_cli(write(tmp_path, 'extends "base.rules"\n', "variant.rules"))
+    code, _output, codes = lint_cli(write(tmp_path, 'extends "base.rules"\n', "variant.rules"))
     assert code == 1 and codes == ["E001"]
 
 
@@ -179,7 +181,7 @@ def test_one_very_long_line(tmp_path):
 
 
 def test_missing_path(tmp_path):
-    code, output, codes = lint_cli(tmp_path / "nope.rules")
+    code, _output, codes = lint_cli(tmp_path / "nope.rules")
     assert code == 1 and codes == ["E001"]
 
 
@@ -193,7 +195,7 @@ def test_directory_without_rulesets(tmp_path):
 def test_directory_with_a_symlink_loop(tmp_path):
     (tmp_path / "loop").symlink_to(tmp_path, target_is_directory=True)
     write(tmp_path, (ROOT / "games" / "tic_tac_toe.rules").read_bytes(), "game.rules")
-    code, output, codes = lint_cli(tmp_path)
+    code, output, _codes = lint_cli(tmp_path)
     assert code == 0 and "in 1 file" in output
 
 
@@ -209,14 +211,14 @@ def test_named_pipe_is_not_read(tmp_path):
 def test_unreadable_file(tmp_path):
     path = write(tmp_path, "phase main { end game }\n")
     path.chmod(0)
-    code, output, codes = lint_cli(path)
+    code, _output, codes = lint_cli(path)
     assert code == 1 and codes == ["E001"]
 
 
 def test_every_file_gets_its_own_diagnostics(tmp_path):
     empty = write(tmp_path, b"", "a.rules")
     binary = write(tmp_path, b"\xff\xfe\x00", "b.rules")
-    code, output, codes = lint_cli(empty, binary, tmp_path / "missing.rules")
+    code, _output, codes = lint_cli(empty, binary, tmp_path / "missing.rules")
     assert code == 1 and sorted(codes) == ["E001", "E001", "E304"]
 
 
@@ -299,7 +301,7 @@ def test_games_cut_at_declarations(game):
     text = TEXTS[game]
     starts = [m.start() for m in re.finditer(r"^\S", text, re.M)] + [len(text)]
     step = max(1, len(starts) // 12)
-    for start, end in list(zip(starts, starts[1:]))[::step]:
+    for start, end in list(itertools.pairwise(starts))[::step]:
         for at in (start, (start + end) // 2):
             check_lint(text[:at], game)
 
@@ -321,6 +323,7 @@ def test_internal_failures_are_told_apart_from_runtime_errors(monkeypatch):
     ("[c(v: i) for i in 1..90000 for j in 1..90000 if i == 0]", "went through more than"),
 ])
 def test_explosive_decks_are_refused_quickly(tmp_path, contents, message):
-    text = f'game "x" {{ players 1 }}\ncomponent c {{ v: int }}\nzone z: c\ndeck d: c in z = {contents}\nphase p {{ end game }}\n'
+    text = (f'game "x" {{ players 1 }}\ncomponent c {{ v: int }}\nzone z: c\ndeck d: c in z = {contents}\n'
+            "phase p { end game }\n")
     exit_code, output, codes = lint_cli(write(tmp_path, text), seconds=5.0)
     assert exit_code == 1 and codes == ["E402"] and message in output

@@ -39,7 +39,7 @@ def test_random_games_through_the_openspiel_api_end_with_returns():
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 assert sum(probs) == pytest.approx(1.0)
                 state.apply_action(chooser.choices(outcomes, probs)[0])
             else:

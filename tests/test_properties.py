@@ -15,9 +15,9 @@ import pytest
 from conftest import game_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rulelang.interpreter.state import CHANCE
 
 import rulelang
+from rulelang.interpreter.state import CHANCE
 
 CASES = game_cases()
 
@@ -340,5 +340,5 @@ def test_explicit_chance_reaches_the_end(path, players, seed, choice_seed):
             # a chance node is no player's decision
             assert all(state.legal_actions(p) == [] for p in range(players))
             chance_nodes.append(step)
-    final, moves = play_out(game, seed, choice_seed, explicit_chance=True, visit=visit)
+    _, moves = play_out(game, seed, choice_seed, explicit_chance=True, visit=visit)
     assert len(chance_nodes) == sum(1 for p, _ in moves if p == CHANCE)

@@ -106,7 +106,7 @@ def test_clue_cards_are_computed_from_the_map(board, game3):
     assert {c.fields["scope"].name for c in clues} == {"terrain_type", "largest_area", "landmark_type"}
     assert len({c.label for c in clues}) == 52
     for c in clues:
-        fits = [s for s in board.spaces if state.cv["fits"][c.id][s.index]]
+        fits = [s for s in board.spaces if state.component_values["fits"][c.id][s.index]]
         expected = independent_fits(board, c.fields["form"].name, c.fields["scope"].name, c.fields["target"])
         assert [s.name for s in fits] == [s.name for s in expected], c.label
         assert fits, f"{c.label} fits no land hex"
@@ -126,7 +126,7 @@ def test_treasure_deck_is_stacked_with_the_curses_low(game3, seed):
 def test_statues_look_at_the_sea_then_turn(board, game3):
     state = game3.new_initial_state(seed=1)
     statues = [s for s in board.spaces if s.attributes.get("landmark") == "statue"]
-    gaze = state.sv["gaze"]
+    gaze = state.space_values["gaze"]
     spots = sorted(gaze_spot(board, s, s.attributes["faces"]).name for s in statues)
     data = state.to_json()
     cat = game3.catalog
@@ -194,7 +194,7 @@ class Table:
                 self.put(cid, "marker_box")
                 self.var("at", cid, None)
         if len(spaces) < 17:
-            for s, cid in zip(spaces, self.ids(f"{colour} marker", "marker_box")):
+            for s, cid in zip(spaces, self.ids(f"{colour} marker", "marker_box"), strict=False):
                 self.put(cid, "markers_out")
                 self.var("at", cid, self.hex(s.name))
         return m
@@ -234,7 +234,7 @@ def chance(state, label):
 
 def map_sites(state, game, colour):
     m = next(c for c in game.catalog.components if c.label == f"{colour} map")
-    return [s.name for s in state.cv["sites"][m.id]]
+    return [s.name for s in state.component_values["sites"][m.id]]
 
 
 # ---------------------------------------------------------------- clues
@@ -285,7 +285,7 @@ def test_a_played_clue_narrows_the_map_and_puts_out_markers(board, game3):
 
 def test_a_blocked_player_may_exchange_his_hand(board, game3):
     t = Table(game3)
-    for colour, site in zip(("red", "blue", "green", "yellow"), ("4,9", "3,9", "1,3", "7,5")):
+    for colour, site in zip(("red", "blue", "green", "yellow"), ("4,9", "3,9", "1,3", "7,5"), strict=True):
         t.sites(colour, [board.space(site)])        # located: no clue can remove one
     old = ["in lake", "in beach", "in river", "in mountain"]
     t.hand(0, old)
@@ -368,7 +368,7 @@ def located_table(game, board, site="4,9", contributors=(1, 2)):
     s = board.space(site)
     t.sites("red", [s])
     cards = [c.id for c in game.catalog.components if c.type == "clue" and s in t.fits(c.id)]
-    for seat, card in zip(contributors, cards):
+    for seat, card in zip(contributors, cards, strict=False):
         t.clue_on(seat, "red", game.catalog.components[card].label)
     return t
 
@@ -439,7 +439,7 @@ def test_curse_with_and_without_an_amulet(board, game3):
 def test_the_last_taker_restarts_the_map_then_statues_turn(board, game3):
     t = located_table(game3, board, contributors=(1,))
     state = t.start(["5,8", "4,1", "5,1"])
-    gaze_before = list(state.sv["gaze"])
+    gaze_before = list(state.space_values["gaze"])
     act(state, "drive")
     act(state, "4,9")
     while state.is_chance_node():
@@ -461,7 +461,7 @@ def test_the_last_taker_restarts_the_map_then_statues_turn(board, game3):
     assert len(data["zones"]["treasure_discard"]) == 1
     # amulets appeared where the statues looked, then the statues turned again
     statues = [s for s in board.spaces if s.attributes.get("landmark") == "statue"]
-    assert [state.sv["gaze"][s.index] for s in statues] == [(gaze_before[s.index] + 1) % 6 for s in statues]
+    assert [state.space_values["gaze"][s.index] for s in statues] == [(gaze_before[s.index] + 1) % 6 for s in statues]
     spots = sorted(gaze_spot(board, s, gaze_before[s.index]).name for s in statues)
     placed = sorted(board.spaces[data["component_vars"]["at"][i]["space"]].name for i in data["zones"]["amulets_out"])
     assert placed == spots

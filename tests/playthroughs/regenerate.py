@@ -10,10 +10,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from rulelang.interpreter.playthrough import playthrough  # noqa: E402
-
 import rulelang  # noqa: E402
-from rulelang.loader import game_settings, player_range, read_ruleset  # noqa: E402
+from rulelang.interpreter.playthrough import playthrough  # noqa: E402
+from rulelang.loader import read_ruleset  # noqa: E402
+from rulelang.settings import read_settings  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 def cases():
     """(ruleset path, player count) for every ruleset, at its lowest and highest count."""
     for path in sorted((ROOT / "games").glob("*.rules")):
-        low, high = player_range(game_settings(read_ruleset(path)[0])[1])
+        low, high = read_settings(read_ruleset(path)[0], str(path))[0].players
         for players in sorted({low, high}):
             yield path, players
 

@@ -1,0 +1,81 @@
+"""The shapes that the lowered program and the run loop share.
+
+A procedure is lowered to a ``Code``: a flat list of operations ``op(state, frame)`` that
+each move ``frame.pc`` on, with the span of each for error messages. Expressions are
+closures ``expr(state, env) -> Value``. A running procedure is a ``Frame``: its code, its
+program counter and its local values (``env``), all plain data, so a state pauses and
+resumes anywhere. A ``Decision`` is where the run loop stops for a choice or for chance.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias
+
+from rulelang.diagnostics import Span
+
+from .values import Value
+
+if TYPE_CHECKING:
+    from .state import State
+
+Env: TypeAlias = dict[str, Value]
+"""The local values of a running procedure, by name."""
+
+Expr: TypeAlias = Callable[["State", Env], Value]
+"""A compiled expression: reads the state and the locals, returns a value."""
+
+Op: TypeAlias = Callable[["State", "Frame"], None]
+"""A compiled operation: changes the state or the frame, and moves ``frame.pc`` on."""
+
+Resume: TypeAlias = Callable[["State", "Frame", Value, int], None]
+"""How a decision goes on once ``player`` (the last argument) has chosen ``value``."""
+
+Options: TypeAlias = tuple[tuple[Value, ...], tuple[int, ...]]
+"""The options of one player at a decision, and their action ids (in the same order)."""
+
+
+class Code:
+    """One lowered procedure or phase: its operations and the span of each."""
+
+    __slots__ = ("name", "ops", "spans")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.ops: list[Op] = []
+        self.spans: list[Span | None] = []
+
+
+class Frame:
+    """One running procedure: its code, program counter, local values, and the caller's
+    variable that receives its return value."""
+
+    __slots__ = ("code", "env", "name", "pc", "ret")
+
+    def __init__(self, name: str, code: list[Op], pc: int, env: Env, ret: str | None = None):
+        self.name, self.code, self.pc, self.env, self.ret = name, code, pc, env, ret
+
+    def copy(self) -> Frame:
+        """An independent copy (the locals are copied; the values themselves are immutable)."""
+        return Frame(self.name, self.code, self.pc, dict(self.env), self.ret)
+
+
+class Decision:
+    """A point where the run stops for a choice. Rebuilt by re-running its operation, so it
+    is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
+    choice has options per player (``per_player``), the others one list for ``players``."""
+
+    __slots__ = ("chosen", "ids", "kind", "options", "per_player", "players", "probs", "resume")
+
+    def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
+                 resume: Resume, probs: tuple[float, ...] = (), *,
+                 per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = ()):
+        self.kind, self.players, self.options, self.ids = kind, players, options, ids
+        self.resume, self.probs = resume, probs
+        self.per_player = per_player
+        self.chosen = chosen  # in a simultaneous choice: the players who have already chosen
+
+    def options_of(self, player: int) -> Options:
+        """The options of ``player`` (one of ``players``) and their action ids."""
+        if self.per_player is not None:
+            return self.per_player[player]
+        return self.options, self.ids

@@ -1,0 +1,64 @@
+"""The built wheel: ``rulelang`` is its only import root, the runtime is inside it as
+``rulelang.interpreter``, and the package data (grammar, schemas, type marker, the docs
+that ``rulelang explain`` reads) ship with it. The wheel is installed into a folder of its
+own and imported from outside the repository, as a host program would."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out),
+         str(ROOT)], capture_output=True, text=True, cwd=out)
+    if build.returncode != 0:
+        pytest.fail(f"pip wheel failed:\n{build.stderr[-2000:]}")
+    (found,) = out.glob("rulelang-*.whl")
+    return found
+
+
+def test_the_only_top_level_package_is_rulelang(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        top_level = next(n for n in names if n.endswith("top_level.txt"))
+        assert archive.read(top_level).decode().split() == ["rulelang"]
+    roots = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert roots == {"rulelang"}
+
+
+def test_the_runtime_and_the_package_data_are_inside(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    for expected in ("rulelang/interpreter/__init__.py", "rulelang/interpreter/state.py", "rulelang/py.typed",
+                     "rulelang/grammar.lark", "rulelang/schemas/board.schema.json",
+                     "rulelang/docs/diagnostics.md"):
+        assert expected in names
+
+
+def test_an_installed_wheel_loads_plays_and_explains_from_outside_the_repository(
+        wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),
+                    str(wheel)], check=True, capture_output=True)
+    script = (
+        "import rulelang, rulelang.interpreter\n"
+        f"assert rulelang.__file__.startswith({str(target)!r}), rulelang.__file__\n"
+        "assert rulelang.interpreter.Game is rulelang.Game\n"
+        "game = rulelang.load('game \"g\" { players 1 }\\nphase p { end game }')\n"
+        "assert game.new_initial_state().is_terminal()\n"
+        "from rulelang.report import explain\n"
+        "print(explain('W303').splitlines()[0])\n")
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "### W303 loop-without-decision"
