@@ -20,7 +20,7 @@ from pathlib import Path
 from . import ast
 from .checker import bound_names, check, walk
 from .diagnostics import Diagnostic, Span, errors_in
-from .errors import RulesetError
+from .errors import BUG_HINT, RulesetError
 from .settings import Settings, read_settings
 
 DataCheck = Callable[[list[ast.Decl], Settings, Path], Iterable[Diagnostic]]
@@ -193,13 +193,12 @@ INTERNAL = "rulelang failed on this file"
 
 def internal_error(error: BaseException, path: str) -> Diagnostic:
     """The diagnostic for a failure inside rulelang itself."""
-    return Diagnostic("E602", f"{INTERNAL}: {type(error).__name__}: {error}",
-                      Span.point(path, 1, 1), hint="this is a bug in rulelang; please report it with the file")
+    return Diagnostic("E900", f"{INTERNAL}: {type(error).__name__}: {error}", Span.point(path, 1, 1), hint=BUG_HINT)
 
 
 def is_internal_error(diagnostic: Diagnostic) -> bool:
     """Whether ``diagnostic`` reports a failure of rulelang itself, not a problem of the rules."""
-    return diagnostic.code == "E602" and diagnostic.message.startswith(INTERNAL)
+    return diagnostic.code == "E900"
 
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic], path: str = "<text>") -> list[Diagnostic]:

@@ -134,12 +134,13 @@ def test_lint_hostile_files_never_crash(tmp_path, content):
     assert LOCATION.search(result.stdout)
 
 
-def test_lint_text_turns_internal_failures_into_e602(monkeypatch):
+def test_lint_text_turns_internal_failures_into_e900(monkeypatch):
     def explode(ctx):
         raise ValueError("boom")
     monkeypatch.setattr(linter, "STAGES", [linter.STAGES[0], explode])
     (found,) = linter.lint_text(Path(TIC_TAC_TOE).read_text(), "t.rules")
-    assert found.code == "E602" and "boom" in found.message and found.span.file == "t.rules"
+    assert found.code == "E900" and "boom" in found.message and found.span.file == "t.rules"
+    assert "bug in rulelang" in found.hint
 
 
 def test_lint_text_lets_keyboard_interrupt_through(monkeypatch):

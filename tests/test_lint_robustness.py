@@ -3,7 +3,7 @@
 Hostile files go through the command line (click's CliRunner): each gets a diagnostic with
 a location and the right exit code. A hypothesis test mutates every ruleset in games/
 (deletes, duplicates or swaps lines, replaces tokens, cuts the file anywhere) and checks
-that the linter never fails itself (an E602 "rulelang failed on this file", which a bug
+that the linter never fails itself (an E900 "rulelang failed on this file", which a bug
 in rulelang gives, as opposed to a diagnostic about the rules) and that every location it
 reports lies inside the file.
 """
