@@ -13,9 +13,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "playthroughs"))
 
 from regenerate import cases, trace_file
-from rulelang.interpreter.playthrough import playthrough
 
 import rulelang
+from rulelang.interpreter.playthrough import playthrough
 
 CASES = list(cases())
 
