@@ -21,8 +21,42 @@ Builtin = Callable[..., Value]
 """A builtin function: ``function(state, *arguments) -> value``."""
 
 
+FREE_WORK = 64
+"""Going through a list of at most this many items is free; a longer one is charged to the
+step budget (``State.charge``), so that no single step does unbounded work."""
+
+
+class LoadTimeWork:
+    """The stand-in for a state while a declaration is evaluated at load time: it has no
+    game data (reading any is an error, E402) but bounds the work like ``State.charge``."""
+
+    __slots__ = ("work",)
+    LIMIT = 1_000_000
+
+    def __init__(self) -> None:
+        self.work = 0
+
+    def charge(self, work: int) -> None:
+        self.work += work
+        if self.work > self.LIMIT:
+            raise RuleError(f"this declaration went through more than {self.LIMIT} items while loading")
+
+
 def as_list(st: State, value: object) -> tuple[Value, ...]:
-    """A value seen as a sequence: a list, a zone's contents (bottom first), a range..."""
+    """A value seen as a sequence: a list, a zone's contents (bottom first), a range...
+    A long one is charged to the step budget: whoever asks for it goes through it."""
+    if isinstance(value, tuple):
+        if len(value) > FREE_WORK:
+            st.charge(len(value))
+        return value
+    items = sequence(st, value)
+    if len(items) > FREE_WORK:
+        st.charge(len(items))
+    return items
+
+
+def sequence(st: State, value: object) -> tuple[Value, ...]:
+    """``as_list`` without the charge, for a look that does not go through the items."""
     if isinstance(value, tuple):
         return value
     if isinstance(value, ZoneRef):
@@ -62,19 +96,21 @@ def _board_of(st: State, space: Value) -> Board:
 def size(st: State, value: Value) -> int:
     if isinstance(value, ZoneRef):
         return len(st.zones[value.slot])
-    return len(as_list(st, value))
+    return len(sequence(st, value))
 
 
 def top(st: State, zone: Value, n: Value = None) -> Value:
-    items: Sequence[Value] = st.zones[zone.slot] if isinstance(zone, ZoneRef) else as_list(st, zone)
+    items: Sequence[Value] = st.zones[zone.slot] if isinstance(zone, ZoneRef) else sequence(st, zone)
     if n is None:
         return items[-1] if items else None
     count = _int(n)
+    if count > FREE_WORK:
+        st.charge(min(count, len(items)))
     return tuple(reversed(items[-count:])) if count > 0 else ()
 
 
 def bottom(st: State, zone: Value) -> Value:
-    items = as_list(st, zone)
+    items = sequence(st, zone)
     return items[0] if items else None
 
 
@@ -130,8 +166,10 @@ def zone_of(st: State, component: Value) -> ZoneRef:
 
 
 def slice_of(st: State, seq: Value, start: Value, end: Value = None) -> tuple[Value, ...]:
-    items = as_list(st, seq)
-    return items[_int(start): None if end is None else _int(end)]
+    result = sequence(st, seq)[_int(start): None if end is None else _int(end)]
+    if len(result) > FREE_WORK:
+        st.charge(len(result))
+    return result
 
 
 def inserted(st: State, seq: Value, position: Value, item: Value) -> tuple[Value, ...]:
@@ -145,6 +183,47 @@ def removed(st: State, seq: Value, item: Value) -> tuple[Value, ...]:
     if item in items:
         items.remove(item)
     return tuple(items)
+
+
+def _walk(st: State, s: Value, n: Value, forward: bool) -> tuple[Space, ...]:
+    """``ahead``/``behind``: the spaces exactly ``n`` steps on. A count beyond the board's size
+    is first reduced to a smaller one with the same answer (the sets of spaces reached step
+    after step repeat), each step charged to the step budget."""
+    board, count = _board_of(st, s), _int(n)
+    assert isinstance(s, Space)  # _board_of has checked it
+    if count < 0:
+        count, forward = -count, not forward
+    if count > len(board.spaces):
+        count = _equivalent_steps(st, board, s, count, forward)
+    elif count > FREE_WORK:
+        st.charge(count)
+    return board.ahead(s, count) if forward else board.behind(s, count)
+
+
+def _equivalent_steps(st: State, board: Board, s: Value, count: int, forward: bool) -> int:
+    follow = board.successors if forward else board.predecessors
+    frontier: frozenset[Space] = frozenset((s,)) if isinstance(s, Space) else frozenset()
+    seen = {frontier: 0}
+    for k in range(1, count + 1):
+        frontier = frozenset(t for x in frontier for t in follow(x))
+        st.charge(4 * len(frontier) + 1)
+        if not frontier or k == count:
+            return k
+        first = seen.setdefault(frontier, k)
+        if first != k:  # the same spaces as ``first`` steps on: from there it repeats
+            return first + (count - first) % (k - first)
+    return count
+
+
+def lines(st: State, b: Value, n: Value) -> tuple[tuple[Space, ...], ...]:
+    """Every straight line of ``n`` spaces; none is longer than the board has spaces. Finding
+    them looks at up to ``n`` spaces along each axis from every space: charged."""
+    board, count = _board(b), _int(n)
+    if count > len(board.spaces):
+        return ()
+    if count > FREE_WORK:  # (shorter lines: once per length, then memoized)
+        st.charge(count * len(board.spaces))
+    return board.lines(count)
 
 
 BUILTINS: dict[str, Builtin] = {
@@ -167,15 +246,15 @@ BUILTINS: dict[str, Builtin] = {
     "list": lambda st, s: as_list(st, s),
     "spaces": lambda st, b: _board(b).spaces,
     "space": lambda st, b, name: _board(b).space(name),
-    "lines": lambda st, b, n: _board(b).lines(_int(n)),
+    "lines": lines,
     "neighbors": lambda st, s: _board_of(st, s).neighbors(s),
     "distance": lambda st, a, b: _board_of(st, a).distance(a, b),
-    "within": lambda st, s, n: _board_of(st, s).within(s, _int(n)),
-    "ahead": lambda st, s, n: _board_of(st, s).ahead(s, _int(n)),
-    "behind": lambda st, s, n: _board_of(st, s).behind(s, _int(n)),
+    "within": lambda st, s, n: _board_of(st, s).within(s, _int(n)),  # memoized: bounded work
+    "ahead": lambda st, s, n: _walk(st, s, n, True),
+    "behind": lambda st, s, n: _walk(st, s, n, False),
     "step": lambda st, s, d: _board_of(st, s).step(s, _int(d)),
     "direction": lambda st, a, b: _board_of(st, a).direction(a, b),
-    "region": lambda st, s, attr: _board_of(st, s).region(s, attr),
+    "region": lambda st, s, attr: _board_of(st, s).region(s, attr),  # memoized per attribute
     "largest_region": lambda st, b, attr, v: _board(b).largest_region(attr, v),
     "player_number": player_number,
 }

@@ -17,7 +17,7 @@ from rulelang.checker import walk
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.settings import Settings
 
-from .builtins import BUILTINS, LOAD_TIME
+from .builtins import BUILTINS, LOAD_TIME, LoadTimeWork
 from .lower import CompileError, Compiler
 from .program import Code, Env, Expr
 from .values import (
@@ -75,8 +75,6 @@ class InitialValues:
     component_values: dict[str, Expr] = field(default_factory=dict)
 
 
-# While loading there is no state: an expression that reads one fails, reported as E402.
-_NO_STATE = cast("State", None)
 
 
 class Catalog:
@@ -202,7 +200,7 @@ class Catalog:
         env = dict(env or {})
         self.compiler.scope = set(env)  # names bound while loading, like `me` in a per-player deck
         try:
-            return self.compiler.expr(expr)(_NO_STATE, env)
+            return self.compiler.expr(expr)(cast("State", LoadTimeWork()), env)
         except boards.BoardError as error:
             if board is not None:
                 raise _board_error(error, board, expr.span) from None

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rulelang import ast
 from rulelang.errors import IllegalActionError, RulesetError
@@ -20,6 +21,9 @@ class Game:
         """The game of the merged, checked ``declarations`` for ``num_players`` players (data
         files are read relative to ``base_dir``). Raises RulesetError with every problem
         found while building the game's tables and lowering its procedures."""
+        # Copies and pickles rebuild the game from these (a Game holds compiled code, which
+        # does not pickle); the declarations are frozen, so a copy may share them.
+        self._arguments = (tuple(declarations), num_players, base_dir, settings)
         self.title = settings.title
         self.num_players = num_players
         self.settings = settings
@@ -45,6 +49,17 @@ class Game:
         """Action ids below this bound name spaces, components, players, enum values, labels;
         ids from ``catalog.int_base`` on name the numbers 0, 1, 2..."""
         return self.catalog.int_base
+
+    def __reduce__(self) -> tuple[type[Game], tuple[Sequence[ast.Decl], int, Path, Settings]]:
+        """Pickled as its checked declarations, player count, data folder and settings: the
+        unpickled game is built again from them (its board files are read again)."""
+        return Game, self._arguments
+
+    def __copy__(self) -> Game:
+        return Game(*self._arguments)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return Game(*self._arguments)
 
     def __repr__(self) -> str:
         return f"Game({self.title!r}, players={self.num_players})"

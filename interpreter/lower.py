@@ -15,9 +15,9 @@ from rulelang import ast
 from rulelang.diagnostics import Span
 
 from . import rng
-from .builtins import AGGREGATES, BUILTINS, arity, as_list
+from .builtins import AGGREGATES, BUILTINS, FREE_WORK, arity, as_list, sequence
 from .program import Code, Decision, Expr
-from .values import CHANCE, Component, ComponentSpec, Player, Ref, RuleError, ZoneRef, display, kind_of
+from .values import CHANCE, Component, ComponentSpec, Player, Ref, RuleError, ZoneRef, display_within, kind_of
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -43,11 +43,13 @@ MAX_LIST = 100_000  # the longest list a range or a list repetition may build
 MAX_STRING = 1_000_000  # the longest string a repetition may build
 
 
-def _inclusive_range(low, high) -> tuple:
+def _inclusive_range(st, low, high) -> tuple:
     if not isinstance(low, int) or not isinstance(high, int) or isinstance(low, bool) or isinstance(high, bool):
         raise RuleError(f"a range needs two numbers, got {kind_of(low)} and {kind_of(high)}")
     if high - low >= MAX_LIST:
         raise RuleError(f"the range {low}..{high} has more than {MAX_LIST} numbers")
+    if high - low >= FREE_WORK:
+        st.charge(4 * (high - low + 1))  # new numbers: more memory than a list of existing values
     return tuple(range(low, high + 1))
 
 
@@ -59,18 +61,52 @@ def _eq(a, b):
     return a is b or a == b
 
 
+MAX_INT = 2**63 - 1  # the largest number a result may be (and the smallest is -MAX_INT)
+
+
+def _too_large(value: int) -> RuleError:
+    return RuleError(f"number too large: a result must stay between -{MAX_INT} and {MAX_INT}")
+
+
+def _bounded(value):
+    """``value``, once checked: a number must stay within +-MAX_INT."""
+    if type(value) is int and not -MAX_INT <= value <= MAX_INT:
+        raise _too_large(value)
+    return value
+
+
 def _arith(op):
     def plus(a, b):
+        if type(a) is int and type(b) is int:
+            result = a + b
+            if -MAX_INT <= result <= MAX_INT:
+                return result
+            raise _too_large(result)
         if isinstance(a, str) or isinstance(b, str):
-            return display(a) + display(b)  # as the rules write values: true, none, [1, 2]
-        return a + b
+            # as the rules write values: true, none, [1, 2]
+            left = display_within(a, MAX_STRING)
+            right = None if left is None else display_within(b, MAX_STRING - len(left))
+            if left is None or right is None:
+                raise RuleError(f"joining {kind_of(a)} and {kind_of(b)} as text makes more than"
+                                f" {MAX_STRING} characters")
+            return left + right
+        if isinstance(a, tuple) and isinstance(b, tuple) and len(a) + len(b) > MAX_LIST:
+            raise RuleError(f"joining lists of {len(a)} and {len(b)} items makes more than {MAX_LIST} items")
+        return _bounded(a + b)
+
+    def minus(a, b):
+        return _bounded(a - b)
 
     def times(a, b):
+        if type(a) is int and type(b) is int:
+            return _bounded(a * b)
+        if isinstance(b, (tuple, str)) and isinstance(a, int):
+            a, b = b, a
         if isinstance(a, tuple) and isinstance(b, int) and len(a) * b > MAX_LIST:
             raise RuleError(f"repeating a list of {len(a)} {b} times makes more than {MAX_LIST} items")
         if isinstance(a, str) and isinstance(b, int) and len(a) * b > MAX_STRING:
             raise RuleError(f"repeating a string of {len(a)} {b} times makes more than {MAX_STRING} characters")
-        return a * b
+        return _bounded(a * b)
 
     def divide(a, b):
         if b == 0:
@@ -82,7 +118,7 @@ def _arith(op):
             raise RuleError("modulo by zero")
         return a % b
 
-    return {"+": plus, "-": operator.sub, "*": times, "/": divide, "%": modulo}[op]
+    return {"+": plus, "-": minus, "*": times, "/": divide, "%": modulo}[op]
 
 
 class Compiler:
@@ -164,9 +200,27 @@ class Compiler:
         if op == "not in":
             return lambda st, env: a(st, env) not in as_list(st, b(st, env))
         if op == "..":
-            return lambda st, env: _inclusive_range(a(st, env), b(st, env))
+            return lambda st, env: _inclusive_range(st, a(st, env), b(st, env))
         fn = _ORDER.get(op) or _arith(op)
+        if op in ("+", "*"):
+            return self._building_binary(fn, a, b, op)
         return self._checked_binary(fn, a, b, op)
+
+    @staticmethod
+    def _building_binary(fn, a, b, op):
+        """``+`` or ``*``, which may build a list or a string: its size is charged."""
+        def run(st, env):
+            x, y = a(st, env), b(st, env)
+            try:
+                result = fn(x, y)
+            except TypeError:
+                raise RuleError(f"cannot apply '{op}' to {kind_of(x)} and {kind_of(y)}") from None
+            if type(result) is tuple and len(result) > FREE_WORK:
+                st.charge(len(result))
+            elif type(result) is str and len(result) > 8 * FREE_WORK:
+                st.charge(len(result) // 8)
+            return result
+        return run
 
     @staticmethod
     def _checked_binary(fn, a, b, op):
@@ -196,7 +250,7 @@ class Compiler:
             container, key = t(st, env), i(st, env)
             if isinstance(container, dict):
                 return _entry(container, key)
-            items = as_list(st, container)
+            items = sequence(st, container)
             if not isinstance(key, int) or not -len(items) <= key < len(items):
                 raise RuleError(f"index {key} is out of range for a list of {len(items)}")
             return items[key]
@@ -314,7 +368,10 @@ class Compiler:
         def run(st, env):
             old = env.get(var, _MISSING)
             result = not want_any
-            for item in as_list(st, source(st, env)):
+            items = as_list(st, source(st, env))
+            if 0 < len(items) <= FREE_WORK:
+                st.charge(len(items))
+            for item in items:
                 env[var] = item
                 if cond is not None and not cond(st, env):
                     continue
@@ -335,7 +392,10 @@ class Compiler:
         def run(st, env):
             old = env.get(var, _MISSING)
             result = None
-            for item in as_list(st, source(st, env)):
+            items = as_list(st, source(st, env))
+            if 0 < len(items) <= FREE_WORK:
+                st.charge(len(items))
+            for item in items:
                 env[var] = item
                 if cond is None or cond(st, env):
                     result = element(st, env)
@@ -425,7 +485,7 @@ class Compiler:
             old, delta = read(st, env), value(st, env)
             if not isinstance(old, int) or not isinstance(delta, int):
                 raise RuleError(f"'{op}' needs numbers, got {kind_of(old)} and {kind_of(delta)}")
-            write(st, env, old + sign * delta)
+            write(st, env, _bounded(old + sign * delta))
         return update
 
     def _s_If(self, node, code):
@@ -790,8 +850,8 @@ class Compiler:
 
         def call(st, fr):
             env = {n: f(st, fr.env) for n, f in zip(names, args, strict=True)}
+            st.push(target, env, ret_var)  # first: a call too deep is reported at the call
             fr.pc += 1
-            st.push(target, env, ret_var)
         self.emit(code, call, node.span)
 
     def _s_CallStmt(self, node, code):
@@ -827,7 +887,10 @@ class Compiler:
 
         def log(st, env):
             value = message(st, env)
-            st.log.append(value if isinstance(value, str) else display(value))
+            text = value if isinstance(value, str) else display_within(value, MAX_STRING)
+            if text is None:
+                raise RuleError(f"this {kind_of(value)} as text makes more than {MAX_STRING} characters to log")
+            st.log.append(text)
         self.emit_step(code, log, node.span)
 
 
@@ -840,7 +903,10 @@ def _clause_loop(compiled):
         def single(st, env, element):
             old = env.get(var, _MISSING)
             out = []
-            for item in as_list(st, source(st, env)):
+            items = as_list(st, source(st, env))  # charged there when long
+            if 0 < len(items) <= FREE_WORK:  # short: charged here, as nested ones multiply
+                st.charge(len(items))
+            for item in items:
                 env[var] = item
                 if cond is None or cond(st, env):
                     out.append(element(st, env))
@@ -854,7 +920,10 @@ def _clause_loop(compiled):
         visits = [0] if visits is None else visits
         var, source, cond = compiled[depth]
         old = env.get(var, _MISSING)
-        for item in as_list(st, source(st, env)):
+        items = as_list(st, source(st, env))
+        if 0 < len(items) <= FREE_WORK:
+            st.charge(len(items))
+        for item in items:
             visits[0] += 1
             if visits[0] > MAX_LIST * 10:
                 raise RuleError(f"a comprehension went through more than {MAX_LIST * 10} items")
@@ -981,7 +1050,7 @@ def _agg_apply(fn):
 
 def _agg_sum(items, keyed, desc):
     vals = _values(items, keyed)
-    return lambda st, env: _checked("sum", sum, vals(st, env))
+    return lambda st, env: _bounded(_checked("sum", sum, vals(st, env)))
 
 
 def _count_present(values) -> int:

@@ -15,14 +15,20 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 
+BIG_INT = 1 << 63
+"""Integers from this size on are written as {"int": "0x..."} (hexadecimal has no digit
+limit in Python, so ``json.dumps`` never fails on a huge one)."""
+
 JsonValue: TypeAlias = Union[bool, int, float, str, "list[JsonValue]", "dict[str, JsonValue]", None]
 """Data that ``json.dumps`` writes as it is."""
 
 
 def encode_value(v: Value) -> JsonValue:
     """A runtime value as JSON data (tagged objects for everything but plain data)."""
-    if v is None or isinstance(v, (bool, int, str)):
+    if v is None or isinstance(v, (bool, str)):
         return v
+    if isinstance(v, int):
+        return v if -BIG_INT < v < BIG_INT else {"int": hex(v)}
     if isinstance(v, tuple):
         return [encode_value(x) for x in v]
     if isinstance(v, dict):
@@ -60,7 +66,7 @@ def state_to_json(st: State) -> dict[str, JsonValue]:
     return {
         "format": FORMAT,
         "players": st.game.num_players,
-        "seed": st.seed,
+        "seed": encode_value(st.seed),
         "explicit_chance": st.explicit_chance,
         "rng": st.rng,
         "terminal": st.terminal,

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CHANCE", "Action", "State"]
 
+MAX_DEPTH = 1000  # the most procedures running at once (calls within calls): deeper is a runaway (E603)
+
 
 class Action:
     """A legal action: a stable integer ``id`` and a readable ``str()``."""
@@ -54,7 +56,7 @@ class State:
 
     __slots__ = ("action_history", "component_values", "component_zone", "decisions", "explicit_chance", "frames",
                  "game", "global_values", "log", "origin", "pending", "player_values", "rng", "seed", "since_origin",
-                 "space_values", "supply_counts", "terminal", "zones")
+                 "space_values", "supply_counts", "terminal", "work", "zones")
 
     def __init__(self, game: Game, seed: int, explicit_chance: bool):
         """The state before setup: every component in its starting zone, every token in its
@@ -89,6 +91,7 @@ class State:
         # state this one was loaded from; ``since_origin`` counts the actions applied since.
         self.origin: State | None = None
         self.since_origin = 0
+        self.work = 0  # items of work charged (charge()) since the run or evaluation began
 
     @classmethod
     def initial(cls, game: Game, seed: int, explicit_chance: bool) -> State:
@@ -179,7 +182,16 @@ class State:
         catalog = self.game.catalog
         if catalog.score is None:
             return [0.0] * self.game.num_players
-        return [float(self._number(catalog.score, p)) for p in catalog.real_players]
+        score = catalog.score
+        scores = []
+        for p in catalog.real_players:
+            value = self._number(score, p)   # RulesRuntimeError (E602, at the score) if not a number
+            try:
+                scores.append(float(value))
+            except OverflowError:
+                message = f"'{score.kind} {score.variable}' gives a number too large for a score"
+                raise RulesRuntimeError(Diagnostic("E602", message, score.span)) from None
+        return scores
 
     def winners(self) -> list[int]:
         """The players with the best score, after the tie-break; [] until the game ends."""
@@ -205,9 +217,17 @@ class State:
         other._copy_fields_of(self)
         return other
 
+    def __copy__(self) -> State:
+        # copy.copy(state) is clone() too: a shallow copy would share the tables it changes.
+        return self.clone()
+
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
         # copy.deepcopy(state) is clone(): the game and its interned values are shared.
         return self.clone()
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # Pickled as its game's reader (the game itself pickled as its source) and its JSON data.
+        return self.game.state_from_json, (self.to_json(),)
 
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON-serializable data."""
@@ -240,7 +260,10 @@ class State:
         holders[target] += amount
 
     def push(self, name: str, env: Env, ret: str | None) -> None:
-        """Start procedure ``name``; its return value goes to the caller's local ``ret``."""
+        """Start procedure ``name``; its return value goes to the caller's local ``ret``.
+        A call deeper than MAX_DEPTH running procedures is a runaway (E603)."""
+        if len(self.frames) >= MAX_DEPTH:
+            raise RuleError(f"procedures call each other more than {MAX_DEPTH} deep", "E603")
         self.frames.append(Frame(name, self.game.catalog.code[name].ops, 0, env, ret))
 
     def pop(self, value: Value = None) -> None:
@@ -270,9 +293,19 @@ class State:
         except Exception as error:
             raise self._as_rulelang_error(error) from _cause(error)
 
+    def charge(self, work: int) -> None:
+        """Count ``work`` items (of a comprehension, a board relation...) against ``max_steps``:
+        between two decisions the items of work, like the steps, are at most ``max_steps``."""
+        work += self.work
+        self.work = work
+        if work > self.game.max_steps:
+            raise RuleError(f"the rules went through more than {self.game.max_steps} items of work"
+                            " without reaching a decision", "E603")
+
     def _run_until_decision(self) -> None:
         limit = self.game.max_steps
         steps = 0
+        self.work = 0
         while self.pending is None and not self.terminal:
             fr = self.frames[-1]
             ops = fr.code
@@ -304,6 +337,7 @@ class State:
             self.decisions += 1
         self.action_history.append((player, action_id))
         self.since_origin += 1
+        self.work = 0
         try:
             decision.resume(self, self.frames[-1], value, player)
             self._run_until_decision()
@@ -343,6 +377,7 @@ class State:
         self.action_history = other.action_history[:]
         self.log = other.log[:]
         self.origin, self.since_origin = other.origin, other.since_origin
+        self.work = other.work
 
     # ---- helpers ----
     def _options(self, player: int) -> Options:
@@ -360,6 +395,7 @@ class State:
 
     def _evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
         """The value of a compiled expression, outside any running procedure."""
+        self.work = 0
         try:
             return fn(self, dict(env))
         except Exception as error:

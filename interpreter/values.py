@@ -2,6 +2,8 @@
 immutable objects, so a state copies cheaply and serializes exactly."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TypeAlias, Union
 
 from rulelang.boards import Board, Space
@@ -73,8 +75,31 @@ class Component:
 
     __slots__ = ("fields", "id", "label", "type")
 
-    def __init__(self, cid: int, type_name: str, fields: dict[str, Value], label: str):
-        self.id, self.type, self.fields, self.label = cid, type_name, fields, label
+    id: int
+    type: str
+    fields: Mapping[str, Value]
+    label: str
+
+    def __init__(self, cid: int, type_name: str, fields: Mapping[str, Value], label: str):
+        # Frozen: every state of a game shares its components, so none may change one.
+        for name, value in (("id", cid), ("type", type_name), ("fields", MappingProxyType(dict(fields))),
+                            ("label", label)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a component is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a component is immutable: cannot delete {name}")
+
+    def __copy__(self) -> Component:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Component:
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return Component, (self.id, self.type, dict(self.fields), self.label)
 
     def __repr__(self) -> str:
         return self.label
@@ -92,8 +117,8 @@ class ComponentSpec:
 
     __slots__ = ("fields", "type")
 
-    def __init__(self, type_name: str, fields: dict[str, Value]):
-        self.type, self.fields = type_name, fields
+    def __init__(self, type_name: str, fields: Mapping[str, Value]):
+        self.type, self.fields = type_name, MappingProxyType(dict(fields))
 
 
 class ZoneRef:
@@ -141,6 +166,44 @@ def display(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{display(k)}: {display(v)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+def display_within(value: object, limit: int) -> str | None:
+    """``display(value)`` if it has at most ``limit`` characters, else None, found without
+    building the longer text (a list may repeat one long string many times)."""
+    pieces: list[str] = []
+    total = 0
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Piece):
+            piece = str(item)
+        elif isinstance(item, tuple):
+            stack.append(_Piece("]"))
+            for i in range(len(item) - 1, -1, -1):
+                stack.append(item[i])
+                if i:
+                    stack.append(_Piece(", "))
+            piece = "["
+        elif isinstance(item, dict):
+            stack.append(_Piece("}"))
+            entries = list(item.items())
+            for i in range(len(entries) - 1, -1, -1):
+                stack += (entries[i][1], _Piece(": "), entries[i][0])
+                if i:
+                    stack.append(_Piece(", "))
+            piece = "{"
+        else:
+            piece = display(item)
+        total += len(piece)
+        if total > limit:
+            return None
+        pieces.append(piece)
+    return "".join(pieces)
+
+
+class _Piece(str):
+    """Punctuation on ``display_within``'s stack, told apart from a string value."""
 
 
 def kind_of(value: object) -> str:

@@ -65,6 +65,8 @@ from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict, TypeVar, cast
 
 import yaml
 
+from .files import FileAccessError, decode_text, read_confined
+
 if TYPE_CHECKING:  # pragma: no cover
     import networkx
     from jsonschema.exceptions import ValidationError
@@ -72,6 +74,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "board.schema.json"
 EAGER_DISTANCE_LIMIT = 512  # boards up to this size compute all distances up front
+MAX_BOARD_BYTES = 1024 * 1024  # the largest board file read (bytes)
 MAX_FILE_NODES = 500_000  # bound on YAML nodes (aliases counted once per use)
 
 _Path = tuple[str | int, ...]
@@ -90,9 +93,10 @@ class BoardError(ValueError):
     """
 
     def __init__(self, message: str, file: str | Path | None = None,
-                 line: int | None = None, column: int | None = None):
+                 line: int | None = None, column: int | None = None, *, quotable: bool = True):
         super().__init__(message)
         self.message = message
+        self.quotable = quotable
         self.file = None if file is None else str(file)
         self.line = line
         self.column = column
@@ -490,15 +494,38 @@ def load_board_file(name: str, path: str | Path) -> Board:
     """Load, validate and build the board in a YAML or JSON file.
 
     Every problem is a BoardError carrying the file and the 1-based line and
-    column of the offending node.
+    column of the offending node. The file must be a regular file of at most
+    MAX_BOARD_BYTES (1 MiB); no message quotes the file's text beyond a key name
+    or a short value, and ``error.quotable`` is False when the file is not a
+    board document (not YAML or JSON, or no mapping at its top): then the file's
+    lines must not be shown.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise BoardError(f"cannot read board file: {error}", path) from None
-    data, root = _parse(text, path)
-    return _build(name, data, _Locator(root, path))
+        raw = read_confined(path, "board file", MAX_BOARD_BYTES)
+        text = decode_text(raw)
+    except FileAccessError as error:
+        raise BoardError(f"cannot read board file: {error.reason}", path, quotable=False) from None
+    except UnicodeDecodeError:
+        raise BoardError("cannot read board file: it is not UTF-8 text", path, quotable=False) from None
+    if "\0" in text:
+        raise BoardError("cannot read board file: it holds a NUL character", path, quotable=False)
+    try:
+        data, root = _parse(text, path)
+    except BoardError as error:
+        error.quotable = False
+        raise
+    except RecursionError:
+        raise BoardError("board file is nested too deeply", path, quotable=False) from None
+    except ValueError:   # an integer too long for Python to read
+        raise BoardError("board file holds a number too large to read", path, quotable=False) from None
+    try:
+        return _build(name, data, _Locator(root, path))
+    except BoardError as error:
+        error.quotable = isinstance(data, dict)
+        raise
+    except RecursionError:
+        raise BoardError("board file is nested too deeply", path, quotable=False) from None
 
 
 # -- reading files -------------------------------------------------------
@@ -528,7 +555,10 @@ def _parse_json(text: str, path: Path) -> tuple[JSON, yaml.Node | None]:
 
 def _compose(text: str, path: Path) -> tuple[yaml.Node | None, JSON]:
     """Parse YAML safely, returning the node tree and the data built from it."""
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError:   # a ReaderError's text quotes the file
+        raise BoardError("invalid YAML: the file holds characters YAML does not allow", path) from None
     try:
         root = loader.get_single_node()
         if root is None:
@@ -540,8 +570,8 @@ def _compose(text: str, path: Path) -> tuple[yaml.Node | None, JSON]:
         mark = error.problem_mark or error.context_mark
         raise BoardError(f"invalid YAML: {error.problem or error.context}", path,
                          mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
-    except yaml.YAMLError as error:
-        raise BoardError(f"invalid YAML: {error}", path) from None
+    except yaml.YAMLError:   # a ReaderError's text quotes the file
+        raise BoardError("invalid YAML: the file holds characters YAML does not allow", path) from None
     except RecursionError:
         raise BoardError("board file is nested too deeply", path) from None
     finally:
@@ -697,6 +727,8 @@ def _validator() -> Validator:
 
 def _validate(data: JSON, loc: _Locator) -> None:
     """Raise a BoardError for the first schema violation (earliest in the file)."""
+    if not isinstance(data, dict):   # not a board document: say nothing of what it holds
+        raise BoardError("a board file holds a mapping (kind: ...) at its top", loc.file, quotable=False)
     errors = list(_validator().iter_errors(data))
     if not errors:
         return
@@ -713,8 +745,25 @@ def _message(error: ValidationError) -> str:
     """jsonschema's message, made specific where it says only "not valid under any"."""
     schema = error.schema
     if error.validator in ("anyOf", "oneOf") and isinstance(schema, Mapping) and "description" in schema:
-        return f"{error.instance!r} is not allowed here. {schema['description']}"
-    return error.message
+        return f"{_quoted(error.instance)} is not allowed here. {schema['description']}"
+    instance = repr(error.instance)
+    message = error.message.replace(instance, _quoted(error.instance))
+    if len(message) > 4 * MAX_QUOTED:   # never echo more of a file than a key or a short value
+        return f"does not fit the board schema (rule '{error.validator}')"
+    return message
+
+
+MAX_QUOTED = 60   # the longest value from a board file that a message repeats
+
+
+def _quoted(value: object) -> str:
+    """``repr(value)`` when it is short, else a description that quotes none of it."""
+    text = repr(value)
+    if isinstance(value, (str, int, float, bool)) and len(text) <= MAX_QUOTED and "\\n" not in text:
+        return text
+    if isinstance(value, str):
+        return "a long string"
+    return "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else "this value"
 
 
 def _offending_key(error: ValidationError) -> str | None:

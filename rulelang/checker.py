@@ -30,7 +30,18 @@ def walk(node: object) -> Iterator[ast.Node]:
             stack.extend(reversed(n))
         elif isinstance(n, ast.Node):
             yield n
-            stack.extend(getattr(n, f.name) for f in reversed(fields(n)) if f.name not in ("span", "name_span"))
+            stack.extend(getattr(n, name) for name in _children(type(n)))
+
+
+_CHILDREN: dict[type, tuple[str, ...]] = {}
+
+
+def _children(kind: type) -> tuple[str, ...]:
+    """The fields of a node type that may hold nodes, last first (computed once per type)."""
+    names = _CHILDREN.get(kind)
+    if names is None:
+        names = _CHILDREN[kind] = tuple(f.name for f in reversed(fields(kind)) if f.name not in ("span", "name_span"))
+    return names
 
 
 # The attributes of each node that bind a local name.

@@ -1,11 +1,13 @@
 """The command line: ``rulelang lint | graph | simulate | play``.
 
 Results go to stdout (machine-readable in the json formats); progress bars and load
-errors go to stderr. Exit codes: 0 success or clean, 1 problems found or a ruleset that
-cannot load, 2 usage error (click's own).
+errors go to stderr. Exit codes: 0 success or clean, 1 problems found, a ruleset that
+cannot load or a simulated game that stopped on an error (a game cut by ``max_decisions``
+is unfinished, not failed), 2 usage error (click's own).
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import os
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias, TypeVar
 import click
 
 from .diagnostics import REGISTRY, Diagnostic, errors_in
-from .errors import RulelangError, RulesetError
+from .errors import BUG_HINT, RulelangError, RulesetError, RulesRuntimeError
 from .linter import collect_rulesets, internal_error, sort_diagnostics
 from .loader import lint_file
 from .report import FORMATS, JSON, SourceCache, render, render_text
@@ -31,6 +33,9 @@ if TYPE_CHECKING:
     from .interpreter.simulate import SimulationReport
 
 PROGRESS_THRESHOLD = 100
+SEED_LIMIT = 2**63 - 1   # seeds of simulate and play lie in -SEED_LIMIT..SEED_LIMIT
+ROOT_HELP = ("The folder that files named by the ruleset (extends, load_board) must lie in. "
+             "Default: the ruleset's folder.")
 T = TypeVar("T")
 OnProgress: TypeAlias = Callable[[int, int], None]   # (games done, games in all)
 
@@ -74,13 +79,14 @@ def filter_codes(diagnostics: Iterable[Diagnostic], select: Sequence[str],
 @click.option("--select", multiple=True, metavar="CODES", help="Only these codes or prefixes (E1,W303).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Leave out these codes or prefixes.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
+@click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
 def lint(paths: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
-         exit_zero: bool) -> None:
+         exit_zero: bool, root: str | None = None) -> None:
     """Check rulesets (files, or directories searched for *.rules) and report every problem."""
     select, ignore = parse_codes(select, "--select"), parse_codes(ignore, "--ignore")
     files, found = collect_rulesets(paths)
     for file in files:
-        found.extend(lint_file(file))
+        found.extend(lint_file(file, root))
     found = filter_codes(sort_diagnostics(found), select, ignore)
     colour = fmt == "text" and _is_terminal("stdout")
     click.echo(render(found, fmt, len(files), SourceCache(), colour), nl=False, color=colour)
@@ -110,26 +116,26 @@ def _fail(diagnostics: Iterable[Diagnostic], path: str) -> NoReturn:
     sys.exit(1)
 
 
-def _declarations(path: str) -> list[Decl]:
+def _declarations(path: str, root: str | None = None) -> list[Decl]:
     """The merged declarations of ``path``, or diagnostics on stderr and exit 1."""
     from .loader import read_ruleset
-    problems = errors_in(lint_file(Path(path)))
+    problems = errors_in(lint_file(Path(path), root))
     if problems:
         _fail(problems, path)
     try:
-        return read_ruleset(Path(path))[0]
+        return read_ruleset(Path(path), root=root)[0]
     except RulesetError as error:
         _fail(error.diagnostics, path)
     except Exception as error:
         _fail([internal_error(error, path)], path)
 
 
-def load_game(path: str, players: int | None) -> Game:
+def load_game(path: str, players: int | None, root: str | None = None) -> Game:
     """The Game of ``path``, or diagnostics on stderr and exit 1."""
     from .loader import load
-    _declarations(path)
+    _declarations(path, root)
     try:
-        return load(Path(path), players=players)
+        return load(Path(path), players=players, root=root)
     except RulesetError as error:
         _fail(error.diagnostics, path)
     except Exception as error:
@@ -141,10 +147,11 @@ def load_game(path: str, players: int | None) -> Game:
 @main.command()
 @click.argument("path")
 @click.option("--format", "fmt", type=click.Choice(["dot", "mermaid"]), default="dot", show_default=True)
-def graph(path: str, fmt: str) -> None:
+@click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
+def graph(path: str, fmt: str, root: str | None = None) -> None:
     """Draw the graph of phases and procedures (Graphviz DOT or Mermaid)."""
     from .graph import phase_graph, to_dot, to_mermaid
-    g = phase_graph(_declarations(path))
+    g = phase_graph(_declarations(path, root))
     click.echo(to_dot(g) if fmt == "dot" else to_mermaid(g), nl=False)
 
 
@@ -154,18 +161,20 @@ def graph(path: str, fmt: str) -> None:
 @click.argument("path")
 @click.option("--games", "-n", type=click.IntRange(min=0), default=100, show_default=True)
 @click.option("--players", "-p", type=click.IntRange(min=1), default=None, help="Default: the fewest allowed.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--seed", "-s", type=click.IntRange(-SEED_LIMIT, SEED_LIMIT), default=0, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def simulate(path: str, games: int, players: int | None, seed: int, fmt: str) -> None:
+@click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
+def simulate(path: str, games: int, players: int | None, seed: int, fmt: str, root: str | None = None) -> None:
     """Play many games between random players and report lengths, wins and scores per seat."""
     from rulelang.interpreter.simulate import simulate as run
-    game = load_game(path, players)
+    game = load_game(path, players, root)
     report = _with_progress(lambda progress: run(game, games, seed=seed, on_progress=progress), games)
     if fmt == "json":
         data = {"ruleset": path, "title": game.title, **report.to_dict()}
         click.echo(json.dumps(data, indent=2))
     else:
         _print_report(game, report)
+    sys.exit(1 if report.failed else 0)
 
 
 def _with_progress(job: Callable[[OnProgress | None], T], total: int) -> T:
@@ -183,11 +192,16 @@ def _with_progress(job: Callable[[OnProgress | None], T], total: int) -> T:
 def _print_report(game: Game, report: SimulationReport) -> None:
     from rich.console import Console
     from rich.table import Table
-    console = Console(file=sys.stdout, highlight=False)
+    console = Console(file=sys.stdout, highlight=False, markup=False)   # titles are text, not markup
     data = report.to_dict()
     console.print(f"{game.title}: {data['games']} games, {data['players']} players, seed {data['seed']}")
     console.print(f"finished {data['finished']}, unfinished {data['unfinished']}"
                   + (f" {data['errors']}" if data["errors"] else ""))
+    if report.failed:
+        console.print(f"{report.failed} games stopped on an error:")
+    for error in data["error_details"]:
+        where = f"{error['location']}: " if error["location"] else ""
+        console.print(f"  {where}{error['code']} {error['message']} ({error['games']} games)", soft_wrap=True)
     console.print(f"mean length: {data['mean_decisions']:.2f} decisions; "
                   f"shared wins: {data['shared_wins']}")
     table = Table("seat", "wins", "win %", "mean score")
@@ -206,22 +220,31 @@ def _print_report(game: Game, report: SimulationReport) -> None:
 @click.option("--players", "-p", type=click.IntRange(min=1), default=None, help="Default: the fewest allowed.")
 @click.option("--seat", "-k", type=click.IntRange(min=1), default=1, show_default=True,
               help="Your seat: 1 is the first player.")
-@click.option("--seed", "-s", type=int, default=None, help="Default: a fresh random seed (printed).")
-def play(path: str, players: int | None, seat: int, seed: int | None) -> None:
+@click.option("--seed", "-s", type=click.IntRange(-SEED_LIMIT, SEED_LIMIT), default=None,
+              help="Default: a fresh random seed (printed).")
+@click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
+def play(path: str, players: int | None, seat: int, seed: int | None, root: str | None = None) -> None:
     """Play one seat in the terminal against random players; choose by number."""
     from rulelang.interpreter.agents import RandomAgent, derive_seed
-    game = load_game(path, players)
+    game = load_game(path, players, root)
     if seat > game.num_players:
         raise click.BadParameter(f"this game has {game.num_players} seats", param_hint="--seat")
     seed = secrets.randbelow(1 << 31) if seed is None else seed
     click.echo(f"{game.title}: {game.num_players} players, you are player {seat} (seed {seed})")
     agents = {p: RandomAgent(derive_seed(seed, p)) for p in range(game.num_players)}
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:   # bytes that are not text read as a mistyped answer
+        with contextlib.suppress(OSError, ValueError):
+            reconfigure(errors="replace")
     try:
         _play_loop(game, game.new_initial_state(seed=seed), seat - 1, agents)
     except _LeftGame:
         click.echo("\nend of input: leaving the game")
-    except Exception as error:
-        _fail([error.diagnostic if isinstance(error, RulelangError) else internal_error(error, path)], path)
+    except RulelangError as error:   # the rules failed while running (or, E900, the engine did)
+        _fail([error.diagnostic], path)
+    except Exception as error:   # a bug in rulelang, reported as such
+        _fail([Diagnostic("E900", f"rulelang failed while playing: {type(error).__name__}: {error}",
+                          hint=BUG_HINT).with_file(path)], path)
 
 
 class _LeftGame(Exception):
@@ -244,22 +267,52 @@ def _play_loop(game: Game, state: State, me: int, agents: Mapping[int, RandomAge
     click.echo(view.render(state.observation(me)))
 
 
+MAX_ANSWER = 1000   # characters of one answer read by ``play``; the rest of a longer line is ignored
+
+
 def ask_action(actions: Sequence[T]) -> T:
-    """Ask for an action by number (or its exact label) until the answer is valid."""
+    """Ask for an action by number (or its exact label) until the answer is valid; any other
+    answer (not a number, out of range, empty, unreadable) asks again; end of input raises
+    _LeftGame."""
+    if not actions:
+        raise RulesRuntimeError(Diagnostic("E604", "this choice offers no option"))
     for i, action in enumerate(actions, 1):
         click.echo(f"  {i:>3}. {action}")
     while True:
         click.echo(f"your choice [1-{len(actions)}]: ", nl=False)
-        line = sys.stdin.readline()
+        line = _read_line(MAX_ANSWER + 1)
         if not line:
             raise _LeftGame()
         answer = line.strip()
-        if answer.isdigit() and 1 <= int(answer) <= len(actions):
-            return actions[int(answer) - 1]
+        if len(line) > MAX_ANSWER:   # an overlong line: drop the rest, ask again
+            answer = ""
+            while line and not line.endswith("\n"):
+                line = _read_line(MAX_ANSWER)
+        number = _whole_number(answer)
+        if number is not None and 1 <= number <= len(actions):
+            return actions[number - 1]
         by_label = [a for a in actions if str(a) == answer]
         if len(by_label) == 1:
             return by_label[0]
         click.echo(f"type a number from 1 to {len(actions)}")
+
+
+def _read_line(limit: int) -> str:
+    """At most ``limit`` characters of the next line of stdin; "" at its end. Bytes that are
+    not text read as an empty answer."""
+    try:
+        return sys.stdin.readline(limit)
+    except UnicodeDecodeError:
+        return "\n"
+    except (OSError, ValueError):   # a closed or broken stream: the end of input
+        return ""
+
+
+def _whole_number(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits (at most 18 of them), else None."""
+    if text.isascii() and text.isdigit() and len(text) <= 18:
+        return int(text)
+    return None
 
 
 class ObservationView:

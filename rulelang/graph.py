@@ -20,6 +20,7 @@ from typing import TypeAlias
 import networkx as nx
 
 from . import ast
+from .checker import walk
 from .diagnostics import Diagnostic, Span
 
 START, END, SETUP = "@start", "@end", "@setup"
@@ -200,17 +201,27 @@ def _parts(declarations: Iterable[ast.Decl]) -> _Parts:
 
 
 def _procedures_that_return(procedures: dict[str, ast.ProcedureDecl]) -> dict[str, bool]:
-    """Which procedures can return to their caller (a greatest fixpoint over calls)."""
+    """Which procedures can return to their caller (a greatest fixpoint over calls). A
+    worklist: a procedure is scanned again only when one it calls turns out never to
+    return, so the time grows with the number of calls, not with its square."""
     can_return = {name: True for name in procedures}
-    for _ in range(len(procedures) + 1):
-        changed = False
-        for name, decl in procedures.items():
-            flow = _Scanner(can_return).run(decl.body).flow
-            value = flow.completes or flow.returns
-            changed |= value != can_return[name]
-            can_return[name] = value
-        if not changed:
-            break
+    callers: dict[str, set[str]] = {name: set() for name in procedures}
+    for name, decl in procedures.items():
+        for node in walk(decl.body):
+            if isinstance(node, (ast.CallStmt, ast.CallLet)) and node.procedure in callers:
+                callers[node.procedure].add(name)
+    pending = list(procedures)
+    queued = set(pending)
+    while pending:
+        name = pending.pop()
+        queued.discard(name)
+        flow = _Scanner(can_return).run(procedures[name].body).flow
+        if can_return[name] and not (flow.completes or flow.returns):
+            can_return[name] = False  # (never back to True: the scan is monotone)
+            for caller in callers[name] - queued:
+                if can_return[caller]:
+                    pending.append(caller)
+                    queued.add(caller)
     return can_return
 
 
@@ -314,9 +325,8 @@ def check_unreachable(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
 
 def check_no_way_to_end(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
     """W302: reachable phases from which no path leads to END."""
-    ending = nx.ancestors(g, END) | {END}
-    for node, _, _, _ in g.graph["unresolved"]:   # an unknown target already has its error
-        ending |= nx.ancestors(g, node) | {node}
+    # an unknown target already has its error: count it as an end
+    ending = _reaching(g, {END} | {node for node, _, _, _ in g.graph["unresolved"]})
     reached = nx.descendants(g, START)
     for node in _names(g, "phase"):
         if node in reached and node not in ending:
@@ -334,7 +344,20 @@ def check_uncalled_procedures(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
 def _active_procedures(g: PhaseGraph) -> set[str]:
     """Procedures that hold, or call one that holds, a decision, chance, 'next' or 'end game'."""
     direct = {n for n in _names(g, "procedure") if g.nodes[n]["scan"].facts & {"decision", "chance", "exit"}}
-    return {n for n in _names(g, "procedure") if n in direct or nx.descendants(g, n) & direct}
+    reaching = _reaching(g, direct)
+    return {n for n in _names(g, "procedure") if n in reaching}
+
+
+def _reaching(g: PhaseGraph, targets: set[str]) -> set[str]:
+    """``targets`` and every node with a path to one of them: one backward search, so the
+    time grows with the graph, not with the graph times the number of targets."""
+    reaching, stack = set(targets), list(targets)
+    while stack:
+        for before in g.predecessors(stack.pop()):
+            if before not in reaching:
+                reaching.add(before)
+                stack.append(before)
+    return reaching
 
 
 def check_endless_loops(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
@@ -365,11 +388,34 @@ GRAPH_CHECKS: list[GraphCheck] = [check_unknown_targets, check_unreachable, chec
 
 def graph_diagnostics(declarations: Iterable[ast.Decl], path: str) -> list[Diagnostic]:
     """Every diagnostic the graph checks find in merged declarations."""
+    declarations = list(declarations)
     g = phase_graph(declarations)
     found: list[Diagnostic] = []
     for check in GRAPH_CHECKS:
         found.extend(check(g, path))
+    found.extend(check_always_recurses(declarations))
     return found
+
+
+# Statements that always go on to the next one (they can fail, but never leave or decide).
+_STRAIGHT = (ast.Let, ast.Assign, ast.Log, ast.Move, ast.Gain, ast.Pay)
+
+
+def check_always_recurses(declarations: Iterable[ast.Decl]) -> Iterator[Diagnostic]:
+    """W306: a procedure that calls itself before anything could return, decide or end the
+    game (its body begins with straight-line statements, then the call): it would call
+    itself until the call-depth bound stops the game."""
+    for decl in declarations:
+        if not isinstance(decl, ast.ProcedureDecl) or decl.body is None:
+            continue
+        for stmt in decl.body.statements:
+            if isinstance(stmt, (ast.CallStmt, ast.CallLet)) and stmt.procedure == decl.name:
+                yield Diagnostic("W306", f"procedure '{decl.name}' always calls itself before it can return:"
+                                 " it can never end", stmt.span,
+                                 hint="put the call under an 'if' that is false at some point, or return before it")
+                break
+            if not isinstance(stmt, _STRAIGHT):
+                break
 
 
 # ---------------------------------------------------------------- drawing

@@ -21,6 +21,7 @@ from . import ast
 from .checker import bound_names, check, walk
 from .diagnostics import Diagnostic, Span, errors_in
 from .errors import BUG_HINT, RulesetError
+from .files import real_path
 from .settings import Settings, read_settings
 
 DataCheck = Callable[[list[ast.Decl], Settings, Path], Iterable[Diagnostic]]
@@ -34,6 +35,7 @@ class LintContext:
     path: str
     base_dir: Path
     data_check: DataCheck | None = None
+    root: Path | None = None
     declarations: list[ast.Decl] | None = None
     found: list[Diagnostic] = field(default_factory=list)
 
@@ -49,8 +51,10 @@ def _stage_parse(ctx: LintContext) -> Iterable[Diagnostic]:
     from .parser import parse
     from .variants import resolve
     ruleset = parse(ctx.text, ctx.path)
-    chain = (str(Path(ctx.path).resolve()),)
-    ctx.declarations = resolve(ruleset, ctx.base_dir, chain)
+    chain = (real_path(ctx.path),)
+    ctx.declarations = resolve(ruleset, ctx.base_dir, chain, ctx.root)
+    if ctx.root is not None:   # the files the ruleset names are read relative to the root now
+        ctx.base_dir = ctx.root
     return ()
 
 
@@ -140,15 +144,17 @@ Stage = Callable[[LintContext], Iterable[Diagnostic]]
 STAGES: list[Stage] = [_stage_parse, _stage_check, _stage_shadowing, _stage_unused, _stage_graph, _stage_data]
 
 
-def lint_text(text: str, path: str = "<text>", data_check: DataCheck | None = None) -> list[Diagnostic]:
+def lint_text(text: str, path: str = "<text>", data_check: DataCheck | None = None,
+              root: str | Path | None = None) -> list[Diagnostic]:
     """Every diagnostic for the ruleset ``text`` (shown as ``path``), sorted by location;
     ``data_check`` finds the problems of its data when it has no other error.
 
     A file is linted under its full path, the name variants give their base, so a base
     that is also linted on its own is parsed once; diagnostics show ``path`` again."""
-    is_file = bool(path) and not path.startswith("<")
-    full = str(Path(path).resolve()) if is_file else path
-    ctx = LintContext(text, full, Path(full).parent if is_file else Path.cwd(), data_check)
+    is_file = bool(path) and not path.startswith("<") and "\0" not in path
+    full = os.path.realpath(path) if is_file else path
+    folder = Path(full).parent if is_file else Path.cwd()
+    ctx = LintContext(text, full, folder, data_check, Path(root) if root is not None else folder)
     for stage in STAGES:
         if not _run_stage(stage, ctx):
             break
@@ -224,17 +230,18 @@ def read_ruleset_file(path: Path) -> tuple[str | None, list[Diagnostic]]:
     """(text, []) for a readable UTF-8 file of reasonable size, else (None, [E001])."""
     from .variants import read_source
     try:
-        return read_source(path), []
+        return read_source(path, str(path)), []
     except RulesetError as error:
         return None, error.diagnostics
 
 
-def lint_file(path: Path, data_check: DataCheck | None = None) -> list[Diagnostic]:
-    """Every diagnostic for one ruleset file (``data_check``: as for ``lint_text``)."""
+def lint_file(path: Path, data_check: DataCheck | None = None,
+              root: str | Path | None = None) -> list[Diagnostic]:
+    """Every diagnostic for one ruleset file (``data_check``, ``root``: as for ``lint_text``)."""
     text, problems = read_ruleset_file(path)
     if text is None:
         return problems
-    return lint_text(text, str(path), data_check)
+    return lint_text(text, str(path), data_check, root)
 
 
 def collect_rulesets(paths: Iterable[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
@@ -257,10 +264,11 @@ def collect_rulesets(paths: Iterable[str | Path]) -> tuple[list[Path], list[Diag
     return list(dict.fromkeys(files)), problems
 
 
-def lint_paths(paths: Iterable[str | Path], data_check: DataCheck | None = None) -> list[Diagnostic]:
+def lint_paths(paths: Iterable[str | Path], data_check: DataCheck | None = None,
+               root: str | Path | None = None) -> list[Diagnostic]:
     """Every diagnostic for the files and directories ``paths``, sorted by location
     (``data_check``: as for ``lint_text``)."""
     files, found = collect_rulesets(paths)
     for file in files:
-        found.extend(lint_file(file, data_check))
+        found.extend(lint_file(file, data_check, root))
     return sort_diagnostics(found)

@@ -7,6 +7,7 @@ built...), which only building the data can find.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from . import ast, linter
 from .checker import check
 from .diagnostics import Diagnostic, Span, errors_in
 from .errors import RulesetError
+from .files import real_path
 from .interpreter.catalog import data_diagnostics
 from .interpreter.game import Game
 from .parser import parse
@@ -21,23 +23,43 @@ from .settings import Settings, read_settings
 from .variants import read_source, resolve
 
 
-def looks_like_path(source: str) -> bool:
-    """A one-line string without braces names a file: no ruleset fits on such a line."""
-    return bool(source.strip()) and "\n" not in source and "{" not in source
+def looks_like_path(source: str | Path) -> bool:
+    """The one rule that tells a path from a text: a ``pathlib.Path``, or a string of one
+    line that ends with ``.rules``. Anything else is the text of a ruleset."""
+    return isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
+                                        and "\r" not in source and source.endswith(".rules"))
 
 
-def read_ruleset(source: str | Path, path: str | None = None) -> tuple[list[ast.Decl], Path, str]:
-    """(declarations, base directory, path shown in diagnostics) for a path or a text."""
+def read_ruleset(source: str | Path, path: str | None = None,
+                 root: str | Path | None = None) -> tuple[list[ast.Decl], Path, str]:
+    """(declarations, root folder, path shown in diagnostics) for a path or a text.
+
+    The files the ruleset names (``extends``, ``load_board``) must lie in ``root``: by
+    default the folder of the ruleset file; for a text, the current directory (or the folder
+    of ``path`` when that lies outside it)."""
     if isinstance(source, Path) or (isinstance(source, str) and looks_like_path(source)):
         file = Path(source)
-        text = read_source(file)
         shown, base_dir = str(source), file.parent
+        text = read_source(file, shown)
     elif isinstance(source, str):
         text, shown, base_dir = source, path or "<text>", Path(path).parent if path else Path.cwd()
     else:
-        raise TypeError(f"load() takes a path or the text of a ruleset, not {type(source).__name__}")
+        raise RulesetError([Diagnostic("E001", f"load() takes a path or the text of a ruleset, "
+                                               f"not {type(source).__name__}", Span.point("<text>", 1, 1))])
+    top = Path(root) if root is not None else _default_root(base_dir, is_text=not looks_like_path(source))
     tree = parse(text, shown)
-    return resolve(tree, base_dir, (str(Path(shown).resolve()),)), base_dir, shown
+    declarations = resolve(tree, base_dir, (real_path(shown),), top)
+    return declarations, top, shown
+
+
+def _default_root(folder: Path, *, is_text: bool) -> Path:
+    """The folder of a ruleset file; for a text, the current directory, or the folder of its
+    ``path=`` when that lies outside the current directory."""
+    if not is_text:
+        return folder
+    cwd = Path.cwd()
+    real = Path(os.path.realpath(folder))
+    return cwd if real == Path(os.path.realpath(cwd)) or Path(os.path.realpath(cwd)) in real.parents else folder
 
 
 def player_count(players: int | None, settings: Settings, shown: str) -> int:
@@ -50,12 +72,23 @@ def player_count(players: int | None, settings: Settings, shown: str) -> int:
     return count
 
 
-def load(source: str | Path, players: int | None = None, *, path: str | None = None) -> Game:
+def load(source: str | Path, players: int | None = None, *, path: str | None = None,
+         root: str | Path | None = None) -> Game:
     """Load a ruleset (a path, or the text itself) as a Game for ``players`` players.
 
-    Raises RulesetError carrying every diagnostic when the ruleset has errors.
+    ``root`` is the folder that files named by the ruleset (``extends``, ``load_board``)
+    must lie in (default: the ruleset's folder). Raises RulesetError carrying every
+    diagnostic when the ruleset has errors, and no other exception for any input.
     """
-    declarations, base_dir, shown = read_ruleset(source, path)
+    for value, what in ((path, "path"), (root, "root")):
+        if value is not None and (not isinstance(value, (str, Path)) or "\0" in str(value)):
+            raise RulesetError([Diagnostic("E001", f"load(): {what}= must be a file name, not {value!r:.40}",
+                                           Span.point("<text>", 1, 1))])
+    try:
+        declarations, base_dir, shown = read_ruleset(source, path, root)
+    except RecursionError:
+        where = Span.point(path or "<text>", 1, 1)
+        raise RulesetError([Diagnostic("E005", "the text nests too deeply", where)]) from None
     problems = errors_in(check(declarations, shown, base_dir))
     if problems:
         raise RulesetError(linter.sort_diagnostics(problems, shown))
@@ -65,16 +98,17 @@ def load(source: str | Path, players: int | None = None, *, path: str | None = N
 
 # ---------------------------------------------------------------- linting, with the data check
 
-def lint_text(text: str, path: str = "<text>") -> list[Diagnostic]:
-    """Every diagnostic for the ruleset ``text`` (shown as ``path``), its data included."""
-    return linter.lint_text(text, path, data_check=data_diagnostics)
+def lint_text(text: str, path: str = "<text>", root: str | Path | None = None) -> list[Diagnostic]:
+    """Every diagnostic for the ruleset ``text`` (shown as ``path``), its data included;
+    ``root`` as for ``load``."""
+    return linter.lint_text(text, path, data_check=data_diagnostics, root=root)
 
 
-def lint_file(path: Path) -> list[Diagnostic]:
+def lint_file(path: Path, root: str | Path | None = None) -> list[Diagnostic]:
     """Every diagnostic for one ruleset file, its data included."""
-    return linter.lint_file(path, data_check=data_diagnostics)
+    return linter.lint_file(path, data_check=data_diagnostics, root=root)
 
 
-def lint_paths(paths: Iterable[str | Path]) -> list[Diagnostic]:
+def lint_paths(paths: Iterable[str | Path], root: str | Path | None = None) -> list[Diagnostic]:
     """Every diagnostic for the files and directories ``paths``, sorted by location."""
-    return linter.lint_paths(paths, data_check=data_diagnostics)
+    return linter.lint_paths(paths, data_check=data_diagnostics, root=root)

@@ -139,6 +139,8 @@ def _board_source(decl: ast.BoardDecl, source: ast.Expr, base_dir: Path) -> froz
     if source.function == "square_grid":
         return frozenset()
     file = _literal_file(source)
+    if source.function == "load_board" and file is None:
+        return Diagnostic("E401", "load_board takes the name of a file in quotes", source.span)
     if source.function != "load_board" or file is None:
         return None
     read = _read_board_file(decl.name, str(base_dir / file), _stamp(base_dir / file))
@@ -171,7 +173,7 @@ def _read_board_file(board: str, path: str, stamp: tuple[int, int] | None) -> _B
 
 def _board_error(error: boards.BoardError, decl: ast.BoardDecl, source: ast.Expr) -> Diagnostic:
     """E401 in the data file, where the fix belongs, when the error says where."""
-    if error.file and error.line:
+    if error.file and error.line and error.quotable:   # the file is a board document: show its line
         column = error.column or 1
         where = Span(error.file, error.line, column, error.line, column + 1)
         hint = f"the data of board '{decl.name}', loaded at {source.span}"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TypeAlias, TypeVar, cast, get_args
 
 from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedInput
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from lark.tree import Meta
 
 from . import ast
@@ -28,6 +28,7 @@ from .syntax_errors import syntax_diagnostics, token_span
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 MAX_NESTING = 200   # brackets
 MAX_DEPTH = 100     # AST levels (real rulesets nest under 20)
+MAX_INT_DIGITS = 18  # an integer literal is below 10**18
 
 _EXPRESSION_NODES: tuple[type[ast.Node], ...] = (*get_args(ast.Expr), ast.CompClause)
 
@@ -62,7 +63,12 @@ def _parse(text: str, path: str) -> ast.Ruleset:
     too_deep = _nesting_problem(text, path)
     if too_deep:
         raise RulesetError([too_deep])
-    ruleset = _ToAst(path).transform(_parse_tree(text, path))
+    try:
+        ruleset = _ToAst(path).transform(_parse_tree(text, path))
+    except VisitError as error:   # a problem found while building the AST (a number too large...)
+        if isinstance(error.orig_exc, RulesetError):
+            raise error.orig_exc from None
+        raise
     too_deep = _depth_problem(ruleset)
     if too_deep:
         raise RulesetError([too_deep])
@@ -210,7 +216,14 @@ class _ToAst(Transformer_NonRecursive[Token, ast.Ruleset]):
                             contents=contents, size=size, name_span=self._name_span(name))
 
     def deck_size(self, meta: Meta, count: Token) -> int:
-        return int(count)
+        return self._int(meta, count)
+
+    def _int(self, meta: Meta, digits: Token) -> int:
+        """The value of an integer literal; E002 when it has more than MAX_INT_DIGITS digits."""
+        if len(digits.lstrip("0")) > MAX_INT_DIGITS:
+            raise RulesetError([Diagnostic("E002", f"this number is too large: an integer literal has at most "
+                                                   f"{MAX_INT_DIGITS} digits", self._span(meta))])
+        return int(digits)
 
     def zone_decl(self, meta: Meta, owner: str | None, name: Token, type_: ast.TypeRef,
                   visibility: str | None) -> ast.ZoneDecl:
@@ -433,7 +446,7 @@ class _ToAst(Transformer_NonRecursive[Token, ast.Ruleset]):
         return ast.Comprehension(self._span(meta), element, clauses)
 
     def int_lit(self, meta: Meta, digits: Token) -> ast.Literal:
-        return ast.Literal(self._span(meta), int(digits))
+        return ast.Literal(self._span(meta), self._int(meta, digits))
 
     def str_lit(self, meta: Meta, literal: Token) -> ast.Literal:
         return ast.Literal(self._span(meta), unquote(literal))

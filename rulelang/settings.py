@@ -14,7 +14,11 @@ from . import ast
 from .diagnostics import Diagnostic, Span
 
 DEFAULT_PLAYERS = (1, 8)
-DEFAULT_MAX_STEPS = 1_000_000
+DEFAULT_MAX_STEPS = 500_000
+MAX_PLAYERS = 64   # the most players a ruleset may declare
+MAX_DUMMIES = 16   # the most dummy seats
+MAX_MAX_STEPS = 10_000_000  # the highest 'max_steps' (a runaway stops within seconds)
+MAX_DECISIONS = 2**63 - 1  # 'max_decisions' only has to be a number the engine can count to
 
 
 @dataclass(frozen=True)
@@ -39,19 +43,19 @@ class Settings:
         return Span.point(path, 1, 1)
 
 
-def _count(expr: ast.Expr, low: int) -> int | None:
-    """The whole number ``expr`` writes, when it is a literal of at least ``low``."""
-    if isinstance(expr, ast.Literal) and type(expr.value) is int and expr.value >= low:
+def _count(expr: ast.Expr, low: int, high: int) -> int | None:
+    """The whole number ``expr`` writes, when it is a literal from ``low`` to ``high``."""
+    if isinstance(expr, ast.Literal) and type(expr.value) is int and low <= expr.value <= high:
         return expr.value
     return None
 
 
 def _players(expr: ast.Expr) -> tuple[int, int] | None:
-    single = _count(expr, 1)
+    single = _count(expr, 1, MAX_PLAYERS)
     if single is not None:
         return single, single
     if isinstance(expr, ast.BinaryOp) and expr.op == "..":
-        low, high = _count(expr.left, 1), _count(expr.right, 1)
+        low, high = _count(expr.left, 1, MAX_PLAYERS), _count(expr.right, 1, MAX_PLAYERS)
         if low is not None and high is not None and low <= high:
             return low, high
     return None
@@ -63,10 +67,12 @@ def _name(expr: ast.Expr) -> str | None:
 
 # Each setting: how to read its value, and what to say when it cannot be read.
 READERS = {
-    "players": (_players, "setting 'players' needs a whole number above 0 or a range like 2..4"),
-    "max_decisions": (lambda e: _count(e, 1), "setting 'max_decisions' needs a whole number above 0"),
-    "max_steps": (lambda e: _count(e, 1), "setting 'max_steps' needs a whole number above 0"),
-    "dummies": (lambda e: _count(e, 0), "setting 'dummies' needs a whole number (0 or more)"),
+    "players": (_players, f"setting 'players' needs a whole number from 1 to {MAX_PLAYERS} or a range like 2..4"),
+    "max_decisions": (lambda e: _count(e, 1, MAX_DECISIONS),
+                      f"setting 'max_decisions' needs a whole number from 1 to {MAX_DECISIONS}"),
+    "max_steps": (lambda e: _count(e, 1, MAX_MAX_STEPS),
+                  f"setting 'max_steps' needs a whole number from 1 to {MAX_MAX_STEPS}"),
+    "dummies": (lambda e: _count(e, 0, MAX_DUMMIES), f"setting 'dummies' needs a whole number from 0 to {MAX_DUMMIES}"),
     "start": (_name, "setting 'start' needs the name of a phase"),
 }
 KNOWN_SETTINGS = frozenset(READERS)

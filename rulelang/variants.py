@@ -7,61 +7,109 @@ error, and so is overriding something the base does not have.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
 from . import ast
 from .diagnostics import Diagnostic, Span
 from .errors import RulesetError
+from .files import MAX_RULESET_BYTES, FileAccessError, confined_path, decode_text, read_confined, real_path
 from .parser import parse
 
 MAX_DEPTH = 16
-MAX_BYTES = 256 * 1024   # 20 times the largest shipped game; parsing more would take seconds
+MAX_BYTES = MAX_RULESET_BYTES   # 20 times the largest shipped game; parsing more would take seconds
 
 
-def read_source(path: Path) -> str:
-    """The text of a ruleset file, or RulesetError E001 (unreadable, not a regular file, larger
-    than MAX_BYTES, not UTF-8). Never reads more than MAX_BYTES + 1 bytes."""
+def read_source(path: Path, shown: str | None = None, code: str = "E001",
+                at: Span | None = None) -> str:
+    """The text of a ruleset file, or RulesetError ``code`` (unreadable, not a regular file,
+    larger than MAX_BYTES, not UTF-8) at ``at`` (default: the file's first line). Never reads
+    more than MAX_BYTES + 1 bytes, never blocks on a named pipe."""
+    name = shown if shown is not None else str(path)
+    where = at if at is not None else Span.point(name, 1, 1)
     try:
-        if not path.is_file():
-            raise IsADirectoryError(0, "not a regular file")
-        with path.open("rb") as stream:
-            data = stream.read(MAX_BYTES + 1)
-    except OSError as error:
-        raise RulesetError([Diagnostic("E001", f"cannot read {path}: {error.strerror or error}",
-                                       Span.point(str(path), 1, 1))]) from None
-    if len(data) > MAX_BYTES:
-        raise RulesetError([Diagnostic("E001", f"the file is larger than {MAX_BYTES // 1024} KiB, the limit "
-                                               f"for a ruleset", Span.point(str(path), 1, 1),
-                                       hint="split it: a variant can 'extends' a base file")])
+        data = read_confined(path, "ruleset", MAX_BYTES, name)
+    except FileAccessError as error:
+        hint = "split it: a variant can 'extends' a base file" if "larger" in error.reason else None
+        raise RulesetError([Diagnostic(code, f"cannot read {name}: {error.reason}", where, hint=hint)]) from None
     try:
-        return data.decode("utf-8-sig")   # a byte-order mark some editors write is not text
+        return decode_text(data)
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise RulesetError([Diagnostic("E001", "the file is not UTF-8 text", Span.point(str(path), line, 1))]) from None
+        span = at if at is not None else Span.point(name, line, 1)
+        message = "the file is not UTF-8 text" if at is None else f"{name} is not UTF-8 text"
+        raise RulesetError([Diagnostic(code, message, span)]) from None
 
 
-def resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = ()) -> list[ast.Decl]:
+def resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = (),
+            root: Path | None = None) -> list[ast.Decl]:
     """The flat list of declarations of ``ruleset`` with every base it extends merged in.
+
+    ``base_dir`` is the folder of the file ``ruleset`` was read from; ``root`` (default
+    ``base_dir``) the folder that every file it names must lie in. The file names of
+    ``load_board("...")`` come out relative to ``root``, where the runtime reads them.
     ``chain`` holds the resolved paths of the files already on the way (to find cycles)."""
+    root = base_dir if root is None else root
     extends = ruleset.of_kind(ast.Extends)
-    own = [d for d in ruleset.declarations if not isinstance(d, ast.Extends)]
+    own = _confine_boards([d for d in ruleset.declarations if not isinstance(d, ast.Extends)], base_dir, root)
     if not extends:
         return _check_no_override(own)
     if len(extends) > 1:
         raise RulesetError([Diagnostic("E505", "a ruleset can extend only one base", extends[1].span)])
     ext = extends[0]
-    base_path = (base_dir / ext.path).resolve()
+    try:
+        base_path = confined_path(ext.path, base_dir, root)
+    except FileAccessError as error:
+        raise RulesetError([Diagnostic("E501", f"cannot use the base ruleset '{ext.path}': {error.reason}",
+                                       ext.name_span or ext.span)]) from None
     if str(base_path) in chain or len(chain) > MAX_DEPTH:
         raise RulesetError([Diagnostic("E503", f"'{ext.path}' extends, directly or not, this same file",
                                        ext.span)])
-    if not base_path.is_file():
-        raise RulesetError([Diagnostic("E501", f"cannot find the base ruleset '{ext.path}'", ext.name_span,
+    if not base_path.exists():
+        raise RulesetError([Diagnostic("E501", f"cannot find the base ruleset '{ext.path}'", ext.name_span or ext.span,
                                        hint=f"looked for {base_path}")])
-    base = parse(read_source(base_path), str(base_path))
-    this_file = str(ruleset.path and Path(ruleset.path).resolve())
-    base_decls = resolve(base, base_path.parent, (*chain, this_file, str(base_path)))
+    text = read_source(base_path, f"base ruleset '{ext.path}'", "E001", ext.name_span or ext.span)
+    try:
+        base = parse(text, str(base_path))
+    except RulesetError as error:
+        if not any(d.code.startswith("E00") for d in error.diagnostics):
+            raise
+        first = error.diagnostics[0].span
+        where = f" (line {first.line}, column {first.column})" if first is not None else ""
+        raise RulesetError([Diagnostic("E501", f"the base '{ext.path}' is not a valid ruleset: it has a "
+                                               f"syntax error{where}", ext.name_span or ext.span,
+                                       hint="lint the base file on its own")]) from None
+    this_file = real_path(ruleset.path) if ruleset.path else str(ruleset.path)
+    base_decls = resolve(base, base_path.parent, (*chain, this_file, str(base_path)), root)
     return merge(base_decls, own)
+
+
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _confine_boards(decls: list[ast.Decl], folder: Path, root: Path) -> list[ast.Decl]:
+    """``decls`` with the file of each ``load_board("...")`` rewritten relative to ``root``;
+    E401 for a file name that is absolute or leads out of the root."""
+    out: list[ast.Decl] = []
+    for d in decls:
+        call = d.source if isinstance(d, ast.BoardDecl) else None
+        if not (isinstance(d, ast.BoardDecl) and isinstance(call, ast.Call) and call.function == "load_board"
+                and len(call.args) == 1 and isinstance(call.args[0], ast.Literal)
+                and isinstance(call.args[0].value, str)):
+            out.append(d)
+            continue
+        literal = call.args[0]
+        name = str(literal.value)
+        try:
+            target = confined_path(name, folder, root)
+        except FileAccessError as error:
+            raise RulesetError([Diagnostic("E401", f"cannot load board file '{name}': {error.reason}",
+                                           literal.span)]) from None
+        relative = os.path.relpath(target, _real(root))
+        out.append(replace(d, source=replace(call, args=(replace(literal, value=relative),))))
+    return out
 
 
 def _key(d: ast.Decl) -> tuple[str, str | None]:

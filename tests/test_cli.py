@@ -276,3 +276,80 @@ def test_runtime_errors_are_diagnostics_in_play_and_counted_in_simulate(tmp_path
     assert played.exit_code == 1 and "E604" in played.output and "Traceback" not in played.output
     data = _deterministic(run("simulate", str(path), "--games", "4", "--format", "json"))
     assert data["unfinished"] == 4 and data["errors"] == {"E604": 4}
+
+
+# ---------------------------------------------------------------- errors in simulate, mistakes in play
+
+TWO_ERRORS = '''game "two errors" { players 2 }
+var n: int = 0
+
+phase main {
+  choose x in [1, 2] by players[0]
+  if x == 1 {
+    choose y in [] by players[1]
+  }
+  n = 1 / (x - 2)
+}
+'''
+
+
+def test_simulate_prints_each_distinct_error_once_with_location_and_exits_1(tmp_path):
+    path = tmp_path / "errors.rules"
+    path.write_text(TWO_ERRORS)
+    result = run("simulate", str(path), "--games", "30", "--seed", "2")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = [line.strip() for line in result.stdout.splitlines() if LOCATION.match(line.strip())]
+    assert len(lines) == 2, result.stdout          # two distinct errors, each listed once
+    found = {LOCATION.match(line)["code"]: line for line in lines}
+    assert found["E604"].startswith(f"{path}:7:5: E604 this choice offers no option")
+    assert found["E602"].startswith(f"{path}:9:3: E602 division by zero")
+    counts = [int(re.search(r"\((\d+) games\)$", line)[1]) for line in lines]
+    assert sum(counts) == 30 and "30 games stopped on an error" in result.stdout
+    data = _deterministic(run("simulate", str(path), "--games", "30", "--seed", "2", "--format", "json"))
+    assert data["failed"] == 30 and data["unfinished"] == 30
+    details = {d["location"]: d for d in data["error_details"]}
+    assert details[f"{path}:7:5"]["code"] == "E604" and details[f"{path}:7:5"]["message"]
+    assert sum(d["games"] for d in data["error_details"]) == 30
+
+
+def test_simulate_exits_0_when_games_are_only_cut_by_max_decisions(tmp_path):
+    path = tmp_path / "long.rules"
+    path.write_text('game "long" { players 2  max_decisions 5 }\n'
+                    'phase main { repeat { for p in players { choose x in [1, 2] by p } } }\n')
+    result = run("simulate", str(path), "--games", "3", "--format", "json")
+    assert result.exit_code == 0
+    data = _deterministic(result)
+    assert data["unfinished"] == 3 and data["failed"] == 0 and data["error_details"] == []
+
+
+def test_simulate_title_with_markup_characters_is_printed_as_text(tmp_path):
+    path = tmp_path / "markup.rules"
+    path.write_text('game "a [/] [bold]b" { players 2 }\nphase main { choose x in [1, 2] by players[0] }\n')
+    result = run("simulate", str(path), "--games", "2")
+    assert result.exit_code == 0, result.output
+    assert "a [/] [bold]b: 2 games" in result.stdout
+
+
+def test_simulate_seed_out_of_range_is_a_usage_error():
+    result = run("simulate", TIC_TAC_TOE, "--games", "1", "--seed", "9" * 5000)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("answer", ["", "abc", "0", "10", "-1", "1.5", "\u00b2", "\u0661", "9" * 5000, " ", "x" * 3000])
+def test_play_asks_again_after_a_mistyped_answer(answer):
+    result = run("play", TIC_TAC_TOE, "--seed", "3", input=answer + "\n" + "1\n" * 9)
+    assert result.exit_code == 0, result.output
+    assert "type a number from 1 to 9" in result.output and "game over" in result.output
+    assert "Traceback" not in result.output and "bug in rulelang" not in result.output
+
+
+def test_play_reads_bytes_that_are_not_text_as_a_mistyped_answer():
+    result = run("play", TIC_TAC_TOE, "--seed", "3", input=b"\xff\xfe\n" + b"1\n" * 9)
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output and "Traceback" not in result.output
+
+
+def test_play_end_of_input_mid_game_and_mid_line_leaves_cleanly():
+    result = run("play", TIC_TAC_TOE, "--seed", "3", input="1\n1\n12")
+    assert result.exit_code == 0 and "end of input" in result.output
+    assert "Traceback" not in result.output and "bug in rulelang" not in result.output

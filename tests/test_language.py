@@ -12,7 +12,7 @@ import pytest
 from conftest import rules
 
 import rulelang
-from rulelang import CHANCE, RulesetError, RulesRuntimeError
+from rulelang import CHANCE, RulesetError, RulesRuntimeError, StateDataError
 
 
 def load(text, players=None):
@@ -641,8 +641,9 @@ def test_supply_amounts_step_by_step():
     assert state.to_json()["supplies"] == {"coins": [0, 10, 0]}
     assert state.check_invariants() == []
     data = state.to_json()
-    data["supplies"]["coins"] = [1, 10, 0]  # one coin too many: the declared invariant notices
-    assert load(SUPPLY).state_from_json(data).check_invariants() == ["coins are conserved"]
+    data["supplies"]["coins"] = [1, 10, 0]  # one coin too many: a saved state is refused
+    with pytest.raises(StateDataError, match="total 10"):
+        load(SUPPLY).state_from_json(data)
 
 
 def test_negative_amount_is_a_runtime_error():

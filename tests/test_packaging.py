@@ -40,7 +40,7 @@ def test_the_runtime_and_the_package_data_are_inside(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     for expected in ("rulelang/interpreter/__init__.py", "rulelang/interpreter/state.py", "rulelang/py.typed",
-                     "rulelang/grammar.lark", "rulelang/schemas/board.schema.json",
+                     "rulelang/grammar.lark", "rulelang/schemas/board.schema.json", "rulelang/schemas/state.schema.json",
                      "rulelang/docs/diagnostics.md"):
         assert expected in names
 
@@ -55,7 +55,9 @@ def test_an_installed_wheel_loads_plays_and_explains_from_outside_the_repository
         f"assert rulelang.__file__.startswith({str(target)!r}), rulelang.__file__\n"
         "assert rulelang.interpreter.Game is rulelang.Game\n"
         "game = rulelang.load('game \"g\" { players 1 }\\nphase p { end game }')\n"
-        "assert game.new_initial_state().is_terminal()\n"
+        "state = game.new_initial_state()\n"
+        "assert state.is_terminal()\n"
+        "assert game.state_from_json(state.to_json()).to_json() == state.to_json()\n"
         "from rulelang.report import explain\n"
         "print(explain('W303').splitlines()[0])\n")
     env = {**os.environ, "PYTHONPATH": str(target)}

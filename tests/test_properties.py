@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
+from rulelang.errors import StateDataError
 from rulelang.interpreter.state import CHANCE
 
 CASES = game_cases()
@@ -123,16 +124,16 @@ def hidden_zones(game, viewer: int) -> list[str]:
     return hidden
 
 
-def perturb_hidden(game, data: dict, viewer: int, rng) -> bool:
+def perturb_hidden(game, data: dict, viewer: int, rng, swaps: int = 3) -> bool:
     """Change only what ``viewer`` may not see: reorder each hidden zone and swap components
-    of one type between two hidden zones. Returns whether anything changed."""
+    of one type between two hidden zones (``swaps`` tries). Returns whether anything changed."""
     zones = data["zones"]
     keys = [k for k in hidden_zones(game, viewer) if k in zones]
     before = {k: list(zones[k]) for k in keys}
     for k in keys:
         rng.shuffle(zones[k])
     components = game.catalog.components
-    for _ in range(3):
+    for _ in range(swaps):
         full = [k for k in keys if zones[k]]
         if len(full) < 2:
             break
@@ -258,7 +259,9 @@ def test_json_round_trip(path, players, explicit_chance, seed, choice_seed):
     rng = random.Random(choice_seed ^ 0x150)
 
     def visit(state, step):
-        if rng.random() > 0.15 and not state.is_terminal():
+        # every load checks the whole saved state (schema, ids, invariants): 7% of the steps
+        # of 8 games per case still round-trip a few hundred states of each ruleset
+        if rng.random() > 0.07 and not state.is_terminal():
             return
         loaded = round_trip(game, state)
         assert loaded.to_json() == state.to_json()
@@ -291,10 +294,8 @@ def test_observation_check_is_not_vacuous(path, players):
     game = load(path, players)
     if not any(hidden_zones(game, viewer) for viewer in range(players)):
         pytest.skip("nothing in this game is hidden in a zone")
-    changed = []
-    for seed in range(5):
-        changed += observation_check(path, players, seed, seed)
-    assert changed
+    compared = any(observation_check(path, players, seed, seed) for seed in range(5))  # stops at the first
+    assert compared, "no game of five compared a perturbed state"
 
 
 def observation_check(path, players, seed, choice_seed):
@@ -310,10 +311,20 @@ def observation_check(path, players, seed, choice_seed):
             obs = state.observation(viewer)
             assert json.loads(json.dumps(obs)) == obs, "observation is not plain JSON data"
         viewer = rng.randrange(players)
-        data = json.loads(json.dumps(state.to_json()))
+        saved = json.dumps(state.to_json())
+        data = json.loads(saved)
         if not perturb_hidden(game, data, viewer, rng):
             return
-        other = game.state_from_json(data)
+        try:
+            other = game.state_from_json(data)
+        except StateDataError as refused:
+            # a swap between two hidden zones may break an invariant of the ruleset (a hand
+            # holds only its owner's cards), and the loader refuses such a state: reorder only
+            assert "breaks invariant" in str(refused), refused
+            data = json.loads(saved)
+            if not perturb_hidden(game, data, viewer, rng, swaps=0):
+                return
+            other = game.state_from_json(data)
         assert other.to_json()["zones"] != state.to_json()["zones"]
         assert other.observation(viewer) == state.observation(viewer), \
             f"player {viewer}'s observation changed when only hidden zones changed"

@@ -1,0 +1,121 @@
+"""Confined file access: the one place where rulelang reads a file named by a ruleset.
+
+A ruleset names other files in two places, ``extends "..."`` and ``load_board("...")``.
+Such a name is resolved relative to the folder of the file that contains it and must stay
+inside a root folder (by default the folder of the ruleset loaded first). Refused: absolute
+paths, ``..`` that leads out of the root, symbolic links that lead out of the root,
+anything that is not a regular file (a directory, a named pipe, a device) and files larger
+than a limit. The file itself is checked with ``os.stat`` before it is opened, and opened
+without blocking, so a named pipe never hangs a load.
+
+Errors are ``FileAccessError``: the caller turns one into its diagnostic (E001 for a
+ruleset, E501 for a base, E401 for a board). Its message names the path and the reason and
+never holds any of the file's content.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+MAX_RULESET_BYTES = 256 * 1024   # twenty times the largest shipped game; parsing more takes seconds
+MAX_BOARD_BYTES = 1024 * 1024    # a board file (YAML or JSON)
+
+
+class FileAccessError(Exception):
+    """A file named by a ruleset that cannot or may not be read; ``reason`` says why."""
+
+    def __init__(self, shown: str, reason: str):
+        super().__init__(f"{shown}: {reason}")
+        self.shown = shown
+        self.reason = reason
+
+
+def real_path(path: str) -> str:
+    """``os.path.realpath(path)``, or ``path`` itself for a name no file can have (a NUL in it)."""
+    return path if "\0" in path else os.path.realpath(path)
+
+
+def _real(path: Path) -> Path:
+    """``path`` with every symbolic link resolved; never raises for a link loop."""
+    return Path(os.path.realpath(path))
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def confined_path(name: str, folder: Path, root: Path) -> Path:
+    """The real path of the file ``name`` written in a file of ``folder``, which must lie in
+    ``root``; FileAccessError for an absolute name or one that leads out of the root."""
+    if not name or "\0" in name:
+        raise FileAccessError(repr(name), "not a file name")
+    if PurePosixPath(name).is_absolute() or PureWindowsPath(name).is_absolute() or PureWindowsPath(name).drive:
+        raise FileAccessError(name, "absolute paths are not allowed; write a path relative to this file")
+    real_root = _real(root)
+    lexical = Path(os.path.normpath(_real(folder) / name))
+    if not _inside(lexical, real_root):
+        raise FileAccessError(name, f"the path leads out of the root folder {real_root} "
+                                    "(widen it with root= or --root)")
+    target = _real(lexical)
+    if not _inside(target, real_root):
+        raise FileAccessError(name, f"the path is a symbolic link that leads out of the root folder {real_root}")
+    return target
+
+
+def read_confined(path: Path, what: str, limit: int, shown: str | None = None) -> bytes:
+    """The bytes of the regular file ``path`` (at most ``limit``), else FileAccessError.
+    ``what`` ("ruleset", "board file") words the size message; ``shown`` names the file."""
+    name = shown if shown is not None else str(path)
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as error:
+        raise FileAccessError(name, _reason(error)) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise FileAccessError(name, "is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise FileAccessError(name, "not a regular file (a device, a named pipe or a socket)")
+    if info.st_size > limit:
+        raise FileAccessError(name, f"the file is larger than {_size(limit)}, the limit for a {what}")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        raise FileAccessError(name, _reason(error)) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):   # replaced between the two checks
+            raise FileAccessError(name, "not a regular file")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as error:
+        raise FileAccessError(name, _reason(error)) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise FileAccessError(name, f"the file is larger than {_size(limit)}, the limit for a {what}")
+    return data
+
+
+def decode_text(data: bytes) -> str:
+    """UTF-8 text (a leading byte-order mark dropped); UnicodeDecodeError otherwise."""
+    return data.decode("utf-8-sig")
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError):
+        return {errno.ENOENT: "no such file", errno.EACCES: "permission denied",
+                errno.ENOTDIR: "a folder on the path is a file", errno.EISDIR: "is a directory, not a file",
+                errno.ELOOP: "too many levels of symbolic links"}.get(
+                    error.errno or 0, error.strerror or "cannot read it")
+    return "not a file name"
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KiB"
