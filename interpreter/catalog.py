@@ -112,6 +112,8 @@ class Catalog:
         self.initial_zone: list[int] = []
         self.phases: dict[str, ast.PhaseDecl] = {}
         self.procedures: dict[str, ast.ProcedureDecl] = {}
+        self.functions: dict[str, ast.FunctionDecl] = {}
+        self.function_bodies: dict[str, Expr] = {}   # lowered on first use
         self.labels: list[str] = []
         self.label_index: dict[str, int] = {}
         # The action-id encoding: blocks of ids, in this order (see ``encode``).
@@ -170,6 +172,8 @@ class Catalog:
             self.phases[phase.name] = phase
         for procedure in self._decls(ast.ProcedureDecl):
             self.procedures[procedure.name] = procedure
+        for function in self._decls(ast.FunctionDecl):
+            self.functions[function.name] = function
 
     def _collect_variable(self, d: ast.VarDecl) -> None:
         self._check_visibility(d, d.visibility, {"all", "owner", "none"} if d.owner == "player" else {"all", "none"})

@@ -61,11 +61,23 @@ def _eq(a, b):
     return a is b or a == b
 
 
+MAX_FUNCTION_DEPTH = 100  # the most calls of the ruleset's functions within one another (E603)
+CALL_WORK = 4  # the items of work a function call is charged (it costs about as much as four)
+_DEPTH = "$depth"  # the key of a function's environment that holds how deep its call is
+
 MAX_INT = 2**63 - 1  # the largest number a result may be (and the smallest is -MAX_INT)
 
 
 def _too_large(value: int) -> RuleError:
     return RuleError(f"number too large: a result must stay between -{MAX_INT} and {MAX_INT}")
+
+
+def _being_lowered(st, env):
+    raise RuntimeError("a function ran before its body was lowered")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _bounded(value):
@@ -298,6 +310,8 @@ class Compiler:
         name = node.function
         if name in self.cat.component_types:
             return self._constructor(node)
+        if name in self.cat.functions:
+            return self._function_call(node)
         if name in AGGREGATES:
             return self._aggregate(node)
         if name in self.cat.load_time_functions:
@@ -316,6 +330,42 @@ class Compiler:
             a, b = args
             return lambda st, env: fn(st, a(st, env), b(st, env))
         return lambda st, env: fn(st, *[f(st, env) for f in args])
+
+    def _function_call(self, node):
+        """A call of a function of the ruleset: its body runs in an environment of its own
+        (its parameters, and the depth of calls in ``$depth``), charged CALL_WORK items of work."""
+        name = node.function
+        decl = self.cat.functions[name]
+        if len(node.args) != len(decl.params):
+            raise CompileError(f"function '{name}' takes {_count(len(decl.params), 'argument')}, "
+                               f"got {len(node.args)}", node.span, "E201")
+        args = [self.expr(a) for a in node.args]
+        params = [p.name for p in decl.params]
+        bodies = self.cat.function_bodies
+        if name not in bodies:
+            bodies[name] = _being_lowered   # a recursive call finds the real body when it runs
+            bodies[name] = self._function_body(decl)
+
+        def call(st, env):
+            depth = env.get(_DEPTH, 0) + 1
+            if depth > MAX_FUNCTION_DEPTH:
+                raise RuleError(f"functions call each other more than {MAX_FUNCTION_DEPTH} deep", "E603")
+            st.charge(CALL_WORK)
+            local = dict(zip(params, [a(st, env) for a in args], strict=True))
+            local[_DEPTH] = depth
+            try:
+                return bodies[name](st, local)
+            except RecursionError:
+                raise RuleError(f"functions call each other too deep ({depth} calls)", "E603") from None
+        return call
+
+    def _function_body(self, decl):
+        saved = self.scope
+        self.scope = {p.name for p in decl.params}
+        try:
+            return self.expr(decl.body)
+        finally:
+            self.scope = saved
 
     def _load_time_call(self, node):
         fn = self.cat.load_time_functions[node.function]

@@ -398,6 +398,15 @@ class ProcedureDecl(Decl):
 
 
 @dataclass(frozen=True)
+class FunctionDecl(Decl):
+    """``function NAME(params) -> type = expr``: a pure function, usable in any expression."""
+    params: tuple[Param, ...] = ()
+    result: TypeRef | None = None
+    body: Expr | None = None
+    kind = "function"
+
+
+@dataclass(frozen=True)
 class ScoreDecl(Decl):
     """``score p = expr``: ``name`` is the player variable."""
     value: Expr | None = None

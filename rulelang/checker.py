@@ -78,6 +78,9 @@ def check_duplicates(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> It
         if isinstance(d, (ast.GameDecl, ast.Extends, ast.SetupDecl, ast.InvariantDecl, ast.ScoreDecl,
                           ast.TiebreakDecl)):
             continue
+        if isinstance(d, ast.FunctionDecl) and d.name in SIGNATURES:
+            yield Diagnostic("E102", f"'{d.name}' is a builtin function: give this function another name",
+                             d.name_span or d.span)
         if d.name in seen:
             yield Diagnostic("E102", f"'{d.name}' is declared twice (first at line {seen[d.name].span.line})",
                              d.name_span or d.span)
@@ -152,6 +155,7 @@ class Kinds:
     def __init__(self, decls: Sequence[ast.Decl]):
         self.enums = {d.name: d.values for d in decls if isinstance(d, ast.EnumDecl)}
         self.components = {d.name for d in decls if isinstance(d, ast.ComponentDecl)}
+        self.functions = {d.name: d for d in decls if isinstance(d, ast.FunctionDecl)}
         self.constants = self._constants(decls)
         self.globals = {d.name: self.declared(d.type) for d in decls
                         if isinstance(d, ast.VarDecl) and d.owner is None}
@@ -267,6 +271,8 @@ class Kinds:
     def _Call(self, e: ast.Call) -> Kind | None:
         if e.function in self.components:   # a constructor, whatever its name
             return None
+        if e.function in self.functions:
+            return self.declared(self.functions[e.function].result)
         return result_kind(e.function)
 
     def _is(self, expr: ast.Expr, cls: str) -> bool:
@@ -340,6 +346,9 @@ _ARGUMENTS: dict[str, frozenset[str]] = {
 
 def argument_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
     """E206: a builtin function given an argument that plainly cannot work (``size(3)``)."""
+    if isinstance(node, ast.Call) and node.function in kinds.functions:
+        yield from _function_argument_kinds(node, kinds.functions[node.function], kinds)
+        return
     signature = SIGNATURES.get(node.function) if isinstance(node, ast.Call) else None
     if not isinstance(node, ast.Call) or signature is None or node.function in kinds.components:
         return
@@ -350,6 +359,19 @@ def argument_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
         allowed = _ARGUMENTS.get(param)
         if kind is not None and kind.certain and kind.single and allowed and kind.single not in allowed:
             yield Diagnostic("E206", f"argument {position} of {node.function}() needs {describe(param)}, "
+                                     f"not {describe(kind.single)}", arg.span)
+
+
+def _function_argument_kinds(node: ast.Call, function: ast.FunctionDecl, kinds: Kinds) -> Iterator[Diagnostic]:
+    """E206: a function of the ruleset given an argument that plainly is not of its parameter's type."""
+    if len(node.args) != len(function.params):
+        return   # E201 says what is wrong with this call
+    for arg, param in zip(node.args, function.params, strict=True):
+        kind = kinds.of(arg) if not isinstance(arg, (ast.Generator, ast.KeywordArg)) else None
+        wanted = kinds.declared(param.type)
+        if kind is not None and kind.certain and kind.single and wanted is not None \
+                and kind.single not in wanted.classes:
+            yield Diagnostic("E206", f"argument '{param.name}' of {node.function}() is declared {param.type}, "
                                      f"not {describe(kind.single)}", arg.span)
 
 

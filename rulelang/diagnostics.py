@@ -75,7 +75,8 @@ _CODES = [
     Code("W303", "loop-without-decision", "A loop with no decision, chance or exit inside: it may never end."),
     Code("E304", "no-phases", "The ruleset declares no phase to run."),
     Code("W305", "choice-without-options", "A choice that can never offer an option."),
-    Code("W306", "procedure-always-recurses", "A procedure calls itself before it can return: it never ends."),
+    Code("W306", "procedure-always-recurses",
+         "A procedure or function calls itself before it can return: it never ends."),
     # Data.
     Code("E401", "bad-board-data", "A board data file is missing or breaks its schema."),
     Code("E402", "bad-deck", "A deck cannot be built from its declaration."),

@@ -406,6 +406,12 @@ def check_always_recurses(declarations: Iterable[ast.Decl]) -> Iterator[Diagnost
     game (its body begins with straight-line statements, then the call): it would call
     itself until the call-depth bound stops the game."""
     for decl in declarations:
+        if isinstance(decl, ast.FunctionDecl) and decl.body is not None:
+            call = _self_call_on_every_path(decl.body, decl.name)
+            if call is not None:
+                yield Diagnostic("W306", f"function '{decl.name}' calls itself whatever its arguments:"
+                                 " it can never return", call.span,
+                                 hint="put the call in one branch of an 'if ... then ... else' only")
         if not isinstance(decl, ast.ProcedureDecl) or decl.body is None:
             continue
         for stmt in decl.body.statements:
@@ -416,6 +422,35 @@ def check_always_recurses(declarations: Iterable[ast.Decl]) -> Iterator[Diagnost
                 break
             if not isinstance(stmt, _STRAIGHT):
                 break
+
+
+def _self_call_on_every_path(expr: ast.Expr, name: str) -> ast.Call | None:
+    """A call of function ``name`` that evaluating ``expr`` always reaches, if there is one
+    (both branches of an 'if' must reach one; a comprehension's element may never run)."""
+    parts: tuple[ast.Expr | None, ...]
+    if isinstance(expr, ast.Call):
+        if expr.function == name:
+            return expr
+        parts = tuple(a.value if isinstance(a, ast.KeywordArg) else a for a in expr.args
+                      if not isinstance(a, ast.Generator))
+    elif isinstance(expr, ast.IfExpr):
+        found = _self_call_on_every_path(expr.condition, name)
+        then = _self_call_on_every_path(expr.then, name)
+        return found or (then if then and _self_call_on_every_path(expr.otherwise, name) else None)
+    elif isinstance(expr, ast.BinaryOp):
+        # the right side of 'and'/'or' may not run
+        parts = (expr.left,) if expr.op in ("and", "or") else (expr.left, expr.right)
+    elif isinstance(expr, ast.UnaryOp):
+        parts = (expr.operand,)
+    elif isinstance(expr, (ast.Attribute, ast.Index)):
+        parts = (expr.target, expr.index if isinstance(expr, ast.Index) else None)
+    elif isinstance(expr, ast.ListExpr):
+        parts = expr.items
+    elif isinstance(expr, ast.Comprehension):
+        parts = (expr.clauses[0].source,)
+    else:
+        return None
+    return next((c for p in parts if p is not None and (c := _self_call_on_every_path(p, name))), None)
 
 
 # ---------------------------------------------------------------- drawing

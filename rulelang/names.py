@@ -61,6 +61,7 @@ class Declared:
     dice: frozenset[str]
     phases: frozenset[str]
     procedures: Mapping[str, int]      # procedure -> how many parameters it takes
+    functions: Mapping[str, int]       # function -> how many parameters it takes
     owned_vars: frozenset[str]         # per-player, per-space and per-component variables
     attributes: frozenset[str]         # what a player, space or component may have, but index and name
     spaces_known: bool                 # whether every board's space attributes are known before running
@@ -89,6 +90,7 @@ def declared(decls: Sequence[ast.Decl], space_attributes: frozenset[str] | None)
         dice=frozenset(d.name for d in decls if isinstance(d, ast.DieDecl)),
         phases=frozenset(d.name for d in decls if isinstance(d, ast.PhaseDecl)),
         procedures={d.name: len(d.params) for d in decls if isinstance(d, ast.ProcedureDecl)},
+        functions={d.name: len(d.params) for d in decls if isinstance(d, ast.FunctionDecl)},
         owned_vars=owned,
         attributes=owned | supplies | per_player_zones | fields | (space_attributes or frozenset()),
         spaces_known=space_attributes is not None,
@@ -337,9 +339,15 @@ class Resolver:
     def _e_Call(self, e: ast.Call, bound: frozenset[str]) -> list[_Check]:
         if e.function in self.names.components:
             return self._constructor(e, bound)
+        if e.function in self.names.functions:
+            return self._function_call(e, self.names.functions[e.function], bound)
         signature = SIGNATURES.get(e.function)
         if signature is None:
-            self._report("E101", f"unknown function '{e.function}'", e.span, hint=self.suggest(e.function))
+            callable_names = [*SIGNATURES, *self.names.functions, *self.names.components]
+            hint = did_you_mean(e.function, callable_names) or self.suggest(e.function)
+            if hint is None and e.function in self.names.procedures:
+                hint = f"'{e.function}' is a procedure: write 'call {e.function}(...)' as a statement"
+            self._report("E101", f"unknown function '{e.function}'", e.span, hint=hint)
             return [_Check(a, bound) for a in e.args]
         if signature.role == AGGREGATE:
             return self._aggregate(e, signature, bound)
@@ -349,6 +357,16 @@ class Resolver:
         if problem:
             self._report("E201", problem, e.span)
         return [_Check(a, bound) for a in e.args]
+
+    def _function_call(self, e: ast.Call, takes: int, bound: frozenset[str]) -> list[_Check]:
+        for arg in e.args:
+            if isinstance(arg, (ast.KeywordArg, ast.Generator)):
+                self._report("E201", f"{e.function}() takes plain values as arguments", arg.span)
+        if takes != len(e.args):
+            self._report("E201", f"function '{e.function}' takes {takes} argument{'' if takes == 1 else 's'}, "
+                                 f"got {len(e.args)}", e.span)
+        return [_Check(a.value if isinstance(a, ast.KeywordArg) else a, bound) for a in e.args
+                if not isinstance(a, ast.Generator)]
 
     def _constructor(self, e: ast.Call, bound: frozenset[str]) -> list[_Check]:
         fields = self.names.components[e.function]
@@ -589,6 +607,8 @@ def _code(decls: Sequence[ast.Decl]) -> Iterator[tuple[set[str], list[_Task]]]:
             yield set(), _block(decl.body, False)
         elif isinstance(decl, ast.ProcedureDecl):
             yield {p.name for p in decl.params}, _block(decl.body, False)
+        elif isinstance(decl, ast.FunctionDecl) and decl.body is not None:
+            yield {p.name for p in decl.params}, [_Check(decl.body)]
         elif isinstance(decl, ast.VarDecl) and decl.initial is not None:
             yield ({"me"} if decl.owner is not None else set()), [_Check(decl.initial)]
         elif isinstance(decl, ast.InvariantDecl) and decl.condition is not None:

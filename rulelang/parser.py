@@ -265,6 +265,13 @@ class _ToAst(Transformer_NonRecursive[Token, ast.Ruleset]):
         return ast.ProcedureDecl(self._span(meta), str(name), params=_only(params, ast.Param),
                                  body=cast(ast.Block, body), name_span=self._name_span(name))
 
+    def function_decl(self, meta: Meta, name: Token, *parts: ast.Param | ast.TypeRef | ast.Expr | None
+                      ) -> ast.FunctionDecl:
+        *params, result, body = parts   # the grammar ends the rule with the result type and the body
+        return ast.FunctionDecl(self._span(meta), str(name), params=_only(params, ast.Param),
+                                result=cast(ast.TypeRef, result), body=cast(ast.Expr, body),
+                                name_span=self._name_span(name))
+
     def param(self, meta: Meta, name: Token, type_: ast.TypeRef) -> ast.Param:
         return ast.Param(self._span(meta), str(name), type_)
 
