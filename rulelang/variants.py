@@ -139,7 +139,7 @@ def merge(base: list[ast.Decl], variant: list[ast.Decl]) -> list[ast.Decl]:
                                            d.name_span or d.span))
                 continue
             merged[index[key]] = _merge_one(merged[index[key]], d)
-        elif key in index and d.kind not in ("invariant",):
+        elif key in index:
             problems.append(Diagnostic("E504", f"{d.kind} '{d.name}' is already in the base; write 'override' "
                                                f"to replace it", d.name_span or d.span))
         else:

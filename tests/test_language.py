@@ -916,6 +916,26 @@ def test_redeclaring_without_override_is_e504(tmp_path):
     assert "override" in caught.value.diagnostics[0].message
 
 
+def test_an_invariant_is_added_or_overridden_by_its_label(tmp_path):
+    base = BASE + 'invariant "bonus is small" = bonus < 3\n'
+    path = write_variant(tmp_path, """
+      extends "base.rules"
+      override var bonus: int = 5
+      override invariant "bonus is small" = bonus < 9
+      invariant "bonus is odd" = bonus % 2 == 1
+    """, base)
+    state = rulelang.load(path).new_initial_state()
+    assert state.check_invariants() == []
+    assert [i.label for i in state.game.catalog.invariants] == ["bonus is small", "bonus is odd"]
+    same_label = write_variant(tmp_path, """
+      extends "base.rules"
+      invariant "bonus is small" = bonus < 9
+    """, base)
+    with pytest.raises(RulesetError) as caught:
+        rulelang.load(same_label)
+    assert [(d.code, d.span.line) for d in caught.value.diagnostics] == [("E504", 2)]
+
+
 def test_missing_base_is_e501(tmp_path):
     path = tmp_path / "v.rules"
     path.write_text('extends "nowhere.rules"\n')
