@@ -8,6 +8,7 @@ correct ruleset.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 from . import ast
 from .diagnostics import Diagnostic, Span
-from .names import check_names
+from .names import check_names, did_you_mean
 from .settings import read_settings
 from .signatures import SIGNATURES
 
@@ -88,6 +89,19 @@ def check_duplicates(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> It
             seen[d.name] = d
 
 
+def check_shown_as(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
+    """E103: a placeholder of a component's 'shown as' text that names none of its fields."""
+    for d in decls:
+        if not isinstance(d, ast.ComponentDecl) or d.shown_as is None:
+            continue
+        fields = {f.name for f in d.fields}
+        for placeholder in re.findall(r"\{([^{}]*)\}", d.shown_as):
+            if placeholder not in fields:
+                yield Diagnostic("E103", f"'shown as' names '{{{placeholder}}}', which is not a field of "
+                                         f"component '{d.name}'", d.span,
+                                 hint=did_you_mean(placeholder, fields) or f"its fields: {', '.join(sorted(fields))}")
+
+
 def check_phases(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
     """E304: nothing to run."""
     if not any(isinstance(d, ast.PhaseDecl) for d in decls):
@@ -110,6 +124,7 @@ class Kind:
     classes: frozenset[str]
     certain: bool = True
     value: object = NOT_CONSTANT
+    item: Kind | None = None   # for a list or a zone: what its items are, when known
 
     @property
     def single(self) -> str | None:
@@ -117,8 +132,11 @@ class Kind:
         return next(iter(self.classes)) if len(self.classes) == 1 else None
 
 
-def _certain(cls: str, value: object = NOT_CONSTANT) -> Kind:
-    return Kind(frozenset({cls}), True, value)
+def _certain(cls: str, value: object = NOT_CONSTANT, item: Kind | None = None) -> Kind:
+    return Kind(frozenset({cls}), True, value, item)
+
+
+_COMPONENT = Kind(frozenset({"component"}), False)
 
 
 _DESCRIPTIONS = {"number": "a number", "bool": "true or false", "string": "a string", "none": "none",
@@ -149,6 +167,19 @@ def result_kind(function: str) -> Kind | None:
     return _certain(signature.result)
 
 
+def _variable(kind: Kind | None) -> Kind | None:
+    """The kind of a local variable set to a value of ``kind``: what it holds may change."""
+    return None if kind is None else Kind(kind.classes, False, NOT_CONSTANT, kind.item)
+
+
+def _union(kinds: Sequence[Kind | None]) -> Kind | None:
+    """One kind for several values: None unless every one is known."""
+    if any(k is None for k in kinds):
+        return None
+    known = [k for k in kinds if k is not None]
+    return Kind(frozenset().union(*(k.classes for k in known)), all(k.certain for k in known))
+
+
 class Kinds:
     """The kinds of the names of one ruleset, and of any expression in one declaration."""
 
@@ -161,6 +192,7 @@ class Kinds:
                         if isinstance(d, ast.VarDecl) and d.owner is None}
         self.attributes = {} if any(isinstance(d, ast.BoardDecl) for d in decls) else self._attributes(decls)
         self.locals: set[str] = set()
+        self.local_kinds: dict[str, Kind] = {}
         self.memo: dict[int, Kind | None] = {}
 
     def _constants(self, decls: Sequence[ast.Decl]) -> dict[str, Kind]:
@@ -176,7 +208,8 @@ class Kinds:
         for d in decls:
             cls = made.get(type(d))
             if cls and not (isinstance(d, ast.ZoneDecl) and d.owner is not None):
-                found[d.name] = _certain(cls)
+                holds_components = isinstance(d, (ast.ZoneDecl, ast.DeckDecl))
+                found[d.name] = _certain(cls, item=_COMPONENT if holds_components else None)
         return found
 
     def _attributes(self, decls: Sequence[ast.Decl]) -> dict[str, Kind]:
@@ -191,7 +224,7 @@ class Kinds:
             elif isinstance(d, ast.SupplyDecl):
                 seen.setdefault(d.name, []).append(Kind(frozenset({"number"}), False))
             elif isinstance(d, ast.ZoneDecl) and d.owner == "player":
-                seen.setdefault(d.name, []).append(Kind(frozenset({"zone"}), False))
+                seen.setdefault(d.name, []).append(Kind(frozenset({"zone"}), False, item=_COMPONENT))
         for builtin in ("index", "name"):   # also attributes of every player or space
             seen.pop(builtin, None)
         agreed: dict[str, Kind] = {}
@@ -212,7 +245,8 @@ class Kinds:
             cls = "component"
         if cls is None:
             return None
-        return Kind(frozenset({cls, "none"} if typ.optional else {cls}), False)
+        item = self.declared(typ.item) if typ.name == "list" else None
+        return Kind(frozenset({cls, "none"} if typ.optional else {cls}), False, item=item)
 
     def of(self, expr: ast.Expr) -> Kind | None:
         """The kind of ``expr`` in the current declaration, or None when it is not plain."""
@@ -228,11 +262,13 @@ class Kinds:
 
     def _Name(self, e: ast.Name) -> Kind | None:
         if e.name in self.locals:
-            return None
+            return self.local_kinds.get(e.name)
         if e.name in self.globals:
             return self.globals[e.name]
         if e.name in ("players", "seats"):
-            return _certain("list")
+            return _certain("list", item=Kind(frozenset({"player"}), False))
+        if e.name in self.enums:
+            return _certain("enum", item=Kind(frozenset({f"enum value:{e.name}"}), False))
         return self.constants.get(e.name)
 
     def _Attribute(self, e: ast.Attribute) -> Kind | None:
@@ -241,10 +277,12 @@ class Kinds:
             return _certain(f"enum value:{t.name}", (t.name, e.name)) if e.name in self.enums[t.name] else None
         return self.attributes.get(e.name)
 
-    def _ListExpr(self, e: ast.ListExpr | ast.Comprehension) -> Kind:
-        return _certain("list")
+    def _ListExpr(self, e: ast.ListExpr) -> Kind:
+        items = [self.of(i) for i in e.items]
+        return _certain("list", item=_union(items) if items else None)
 
-    _Comprehension = _ListExpr
+    def _Comprehension(self, e: ast.Comprehension) -> Kind:
+        return _certain("list", item=self.of(e.element))
 
     def _UnaryOp(self, e: ast.UnaryOp) -> Kind | None:
         if e.op == "not":
@@ -255,7 +293,7 @@ class Kinds:
         if e.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in"):
             return _certain("bool")
         if e.op == "..":
-            return _certain("list")
+            return _certain("list", item=_certain("number"))
         if e.op == "+" and (self._is(e.left, "string") or self._is(e.right, "string")):
             return _certain("string")
         if e.op in "+-*/%" and self._is(e.left, "number") and self._is(e.right, "number"):
@@ -275,6 +313,51 @@ class Kinds:
             return self.declared(self.functions[e.function].result)
         return result_kind(e.function)
 
+    def item_of(self, source: ast.Expr) -> Kind | None:
+        """The kind of the items of ``source`` (a list, a zone, a range, an enum), if known."""
+        kind = self.of(source)
+        return kind.item if kind is not None else None
+
+    def bind_locals(self, decl: ast.Decl) -> None:
+        """The kinds of the local names of ``decl``: a name bound twice with two kinds, or once
+        to a value of unknown kind, has none. Two passes, so that a binding may use names bound
+        anywhere: the first leaves the unknown bindings out, the second counts them."""
+        self.locals = local_names(decl)
+        self.local_kinds = {}
+        for optimistic in (True, False):   # first unknowns are left out, then they count
+            self.memo = {}
+            found: dict[str, list[Kind | None]] = {}
+            owner = getattr(decl, "owner", None)
+            if owner in ("player", "space", "component"):
+                found["me"] = [Kind(frozenset({owner}), False)]
+            for node in walk(decl):
+                for name, kind in self._bindings(node):
+                    found.setdefault(name, []).append(kind)
+            self.local_kinds = {}
+            for name, bindings in found.items():
+                known = [k for k in bindings if k is not None] if optimistic else bindings
+                if known and known[0] is not None and all(k == known[0] for k in known):
+                    self.local_kinds[name] = known[0]
+        self.memo = {}
+
+    def _bindings(self, node: ast.Node) -> list[tuple[str, Kind | None]]:
+        if isinstance(node, ast.Param):
+            return [(node.name, self.declared(node.type))]
+        if isinstance(node, ast.Let):
+            return [(node.name, _variable(self.of(node.value)))]
+        if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name) and node.target.name in self.locals:
+            value = self.of(node.value) if node.op == "=" else self.of(node.target)
+            return [(node.target.name, _variable(value))]
+        if isinstance(node, (ast.For, ast.CompClause, ast.Choose)):
+            return [(node.var, self.item_of(node.source))]
+        if isinstance(node, ast.RandomPick):
+            return [(node.name, self.item_of(node.source))]
+        if isinstance(node, ast.Simultaneous):
+            return [(node.player_var, Kind(frozenset({"player"}), False)), (node.var, self.item_of(node.source))]
+        if isinstance(node, (ast.ScoreDecl, ast.TiebreakDecl)):
+            return [(node.name, Kind(frozenset({"player"}), False))]
+        return [(name, None) for name in bound_names(node)]
+
     def _is(self, expr: ast.Expr, cls: str) -> bool:
         kind = self.of(expr)
         return kind is not None and kind.certain and kind.single == cls
@@ -284,14 +367,14 @@ def _kinds_by_declaration(decls: Sequence[ast.Decl]) -> Iterator[tuple[ast.Decl,
     """(declaration, Kinds set up for it) for each declaration."""
     kinds = Kinds(decls)
     for d in decls:
-        kinds.locals, kinds.memo = local_names(d), {}
+        kinds.bind_locals(d)
         yield d, kinds
 
 
 # What a statement needs where: (requirement, what it is called).
 _NEEDS = {
     "zone": ({"zone"}, "a zone"),
-    "movable": ({"zone", "list"}, "a component, a list of components or a zone"),
+    "movable": ({"zone", "list", "component"}, "a component, a list of components or a zone"),
     "amount": ({"number"}, "a number"),
     "holder": ({"player", "component"}, "a player or a component"),
     "player": ({"player"}, "a player"),
@@ -326,7 +409,7 @@ def statement_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
     for attr, need, what in _SLOTS[type(node)]:
         expr: ast.Expr | None = getattr(node, attr)
         kind = kinds.of(expr) if expr is not None else None
-        if expr is None or kind is None or not kind.certain or kind.single is None:
+        if expr is None or kind is None or kind.single is None:
             continue
         allowed, wanted = _NEEDS[need]
         if kind.single not in allowed:
@@ -357,7 +440,7 @@ def argument_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
     for position, (arg, param) in enumerate(zip(node.args, signature.params, strict=False), 1):
         kind = kinds.of(arg) if not isinstance(arg, (ast.Generator, ast.KeywordArg)) else None
         allowed = _ARGUMENTS.get(param)
-        if kind is not None and kind.certain and kind.single and allowed and kind.single not in allowed:
+        if kind is not None and kind.single and allowed and kind.single not in allowed:
             yield Diagnostic("E206", f"argument {position} of {node.function}() needs {describe(param)}, "
                                      f"not {describe(kind.single)}", arg.span)
 
@@ -369,7 +452,7 @@ def _function_argument_kinds(node: ast.Call, function: ast.FunctionDecl, kinds: 
     for arg, param in zip(node.args, function.params, strict=True):
         kind = kinds.of(arg) if not isinstance(arg, (ast.Generator, ast.KeywordArg)) else None
         wanted = kinds.declared(param.type)
-        if kind is not None and kind.certain and kind.single and wanted is not None \
+        if kind is not None and kind.single and wanted is not None \
                 and kind.single not in wanted.classes:
             yield Diagnostic("E206", f"argument '{param.name}' of {node.function}() is declared {param.type}, "
                                      f"not {describe(kind.single)}", arg.span)
@@ -461,6 +544,82 @@ def _show(value: object) -> str:
     return f'"{value}"' if isinstance(value, str) else str(value)
 
 
+def assignment_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
+    """E206: a value of one kind assigned to a variable declared of another, or '+=' and
+    '-=' where they cannot compute."""
+    if not isinstance(node, ast.Assign):
+        return
+    target, value = kinds.of(node.target), kinds.of(node.value)
+    if target is None or value is None or target.single is None or value.single is None:
+        return
+    name = _target_name(node.target)
+    have, want = _family(value.single), _family(target.single)
+    if node.op == "-=" and want != "number":
+        yield Diagnostic("E206", f"'-=' needs a number to subtract from, and {name} is {describe(target.single)}",
+                         node.target.span)
+    elif node.op in ("+=", "-=") and want == "number" and have != "number":
+        yield Diagnostic("E206", f"'{node.op}' on {name}, a number, needs a number, not {describe(value.single)}",
+                         node.value.span, hint=_HINTS.get(("amount", value.single)))
+    elif node.op == "=" and have != want and "none" not in target.classes | {value.single}:
+        yield Diagnostic("E206", f"{name} holds {describe(target.single)}: it cannot be set to "
+                                 f"{describe(value.single)}", node.value.span)
+
+
+def _target_name(target: ast.Expr) -> str:
+    if isinstance(target, ast.Name):
+        return f"'{target.name}'"
+    if isinstance(target, ast.Attribute):
+        return f"'{target.name}'"
+    return "this"
+
+
+_NUMERIC_AGGREGATES = frozenset({"sum", "min", "max"})
+
+
+def aggregate_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
+    """E206: 'sum', 'min' or 'max' over values that are not numbers (cards rather than their
+    ranks)."""
+    if not (isinstance(node, ast.Call) and node.function in _NUMERIC_AGGREGATES and len(node.args) == 1) \
+            or node.function in kinds.functions:
+        return
+    (arg,) = node.args
+    item = kinds.of(arg.element) if isinstance(arg, ast.Generator) and arg.key is None else (
+        kinds.item_of(arg) if not isinstance(arg, (ast.Generator, ast.KeywordArg)) else None)
+    if item is None or item.single is None or _family(item.single) in ("number", "string"):
+        return
+    hint = (f"{node.function}(x.FIELD for x in ...) gives the number; best(x for x in ... by x.FIELD) the item"
+            if item.single == "component" else None)
+    yield Diagnostic("E206", f"{node.function}() needs numbers, and each item here is {describe(item.single)}",
+                     arg.span, hint=hint)
+
+
+def initial_value_kind(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
+    """E206: a variable whose initial value is plainly not of its declared type."""
+    if not isinstance(node, ast.VarDecl) or node.initial is None:
+        return
+    declared, value = kinds.declared(node.type), kinds.of(node.initial)
+    if declared is None or value is None or value.single is None or value.single in declared.classes:
+        return
+    if _family(value.single) != _family(next(iter(declared.classes - {"none"}), "none")):
+        yield Diagnostic("E206", f"'{node.name}' is declared {node.type}, but its initial value is "
+                                 f"{describe(value.single)}", node.initial.span)
+
+
+def rule_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
+    """E206: a score or a tie-break that is not a number, an invariant that is not true or false."""
+    if isinstance(node, (ast.ScoreDecl, ast.TiebreakDecl)) and node.value is not None:
+        kind = kinds.of(node.value)
+        if kind is not None and kind.single is not None and _family(kind.single) != "number":
+            yield Diagnostic("E206", f"a {node.kind} must be a number, not {describe(kind.single)}", node.value.span)
+    elif isinstance(node, ast.InvariantDecl) and node.condition is not None:
+        kind = kinds.of(node.condition)
+        if kind is not None and kind.single is not None and kind.single != "bool":
+            yield Diagnostic("E206", f"an invariant must be true or false, not {describe(kind.single)}",
+                             node.condition.span)
+
+
+
+
 # ---------------------------------------------------------------- choices
 
 def empty_choice(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
@@ -475,6 +634,27 @@ def empty_choice(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
     elif isinstance(node, ast.Menu) and all(_is_false(o.condition) for o in node.options):
         yield Diagnostic("W305", "every option of this choice is 'when false'", node.span,
                          hint="when reached it stops the game (E604): let at least one option be open")
+
+
+def possibly_empty_choice(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
+    """W308: a choice over a filtered list ('... if COND') with no 'otherwise': when no item
+    passes the filter, the game stops with E604."""
+    if isinstance(node, ast.Choose) and node.otherwise is None and isinstance(node.source, ast.Comprehension) \
+            and any(_filters(c) for c in node.source.clauses) and not _always_empty(node.source):
+        yield Diagnostic("W308", "this choice is over a filtered list and has no 'otherwise': when nothing "
+                                 "passes the filter the game stops (E604)", node.source.span,
+                         hint="add 'otherwise { ... }', or check 'if size(...) > 0' before choosing")
+
+
+def _filters(clause: ast.CompClause) -> bool:
+    """Whether a clause's condition may leave out many items: 'x != ONE' leaves out one only
+    (the others of a list of players, say), which is not counted."""
+    c = clause.condition
+    if c is None:
+        return False
+    one_out = isinstance(c, ast.BinaryOp) and c.op == "!=" and any(
+        isinstance(side, ast.Name) and side.name == clause.var for side in (c.left, c.right))
+    return not one_out
 
 
 def _always_empty(expr: ast.Expr | None) -> bool:
@@ -499,9 +679,14 @@ NodeCheck = Callable[[ast.Node, Kinds], Iterator[Diagnostic]]
 # Checks of one node, with the kinds of its declaration: node type -> checks.
 NODE_CHECKS: dict[type[ast.Node], list[NodeCheck]] = {t: [statement_kinds] for t in _SLOTS}
 NODE_CHECKS[ast.BinaryOp] = [operator_kinds, comparison]
-NODE_CHECKS[ast.Call] = [argument_kinds]
+NODE_CHECKS[ast.Call] = [argument_kinds, aggregate_kinds]
+NODE_CHECKS[ast.Assign] = [assignment_kinds]
+NODE_CHECKS[ast.VarDecl] = [initial_value_kind]
+for _rule in (ast.ScoreDecl, ast.TiebreakDecl, ast.InvariantDecl):
+    NODE_CHECKS[_rule] = [rule_kinds]
 for _choice in (ast.Choose, ast.Simultaneous, ast.Menu):
     NODE_CHECKS.setdefault(_choice, []).append(empty_choice)
+NODE_CHECKS[ast.Choose].append(possibly_empty_choice)
 
 
 def check_nodes(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
@@ -518,7 +703,7 @@ Check = Callable[[Sequence[ast.Decl], str, Path], Iterable[Diagnostic]]
 # the language lets a wrong value fail where it is used, so loading refuses only what
 # cannot be built at all.
 CHECKS: dict[Check, bool] = {check_settings: True, check_duplicates: True, check_phases: True,
-                             check_names: True, check_nodes: False}
+                             check_names: True, check_shown_as: True, check_nodes: False}
 
 
 def check(decls: Sequence[ast.Decl], path: str, base_dir: Path | None = None, *,

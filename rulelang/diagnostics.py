@@ -77,6 +77,7 @@ _CODES = [
     Code("W305", "choice-without-options", "A choice that can never offer an option."),
     Code("W306", "procedure-always-recurses",
          "A procedure or function calls itself before it can return: it never ends."),
+    Code("W308", "choice-may-be-empty", "A choice over a filtered list without 'otherwise': it may have no option."),
     # Data.
     Code("E401", "bad-board-data", "A board data file is missing or breaks its schema."),
     Code("E402", "bad-deck", "A deck cannot be built from its declaration."),
