@@ -139,6 +139,10 @@ class Compiler:
     def __init__(self, catalog: Catalog):
         self.cat = catalog
         self.scope: set[str] = set()
+        # Block scoping of 'let': a 'let' of a name bound outside the current block makes a new
+        # variable for the rest of the block, kept in the environment under another key.
+        self.renames: dict[str, str] = {}
+        self.block_names: list[set[str]] = [set()]
         self.loops: list = []
         self.counter = 0
         self.errors: list[CompileError] = []
@@ -156,6 +160,7 @@ class Compiler:
     def _e_Name(self, node):
         name = node.name
         if name in self.scope:
+            name = self.key(name)
             def local(st, env):
                 try:
                     return env[name]
@@ -252,7 +257,7 @@ class Compiler:
             if value is None:
                 raise CompileError(f"enum '{enum.name}' has no value '{node.name}'", node.span, "E103")
             return lambda st, env: value
-        local = target.name if isinstance(target, ast.Name) and target.name in self.scope else None
+        local = self.key(target.name) if isinstance(target, ast.Name) and target.name in self.scope else None
         return self.cat.attribute_getter(self.expr(target), node.name, node.span, local)
 
     def _e_Index(self, node):
@@ -275,15 +280,16 @@ class Compiler:
 
     def _in_clauses(self, clauses, build):
         """Compile the clauses, then ``build()`` with their variables in scope."""
-        saved = set(self.scope)
+        saved, saved_renames = set(self.scope), dict(self.renames)
         compiled = []
         for c in clauses:
             source = self.expr(c.source)
+            self.renames.pop(c.var, None)
             self.scope.add(c.var)
             cond = self.expr(c.condition) if c.condition is not None else None
             compiled.append((c.var, source, cond))
         result = build()
-        self.scope = saved
+        self.scope, self.renames = saved, saved_renames
         return result, compiled
 
     def _generator(self, gen: ast.Generator):
@@ -360,12 +366,12 @@ class Compiler:
         return call
 
     def _function_body(self, decl):
-        saved = self.scope
-        self.scope = {p.name for p in decl.params}
+        saved = self.scope, self.renames
+        self.scope, self.renames = {p.name for p in decl.params}, {}
         try:
             return self.expr(decl.body)
         finally:
-            self.scope = saved
+            self.scope, self.renames = saved
 
     def _load_time_call(self, node):
         fn = self.cat.load_time_functions[node.function]
@@ -459,13 +465,38 @@ class Compiler:
         """The lowered code of a procedure or phase whose parameters are ``params``."""
         code = Code(name)
         self.scope = set(params)
+        self.renames, self.block_names = {}, [set()]
         self.loops = []
         self.block(body, code)
         return code
 
     def block(self, block: ast.Block, code: Code):
+        saved = dict(self.renames)
+        self.block_names.append(set())
         for stmt in block.statements:
             self.statement(stmt, code)
+        self.block_names.pop()
+        self.renames = saved
+
+    def key(self, name: str) -> str:
+        """The environment key of local ``name`` here."""
+        return self.renames.get(name, name)
+
+    def bind_let(self, name: str, span) -> str:
+        """Bind ``name`` by a 'let' (or 'let x = call/roll/random'): a name bound outside the
+        current block gets a new variable until the block ends. Its environment key."""
+        if name in self.scope and name not in self.block_names[-1]:
+            self.renames[name] = f"{name}@{span.line}:{span.column}"
+        self.scope.add(name)
+        self.block_names[-1].add(name)
+        return self.key(name)
+
+    def bind_plain(self, name: str) -> str:
+        """Bind ``name`` by a 'for', a 'choose' or a chance event: the same variable as any
+        other of that name in the procedure."""
+        self.renames.pop(name, None)
+        self.scope.add(name)
+        return name
 
     def statement(self, stmt: ast.Stmt, code: Code) -> None:
         """Lower one statement; a problem is recorded and lowering goes on, so that one pass
@@ -500,8 +531,8 @@ class Compiler:
         return box
 
     def _s_Let(self, node, code):
-        value, name = self.expr(node.value), node.name
-        self.scope.add(name)
+        value = self.expr(node.value)
+        name = self.bind_let(node.name, node.span)
 
         def let(st, env):
             env[name] = value(st, env)
@@ -513,20 +544,7 @@ class Compiler:
         self.emit_step(code, setter, node.span)
 
     def assignment(self, target, op, value):
-        if isinstance(target, ast.Name):
-            name = target.name
-            if name in self.scope:
-                read, write = _local_access(name)
-            elif name in self.cat.global_vars:
-                read, write = _global_access(name)
-            else:
-                raise CompileError(f"'{name}' is not a variable", target.span, "E203",
-                                   hint=self.cat.suggest(name))
-        elif isinstance(target, ast.Attribute):
-            obj = self.expr(target.target)
-            read, write = self.cat.attribute_setter(obj, target.name, target.span)
-        else:
-            raise CompileError("only a variable or an attribute can be assigned", target.span, "E203")
+        read, write = self.access(target)
         if op == "=":
             return lambda st, env: write(st, env, value(st, env))
         sign = 1 if op == "+=" else -1
@@ -537,6 +555,46 @@ class Compiler:
                 raise RuleError(f"'{op}' needs numbers, got {kind_of(old)} and {kind_of(delta)}")
             write(st, env, _bounded(old + sign * delta))
         return update
+
+    def access(self, target):
+        """(read, write) of an assignable place: a local, a global, an attribute, or an item
+        of a list held by one of those (``piles[i]``: the list is replaced by a new one)."""
+        if isinstance(target, ast.Index):
+            read_list, write_list = self.access(target.target)
+            index = self.expr(target.index)
+
+            def position(st, env):
+                items, i = read_list(st, env), index(st, env)
+                if not isinstance(items, tuple):
+                    raise RuleError(f"only an item of a list can be assigned, not of {kind_of(items)}")
+                if type(i) is not int or not -len(items) <= i < len(items):
+                    raise RuleError(f"index {i} is out of range for a list of {len(items)}")
+                return items, i % len(items)
+
+            def read_item(st, env):
+                items, i = position(st, env)
+                return items[i]
+
+            def write_item(st, env, new):
+                items, i = position(st, env)
+                write_list(st, env, (*items[:i], new, *items[i + 1:]))
+            return read_item, write_item
+        if isinstance(target, ast.Name):
+            name = target.name
+            if name in self.scope:
+                read, write = _local_access(self.key(name))
+            elif name in self.cat.global_vars:
+                read, write = _global_access(name)
+            else:
+                raise CompileError(f"'{name}' is not a variable", target.span, "E203",
+                                   hint=self.cat.suggest(name))
+        elif isinstance(target, ast.Attribute):
+            obj = self.expr(target.target)
+            read, write = self.cat.attribute_setter(obj, target.name, target.span)
+        else:
+            raise CompileError("only a variable, an attribute or an item of a list can be assigned", target.span,
+                               "E203")
+        return read, write
 
     def _s_If(self, node, code):
         exits: list[Box] = []
@@ -588,7 +646,7 @@ class Compiler:
                 env[it] = (seq, i + 1)
                 fr.pc += 1
         head = self.emit(code, step, node.span)
-        self.scope.add(var)
+        self.bind_plain(var)
         loop = self._loop(code, head)
         self.block(node.body, code)
         self.emit_jump(code, node.span, head)
@@ -642,8 +700,7 @@ class Compiler:
         if node.chooser is None:
             raise CompileError("a choice needs 'by PLAYER' to say who chooses", node.span, "E204")
         chooser = self.expr(node.chooser)
-        var, encode = node.var, self.cat.encode
-        self.scope.add(var)
+        var, encode = self.bind_plain(node.var), self.cat.encode
         otherwise_box: Box = [None]
         has_otherwise = node.otherwise is not None
 
@@ -703,7 +760,7 @@ class Compiler:
         source = self.expr(node.source)
         if not outer:
             self.scope.discard(pvar)  # the player variable is only bound in the options' list
-        self.scope.add(var)
+        self.bind_plain(var)
         encode = self.cat.encode
         self.counter += 1
         picks_key = f"$picks{self.counter}"
@@ -747,8 +804,9 @@ class Compiler:
         self.emit(code, simultaneous, node.span)
 
     def _chance(self, code, span, var, outcomes_of):
-        """A chance event binding ``var``: sampled from the state's RNG, or exposed."""
-        self.scope.add(var)
+        """A chance event binding ``var`` ('let x = roll d', 'let x = random list'): sampled
+        from the state's RNG, or exposed."""
+        var = self.bind_let(var, span)
         encode = self.cat.encode
 
         def resume(st, fr, value, player):
@@ -896,7 +954,7 @@ class Compiler:
         names = [p.name for p in proc.params]
         target = node.procedure
         if ret_var:
-            self.scope.add(ret_var)
+            ret_var = self.bind_let(ret_var, node.span)
 
         def call(st, fr):
             env = {n: f(st, fr.env) for n, f in zip(names, args, strict=True)}

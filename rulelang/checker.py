@@ -102,6 +102,50 @@ def check_shown_as(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iter
                                  hint=did_you_mean(placeholder, fields) or f"its fields: {', '.join(sorted(fields))}")
 
 
+_LETS = (ast.Let, ast.CallLet, ast.Roll, ast.RandomPick)
+
+
+def check_shadowing(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
+    """W108: a 'let' of a name that an enclosing block (or a parameter) already binds: it
+    makes a new variable until its block ends, and the outer one keeps its value."""
+    for d in decls:
+        if isinstance(d, (ast.SetupDecl, ast.PhaseDecl, ast.ProcedureDecl)) and d.body is not None:
+            params = {p.name: p.span for p in d.params} if isinstance(d, ast.ProcedureDecl) else {}
+            yield from _shadows(d.body, [params], {})
+
+
+def _shadows(block: ast.Block | None, outer: list[dict[str, Span]], here: dict[str, Span]) -> Iterator[Diagnostic]:
+    if block is None:
+        return
+    for stmt in block.statements:
+        if isinstance(stmt, _LETS) and stmt.name not in here:
+            earlier = next((scope[stmt.name] for scope in reversed(outer) if stmt.name in scope), None)
+            if earlier is not None:
+                yield Diagnostic("W108", f"this 'let {stmt.name}' makes a new variable until the end of its block; "
+                                         f"the '{stmt.name}' of line {earlier.line} keeps its value", stmt.span,
+                                 hint=f"write '{stmt.name} = ...' to change the one of line {earlier.line}, "
+                                      "or use another name")
+        if not isinstance(stmt, ast.For):   # a loop variable belongs to its loop
+            for name in bound_names(stmt):
+                here.setdefault(name, stmt.span)
+        inner = [*outer, here]
+        for child in _blocks_of(stmt):
+            loop_var = {stmt.var: stmt.span} if isinstance(stmt, ast.For) else {}
+            yield from _shadows(child, inner, loop_var)
+
+
+def _blocks_of(stmt: ast.Stmt) -> list[ast.Block | None]:
+    if isinstance(stmt, ast.If):
+        return [body for _, body in stmt.branches] + [stmt.otherwise]
+    if isinstance(stmt, (ast.For, ast.While, ast.Repeat)):
+        return [stmt.body]
+    if isinstance(stmt, ast.Choose):
+        return [stmt.otherwise]
+    if isinstance(stmt, ast.Menu):
+        return [o.body for o in stmt.options]
+    return []
+
+
 def check_phases(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
     """E304: nothing to run."""
     if not any(isinstance(d, ast.PhaseDecl) for d in decls):
@@ -703,7 +747,7 @@ Check = Callable[[Sequence[ast.Decl], str, Path], Iterable[Diagnostic]]
 # the language lets a wrong value fail where it is used, so loading refuses only what
 # cannot be built at all.
 CHECKS: dict[Check, bool] = {check_settings: True, check_duplicates: True, check_phases: True,
-                             check_names: True, check_shown_as: True, check_nodes: False}
+                             check_names: True, check_shown_as: True, check_shadowing: False, check_nodes: False}
 
 
 def check(decls: Sequence[ast.Decl], path: str, base_dir: Path | None = None, *,

@@ -60,6 +60,7 @@ _CODES = [
     Code("E105", "unknown-procedure", "A 'call' names a procedure that does not exist."),
     Code("W106", "shadowed-name", "A local name hides a declaration of the same name."),
     Code("W107", "unused-declaration", "A declaration that nothing uses."),
+    Code("W108", "let-hides-outer", "A 'let' of a name bound outside its block: a new variable until the block ends."),
     # Types and arity.
     Code("E201", "wrong-arity", "A function or procedure gets the wrong number of arguments."),
     Code("E202", "bad-setting", "A game setting is unknown or has a value of the wrong kind."),

@@ -449,7 +449,11 @@ class Resolver:
         if isinstance(target, ast.Attribute):
             self._attribute_target(target)
             return [_Check(s.value), _Check(target.target)]
-        self._report("E203", "only a variable or an attribute can be assigned", target.span)
+        if isinstance(target, ast.Index) and isinstance(target.target, (ast.Name, ast.Attribute, ast.Index)):
+            # an item of a list: the list itself must be assignable
+            return [*self._s_Assign(ast.Assign(target.span, target.target, "=", s.value), in_loop),
+                    _Check(target.index)]
+        self._report("E203", "only a variable, an attribute or an item of a list can be assigned", target.span)
         return [_Check(s.value), _Check(target)]
 
     def _attribute_target(self, target: ast.Attribute) -> None:

@@ -1034,3 +1034,71 @@ def test_runtime_type_error_has_a_location():
     diagnostic = caught.value.diagnostic
     assert diagnostic.code == "E602"
     assert diagnostic.span is not None and diagnostic.span.line == 5
+
+
+def test_a_let_in_a_block_hides_an_outer_name_until_the_block_ends():
+    state = start(ONE('''
+        let t = 1
+        if true {
+          let t = 5
+          t += 1
+          log t
+          log [t * 10 for t in 1..2]
+          log t
+        }
+        log t
+        if true { let fresh = 7 }
+        log fresh
+        let t = 9
+        log t
+    '''))
+    assert state.observation(0)["log"] == ["6", "[10, 20]", "6", "1", "7", "9"]
+
+
+def test_a_let_of_a_parameter_and_a_let_from_a_call_hide_too():
+    state = start('''
+game "S" { players 1 }
+procedure bump(n: int) {
+  let n = n + 100
+  return n
+}
+phase p {
+  let r = 0
+  if true {
+    let r = call bump(1)
+    log r
+  }
+  log r
+  end game
+}
+''')
+    assert state.observation(0)["log"] == ["101", "0"]
+
+
+def test_an_item_of_a_list_can_be_assigned():
+    state = start('''
+game "S" { players 2 }
+var piles: list[int] = [3, 4, 5]
+player var rows: list[list[int]] = [[1, 2], [3, 4]]
+phase p {
+  piles[1] -= 2
+  piles[-1] += 10
+  piles[0] = 7
+  log piles
+  let grid = [[0, 0], [0, 0]]
+  grid[1][0] = 5
+  log grid
+  players[0].rows[1][1] += 100
+  log players[0].rows
+  log players[1].rows
+  end game
+}
+''')
+    assert state.observation(0)["log"] == ["[7, 2, 15]", "[[0, 0], [5, 0]]", "[[1, 2], [3, 104]]", "[[1, 2], [3, 4]]"]
+
+
+def test_an_item_out_of_range_is_a_runtime_error_and_a_non_list_target_is_e203():
+    with pytest.raises(RulesRuntimeError) as caught:
+        start(ONE("let xs = [1]\nxs[3] = 2"))
+    assert caught.value.diagnostic.code == "E602" and "out of range" in caught.value.diagnostic.message
+    assert [d.code for d in diagnostics(ONE('"abc"[0] = "x"'))] == ["E203"]
