@@ -13,11 +13,23 @@ from typing import TYPE_CHECKING
 
 from rulelang import ast
 from rulelang.diagnostics import Span
+from rulelang.parser import PLACEHOLDER
 
 from . import rng
 from .builtins import AGGREGATES, BUILTINS, FREE_WORK, arity, as_list, sequence
 from .program import Code, Decision, Expr
-from .values import CHANCE, Component, ComponentSpec, Player, Ref, RuleError, ZoneRef, display_within, kind_of
+from .values import (
+    CHANCE,
+    Component,
+    ComponentSpec,
+    Player,
+    Ref,
+    RuleError,
+    ZoneRef,
+    display,
+    display_within,
+    kind_of,
+)
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -61,6 +73,7 @@ def _eq(a, b):
     return a is b or a == b
 
 
+PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
 MAX_FUNCTION_DEPTH = 100  # the most calls of the ruleset's functions within one another (E603)
 CALL_WORK = 4  # the items of work a function call is charged (it costs about as much as four)
 _DEPTH = "$depth"  # the key of a function's environment that holds how deep its call is
@@ -700,6 +713,7 @@ class Compiler:
         if node.chooser is None:
             raise CompileError("a choice needs 'by PLAYER' to say who chooses", node.span, "E204")
         chooser = self.expr(node.chooser)
+        prompt = self.prompt(node.prompt, f"choose {node.var} in {_source_text(node.source)}")
         var, encode = self.bind_plain(node.var), self.cat.encode
         otherwise_box: Box = [None]
         has_otherwise = node.otherwise is not None
@@ -717,7 +731,9 @@ class Compiler:
                 raise RuleError("this choice offers no option", "E604")
             player = _chooser(st, chooser(st, fr.env))
             ids = tuple(encode(o) for o in options)
-            st.pending = Decision("choose", (player.index,), options, ids, resume)
+            env = fr.env
+            st.pending = Decision("choose", (player.index,), options, ids, resume,
+                                  prompt_of=lambda p: prompt(st, env, p))
         self.emit(code, choose, node.span)
         if has_otherwise:
             skip = self.emit_jump(code, node.span)
@@ -727,6 +743,7 @@ class Compiler:
 
     def _s_Menu(self, node, code):
         chooser = self.expr(node.chooser)
+        prompt = self.prompt(node.prompt, "choose one")
         labels = [self.cat.label_id(o.label) for o in node.options]
         conds = [self.expr(o.condition) if o.condition is not None else None for o in node.options]
         targets: list[int] = []
@@ -743,7 +760,7 @@ class Compiler:
                 raise RuleError("no option of this choice is available", "E604")
             player = _chooser(st, chooser(st, env))
             st.pending = Decision("menu", (player.index,), tuple(names[i] for i in open_),
-                                  tuple(labels[i] for i in open_), resume)
+                                  tuple(labels[i] for i in open_), resume, prompt_of=lambda p: prompt(st, env, p))
         self.emit(code, menu, node.span)
         for option in node.options:
             targets.append(len(code.ops))
@@ -758,6 +775,7 @@ class Compiler:
         outer = pvar in self.scope
         self.scope.add(pvar)
         source = self.expr(node.source)
+        prompt = self.prompt(node.prompt, f"choose {var} in {_source_text(node.source)} (everyone at once)")
         if not outer:
             self.scope.discard(pvar)  # the player variable is only bound in the options' list
         self.bind_plain(var)
@@ -799,9 +817,39 @@ class Compiler:
                     raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
                 per_player[p.index] = (options, tuple(encode(o) for o in options))
             chosen = tuple(sorted(p.index for p in group if p in picks))
+
+            def prompt_of(index):
+                old = env.get(pvar, _MISSING)
+                env[pvar] = st.game.catalog.players[index]
+                try:
+                    return prompt(st, env, index)
+                finally:
+                    if old is _MISSING:
+                        env.pop(pvar, None)
+                    else:
+                        env[pvar] = old
             st.pending = Decision("simultaneous", tuple(p.index for p in waiting), (), (), resume,
-                                  per_player=per_player, chosen=chosen)
+                                  per_player=per_player, chosen=chosen, prompt_of=prompt_of)
         self.emit(code, simultaneous, node.span)
+
+    def prompt(self, node, default):
+        """``f(st, env, player) -> str``: the text of a choice's prompt, its placeholders
+        filled in (each value at most PROMPT_VALUE characters), or ``default``."""
+        if node is None:
+            return lambda st, env, player: default
+        pieces = PLACEHOLDER.split(node.text)   # text, placeholder, text, ...
+        texts = pieces[0::2]
+        parts = [self.expr(part) for part in node.parts]
+
+        def render(st, env, player):
+            out = [texts[0]]
+            for part, text in zip(parts, texts[1:], strict=True):
+                value = part(st, env)
+                shown = value if isinstance(value, str) else display_within(value, PROMPT_VALUE)
+                out += [(shown if shown is not None and len(shown) <= PROMPT_VALUE
+                         else (shown or "")[:PROMPT_VALUE] + "..."), text]
+            return "".join(out)
+        return render
 
     def _chance(self, code, span, var, outcomes_of):
         """A chance event binding ``var`` ('let x = roll d', 'let x = random list'): sampled
@@ -1000,6 +1048,25 @@ class Compiler:
                 raise RuleError(f"this {kind_of(value)} as text makes more than {MAX_STRING} characters to log")
             st.log.append(text)
         self.emit_step(code, log, node.span)
+
+
+def _source_text(expr) -> str:
+    """A short rendering of an expression, for a prompt derived from the statement."""
+    if isinstance(expr, ast.Name):
+        return expr.name
+    if isinstance(expr, ast.Attribute):
+        return f"{_source_text(expr.target)}.{expr.name}"
+    if isinstance(expr, ast.Literal):
+        return display(expr.value)
+    if isinstance(expr, ast.Call):
+        return f"{expr.function}(...)"
+    if isinstance(expr, ast.BinaryOp) and expr.op == "..":
+        return f"{_source_text(expr.left)}..{_source_text(expr.right)}"
+    if isinstance(expr, ast.Index):
+        return f"{_source_text(expr.target)}[{_source_text(expr.index)}]"
+    if isinstance(expr, ast.Comprehension) and len(expr.clauses) == 1:
+        return f"{_source_text(expr.clauses[0].source)} (some of them)"
+    return "the options"
 
 
 def _clause_loop(compiled):

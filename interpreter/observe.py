@@ -74,6 +74,7 @@ def observation(st: State, viewer: int) -> dict[str, JsonValue]:
     }
     pending = st.pending
     if pending is not None and viewer in pending.players:
+        obs["prompt"] = st.prompt(viewer)
         obs["legal_actions"] = [[a.id, a.label] for a in st.legal_actions(viewer)]
     if pending is not None and pending.kind == "simultaneous":
         obs["already_chosen"] = list(pending.chosen)

@@ -64,15 +64,18 @@ class Decision:
     is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
     choice has options per player (``per_player``), the others one list for ``players``."""
 
-    __slots__ = ("chosen", "ids", "kind", "options", "per_player", "players", "probs", "resume")
+    __slots__ = ("chosen", "ids", "kind", "options", "per_player", "players", "probs", "prompt_of", "resume")
 
     def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
                  resume: Resume, probs: tuple[float, ...] = (), *,
-                 per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = ()):
+                 per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = (),
+                 prompt_of: Callable[[int], str] | None = None):
         self.kind, self.players, self.options, self.ids = kind, players, options, ids
         self.resume, self.probs = resume, probs
         self.per_player = per_player
         self.chosen = chosen  # in a simultaneous choice: the players who have already chosen
+        # What is asked, for one of ``players``: computed only when a host asks for it.
+        self.prompt_of = prompt_of
 
     def options_of(self, player: int) -> Options:
         """The options of ``player`` (one of ``players``) and their action ids."""

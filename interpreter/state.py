@@ -145,6 +145,21 @@ class State:
         options, ids = self._options(player)
         return [Action(i, display(o), player, o) for i, o in zip(ids, options, strict=True)]
 
+    def prompt(self, player: int | None = None) -> str | None:
+        """What ``player`` (the only player to act by default) is asked now: the choice's
+        ``prompt`` with its placeholders filled in, or one derived from the statement
+        ("choose c in p.hand"); "chance" at a chance node; None if that player is not to act."""
+        decision = self.pending
+        if decision is not None and decision.kind == "chance" and player in (None, CHANCE):
+            return "chance"
+        player = self._resolve_player(player)
+        if player is None or decision is None or decision.prompt_of is None:
+            return None
+        try:
+            return decision.prompt_of(player)
+        except Exception as error:
+            raise self._as_rulelang_error(error) from _cause(error)
+
     def legal_action_ids(self, player: int | None = None) -> list[int]:
         """The ids of ``legal_actions(player)``, without building Action objects."""
         player = self._resolve_player(player)

@@ -192,11 +192,20 @@ class Continue(Node):
 
 
 @dataclass(frozen=True)
+class Prompt(Node):
+    """``prompt "text with {placeholders}"`` of a choice: ``parts`` are the placeholders'
+    expressions (a name, or a name with attributes: ``{p}``, ``{c.rank}``), in order."""
+    text: str
+    parts: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
 class Choose(Node):
     var: str
     source: Expr
     chooser: Expr | None
     otherwise: Block | None
+    prompt: Prompt | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +219,7 @@ class Option(Node):
 class Menu(Node):
     chooser: Expr
     options: tuple[Option, ...]
+    prompt: Prompt | None = None
 
 
 @dataclass(frozen=True)
@@ -218,6 +228,7 @@ class Simultaneous(Node):
     players: Expr
     var: str
     source: Expr
+    prompt: Prompt | None = None
 
 
 @dataclass(frozen=True)

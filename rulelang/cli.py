@@ -258,6 +258,7 @@ def _play_loop(game: Game, state: State, me: int, agents: Mapping[int, RandomAge
         players = state.current_players()
         if me in players:
             click.echo(view.render(state.observation(me)))
+            click.echo(f"{state.prompt(me)}:")
             state.apply_action(ask_action(state.legal_actions(me)), player=me)
         elif players[0] == CHANCE:
             outcomes = state.chance_outcomes()

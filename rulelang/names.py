@@ -501,16 +501,17 @@ class Resolver:
             self._report("E204", "a choice needs 'by PLAYER' to say who chooses", s.span)
         else:
             tasks.append(_Check(s.chooser))
-        return [*tasks, _Bind(s.var), *_block(s.otherwise, in_loop)]
+        return [*tasks, *_prompt(s.prompt), _Bind(s.var), *_block(s.otherwise, in_loop)]
 
     def _s_Menu(self, s: ast.Menu, in_loop: bool) -> list[_Task]:
         conditions = [_Check(o.condition) for o in s.options if o.condition is not None]
         bodies = [task for o in s.options for task in _block(o.body, in_loop)]
-        return [_Check(s.chooser), *conditions, *bodies]
+        return [_Check(s.chooser), *_prompt(s.prompt), *conditions, *bodies]
 
     def _s_Simultaneous(self, s: ast.Simultaneous, in_loop: bool) -> list[_Task]:
         # The player variable is bound only while each player's options are computed.
-        return [_Check(s.players), _Check(s.source, frozenset({s.player_var})), _Bind(s.var)]
+        return [_Check(s.players), _Check(s.source, frozenset({s.player_var})),
+                *_prompt(s.prompt, frozenset({s.player_var})), _Bind(s.var)]
 
     def _s_Move(self, s: ast.Move, in_loop: bool) -> list[_Task]:
         return [_Check(s.what), _Check(s.to)]
@@ -545,6 +546,10 @@ class Resolver:
 
     def _s_Log(self, s: ast.Log, in_loop: bool) -> list[_Task]:
         return [_Check(s.message)]
+
+
+def _prompt(prompt: ast.Prompt | None, bound: frozenset[str] = frozenset()) -> list[_Task]:
+    return [] if prompt is None else [_Check(part, bound) for part in prompt.parts]
 
 
 def _block(block: ast.Block | None, in_loop: bool) -> list[_Task]:

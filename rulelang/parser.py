@@ -336,21 +336,28 @@ class _ToAst(Transformer_NonRecursive[Token, ast.Ruleset]):
         return ast.Continue(self._span(meta))
 
     def choose_stmt(self, meta: Meta, var: Token, source: ast.Expr, chooser: ast.Expr | None,
-                    otherwise: ast.Block | None) -> ast.Choose:
-        return ast.Choose(self._span(meta), str(var), source, chooser, otherwise)
+                    prompt: ast.Prompt | None, otherwise: ast.Block | None) -> ast.Choose:
+        return ast.Choose(self._span(meta), str(var), source, chooser, otherwise, prompt)
+
+    def prompt(self, meta: Meta, text: Token) -> ast.Prompt:
+        span = self._span(meta)
+        value = unquote(text)
+        parts = tuple(_placeholder(name, span) for name in PLACEHOLDER.findall(value))
+        return ast.Prompt(span, value, parts)
 
     def otherwise_clause(self, meta: Meta, body: ast.Block) -> ast.Block:
         return body
 
-    def menu_stmt(self, meta: Meta, chooser: ast.Expr, *options: ast.Option) -> ast.Menu:
-        return ast.Menu(self._span(meta), chooser, options)
+    def menu_stmt(self, meta: Meta, chooser: ast.Expr, *parts: ast.Prompt | ast.Option | None) -> ast.Menu:
+        prompt = parts[0] if isinstance(parts[0], ast.Prompt) else None
+        return ast.Menu(self._span(meta), chooser, _only(parts, ast.Option), prompt)
 
     def option(self, meta: Meta, label: Token, condition: ast.Expr | None, body: ast.Block) -> ast.Option:
         return ast.Option(self._span(meta), unquote(label), condition, body)
 
     def simultaneous_stmt(self, meta: Meta, player_var: Token, players: ast.Expr, var: Token,
-                          source: ast.Expr) -> ast.Simultaneous:
-        return ast.Simultaneous(self._span(meta), str(player_var), players, str(var), source)
+                          source: ast.Expr, prompt: ast.Prompt | None) -> ast.Simultaneous:
+        return ast.Simultaneous(self._span(meta), str(player_var), players, str(var), source, prompt)
 
     def move_stmt(self, meta: Meta, what: ast.Expr, to: ast.Expr) -> ast.Move:
         return ast.Move(self._span(meta), what, to)
@@ -475,6 +482,25 @@ class _ToAst(Transformer_NonRecursive[Token, ast.Ruleset]):
 
 
 N = TypeVar("N")
+
+
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+"""A placeholder of a prompt: ``{name}`` or ``{name.attribute...}``."""
+_PLACEHOLDER_SHAPE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _placeholder(text: str, span: Span) -> ast.Expr:
+    """The expression of one placeholder: a name with attributes. Anything else is an E002
+    at the prompt."""
+    name = text.strip()
+    if not _PLACEHOLDER_SHAPE.fullmatch(name):
+        raise RulesetError([Diagnostic("E002", f"a prompt placeholder is a name or name.attribute, not "
+                                               f"'{{{text[:40]}}}'", span)])
+    first, *attributes = name.split(".")
+    expr: ast.Expr = ast.Name(span, first)
+    for attribute in attributes:
+        expr = ast.Attribute(span, expr, attribute)
+    return expr
 
 
 def _only(parts: Iterable[object], cls: type[N]) -> tuple[N, ...]:

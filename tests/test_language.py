@@ -1102,3 +1102,54 @@ def test_an_item_out_of_range_is_a_runtime_error_and_a_non_list_target_is_e203()
         start(ONE("let xs = [1]\nxs[3] = 2"))
     assert caught.value.diagnostic.code == "E602" and "out of range" in caught.value.diagnostic.message
     assert [d.code for d in diagnostics(ONE('"abc"[0] = "x"'))] == ["E203"]
+
+
+PROMPTS = '''
+game "P" { players 2 }
+component card { rank: int } shown as "{rank}"
+player zone hand: card visible owner
+zone pile: card visible all
+deck cards: card in pile = [card(rank: r) for r in 1..6]
+var rnd: int = 3
+die d6 = 1..6
+phase p {
+  for q in players { move top(pile) to q.hand  move top(pile) to q.hand }
+  let p = players[0]
+  choose c in p.hand by p prompt "{p}: play a card (round {rnd})"
+  choose by p prompt "keep the {c.rank}?" { option "yes" { } option "no" { } }
+  simultaneous q in players choose x in q.hand prompt "{q}, pick a card"
+  choose d in p.hand by p
+  let r = roll d6
+  choose n in 0..rnd by players[1]
+  end game
+}
+'''
+
+
+def test_a_choice_says_what_it_asks():
+    state = start(PROMPTS, explicit_chance=True)
+    asked = []
+    while not state.is_terminal():
+        players = state.current_players()
+        asked.append([state.prompt(p) for p in players])
+        assert state.prompt(players[0]) == (state.observation(players[0])["prompt"]
+                                            if players[0] != CHANCE else "chance")
+        action = (state.chance_outcomes()[0][0] if state.is_chance_node()
+                  else state.legal_actions(players[0])[0])
+        state.apply_action(action, player=players[0])
+    assert asked == [["player 1: play a card (round 3)"], ["keep the 6?"],
+                     ["player 1, pick a card", "player 2, pick a card"], ["player 2, pick a card"],
+                     ["choose d in p.hand"], ["chance"], ["choose n in 0..rnd"]]
+
+
+def test_a_player_not_asked_gets_no_prompt_and_sees_none_in_the_observation():
+    state = start(PROMPTS)
+    assert state.prompt(1) is None
+    assert "prompt" not in state.observation(1)
+
+
+def test_prompt_placeholders_are_checked_names():
+    found = diagnostics(PROMPTS.replace("(round {rnd})", "(round {rnds})"))
+    assert [(d.code, d.span.line) for d in found] == [("E101", 11)]
+    bad = diagnostics(PROMPTS.replace("(round {rnd})", "(round {rnd + 1})"))
+    assert [(d.code, d.span.line) for d in bad] == [("E002", 11)]
