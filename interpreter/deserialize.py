@@ -223,6 +223,7 @@ class _Loader:
             raise _Bad("$.frames", "a finished game runs no procedure")
         st.action_history = self._history(data["history"], st)
         st.log = list(data["log"])
+        st.private_log = self._private_log(data.get("private_log", []), len(st.log))
         return st
 
     # ---- values
@@ -369,6 +370,20 @@ class _Loader:
             slot = st.component_zone[components[0].id]
             if sorted(c.id for c in components) != sorted(c.id for c in st.zones[slot]):
                 raise _Bad(path, "the items being shuffled are not the components of one zone")
+
+    def _private_log(self, data: list[Any], public: int) -> list[tuple[int, tuple[int, ...], str]]:
+        """Lines for some players: in order, placed within the public log, for real players."""
+        lines: list[tuple[int, tuple[int, ...], str]] = []
+        previous = 0
+        for n, (at, players, text) in enumerate(data):
+            path = f"$.private_log[{n}]"
+            if not previous <= at <= public:
+                raise _Bad(f"{path}[0]", f"a line placed after {at} public lines, where {previous} to {public} fit")
+            for player in players:
+                _at(self.catalog.players, player, f"{path}[1]", "player")
+            lines.append((at, tuple(sorted(set(players))), text))
+            previous = at
+        return lines
 
     def _history(self, data: list[Any], st: State) -> list[tuple[int, int]]:
         players = self.game.num_players

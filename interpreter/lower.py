@@ -1040,14 +1040,41 @@ class Compiler:
 
     def _s_Log(self, node, code):
         message = self.expr(node.message)
+        audience = self.expr(node.audience) if node.audience is not None else None
 
         def log(st, env):
-            value = message(st, env)
-            text = value if isinstance(value, str) else display_within(value, MAX_STRING)
-            if text is None:
-                raise RuleError(f"this {kind_of(value)} as text makes more than {MAX_STRING} characters to log")
-            st.log.append(text)
+            text = _log_text(message(st, env), "")
+            if audience is None:
+                st.log.append(text)
+            else:
+                st.private_log.append((len(st.log), _audience(st, audience(st, env)), text))
         self.emit_step(code, log, node.span)
+
+    def _s_Reveal(self, node, code):
+        value, audience = self.expr(node.value), self.expr(node.audience)
+
+        def reveal(st, env):
+            text = _log_text(value(st, env), "you see ")
+            st.private_log.append((len(st.log), _audience(st, audience(st, env)), text))
+        self.emit_step(code, reveal, node.span)
+
+
+def _log_text(value, prefix: str) -> str:
+    """A value as a line of the log (at most MAX_STRING characters)."""
+    text = value if isinstance(value, str) else display_within(value, MAX_STRING - len(prefix))
+    if text is None or len(text) + len(prefix) > MAX_STRING:
+        raise RuleError(f"this {kind_of(value)} as text makes more than {MAX_STRING} characters to log")
+    return prefix + text
+
+
+def _audience(st, value) -> tuple[int, ...]:
+    """The players a private line is for: a player, or a list (or zone) of players."""
+    indices: set[int] = set()
+    for p in (value,) if isinstance(value, Player) else as_list(st, value):
+        if not isinstance(p, Player):
+            raise RuleError(f"'to' needs a player or a list of players, not {kind_of(p)}")
+        indices.add(p.index)
+    return tuple(sorted(indices))
 
 
 def _source_text(expr) -> str:

@@ -70,7 +70,7 @@ def observation(st: State, viewer: int) -> dict[str, JsonValue]:
         "players": [_player_view(st, p.index, viewer) for p in catalog.players],
         "spaces": {k: [_shown(x) for x in v] for k, v in st.space_values.items()
                    if catalog.space_vars[k].visibility != "none"},
-        "log": list(st.log),
+        "log": log_of(st, viewer),
     }
     pending = st.pending
     if pending is not None and viewer in pending.players:
@@ -82,6 +82,21 @@ def observation(st: State, viewer: int) -> dict[str, JsonValue]:
         obs["returns"] = list(st.returns())
         obs["winners"] = list(st.winners())
     return obs
+
+
+def log_of(st: State, viewer: int) -> list[JsonValue]:
+    """The log as ``viewer`` sees it: every public line, and the private lines for them in
+    their place."""
+    mine = [(at, text) for at, players, text in st.private_log if viewer in players]
+    if not mine:
+        return list(st.log)
+    lines: list[JsonValue] = []
+    position = 0
+    for at, text in mine:
+        lines += st.log[position:at]
+        lines.append(text)
+        position = at
+    return lines + st.log[position:]
 
 
 def _shared_zones(st: State, viewer: int) -> dict[str, JsonValue]:

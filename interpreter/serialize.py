@@ -81,6 +81,7 @@ def state_to_json(st: State) -> dict[str, JsonValue]:
                     "returns_to": f.ret} for f in st.frames],
         "history": [list(h) for h in st.action_history],
         "log": list(st.log),
+        "private_log": [[at, list(players), text] for at, players, text in st.private_log],
     }
 
 

@@ -55,7 +55,8 @@ class State:
     """One game in progress. Create with ``Game.new_initial_state``."""
 
     __slots__ = ("action_history", "component_values", "component_zone", "decisions", "explicit_chance", "frames",
-                 "game", "global_values", "log", "origin", "pending", "player_values", "rng", "seed", "since_origin",
+                 "game", "global_values", "log", "origin", "pending", "player_values", "private_log", "rng", "seed",
+                 "since_origin",
                  "space_values", "supply_counts", "terminal", "work", "zones")
 
     def __init__(self, game: Game, seed: int, explicit_chance: bool):
@@ -87,6 +88,9 @@ class State:
         self.decisions = 0  # choices made by players (chance outcomes not counted)
         self.action_history: list[tuple[int, int]] = []  # (player, action id), chance included
         self.log: list[str] = []
+        # Lines for some players only ('log ... to', 'reveal'): (how many public lines came
+        # before it, the players who see it, the text).
+        self.private_log: list[tuple[int, tuple[int, ...], str]] = []
         # A failed action is undone by replaying from the origin: the start (None) or the
         # state this one was loaded from; ``since_origin`` counts the actions applied since.
         self.origin: State | None = None
@@ -391,6 +395,7 @@ class State:
         self.pending, self.terminal, self.decisions = other.pending, other.terminal, other.decisions
         self.action_history = other.action_history[:]
         self.log = other.log[:]
+        self.private_log = other.private_log[:]
         self.origin, self.since_origin = other.origin, other.since_origin
         self.work = other.work
 

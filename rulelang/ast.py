@@ -280,10 +280,19 @@ class EndGame(Node):
 
 @dataclass(frozen=True)
 class Log(Node):
+    """``log MESSAGE [to PLAYERS]``: a line of the log, for everyone or for some players only."""
     message: Expr
+    audience: Expr | None = None
 
 
-Stmt: TypeAlias = (Let | Roll | RandomPick | CallLet | Assign | If | For | While | Repeat | Break | Continue
+@dataclass(frozen=True)
+class Reveal(Node):
+    """``reveal VALUE to PLAYERS``: those players alone see the value (in their log)."""
+    value: Expr
+    audience: Expr
+
+
+Stmt: TypeAlias = (Reveal | Let | Roll | RandomPick | CallLet | Assign | If | For | While | Repeat | Break | Continue
                    | Choose | Menu | Simultaneous | Move | Shuffle | Gain | Pay | CallStmt | Return | Next
                    | EndGame | Log)
 

@@ -545,7 +545,10 @@ class Resolver:
         return []
 
     def _s_Log(self, s: ast.Log, in_loop: bool) -> list[_Task]:
-        return [_Check(s.message)]
+        return [_Check(s.message), *([_Check(s.audience)] if s.audience is not None else [])]
+
+    def _s_Reveal(self, s: ast.Reveal, in_loop: bool) -> list[_Task]:
+        return [_Check(s.value), _Check(s.audience)]
 
 
 def _prompt(prompt: ast.Prompt | None, bound: frozenset[str] = frozenset()) -> list[_Task]:

@@ -384,8 +384,11 @@ class _ToAst(Transformer_NonRecursive[Token, ast.Ruleset]):
     def end_stmt(self, meta: Meta) -> ast.EndGame:
         return ast.EndGame(self._span(meta))
 
-    def log_stmt(self, meta: Meta, message: ast.Expr) -> ast.Log:
-        return ast.Log(self._span(meta), message)
+    def log_stmt(self, meta: Meta, message: ast.Expr, audience: ast.Expr | None) -> ast.Log:
+        return ast.Log(self._span(meta), message, audience)
+
+    def reveal_stmt(self, meta: Meta, value: ast.Expr, audience: ast.Expr) -> ast.Reveal:
+        return ast.Reveal(self._span(meta), value, audience)
 
     # ---- expressions ----
     def if_expr(self, meta: Meta, condition: ast.Expr, then: ast.Expr, otherwise: ast.Expr) -> ast.IfExpr:

@@ -1153,3 +1153,52 @@ def test_prompt_placeholders_are_checked_names():
     assert [(d.code, d.span.line) for d in found] == [("E101", 11)]
     bad = diagnostics(PROMPTS.replace("(round {rnd})", "(round {rnd + 1})"))
     assert [(d.code, d.span.line) for d in bad] == [("E002", 11)]
+
+
+PRIVATE = '''
+game "L" { players 3 }
+component card { rank: int } shown as "card {rank}"
+player zone hand: card visible owner
+zone pile: card visible all
+deck cards: card in pile = [card(rank: r) for r in 1..6]
+phase p {
+  for q in players { move top(pile) to q.hand }
+  log "dealt"
+  reveal top(players[1].hand) to players[0]
+  log "psst" to [players[0], players[2]]
+  log "done"
+  end game
+}
+'''
+
+
+def test_private_lines_reach_only_their_players():
+    state = start(PRIVATE)
+    revealed = f"you see {state.observation(1)['players'][1]['hand'][0]['label']}"   # what player 2 holds
+    assert state.observation(0)["log"] == ["dealt", revealed, "psst", "done"]
+    assert state.observation(1)["log"] == ["dealt", "done"]
+    assert state.observation(2)["log"] == ["dealt", "psst", "done"]
+    assert state.observation(CHANCE)["log"] == state.log == ["dealt", "done"]
+    restored = state.game.state_from_json(state.to_json())
+    assert [restored.observation(p)["log"] for p in range(3)] == [state.observation(p)["log"] for p in range(3)]
+
+
+def test_a_private_line_for_no_real_player_is_refused_in_saved_data():
+    state = start(PRIVATE)
+    data = state.to_json()
+    data["private_log"][0][1] = [7]
+    with pytest.raises(StateDataError) as caught:
+        state.game.state_from_json(data)
+    assert "$.private_log[0][1]" in str(caught.value)
+    data = state.to_json()
+    data["private_log"][0][0] = 9
+    with pytest.raises(StateDataError):
+        state.game.state_from_json(data)
+
+
+def test_log_to_needs_players():
+    with pytest.raises(RulesRuntimeError) as caught:
+        start(ONE('log "x" to [3]'))
+    assert "'to' needs a player" in caught.value.diagnostic.message
+    with pytest.raises(RulesRuntimeError):
+        start(ONE('log "x" to 3'))
