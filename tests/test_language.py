@@ -1104,13 +1104,16 @@ def test_an_item_out_of_range_is_a_runtime_error_and_a_non_list_target_is_e203()
     assert [d.code for d in diagnostics(ONE('"abc"[0] = "x"'))] == ["E203"]
 
 
-PROMPTS = '''
-game "P" { players 2 }
-component card { rank: int } shown as "{rank}"
+SIX_CARDS = '''
+component card { rank: int } shown as "card {rank}"
 player zone hand: card visible owner
 zone pile: card visible all
 deck cards: card in pile = [card(rank: r) for r in 1..6]
-var rnd: int = 3
+'''
+
+PROMPTS = '''
+game "P" { players 2 }
+''' + SIX_CARDS + '''var rnd: int = 3
 die d6 = 1..6
 phase p {
   for q in players { move top(pile) to q.hand  move top(pile) to q.hand }
@@ -1150,18 +1153,14 @@ def test_a_player_not_asked_gets_no_prompt_and_sees_none_in_the_observation():
 
 def test_prompt_placeholders_are_checked_names():
     found = diagnostics(PROMPTS.replace("(round {rnd})", "(round {rnds})"))
-    assert [(d.code, d.span.line) for d in found] == [("E101", 11)]
+    assert [(d.code, d.span.line) for d in found] == [("E101", 12)]
     bad = diagnostics(PROMPTS.replace("(round {rnd})", "(round {rnd + 1})"))
-    assert [(d.code, d.span.line) for d in bad] == [("E002", 11)]
+    assert [(d.code, d.span.line) for d in bad] == [("E002", 12)]
 
 
 PRIVATE = '''
 game "L" { players 3 }
-component card { rank: int } shown as "card {rank}"
-player zone hand: card visible owner
-zone pile: card visible all
-deck cards: card in pile = [card(rank: r) for r in 1..6]
-phase p {
+''' + SIX_CARDS + '''phase p {
   for q in players { move top(pile) to q.hand }
   log "dealt"
   reveal top(players[1].hand) to players[0]
