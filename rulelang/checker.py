@@ -350,6 +350,13 @@ class Kinds:
             return None
         return Kind(a.classes | b.classes, a.certain and b.certain)
 
+    def _Index(self, e: ast.Index) -> Kind | None:
+        item = self.item_of(e.target)
+        target = self.of(e.target)
+        if target is not None and target.single == "list" and item is not None:
+            return _variable(item)
+        return None
+
     def _Call(self, e: ast.Call) -> Kind | None:
         if e.function in self.components:   # a constructor, whatever its name
             return None
@@ -514,10 +521,10 @@ def _family(cls: str) -> str:
 
 def operator_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
     """E206: an order or arithmetic between values that plainly cannot be ordered or computed."""
-    if not isinstance(node, ast.BinaryOp) or node.op not in ("<", "<=", ">", ">=", "-", "/", "%"):
+    if not isinstance(node, ast.BinaryOp) or node.op not in ("<", "<=", ">", ">=", "+", "-", "*", "/", "%"):
         return
     a, b = kinds.of(node.left), kinds.of(node.right)
-    if a and b and a.certain and b.certain and a.single and b.single:
+    if a and b and a.single and b.single:
         problem = _operator_problem(node.op, a.single, b.single)
         if problem:
             yield Diagnostic("E206", problem, node.span)
@@ -528,7 +535,15 @@ def _operator_problem(op: str, a: str, b: str) -> str | None:
     if op in ("<", "<=", ">", ">="):
         if families & _UNORDERED or len(families) > 1:
             return f"'{op}' cannot order {describe(a)} and {describe(b)}"
-    elif families & (_UNORDERED | {"string", "list", "enum value"}):
+    elif op == "+":
+        # numbers add, lists join, and anything joins a string as text
+        if "string" not in families and families != {"number"} and families != {"list"}:
+            return f"'+' cannot add {describe(a)} and {describe(b)}"
+    elif op == "*":
+        # numbers multiply; a list or a string repeats a number of times
+        if families not in ({"number"}, {"list", "number"}, {"string", "number"}):
+            return f"'*' cannot multiply {describe(a)} and {describe(b)}"
+    elif families != {"number"}:
         return f"'{op}' cannot compute with {describe(a)} and {describe(b)}"
     return None
 
