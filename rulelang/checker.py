@@ -102,6 +102,21 @@ def check_shown_as(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iter
                                  hint=did_you_mean(placeholder, fields) or f"its fields: {', '.join(sorted(fields))}")
 
 
+TYPE_NAMES = frozenset({"int", "bool", "string", "player", "zone", "space", "list", "supply", "die", "board"})
+"""The type names the language knows, besides the ruleset's enums and components."""
+
+
+def check_type_names(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
+    """E205: a type that names nothing (``var x: nmber``)."""
+    known = TYPE_NAMES | {d.name for d in decls if isinstance(d, (ast.EnumDecl, ast.ComponentDecl))}
+    for d in decls:
+        for node in walk(d):
+            if isinstance(node, ast.TypeRef) and node.name not in known:
+                yield Diagnostic("E205", f"unknown type '{node.name}'", node.span,
+                                 hint=did_you_mean(node.name, known) or
+                                 "a type is int, bool, string, player, zone, space, list[T], an enum or a component")
+
+
 _LETS = (ast.Let, ast.CallLet, ast.Roll, ast.RandomPick)
 
 
@@ -762,7 +777,8 @@ Check = Callable[[Sequence[ast.Decl], str, Path], Iterable[Diagnostic]]
 # the language lets a wrong value fail where it is used, so loading refuses only what
 # cannot be built at all.
 CHECKS: dict[Check, bool] = {check_settings: True, check_duplicates: True, check_phases: True,
-                             check_names: True, check_shown_as: True, check_shadowing: False, check_nodes: False}
+                             check_names: True, check_shown_as: True, check_type_names: True,
+                             check_shadowing: False, check_nodes: False}
 
 
 def check(decls: Sequence[ast.Decl], path: str, base_dir: Path | None = None, *,
