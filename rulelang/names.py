@@ -433,8 +433,10 @@ class Resolver:
     def _call(self, procedure: str, args: tuple[ast.Expr, ...], span: Span) -> list[_Task]:
         takes = self.names.procedures.get(procedure)
         if takes is None:
-            self._report("E105", f"unknown procedure '{procedure}'", span,
-                         hint=did_you_mean(procedure, self.names.procedures))
+            hint = did_you_mean(procedure, self.names.procedures)
+            if procedure in self.names.functions:
+                hint = f"'{procedure}' is a function: use its value in an expression, like 'let x = {procedure}(...)'"
+            self._report("E105", f"unknown procedure '{procedure}'", span, hint=hint)
         elif takes != len(args):
             self._report("E201", f"procedure '{procedure}' takes {takes} arguments, got {len(args)}", span)
         return [_Check(a) for a in args]
