@@ -1085,6 +1085,8 @@ def _source_text(expr) -> str:
         return f"{_source_text(expr.target)}.{expr.name}"
     if isinstance(expr, ast.Literal):
         return display(expr.value)
+    if isinstance(expr, ast.Call) and not any(isinstance(a, (ast.Generator, ast.KeywordArg)) for a in expr.args):
+        return f"{expr.function}({', '.join(_source_text(a) for a in expr.args)})"
     if isinstance(expr, ast.Call):
         return f"{expr.function}(...)"
     if isinstance(expr, ast.BinaryOp) and expr.op == "..":
@@ -1092,7 +1094,7 @@ def _source_text(expr) -> str:
     if isinstance(expr, ast.Index):
         return f"{_source_text(expr.target)}[{_source_text(expr.index)}]"
     if isinstance(expr, ast.Comprehension) and len(expr.clauses) == 1:
-        return f"{_source_text(expr.clauses[0].source)} (some of them)"
+        return _source_text(expr.clauses[0].source)
     return "the options"
 
 

@@ -248,6 +248,7 @@ def test_play_to_the_end_with_scripted_input():
     assert result.exit_code == 0, result.output
     assert "game over" in result.output and "you are player 1" in result.output
     assert "a1=" in result.output   # the board is drawn
+    assert "choose cell in spaces(grid):" in result.output   # what is asked, derived from the rule
 
 
 def test_play_second_seat_and_bad_answers():
