@@ -90,7 +90,8 @@ def _stage_shadowing(ctx: LintContext) -> Iterable[Diagnostic]:
                                  hint="rename the local name")
 
 
-UNUSED_KINDS = (ast.VarDecl, ast.ZoneDecl, ast.SupplyDecl, ast.DieDecl, ast.EnumDecl, ast.ComponentDecl)
+UNUSED_KINDS = (ast.VarDecl, ast.ZoneDecl, ast.SupplyDecl, ast.DieDecl, ast.EnumDecl, ast.ComponentDecl,
+                ast.FunctionDecl)
 
 
 def _referenced(declarations: Sequence[ast.Decl]) -> set[str]:
@@ -109,7 +110,7 @@ def _referenced(declarations: Sequence[ast.Decl]) -> set[str]:
 
 
 def _stage_unused(ctx: LintContext) -> Iterable[Diagnostic]:
-    """W107: a variable, zone, supply, die, enum or component that nothing mentions."""
+    """W107: a variable, zone, supply, die, enum, component or function that nothing mentions."""
     used = _referenced(ctx.decls)
     for d in ctx.decls:
         if not isinstance(d, UNUSED_KINDS) or d.name in used:
