@@ -55,7 +55,7 @@ CASES = {
         """, "E602", 5, "number too large"),
     "doubling string": ("""\
         game "S" { players 1 }
-        var s: str = "ab"
+        var s: string = "ab"
         phase p {
           repeat {
             s = s + s
@@ -122,7 +122,7 @@ CASES = {
         """, "E402", 4, "went through more than"),
     "a list of long strings joined as text": ("""\
         game "T" { players 1 }
-        var t: str = ""
+        var t: string = ""
         phase p {
           let s = "a" * 1000000
           t = "x" + [s for i in 1..2000]
