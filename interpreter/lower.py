@@ -714,6 +714,8 @@ class Compiler:
             raise CompileError("a choice needs 'by PLAYER' to say who chooses", node.span, "E204")
         chooser = self.expr(node.chooser)
         prompt = self.prompt(node.prompt, f"choose {node.var} in {_source_text(node.source)}")
+        span = node.span
+        asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
         var, encode = self.bind_plain(node.var), self.cat.encode
         otherwise_box: Box = [None]
         has_otherwise = node.otherwise is not None
@@ -733,7 +735,7 @@ class Compiler:
             ids = tuple(encode(o) for o in options)
             env = fr.env
             st.pending = Decision("choose", (player.index,), options, ids, resume,
-                                  prompt_of=lambda p: prompt(st, env, p))
+                                  prompt_of=lambda p: prompt(st, env, p), span=span, asks=asks)
         self.emit(code, choose, node.span)
         if has_otherwise:
             skip = self.emit_jump(code, node.span)
@@ -744,6 +746,7 @@ class Compiler:
     def _s_Menu(self, node, code):
         chooser = self.expr(node.chooser)
         prompt = self.prompt(node.prompt, "choose one")
+        span = node.span
         labels = [self.cat.label_id(o.label) for o in node.options]
         conds = [self.expr(o.condition) if o.condition is not None else None for o in node.options]
         targets: list[int] = []
@@ -760,7 +763,8 @@ class Compiler:
                 raise RuleError("no option of this choice is available", "E604")
             player = _chooser(st, chooser(st, env))
             st.pending = Decision("menu", (player.index,), tuple(names[i] for i in open_),
-                                  tuple(labels[i] for i in open_), resume, prompt_of=lambda p: prompt(st, env, p))
+                                  tuple(labels[i] for i in open_), resume, prompt_of=lambda p: prompt(st, env, p),
+                                  span=span)
         self.emit(code, menu, node.span)
         for option in node.options:
             targets.append(len(code.ops))
@@ -829,7 +833,7 @@ class Compiler:
                     else:
                         env[pvar] = old
             st.pending = Decision("simultaneous", tuple(p.index for p in waiting), (), (), resume,
-                                  per_player=per_player, chosen=chosen, prompt_of=prompt_of)
+                                  per_player=per_player, chosen=chosen, prompt_of=prompt_of, span=node.span)
         self.emit(code, simultaneous, node.span)
 
     def prompt(self, node, default):
@@ -851,7 +855,7 @@ class Compiler:
             return "".join(out)
         return render
 
-    def _chance(self, code, span, var, outcomes_of):
+    def _chance(self, code, span, var, outcomes_of, asked):
         """A chance event binding ``var`` ('let x = roll d', 'let x = random list'): sampled
         from the state's RNG, or exposed."""
         var = self.bind_let(var, span)
@@ -867,7 +871,8 @@ class Compiler:
                 raise RuleError("a random pick from an empty list")
             if st.explicit_chance:
                 options, probs = _distribution(values)
-                st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume, probs)
+                st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume, probs,
+                                      prompt_of=lambda p: asked, span=span)
                 return
             st.rng, i = rng.below(st.rng, len(values))
             fr.env[var] = values[i]
@@ -878,11 +883,12 @@ class Compiler:
         if node.die not in self.cat.dice:
             raise CompileError(f"unknown die '{node.die}'", node.span, hint=self.cat.suggest(node.die, self.cat.dice))
         faces = self.cat.dice[node.die]
-        self._chance(code, node.span, node.name, lambda st, env: faces)
+        self._chance(code, node.span, node.name, lambda st, env: faces, f"roll {node.die}")
 
     def _s_RandomPick(self, node, code):
         source = self.expr(node.source)
-        self._chance(code, node.span, node.name, lambda st, env: as_list(st, source(st, env)))
+        self._chance(code, node.span, node.name, lambda st, env: as_list(st, source(st, env)),
+                     f"random {node.name} in {_source_text(node.source)}")
 
     def _s_Shuffle(self, node, code):
         target = self.expr(node.target)
@@ -895,6 +901,7 @@ class Compiler:
         self.counter += 1
         key = f"$shuffle{self.counter}"
         encode = self.cat.encode
+        span, shuffled = node.span, f"shuffle {_source_text(node.target)}: the item at each place"
 
         def resume(st, fr, value, player):
             items, i = fr.env[key]
@@ -918,7 +925,8 @@ class Compiler:
             if i > 0 and st.explicit_chance:
                 # Equal items (a list [1, 1, 2]) are one outcome with their summed probability.
                 options, probs = _distribution(items[: i + 1])
-                st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume, probs)
+                st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume, probs,
+                                      prompt_of=lambda p: shuffled, span=span)
                 return
             order = list(items)
             state = st.rng

@@ -74,7 +74,9 @@ def observation(st: State, viewer: int) -> dict[str, JsonValue]:
     }
     pending = st.pending
     if pending is not None and viewer in pending.players:
-        obs["prompt"] = st.prompt(viewer)
+        context = st.decision(viewer)
+        obs["prompt"] = context.prompt if context is not None else None
+        obs["asks"] = context.kind if context is not None else None
         obs["legal_actions"] = [[a.id, a.label] for a in st.legal_actions(viewer)]
     if pending is not None and pending.kind == "simultaneous":
         obs["already_chosen"] = list(pending.chosen)

@@ -64,18 +64,22 @@ class Decision:
     is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
     choice has options per player (``per_player``), the others one list for ``players``."""
 
-    __slots__ = ("chosen", "ids", "kind", "options", "per_player", "players", "probs", "prompt_of", "resume")
+    __slots__ = ("asks", "chosen", "ids", "kind", "options", "per_player", "players", "probs", "prompt_of", "resume",
+                 "span")
 
     def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
                  resume: Resume, probs: tuple[float, ...] = (), *,
                  per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = (),
-                 prompt_of: Callable[[int], str] | None = None):
+                 prompt_of: Callable[[int], str] | None = None, span: Span | None = None, asks: str = ""):
         self.kind, self.players, self.options, self.ids = kind, players, options, ids
         self.resume, self.probs = resume, probs
         self.per_player = per_player
         self.chosen = chosen  # in a simultaneous choice: the players who have already chosen
-        # What is asked, for one of ``players``: computed only when a host asks for it.
+        # What is asked, for one of ``players``: computed only when a host asks for it; the
+        # statement that asks; and what kind of answer it wants (see State.decision).
         self.prompt_of = prompt_of
+        self.span = span
+        self.asks = asks or {"choose": "choice"}.get(kind, kind)
 
     def options_of(self, player: int) -> Options:
         """The options of ``player`` (one of ``players``) and their action ids."""

@@ -7,6 +7,7 @@ to control) and stops there. ``apply_action`` checks the action, resumes, and ru
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulelang.boards import BoardError
@@ -49,6 +50,22 @@ class Action:
 
     def __hash__(self) -> int:
         return hash((self.id, self.player))
+
+
+@dataclass(frozen=True)
+class DecisionContext:
+    """What a player is asked now (``State.decision``)."""
+
+    kind: str                     # "choice", "number range", "menu", "simultaneous" or "chance"
+    prompt: str                   # the rule's prompt, or one derived from the statement
+    player: int                   # who answers (CHANCE for a chance event)
+    span: Span | None             # the statement of the ruleset that asks
+    actions: tuple[Action, ...]   # the legal actions (or the chance outcomes), with their labels
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "prompt": self.prompt, "player": self.player,
+                "at": None if self.span is None else f"{self.span.line}:{self.span.column}",
+                "actions": [[a.id, a.label] for a in self.actions]}
 
 
 class State:
@@ -149,13 +166,33 @@ class State:
         options, ids = self._options(player)
         return [Action(i, display(o), player, o) for i, o in zip(ids, options, strict=True)]
 
+    def decision(self, player: int | None = None) -> DecisionContext | None:
+        """What ``player`` (the only one to act by default; ``CHANCE`` at a chance node) is
+        asked now, or None if that player is not to act: the kind of answer ("choice", "number
+        range", "menu", "simultaneous", "chance"), the prompt, the statement's span in the
+        ruleset, and the legal actions (or chance outcomes) with their labels."""
+        decision = self.pending
+        if decision is None:
+            return None
+        if player == CHANCE or (player is None and decision.kind == "chance"):
+            if decision.kind != "chance":
+                return None
+            actions = [action for action, _ in self.chance_outcomes()]
+            return DecisionContext(decision.asks, self.prompt(CHANCE) or "chance", CHANCE, decision.span,
+                                   tuple(actions))
+        resolved = self._resolve_player(player)
+        if resolved is None:
+            return None
+        return DecisionContext(decision.asks, self.prompt(resolved) or "", resolved, decision.span,
+                               tuple(self.legal_actions(resolved)))
+
     def prompt(self, player: int | None = None) -> str | None:
         """What ``player`` (the only player to act by default) is asked now: the choice's
         ``prompt`` with its placeholders filled in, or one derived from the statement
         ("choose c in p.hand"); "chance" at a chance node; None if that player is not to act."""
         decision = self.pending
         if decision is not None and decision.kind == "chance" and player in (None, CHANCE):
-            return "chance"
+            return decision.prompt_of(CHANCE) if decision.prompt_of is not None else "chance"
         player = self._resolve_player(player)
         if player is None or decision is None or decision.prompt_of is None:
             return None

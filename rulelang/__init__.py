@@ -15,12 +15,13 @@ from .errors import (
     RulesRuntimeError,
     StateDataError,
 )
-from .interpreter import CHANCE, Action, Game, State
+from .interpreter import CHANCE, Action, DecisionContext, Game, State
 from .loader import load
 
 __all__ = [
     "CHANCE",
     "Action",
+    "DecisionContext",
     "Diagnostic",
     "Game",
     "IllegalActionError",

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from conftest import GAMES_DIR, rules
@@ -35,6 +36,7 @@ def test_public_names():
     assert rulelang.IllegalActionError is IllegalActionError
     assert rulelang.RulesRuntimeError is RulesRuntimeError
     assert issubclass(IllegalActionError, ValueError)
+    assert rulelang.DecisionContext.__name__ == "DecisionContext" and "DecisionContext" in rulelang.__all__
 
 
 def test_first_state(ttt):
@@ -583,3 +585,51 @@ def test_an_unknown_enum_value_deep_in_saved_data_is_a_state_data_error():
     data["globals"]["xs"] = [{"enum": "suit", "value": "zz"}]
     with pytest.raises(StateDataError, match="no value 'zz'"):
         game.state_from_json(data)
+
+
+# ---------------------------------------------------------------- what a decision asks
+
+KINDS = {"choice", "number range", "menu", "simultaneous", "chance"}
+
+
+@pytest.mark.parametrize("path", sorted(GAMES_DIR.glob("*.rules")), ids=lambda p: p.stem)
+def test_every_decision_says_what_it_asks(path):
+    import random
+
+    game = rulelang.load(path)
+    state = game.new_initial_state(seed=5, explicit_chance=True)
+    rng = random.Random(5)
+    seen = set()
+    while not state.is_terminal():
+        for player in state.current_players():
+            context = state.decision(player)
+            assert context is not None and context.kind in KINDS and context.prompt.strip()
+            assert context.span is not None   # a statement of the ruleset or of its base
+            assert 1 <= context.span.line <= len(Path(context.span.file).read_text(encoding="utf-8").splitlines())
+            if player == rulelang.CHANCE:
+                assert [a.id for a in context.actions] == [a.id for a, _ in state.chance_outcomes()]
+            else:
+                assert [(a.id, a.label) for a in context.actions] == \
+                    [(a.id, a.label) for a in state.legal_actions(player)]
+                assert state.observation(player)["asks"] == context.kind
+            seen.add(context.kind)
+        player = state.current_players()[0]
+        state.apply_action(rng.choice(state.decision(player).actions), player=player)
+    assert "chance" in seen or path.stem == "tic_tac_toe"
+
+
+def test_a_range_of_numbers_is_a_number_range_and_a_player_not_asked_gets_none():
+    state = rulelang.load(rules('''
+        game "N" { players 2 }
+        var bid: int = 0
+        phase p {
+          choose n in 0..3 by players[0] prompt "{bid}: your bid"
+          bid = n
+          end game
+        }
+    ''')).new_initial_state()
+    context = state.decision()
+    assert (context.kind, context.prompt, context.player, context.span.line) == ("number range", "0: your bid", 0, 4)
+    assert [a.label for a in context.actions] == ["0", "1", "2", "3"]
+    assert context.to_json()["at"] == "4:3"
+    assert state.decision(1) is None and state.decision(rulelang.CHANCE) is None
