@@ -633,3 +633,18 @@ def test_a_range_of_numbers_is_a_number_range_and_a_player_not_asked_gets_none()
     assert [a.label for a in context.actions] == ["0", "1", "2", "3"]
     assert context.to_json()["at"] == "4:3"
     assert state.decision(1) is None and state.decision(rulelang.CHANCE) is None
+
+
+def test_returns_and_winners_are_per_player_and_observations_list_every_seat():
+    state = rulelang.load(rules('''
+        game "D" { players 2  dummies 1 }
+        player var points: int = 0
+        phase p {
+          seats[2].points = 9
+          players[1].points = 4
+          end game
+        }
+        score p = p.points
+    ''')).new_initial_state()
+    assert state.returns() == [0.0, 4.0] and state.winners() == [1]
+    assert len(state.observation(0)["players"]) == 3
