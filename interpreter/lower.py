@@ -788,15 +788,7 @@ class Compiler:
         picks_key = f"$picks{self.counter}"
 
         def options_for(st, env, player):
-            old = env.get(pvar, _MISSING)  # a variable of the same name outside is kept
-            env[pvar] = player
-            try:
-                return _unique(as_list(st, source(st, env)))
-            finally:
-                if old is _MISSING:
-                    env.pop(pvar, None)
-                else:
-                    env[pvar] = old
+            return _bound(env, pvar, player, lambda: _unique(as_list(st, source(st, env))))
 
         def resume(st, fr, value, player_index):
             picks = dict(fr.env.get(picks_key, {}))
@@ -823,15 +815,7 @@ class Compiler:
             chosen = tuple(sorted(p.index for p in group if p in picks))
 
             def prompt_of(index):
-                old = env.get(pvar, _MISSING)
-                env[pvar] = st.game.catalog.players[index]
-                try:
-                    return prompt(st, env, index)
-                finally:
-                    if old is _MISSING:
-                        env.pop(pvar, None)
-                    else:
-                        env[pvar] = old
+                return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
             st.pending = Decision("simultaneous", tuple(p.index for p in waiting), (), (), resume,
                                   per_player=per_player, chosen=chosen, prompt_of=prompt_of, span=node.span)
         self.emit(code, simultaneous, node.span)
@@ -1149,6 +1133,17 @@ def _clause_loop(compiled):
         _restore(env, var, old)
         return out
     return nested
+
+
+def _bound(env, var, value, compute):
+    """``compute()`` with ``var`` bound to ``value`` in ``env``; a variable of the same name
+    outside is kept."""
+    old = env.get(var, _MISSING)
+    env[var] = value
+    try:
+        return compute()
+    finally:
+        _restore(env, var, old)
 
 
 def _restore(env, var, old):

@@ -74,10 +74,11 @@ def observation(st: State, viewer: int) -> dict[str, JsonValue]:
     }
     pending = st.pending
     if pending is not None and viewer in pending.players:
-        context = st.decision(viewer)
-        obs["prompt"] = context.prompt if context is not None else None
-        obs["asks"] = context.kind if context is not None else None
-        obs["legal_actions"] = [[a.id, a.label] for a in st.legal_actions(viewer)]
+        context = st.decision(viewer)   # the viewer is asked: there is a context
+        assert context is not None
+        obs["prompt"] = context.prompt
+        obs["asks"] = context.kind
+        obs["legal_actions"] = [[a.id, a.label] for a in context.actions]
     if pending is not None and pending.kind == "simultaneous":
         obs["already_chosen"] = list(pending.chosen)
     if st.terminal:

@@ -8,7 +8,6 @@ correct ruleset.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 from . import ast
 from .diagnostics import Diagnostic, Span
 from .names import check_names, did_you_mean
+from .parser import PLACEHOLDER
 from .settings import read_settings
 from .signatures import SIGNATURES
 
@@ -95,7 +95,7 @@ def check_shown_as(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iter
         if not isinstance(d, ast.ComponentDecl) or d.shown_as is None:
             continue
         fields = {f.name for f in d.fields}
-        for placeholder in re.findall(r"\{([^{}]*)\}", d.shown_as):
+        for placeholder in PLACEHOLDER.findall(d.shown_as):
             if placeholder not in fields:
                 yield Diagnostic("E103", f"'shown as' names '{{{placeholder}}}', which is not a field of "
                                          f"component '{d.name}'", d.span,

@@ -488,7 +488,8 @@ N = TypeVar("N")
 
 
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
-"""A placeholder of a prompt: ``{name}`` or ``{name.attribute...}``."""
+"""A placeholder in a text of the ruleset: a field in ``shown as``, ``{name}`` or
+``{name.attribute...}`` in a prompt."""
 _PLACEHOLDER_SHAPE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
