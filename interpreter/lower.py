@@ -834,8 +834,11 @@ class Compiler:
             for part, text in zip(parts, texts[1:], strict=True):
                 value = part(st, env)
                 shown = value if isinstance(value, str) else display_within(value, PROMPT_VALUE)
-                out += [(shown if shown is not None and len(shown) <= PROMPT_VALUE
-                         else (shown or "")[:PROMPT_VALUE] + "..."), text]
+                if shown is None:   # a value whose text is longer than PROMPT_VALUE
+                    shown = "..."
+                elif len(shown) > PROMPT_VALUE:
+                    shown = shown[:PROMPT_VALUE] + "..."
+                out += [shown, text]
             return "".join(out)
         return render
 
