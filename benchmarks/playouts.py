@@ -1,6 +1,6 @@
 """Random playouts per second for every ruleset in games/, through the public host API.
 
-    python benchmarks/playouts.py [--seconds 3] [--players N] [RULESET...]
+    python benchmarks/playouts.py [--seconds 3] [--players N] [--events] [RULESET...]
 
 On tic-tac-toe it also measures OpenSpiel's pure-Python tic-tac-toe in the same run, when
 open_spiel is installed (pip install open-spiel), and prints the ratio. A benchmark, not a test.
@@ -22,12 +22,13 @@ from rulelang.loader import read_ruleset  # noqa: E402
 from rulelang.settings import read_settings  # noqa: E402
 
 
-def playouts_per_second(game, seconds: float, seed: int = 0) -> tuple[float, float]:
-    """(playouts per second, mean decisions per playout) of uniformly random play."""
+def playouts_per_second(game, seconds: float, seed: int = 0, events: bool = False) -> tuple[float, float]:
+    """(playouts per second, mean decisions per playout) of uniformly random play (recording
+    events when ``events``)."""
     chooser = random.Random(seed)
     start, games, decisions = time.perf_counter(), 0, 0
     while time.perf_counter() - start < seconds:
-        state = game.new_initial_state(seed=games)
+        state = game.new_initial_state(seed=games, events=events)
         while not state.is_terminal():
             for player in state.current_players():
                 if state.is_terminal() or player not in state.current_players():
@@ -51,13 +52,14 @@ def main(argv=None) -> None:
     parser.add_argument("rulesets", nargs="*", type=Path)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--players", type=int)
+    parser.add_argument("--events", action="store_true", help="record events (State.events) in every playout")
     args = parser.parse_args(argv)
     paths = args.rulesets or sorted((ROOT / "games").glob("*.rules"))
     print(f"{'ruleset':<28} {'players':>7} {'playouts/s':>11} {'decisions/game':>15}")
     for path in paths:
         players = args.players or default_players(path)
         game = rulelang.load(path, players=players)
-        rate, length = playouts_per_second(game, args.seconds)
+        rate, length = playouts_per_second(game, args.seconds, events=args.events)
         print(f"{path.name:<28} {players:>7} {rate:>11.1f} {length:>15.1f}")
         if path.name == "tic_tac_toe.rules":
             compare_with_openspiel(rate, args.seconds)

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 from rulelang import ast, boards
 from rulelang.checker import walk
 from rulelang.diagnostics import Diagnostic, Span
+from rulelang.errors import RulesetError
 from rulelang.settings import Settings
 
 from .builtins import BUILTINS, LOAD_TIME, LoadTimeWork
 from .lower import CompileError, Compiler
+from .observe import full_viewers
 from .program import Code, Env, Expr
 from .values import (
     Component,
@@ -102,6 +104,7 @@ class Catalog:
         self.zones: dict[str, ast.ZoneDecl] = {}
         self.zone_slot: dict[str, int] = {}
         self.zone_refs: list[ZoneRef] = []
+        self.zone_seers: list[int] = []   # by zone slot: the bitmask of the players who see it in full
         self.supply_decls: dict[str, ast.SupplyDecl] = {}
         self.supplies: dict[str, int] = {}   # the total of each supply
         self.dice: dict[str, tuple[Value, ...]] = {}
@@ -245,6 +248,8 @@ class Catalog:
         else:
             self.zone_refs.append(ZoneRef(d.name, None, base))
             self.constants[d.name] = self.zone_refs[-1]
+        self.zone_seers.extend(full_viewers(d, ref.owner.index if ref.owner else None, len(self.real_players))
+                               for ref in self.zone_refs[base:])
 
     def _build_supply(self, d: ast.SupplyDecl) -> None:
         self._check_visibility(d, d.visibility, {"all", "owner", "none"})
@@ -415,6 +420,15 @@ class Catalog:
             self.problems.append(error)
             return None
 
+    def compile_expression(self, expr: ast.Expr, scope: Iterable[str]) -> Expr:
+        """``expr`` (checked with the ruleset) compiled with the local names of ``scope``
+        bound, for a host that evaluates an expression of the rules; RulesetError if it
+        cannot be compiled."""
+        compiled = self._expression(expr, expr.span, set(scope))
+        if compiled is None:
+            raise RulesetError(diagnostics_of([self.problems.pop()]))
+        return compiled
+
     def _player_rule(self, cls: type[ast.ScoreDecl] | type[ast.TiebreakDecl], kind: str) -> PlayerRule | None:
         found = self._decls(cls)
         if not found:
@@ -526,14 +540,14 @@ class Catalog:
     def attribute_setter(self, target: Expr, name: str, span: Span) -> tuple[Expr, Write]:
         """(read, write) closures for assigning ``target.name``."""
         offsets = self.space_offset
-        owned: tuple[tuple[dict[str, ast.VarDecl], Callable[[State], dict[str, list[Value]]],
+        owned: tuple[tuple[str, dict[str, ast.VarDecl], Callable[[State], dict[str, list[Value]]],
                            Callable[[Value], int]], ...] = (
-            (self.player_vars, lambda st: st.player_values, lambda v: _as_player(v, name).index),
-            (self.space_vars, lambda st: st.space_values, lambda v: _space_index(v, name, offsets)),
-            (self.component_vars, lambda st: st.component_values, lambda v: _as_component(v, name).id))
-        for variables, values_of, index_of in owned:
+            ("player", self.player_vars, lambda st: st.player_values, lambda v: _as_player(v, name).index),
+            ("space", self.space_vars, lambda st: st.space_values, lambda v: _space_index(v, name, offsets)),
+            ("component", self.component_vars, lambda st: st.component_values, lambda v: _as_component(v, name).id))
+        for table, variables, values_of, index_of in owned:
             if name in variables:
-                return _owned_access(target, name, values_of, index_of)
+                return _owned_access(target, name, values_of, index_of, table)
         hint = "supplies change only with 'gain' and 'pay'" if name in self.supplies else None
         raise CompileError(f"'{name}' is not a player, space or component variable that can be assigned", span,
                            "E203", hint=hint or self.suggest(name, self.attribute_names()))
@@ -579,14 +593,19 @@ def _board_error(error: boards.BoardError, board: str, source_span: Span) -> Com
 
 
 def _owned_access(target: Expr, name: str, values_of: Callable[[State], dict[str, list[Value]]],
-                  index_of: Callable[[Value], int]) -> tuple[Expr, Write]:
+                  index_of: Callable[[Value], int], table: str) -> tuple[Expr, Write]:
     """(read, write) of variable ``name`` of the owner that ``target`` evaluates to, kept
-    in the state's table ``values_of(state)`` at ``index_of(owner)``."""
+    in the state's table ``values_of(state)`` at ``index_of(owner)``; a write is recorded as
+    an event of ``table`` ("player", "space" or "component"; see events.py)."""
     def read(st: State, env: Env) -> Value:
         return values_of(st)[name][index_of(target(st, env))]
 
     def write(st: State, env: Env, value: Value) -> None:
-        values_of(st)[name][index_of(target(st, env))] = value
+        index = index_of(target(st, env))
+        values_of(st)[name][index] = value
+        if st.event_log is not None:
+            slot = st.component_zone[index] if table == "component" else -1
+            st.event_log.append(("set", table, name, index, value, slot))
     return read, write
 
 

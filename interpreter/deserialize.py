@@ -27,11 +27,13 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from rulelang import boards
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import RulelangError, StateDataError
 
+from .events import Event, EventDataError, decode_events
 from .program import Frame
-from .serialize import FORMAT, zone_key
+from .serialize import FORMAT, READ_FORMATS, zone_key
 from .state import State
 from .values import CHANCE, Component, Player, Ref, Value
 
@@ -67,7 +69,8 @@ def state_from_json(game: Game, data: object) -> State:
         assert isinstance(data, dict)
         st = _Loader(game).build(data)
     except _Bad as bad:
-        raise StateDataError(f"state data does not fit this game: at {bad.path}: {bad.message}") from None
+        raise StateDataError(f"state data does not fit this game: at {bad.path}: {bad.message}",
+                             path=bad.path) from None
     except RecursionError:
         raise StateDataError("state data does not fit this game: it is nested too deeply") from None
     except Exception as error:  # a check above that missed a case: still the data's fault
@@ -157,6 +160,17 @@ def _validator() -> Callable[[object], object]:
     return validate
 
 
+@functools.cache
+def _value_validator() -> Callable[[object], object]:
+    """The schema's definition of a value, compiled once, for values that the shape of the
+    data leaves open (the value of a saved set event)."""
+    import fastjsonschema
+
+    validate: Callable[[object], object] = fastjsonschema.compile(
+        {"$ref": "#/definitions/value", "definitions": _schema()["definitions"]})
+    return validate
+
+
 def _check_schema(data: object) -> None:
     from fastjsonschema import JsonSchemaValueException
 
@@ -202,8 +216,8 @@ class _Loader:
         game, catalog = self.game, self.catalog
         if data["players"] != game.num_players:
             raise _Bad("$.players", f"the game has {game.num_players} players, not {data['players']}")
-        if data["format"] != FORMAT:
-            raise _Bad("$.format", f"format {FORMAT} expected")
+        if data["format"] not in READ_FORMATS:
+            raise _Bad("$.format", f"format {FORMAT} expected (formats {', '.join(map(str, READ_FORMATS))} are read)")
         seed = data["seed"] if isinstance(data["seed"], int) else int(data["seed"]["int"], 16)
         st = State(game, seed, data["explicit_chance"])
         st.rng = data["rng"]
@@ -224,6 +238,7 @@ class _Loader:
         st.action_history = self._history(data["history"], st)
         st.log = list(data["log"])
         st.private_log = self._private_log(data.get("private_log", []), len(st.log))
+        st.event_log = self._events(data.get("events"))
         return st
 
     # ---- values
@@ -260,8 +275,7 @@ class _Loader:
                 raise _Bad(f"{path}.value", f"enumeration {enum.name} has no value {_short(data['value'])!r}")
             return value
         if "space" in data:
-            board = _named(catalog.boards, data, "board", path, "board")
-            return _at(board.spaces, data["space"], f"{path}.space", f"space of board {board.name}")
+            return self._space(data, path)
         if "zone" in data:
             return _at(catalog.zone_refs, data["zone"], f"{path}.zone", "zone")
         if "ref" in data:
@@ -274,6 +288,16 @@ class _Loader:
         if "int" in data:
             return int(data["int"], 16)
         raise _Bad(path, "not a value")  # the schema allows no other object
+
+    def _space(self, data: dict[str, Any], path: str) -> boards.Space:
+        """A space by its name (format 2) or its index on the board (format 1, still read)."""
+        board = _named(self.catalog.boards, data, "board", path, "board")
+        key = data["space"]
+        if isinstance(key, int):
+            return _at(board.spaces, key, f"{path}.space", f"space of board {board.name}")
+        if key not in board:
+            raise _Bad(f"{path}.space", f"no space {_short(key)!r} on board {board.name}")
+        return board.space(key)
 
     # ---- variables and holdings
     def _globals(self, data: dict[str, Any]) -> dict[str, Value]:
@@ -371,6 +395,28 @@ class _Loader:
             if sorted(c.id for c in components) != sorted(c.id for c in st.zones[slot]):
                 raise _Bad(path, "the items being shuffled are not the components of one zone")
 
+    def _events(self, data: list[Any] | None) -> list[Event] | None:
+        """The event log (events.py), checked against the game; None (no events recorded)
+        when the data has none."""
+        if data is None:
+            return None
+        try:
+            return decode_events(data, self.catalog, self._checked_value)
+        except EventDataError as bad:
+            raise _Bad(bad.path, bad.message) from None
+
+    def _checked_value(self, data: Any, path: str) -> Value:
+        """A value that the schema left open, checked against its definition of a value, then
+        decoded."""
+        from fastjsonschema import JsonSchemaValueException
+
+        try:
+            _value_validator()(data)
+        except JsonSchemaValueException:
+            definition = {"$ref": "#/definitions/value"}
+            raise _explain_alternatives(data, definition, path) or _Bad(path, "not a value") from None
+        return self.decode(data, path)
+
     def _private_log(self, data: list[Any], public: int) -> list[tuple[int, tuple[int, ...], str]]:
         """Lines for some players: in order, placed within the public log, for real players."""
         lines: list[tuple[int, tuple[int, ...], str]] = []
@@ -458,9 +504,7 @@ def _check_after_run(st: State) -> None:
             raise _refuse(f"invariant {rule.label!r} ({rule.span}) cannot be checked: {error}") from None
         if not holds:
             message = f"state data does not fit this game: it breaks invariant {rule.label!r} ({rule.span})"
-            broken = StateDataError(message)
-            RulelangError.__init__(broken, [Diagnostic("E606", message, rule.span)])
-            raise broken
+            raise StateDataError(message, [Diagnostic("E606", message, rule.span)])
     if st.pending is None and not st.terminal:
         raise _refuse("after resuming, nobody is to act and the game is not over")
     try:

@@ -10,7 +10,9 @@ from rulelang.errors import IllegalActionError, RulesetError
 from rulelang.settings import Settings
 
 from .catalog import Catalog, diagnostics_of
+from .catalog_info import catalog_info
 from .deserialize import state_from_json
+from .position import state_from_position
 from .state import State
 
 
@@ -34,16 +36,29 @@ class Game:
         if self.catalog.problems:
             raise RulesetError(diagnostics_of(self.catalog.problems))
 
-    def new_initial_state(self, seed: int = 0, explicit_chance: bool = False) -> State:
-        """A new game at its first decision. ``explicit_chance`` exposes chance events."""
+    def new_initial_state(self, seed: int = 0, explicit_chance: bool = False, events: bool = False) -> State:
+        """A new game at its first decision. ``explicit_chance`` exposes chance events;
+        ``events`` records what happens, for ``State.events`` (opt-in: it costs a little)."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise IllegalActionError(f"seed must be an integer, not {type(seed).__name__}")
-        return State.initial(self, seed, explicit_chance)
+        return State.initial(self, seed, explicit_chance, bool(events))
 
     def state_from_json(self, data: object) -> State:
         """The state that ``State.to_json`` wrote (possibly edited by hand); StateDataError
         (a ValueError, E606) if the data does not fit this game."""
         return state_from_json(self, data)
+
+    def state_from_position(self, text: str, path: str = "<position>") -> State:
+        """The state a position describes (``State.to_position`` writes one; people write
+        them too: docs/state-format.md), run on to its first decision. StateDataError (E606)
+        with a diagnostic per problem, located at ``path``:line:col in the text."""
+        return state_from_position(self, text, path)
+
+    def catalog_info(self) -> dict[str, Any]:
+        """Everything static about this game as JSON data: components, zones, boards and their
+        spaces, variables, supplies and their holders, dice, enumerations and phases, with the
+        names and keys that the saved state uses (docs/state-format.md)."""
+        return catalog_info(self.catalog, self.num_players, self.title)
 
     def num_distinct_actions(self) -> int:
         """Action ids below this bound name spaces, components, players, enum values, labels;

@@ -17,7 +17,9 @@ from rulelang.parser import PLACEHOLDER
 
 from . import rng
 from .builtins import AGGREGATES, BUILTINS, FREE_WORK, arity, as_list, sequence
+from .events import chance_event
 from .program import Code, Decision, Expr
+from .serialize import zone_key
 from .values import (
     CHANCE,
     Component,
@@ -851,19 +853,24 @@ class Compiler:
         def resume(st, fr, value, player):
             fr.env[var] = value
             fr.pc += 1
+            if st.event_log is not None:
+                st.event_log.append(chance_event(st, asked, value))
 
         def chance(st, fr):
             values = outcomes_of(st, fr.env)
             if not values:
                 raise RuleError("a random pick from an empty list")
             if st.explicit_chance:
-                options, probs = _distribution(values)
-                st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume, probs,
-                                      prompt_of=lambda p: asked, span=span)
-                return
-            st.rng, i = rng.below(st.rng, len(values))
-            fr.env[var] = values[i]
-            fr.pc += 1
+                options, probs = _distribution(st, values)
+                if len(options) > 1:
+                    st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume,
+                                          probs, prompt_of=lambda p: asked, span=span)
+                    return
+                value = options[0]  # a single outcome is no chance node
+            else:
+                st.rng, i = rng.below(st.rng, len(values))
+                value = values[i]
+            resume(st, fr, value, CHANCE)
         self.emit(code, chance, span)
 
     def _s_Roll(self, node, code):
@@ -888,11 +895,12 @@ class Compiler:
         self.counter += 1
         key = f"$shuffle{self.counter}"
         encode = self.cat.encode
-        span, shuffled = node.span, f"shuffle {_source_text(node.target)}: the item at each place"
+        what = _source_text(node.target)
+        span, shuffled = node.span, f"shuffle {what}: the item at each place"
 
         def resume(st, fr, value, player):
             items, i = fr.env[key]
-            j = items.index(value)
+            j = _position(items, value)
             items = list(items)
             items[i], items[j] = items[j], items[i]
             fr.env[key] = (tuple(items), i - 1)
@@ -910,11 +918,14 @@ class Compiler:
                 env[key] = (items, len(items) - 1)
             items, i = env[key]
             if i > 0 and st.explicit_chance:
-                # Equal items (a list [1, 1, 2]) are one outcome with their summed probability.
-                options, probs = _distribution(items[: i + 1])
-                st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume, probs,
-                                      prompt_of=lambda p: shuffled, span=span)
-                return
+                # Equal items (a list [1, 1, 2]), and interchangeable copies of a component, are
+                # one outcome with their summed probability.
+                options, probs = _distribution(st, items[: i + 1])
+                if len(options) > 1:
+                    st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume,
+                                          probs, prompt_of=lambda p: shuffled, span=span)
+                    return
+                i = 0  # the items left are interchangeable: their order is decided
             order = list(items)
             state = st.rng
             while i > 0:
@@ -924,8 +935,11 @@ class Compiler:
             st.rng = state
             del env[key]
             value = target(st, env)
+            if st.event_log is not None:
+                st.event_log.append(("shuffle", zone_key(value) if isinstance(value, ZoneRef) else what))
             if isinstance(value, ZoneRef):
                 st.zones[value.slot][:] = order
+                st.shuffled(value.slot)
             elif write is None:
                 raise RuleError(f"can only shuffle a zone or a list variable, not {kind_of(value)}")
             else:
@@ -1039,18 +1053,27 @@ class Compiler:
 
         def log(st, env):
             text = _log_text(message(st, env), "")
+            players = None
             if audience is None:
                 st.log.append(text)
             else:
-                st.private_log.append((len(st.log), _audience(st, audience(st, env)), text))
+                players = _audience(st, audience(st, env))
+                st.private_log.append((len(st.log), players, text))
+            if st.event_log is not None:
+                st.event_log.append(("log", text, players))
         self.emit_step(code, log, node.span)
 
     def _s_Reveal(self, node, code):
         value, audience = self.expr(node.value), self.expr(node.audience)
 
         def reveal(st, env):
-            text = _log_text(value(st, env), "you see ")
-            st.private_log.append((len(st.log), _audience(st, audience(st, env)), text))
+            shown = value(st, env)
+            text = _log_text(shown, "you see ")
+            players = _audience(st, audience(st, env))
+            st.private_log.append((len(st.log), players, text))
+            st.revealed(shown, players)
+            if st.event_log is not None:
+                st.event_log.append(("log", text, players))
         self.emit_step(code, reveal, node.span)
 
 
@@ -1156,6 +1179,15 @@ def _restore(env, var, old):
         env[var] = old
 
 
+def _position(items, value) -> int:
+    """Where the outcome ``value`` (one of ``items`` itself) is among ``items``: found by
+    identity, so that the copy picked, and a true apart from a 1, is the one moved."""
+    for k, item in enumerate(items):
+        if item is value:
+            return k
+    return items.index(value)
+
+
 def _unique(items) -> tuple:
     seen, out = set(), []
     for item in items:
@@ -1183,6 +1215,8 @@ def _global_access(name):
 
     def write(st, env, value):
         st.global_values[name] = value
+        if st.event_log is not None:
+            st.event_log.append(("set", "global", name, -1, value, -1))
     return read, write
 
 
@@ -1202,16 +1236,57 @@ def _negated(value):
     return -value
 
 
-def _distribution(values):
-    """The distinct values (in order) and the probability of each, for explicit chance."""
+def _distribution(st, values):
+    """The distinct outcomes (the first of each kind, in order) and the probability of each,
+    for explicit chance. Values with the same outcome key (equal values, interchangeable
+    copies of a component) are one outcome with their summed probability."""
+    first: dict = {}
     counts: dict = {}
     try:
         for v in values:
-            counts[v] = counts.get(v, 0) + 1
+            key = _outcome_key(st, v)
+            if key in counts:
+                counts[key] += 1
+            else:
+                first[key], counts[key] = v, 1
     except TypeError:  # a map: it has no hash
         raise RuleError(f"a chance event cannot pick among values of kind {kind_of(v)}") from None
     total = len(values)
-    return tuple(counts), tuple(n / total for n in counts.values())
+    return tuple(first.values()), tuple(n / total for n in counts.values())
+
+
+_BOOL = object()  # tags a boolean's outcome key: true is not the number 1 there
+_COPY = object()  # tags a component's outcome key
+
+
+def _outcome_key(st, value):
+    """What a chance outcome stands for: a value itself, a boolean apart from the numbers, and
+    a component by what makes its copies interchangeable now (``_copy_key``)."""
+    if isinstance(value, Component):
+        return _copy_key(st, value)
+    if isinstance(value, bool):
+        return _BOOL, value
+    return value
+
+
+def _copy_key(st, c):
+    """Two components are interchangeable, so one chance outcome, when they have the same type,
+    the same fields (hence the same label), the same component variables and the same tokens,
+    and lie in the same zone (where in it is what a shuffle decides). A component whose fields
+    or variables hold a map stands alone."""
+    holder = st.game.catalog.holder_base + c.id
+    key = (_COPY, c.type, tuple(sorted(c.fields.items(), key=_first)),
+           tuple(values[c.id] for values in st.component_values.values()),
+           tuple(held[holder] for held in st.supply_counts.values()), st.component_zone[c.id])
+    try:
+        hash(key)
+    except TypeError:
+        return _COPY, c.id
+    return key
+
+
+def _first(pair):
+    return pair[0]
 
 
 def _chooser(st, player, what="'by'") -> Player:

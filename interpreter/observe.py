@@ -7,6 +7,8 @@ from .serialize import JsonValue, encode_value
 from .values import Component, Value, display
 
 if TYPE_CHECKING:
+    from rulelang import ast
+
     from .state import State
 
 
@@ -46,6 +48,14 @@ def _visible(visibility: str | None, owner: int | None, viewer: int, default: st
     if vis == "count" or (vis == "owner" and others_count and owner is not None):
         return "count"
     return "hidden"
+
+
+def full_viewers(zone: ast.ZoneDecl, owner: int | None, players: int) -> int:
+    """The bitmask of the players (of ``players``) who see the zone slot of ``zone`` owned
+    by seat ``owner`` (None: shared) in full, as observations show it."""
+    default = "owner" if zone.owner == "player" else "all"
+    return sum(1 << viewer for viewer in range(players)
+               if _visible(zone.visibility, owner, viewer, default, others_count=True) == "full")
 
 
 def _zone_view(st: State, slot: int, how: str) -> JsonValue:

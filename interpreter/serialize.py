@@ -1,6 +1,6 @@
 """States as JSON data: ``state_to_json`` and the encoding of each value.
 
-The format is documented in docs/embedding.md; ``deserialize.state_from_json`` reads it back.
+The format is documented in docs/state-format.md; ``deserialize.state_from_json`` reads it back.
 """
 from __future__ import annotations
 
@@ -13,7 +13,11 @@ from .values import Component, EnumType, EnumValue, Player, Ref, Value, ZoneRef
 if TYPE_CHECKING:
     from .state import State
 
-FORMAT = 1
+FORMAT = 2
+"""The version of the saved-state format written. 2 names a space by its name; 1 (still read)
+gave its index on the board."""
+READ_FORMATS = (1, 2)
+"""The versions that ``state_from_json`` reads."""
 
 BIG_INT = 1 << 63
 """Integers from this size on are written as {"int": "0x..."} (hexadecimal has no digit
@@ -44,7 +48,7 @@ def _encode_object(v: Value) -> dict[str, JsonValue]:
     if isinstance(v, EnumValue):
         return {"enum": v.type, "value": v.name}
     if isinstance(v, boards.Space):
-        return {"board": v.board, "space": v.index}
+        return {"board": v.board, "space": v.name}
     if isinstance(v, ZoneRef):
         return {"zone": v.slot}
     if isinstance(v, Ref):
@@ -82,7 +86,17 @@ def state_to_json(st: State) -> dict[str, JsonValue]:
         "history": [list(h) for h in st.action_history],
         "log": list(st.log),
         "private_log": [[at, list(players), text] for at, players, text in st.private_log],
+        **_events(st),
     }
+
+
+def _events(st: State) -> dict[str, JsonValue]:
+    """``{"events": [...]}`` when the state records events (events.py), else nothing."""
+    if st.event_log is None:
+        return {}
+    from .events import encode_events  # events.py builds on this module: imported when used
+
+    return {"events": encode_events(st.event_log)}
 
 
 def _encode_tables(tables: dict[str, list[Value]]) -> dict[str, JsonValue]:

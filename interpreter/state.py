@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from rulelang.boards import BoardError
@@ -15,6 +16,8 @@ from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import BUG_HINT, IllegalActionError, InternalError, RulelangError, RulesRuntimeError
 
 from . import rng
+from .events import Event, action_event, events_for, tokens_event
+from .infostate import components_in, resample
 from .observe import describe, observation
 from .program import Decision, Env, Expr, Frame, Options
 from .serialize import state_to_json
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CHANCE", "Action", "State"]
 
+_ID = attrgetter("id")  # a component's id, for fast loops over a zone
 MAX_DEPTH = 1000  # the most procedures running at once (calls within calls): deeper is a runaway (E603)
 
 
@@ -71,14 +75,15 @@ class DecisionContext:
 class State:
     """One game in progress. Create with ``Game.new_initial_state``."""
 
-    __slots__ = ("action_history", "component_values", "component_zone", "decisions", "explicit_chance", "frames",
+    __slots__ = ("action_history", "component_knowledge", "component_values", "component_zone",
+                 "decisions", "event_log", "explicit_chance", "frames",
                  "game", "global_values", "log", "origin", "pending", "player_values", "private_log", "rng", "seed",
                  "since_origin",
                  "space_values", "supply_counts", "terminal", "work", "zones")
 
-    def __init__(self, game: Game, seed: int, explicit_chance: bool):
+    def __init__(self, game: Game, seed: int, explicit_chance: bool, events: bool = False):
         """The state before setup: every component in its starting zone, every token in its
-        bank, no variable set yet and no procedure running."""
+        bank, no variable set yet and no procedure running; recording events or not."""
         catalog = game.catalog
         self.game = game
         self.seed = seed
@@ -98,6 +103,11 @@ class State:
         for component, slot in zip(catalog.components, catalog.initial_zone, strict=True):
             self.zones[slot].append(component)
         self.component_zone: list[int] = list(catalog.initial_zone)
+        # Per component: the players who know where it is (a bit per player), and above those
+        # bits the shuffle that last put it in a random place (0: none); see infostate.py. A
+        # state made here without a history (loaded) knows nothing; a new game's layout is
+        # public (``initial``).
+        self.component_knowledge: list[int] = [0] * len(catalog.components)
         # The program position: running procedures (innermost last), and the decision awaited.
         self.frames: list[Frame] = []
         self.pending: Decision | None = None
@@ -108,6 +118,8 @@ class State:
         # Lines for some players only ('log ... to', 'reveal'): (how many public lines came
         # before it, the players who see it, the text).
         self.private_log: list[tuple[int, tuple[int, ...], str]] = []
+        # What happened, as recorded tuples (events.py), or None when no events are recorded.
+        self.event_log: list[Event] | None = [] if events else None
         # A failed action is undone by replaying from the origin: the start (None) or the
         # state this one was loaded from; ``since_origin`` counts the actions applied since.
         self.origin: State | None = None
@@ -115,16 +127,29 @@ class State:
         self.work = 0  # items of work charged (charge()) since the run or evaluation began
 
     @classmethod
-    def initial(cls, game: Game, seed: int, explicit_chance: bool) -> State:
+    def initial(cls, game: Game, seed: int, explicit_chance: bool, events: bool = False) -> State:
         """A new game, set up and run to its first decision."""
-        state = cls(game, seed, explicit_chance)
+        state = cls(game, seed, explicit_chance, events)
+        everyone = (1 << game.num_players) - 1
+        state.component_knowledge = [everyone] * len(game.catalog.components)  # the decks' declared order
         state._set_up()
         state.run()
         return state
 
     def _set_up(self) -> None:
-        """Give every variable its initial value (``me``: the owner of an owned variable),
-        then enter the first phase, after the setup."""
+        """Give every variable its initial value, then enter the first phase, after the setup."""
+        catalog = self.game.catalog
+        self.set_initial_values()
+        if catalog.first_phase is not None:  # its event comes when the setup is done (pop)
+            self.enter_phase(catalog.first_phase, announce="$setup" not in catalog.code)
+        if "$setup" in catalog.code:
+            self.push("$setup", {}, None)
+        if not self.frames:
+            self.end_game()
+
+    def set_initial_values(self) -> None:
+        """Give every variable its declared initial value (``me``: the owner of an owned
+        variable); a position's values default to these."""
         catalog = self.game.catalog
         initial = catalog.initial_values
         for name, value in initial.global_values.items():
@@ -136,12 +161,6 @@ class State:
         for values, variables, table, owners in owned:
             for name, value in values.items():
                 table[name] = [self._evaluate(value, {"me": owner}, variables[name].span) for owner in owners]
-        if catalog.first_phase is not None:
-            self.enter_phase(catalog.first_phase)
-        if "$setup" in catalog.code:
-            self.push("$setup", {}, None)
-        if not self.frames:
-            self.end_game()
 
     # ---- host API ----
     def current_players(self) -> list[int]:
@@ -267,6 +286,25 @@ class State:
         """Every (player, action id) applied since the start, chance outcomes included."""
         return list(self.action_history)
 
+    def events(self, player: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """What happened, from event number ``since`` on, as JSON data: everything for
+        ``player`` None, else only what that player may see (``CHANCE``: what everyone
+        sees). Each event has its number ``seq`` and a ``type`` (docs/embedding.md, Events).
+        IllegalActionError if this state records no events (recording is opt-in:
+        ``new_initial_state(events=True)``)."""
+        viewer = None if player is None else self._check_player(player)
+        if isinstance(since, bool) or not isinstance(since, int):
+            raise IllegalActionError(f"since must be an integer, not {type(since).__name__}")
+        if self.event_log is None:
+            raise IllegalActionError("this state records no events: start it with new_initial_state(events=True)")
+        return events_for(self, viewer, since)
+
+    def event_count(self) -> int:
+        """How many events are recorded so far: the ``seq`` of the next one (0 when no
+        events are recorded). ``events(player, since=state.event_count())`` taken before an
+        action gives what that action did."""
+        return 0 if self.event_log is None else len(self.event_log)
+
     def clone(self) -> State:
         """An independent copy."""
         other = State.__new__(State)
@@ -289,9 +327,32 @@ class State:
         """What ``player`` may see, as JSON-serializable data."""
         return observation(self, self._check_player(player))
 
+    def resample_from_infostate(self, player: int, seed: int) -> State:
+        """A new state that ``player`` cannot tell apart from this one (the same observation
+        and legal actions), in which what he cannot see is drawn again from ``seed``: hidden
+        components permuted among their places, future chance new (see infostate.py and
+        docs/embedding.md). This state is unchanged."""
+        viewer = self._check_player(player)
+        if viewer == CHANCE:
+            raise IllegalActionError("chance has no information state: resample for a player")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise IllegalActionError(f"seed must be an integer, not {type(seed).__name__}")
+        try:
+            return resample(self, viewer, seed)
+        except Exception as error:
+            raise _rulelang_error(error, None, "") from _cause(error)
+
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-serializable data; ``Game.state_from_json`` reads it back."""
         return state_to_json(self)
+
+    def to_position(self) -> str:
+        """The state as a position: readable text naming zones, components, spaces, players
+        and variables (docs/state-format.md); ``Game.state_from_position`` reads it back.
+        Like FEN it leaves out the history, the count of decisions, the log and events."""
+        from .position import position_text
+
+        return position_text(self)
 
     def check_invariants(self) -> list[str]:
         """The labels of the ruleset's invariants that do not hold now."""
@@ -304,9 +365,30 @@ class State:
     # ---- used by the lowered operations ----
     def move(self, component: Component, slot: int) -> None:
         """Move ``component`` to the top of the zone in ``slot``."""
-        self.zones[self.component_zone[component.id]].remove(component)
+        cid = component.id
+        source = self.component_zone[cid]
+        self.zones[source].remove(component)
         self.zones[slot].append(component)
-        self.component_zone[component.id] = slot
+        self.component_zone[cid] = slot
+        seers = self.game.catalog.zone_seers  # who saw it leave or arrive knows where it is
+        self.component_knowledge[cid] |= seers[source] | seers[slot]
+        if self.event_log is not None:
+            self.event_log.append(("move", cid, source, slot))
+
+    def shuffled(self, slot: int) -> None:
+        """After a shuffle of the zone in ``slot``: only the players who see it in full know
+        where its components are, and they come from one shuffle (infostate.py)."""
+        shuffle = len(self.action_history) * len(self.zones) + slot + 1
+        stamp = shuffle << self.game.num_players | self.game.catalog.zone_seers[slot]
+        knowledge = self.component_knowledge
+        for cid in map(_ID, self.zones[slot]):
+            knowledge[cid] = stamp
+
+    def revealed(self, value: Value, players: tuple[int, ...]) -> None:
+        """After a reveal of ``value`` to ``players``: they know where its components are."""
+        bits = sum(1 << p for p in players)
+        for component in components_in(value):
+            self.component_knowledge[component.id] |= bits
 
     def transfer(self, supply: str, source: int, target: int, amount: int) -> None:
         """Move up to ``amount`` tokens between holders (0 is the bank, 1+i player i)."""
@@ -314,6 +396,8 @@ class State:
         amount = min(amount, holders[source])
         holders[source] -= amount
         holders[target] += amount
+        if amount and self.event_log is not None:
+            self.event_log.append(tokens_event(self, supply, source, target, amount))
 
     def push(self, name: str, env: Env, ret: str | None) -> None:
         """Start procedure ``name``; its return value goes to the caller's local ``ret``.
@@ -329,10 +413,15 @@ class State:
             self.end_game()
         elif done.ret is not None:
             self.frames[-1].env[done.ret] = value
+        if self.event_log is not None and done.name == "$setup" and self.frames:  # the first phase starts
+            self.event_log.append(("phase", self.frames[0].name))
 
-    def enter_phase(self, name: str) -> None:
-        """Leave every running procedure and start phase ``name``."""
+    def enter_phase(self, name: str, announce: bool = True) -> None:
+        """Leave every running procedure and start phase ``name`` (recording its event, when
+        ``announce`` and events are recorded)."""
         self.frames = [Frame(name, self.game.catalog.code[name].ops, 0, {})]
+        if announce and self.event_log is not None:
+            self.event_log.append(("phase", name))
 
     def end_game(self) -> None:
         """Stop the game: nothing runs and nobody is to act any more."""
@@ -391,6 +480,8 @@ class State:
         self.pending = None
         if player != CHANCE:
             self.decisions += 1
+            if self.event_log is not None:
+                self.event_log.append(action_event(self, player, action_id, value, decision.kind == "simultaneous"))
         self.action_history.append((player, action_id))
         self.since_origin += 1
         self.work = 0
@@ -409,7 +500,7 @@ class State:
     def _replayed(self, count: int) -> State:
         """The origin of this state with its first ``count`` actions since then applied again."""
         if self.origin is None:
-            fresh = State.initial(self.game, self.seed, self.explicit_chance)
+            fresh = State.initial(self.game, self.seed, self.explicit_chance, self.event_log is not None)
         else:
             fresh = self.origin.clone()
             fresh.origin, fresh.since_origin = self.origin, 0
@@ -428,11 +519,13 @@ class State:
         self.supply_counts = {k: v[:] for k, v in other.supply_counts.items()}
         self.zones = [z[:] for z in other.zones]
         self.component_zone = other.component_zone[:]
+        self.component_knowledge = other.component_knowledge[:]
         self.frames = [f.copy() for f in other.frames]
         self.pending, self.terminal, self.decisions = other.pending, other.terminal, other.decisions
         self.action_history = other.action_history[:]
         self.log = other.log[:]
         self.private_log = other.private_log[:]
+        self.event_log = None if other.event_log is None else other.event_log[:]
         self.origin, self.since_origin = other.origin, other.since_origin
         self.work = other.work
 
@@ -449,6 +542,11 @@ class State:
             message = f"'{rule.kind} {rule.variable}' gives {kind_of(result)}, not a number"
             raise RulesRuntimeError(Diagnostic("E602", message, rule.span))
         return result
+
+    def evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
+        """The value of an expression compiled by ``game.catalog.compile_expression``, with
+        the locals ``env``; RulesRuntimeError (located at ``span``) if the rules fail."""
+        return self._evaluate(fn, env, span)
 
     def _evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
         """The value of a compiled expression, outside any running procedure."""

@@ -459,6 +459,104 @@ class Ruleset(Node):
         return [d for d in self.declarations if isinstance(d, cls)]
 
 
+
+# ---- scenario test files (NAME.tests) ----
+
+@dataclass(frozen=True)
+class Step(Node):
+    """One step of a scenario; each kind below says what it does."""
+
+
+@dataclass(frozen=True)
+class SetPlayers(Step):
+    """``players N``: the scenario's player count (before any step that plays)."""
+    count: int
+
+
+@dataclass(frozen=True)
+class SetSeed(Step):
+    """``seed N``: the seed of the game and of the chance outcomes no step names."""
+    seed: int
+
+
+@dataclass(frozen=True)
+class FromPosition(Step):
+    """``position "FILE"``: start from a position file (see ``State.to_position``)."""
+    path: str
+
+
+@dataclass(frozen=True)
+class Given(Step):
+    """``given { statements }``: change the state with the ruleset's own statements."""
+    body: Block
+
+
+@dataclass(frozen=True)
+class Play(Step):
+    """``play [PLAYER] "label", ... [prompt "text"]``: take actions by their labels
+    (``chance`` as the player names chance outcomes); the prompt, if given, is checked first."""
+    player: str | None
+    labels: tuple[str, ...]
+    prompt: str | None
+
+
+@dataclass(frozen=True)
+class Expect(Step):
+    """``expect EXPR``: a condition that must hold now."""
+    condition: Expr
+
+
+@dataclass(frozen=True)
+class ExpectOffered(Step):
+    """``expect [not] offered [PLAYER] "label", ...``; ``expect options [PLAYER] ...`` (exactly
+    these, in this order: ``exact``)."""
+    player: str | None
+    labels: tuple[str, ...]
+    offered: bool = True
+    exact: bool = False
+
+
+@dataclass(frozen=True)
+class ExpectPrompt(Step):
+    """``expect prompt [PLAYER] "text"``: what that player is asked now."""
+    player: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class ExpectLog(Step):
+    """``expect [not] log "text"``: a line of the log holds the text (``not``: none does)."""
+    text: str
+    present: bool = True
+
+
+@dataclass(frozen=True)
+class Scenario(Node):
+    """``scenario "name" { steps }``."""
+    name: str
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class Use(Node):
+    """``use "FILE" [except "NAME", ...]`` or ``use "FILE" only "NAME", ...``: the scenarios
+    of another test file, less those named (``only``: just those)."""
+    path: str
+    names: tuple[str, ...] = ()
+    only: bool = False
+
+
+@dataclass(frozen=True)
+class TestsFile(Node):
+    """A scenario test file: the ruleset it tests (None: the ``.rules`` file of the same
+    name), the default player count, the test files it reuses, and its scenarios."""
+    path: str
+    ruleset: str | None
+    players: int | None
+    uses: tuple[Use, ...]
+    scenarios: tuple[Scenario, ...]
+
+
 def children(node: Node) -> Iterator[Node]:
     """The nodes directly below ``node``, in field order (inside tuples and pairs too)."""
     for f in fields(node):

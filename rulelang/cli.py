@@ -14,6 +14,7 @@ import os
 import secrets
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TypeAlias, TypeVar
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from .boards import Space
     from .interpreter import Game, State
     from .interpreter.agents import RandomAgent
+    from .interpreter.scenarios import FileResult
     from .interpreter.simulate import SimulationReport
 
 PROGRESS_THRESHOLD = 100
@@ -104,6 +106,60 @@ def explain(code: str) -> None:
         raise click.BadParameter(f"no diagnostic code {code}" + (f"; did you mean {close[0]}?" if close else ""),
                                  param_hint="CODE")
     click.echo(entry(code), nl=False)
+
+
+# ---------------------------------------------------------------- scenario tests
+
+@main.command("test")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-k", "select", default=None, metavar="TEXT", help="Only the scenarios whose name holds TEXT.")
+@click.option("-v", "--verbose", is_flag=True, help="Name every scenario with its result.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--root", type=click.Path(file_okay=False), default=None,
+              help="The folder that files named by a test file must lie in. Default: the test file's folder.")
+def test(paths: tuple[str, ...], select: str | None, verbose: bool, fmt: str, root: str | None = None) -> None:
+    """Run scenario tests: .tests files, rulesets (their .tests file) or directories."""
+    from .interpreter.scenarios import find_test_files
+    files = find_test_files(paths)
+    if not files:
+        raise click.BadParameter("no .tests file there", param_hint="PATHS")
+    results = [_run_test_file(file, root, select) for file in files]
+    _print_test_results(results, verbose, fmt)
+    failed = any(result.problems or result.failed for result in results)
+    sys.exit(1 if failed else 0)
+
+
+def _run_test_file(file: Path, root: str | None, select: str | None) -> FileResult:
+    from .interpreter.scenarios import FileResult, run_file
+    try:
+        return run_file(file, root, select)
+    except Exception as error:   # a bug of rulelang: reported as one, never as a traceback
+        return FileResult(str(file), problems=[internal_error(error, str(file))])
+
+
+def _print_test_results(results: Sequence[FileResult], verbose: bool, fmt: str) -> None:
+    from .interpreter.scenarios import diagnostics, summary
+    from .report import format_text, to_dict
+    if fmt == "json":
+        data = {"files": [{"path": r.path, "problems": [to_dict(d) for d in r.problems],
+                           "scenarios": [{"name": s.name, "line": s.span.line, "file": s.span.file,
+                                          "players": s.players, "passed": s.passed,
+                                          "failure": None if s.failure is None else to_dict(s.failure)}
+                                         for s in r.results]} for r in results],
+                "summary": summary(results)}
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    colour = _is_terminal("stdout")
+    sources = SourceCache()
+    if verbose:
+        for result in results:
+            for scenario in result.results:
+                mark = "ok  " if scenario.passed else "FAIL"
+                click.echo(f"{mark} {scenario.span.file}:{scenario.span.line} {scenario.name}")
+    for _, problem, name in diagnostics(results):
+        shown = problem if name is None else replace(problem, message=f"scenario {name!r}: {problem.message}")
+        click.echo(format_text(shown, sources, colour), color=colour)
+    click.echo(summary(results))
 
 
 # ---------------------------------------------------------------- loading for the other commands
@@ -371,7 +427,8 @@ class ObservationView:
         if "enum" in v:
             return str(v["value"])
         if "space" in v:
-            return cat.boards[str(v["board"])].spaces[_int(v["space"])].name
+            space = v["space"]   # a name (format 2), or an index (format 1)
+            return space if isinstance(space, str) else cat.boards[str(v["board"])].spaces[_int(space)].name
         if "zone" in v:
             return str(cat.zone_refs[_int(v["zone"])])
         if "count" in v:

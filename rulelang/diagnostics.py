@@ -94,8 +94,11 @@ _CODES = [
     Code("E603", "runaway-execution", "The rules ran too long without reaching a decision."),
     Code("E604", "empty-choice", "A choice offered no option and has no 'otherwise'."),
     Code("E605", "invariant-broken", "A declared invariant does not hold."),
-    Code("E606", "bad-state-data", "Serialized state data does not fit this game."),
+    Code("E606", "bad-state-data", "Saved state data or a position does not fit this game."),
     Code("E607", "illegal-call", "A host call that is not legal in this state (an action not offered...)."),
+    # Scenario tests (rulelang test).
+    Code("E701", "expectation-failed", "A scenario's expectation does not hold."),
+    Code("E702", "scenario-step-failed", "A scenario step cannot run (an action not offered, a player not to act...)."),
     # rulelang itself.
     Code("E900", "internal-error", "rulelang itself failed: a bug in rulelang, not in the rules."),
 ]

@@ -51,10 +51,13 @@ class RulesRuntimeError(RulelangError):
 
 
 class StateDataError(RulelangError, ValueError):
-    """Saved state data that does not fit this game (E606)."""
+    """Saved state data (JSON data or a position's text) that does not fit this game (E606).
+    ``path`` is the JSON path of the value at fault (``$.frames[0].pc``) when there is one;
+    a position's problems come as several diagnostics, each located in its text."""
 
-    def __init__(self, message: str):
-        super().__init__([Diagnostic("E606", message)])
+    def __init__(self, message: str, diagnostics: Iterable[Diagnostic] | None = None, *, path: str | None = None):
+        super().__init__(diagnostics if diagnostics is not None else [Diagnostic("E606", message)])
+        self.path = path
 
 
 class InternalError(RulelangError):

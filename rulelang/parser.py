@@ -26,6 +26,7 @@ from .errors import RulesetError
 from .syntax_errors import syntax_diagnostics, token_span
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
+TESTS_GRAMMAR = Path(__file__).with_name("tests_grammar.lark")
 MAX_NESTING = 200   # brackets
 MAX_DEPTH = 100     # AST levels (real rulesets nest under 20)
 MAX_INT_DIGITS = 18  # an integer literal is below 10**18
@@ -37,16 +38,25 @@ _EXPRESSION_NODES: tuple[type[ast.Node], ...] = (*get_args(ast.Expr), ast.CompCl
 def grammar_parser() -> Lark:
     """The LALR parser of the grammar, built once (and kept on disk, see ``_grammar_cache``)."""
     return Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                cache=_grammar_cache())
+                cache=_grammar_cache("grammar"))
 
 
-def _grammar_cache() -> str | bool:
-    """A private file where Lark keeps the analysed grammar (checked against the grammar's
+@lru_cache(maxsize=1)
+def tests_parser() -> Lark:
+    """The parser of scenario test files: the grammar of rulesets (for statements and
+    expressions) with the rules of tests_grammar.lark, whose start rule is ``tests_file``.
+    A parser of its own, so that no word of a test file is a keyword in a ruleset."""
+    return Lark(GRAMMAR.read_text() + "\n" + TESTS_GRAMMAR.read_text(), parser="lalr", start="tests_file",
+                propagate_positions=True, maybe_placeholders=True, cache=_grammar_cache("tests-grammar"))
+
+
+def _grammar_cache(name: str) -> str | bool:
+    """A private file where Lark keeps an analysed grammar (checked against the grammar's
     hash on loading), so a command starts 0.2 s sooner; False when there is no such place."""
     try:
         home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulelang"
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        return str(home / f"grammar-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
+        return str(home / f"{name}-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
     except (OSError, RuntimeError):
         return False
 
@@ -60,32 +70,45 @@ def parse(text: str, path: str = UNNAMED_TEXT) -> ast.Ruleset:
 
 @lru_cache(maxsize=32)
 def _parse(text: str, path: str) -> ast.Ruleset:
+    return cast(ast.Ruleset, _parse_as("start", text, path))
+
+
+def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
+    """Parse a scenario test file (``NAME.tests``); raises RulesetError with every syntax
+    diagnostic. Its statements and expressions are the ruleset language's own."""
+    return cast(ast.TestsFile, _parse_as("tests_file", text, path))
+
+
+def _parse_as(start: str, text: str, path: str) -> ast.Node:
+    """The AST of ``text`` read from the grammar rule ``start``."""
     too_deep = _nesting_problem(text, path)
     if too_deep:
         raise RulesetError([too_deep])
     try:
-        ruleset = _ToAst(path).transform(_parse_tree(text, path))
+        tree = _ToAst(path).transform(_parse_tree(text, path, start))
     except VisitError as error:   # a problem found while building the AST (a number too large...)
         if isinstance(error.orig_exc, RulesetError):
             raise error.orig_exc from None
         raise
-    too_deep = _depth_problem(ruleset)
+    too_deep = _depth_problem(tree)
     if too_deep:
         raise RulesetError([too_deep])
-    return ruleset
+    return tree
 
 
-def _parse_tree(text: str, path: str) -> Tree[Token]:
-    """Lark's parse tree of ``text``, or RulesetError with every syntax diagnostic."""
+def _parse_tree(text: str, path: str, start: str = "start") -> Tree[Token]:
+    """Lark's parse tree of ``text`` (a ruleset, or a test file when ``start`` is
+    "tests_file"), or RulesetError with every syntax diagnostic."""
+    parser = tests_parser() if start == "tests_file" else grammar_parser()
     try:
-        return grammar_parser().parse(text)
+        return parser.parse(text)
     except UnexpectedInput as error:
-        raise RulesetError(syntax_diagnostics(error, text, path, grammar_parser())) from None
+        raise RulesetError(syntax_diagnostics(error, text, path, parser, start)) from None
     except LarkError as error:  # pragma: no cover - lark internal failure
         raise RulesetError([Diagnostic("E002", f"cannot parse: {error}", Span.point(path, 1, 1))]) from None
 
 
-def _depth_problem(ruleset: ast.Ruleset) -> Diagnostic | None:
+def _depth_problem(ruleset: ast.Node) -> Diagnostic | None:
     """Refuse an AST deeper than MAX_DEPTH (a chain like 1+1+...+1 of a hundred terms), which
     the recursive later stages could not handle; point at the statement (or part) holding it."""
     stack: list[tuple[ast.Node, int, ast.Node]] = [(ruleset, 0, ruleset)]
@@ -152,7 +175,7 @@ Branch: TypeAlias = "tuple[ast.Expr, ast.Block]"   # a condition and the block i
 
 
 @v_args(meta=True, inline=True)
-class _ToAst(Transformer_NonRecursive[Token, ast.Ruleset]):
+class _ToAst(Transformer_NonRecursive[Token, ast.Node]):
     """One method per grammar rule, taking the rule's parts; each builds one AST node.
     ``None`` stands for an optional part ``[...]`` that the text leaves out."""
 
@@ -284,6 +307,71 @@ class _ToAst(Transformer_NonRecursive[Token, ast.Ruleset]):
     def invariant_decl(self, meta: Meta, label: Token, condition: ast.Expr) -> ast.InvariantDecl:
         return ast.InvariantDecl(self._span(meta), unquote(label), condition=condition,
                                  name_span=self._name_span(label))
+
+    # ---- scenario test files ----
+    def tests_file(self, meta: Meta, *parts: ast.Scenario | ast.Use | tuple[str, object]) -> ast.TestsFile:
+        headers = [part for part in parts if isinstance(part, tuple)]
+        ruleset = [value for key, value in headers if key == "ruleset"]
+        players = [value for key, value in headers if key == "players"]
+        return ast.TestsFile(self._span(meta), self.path, cast(str, ruleset[-1]) if ruleset else None,
+                             cast(int, players[-1]) if players else None, _only(parts, ast.Use),
+                             _only(parts, ast.Scenario))
+
+    def tests_ruleset(self, meta: Meta, path: Token) -> tuple[str, object]:
+        return ("ruleset", unquote(path))
+
+    def tests_players(self, meta: Meta, count: Token) -> tuple[str, object]:
+        return ("players", self._int(meta, count))
+
+    def tests_use(self, meta: Meta, path: Token, *left_out: Token | None) -> ast.Use:
+        return ast.Use(self._span(meta), unquote(path), _texts(left_out))
+
+    def tests_use_only(self, meta: Meta, path: Token, *names: Token) -> ast.Use:
+        return ast.Use(self._span(meta), unquote(path), _texts(names), only=True)
+
+    def scenario(self, meta: Meta, name: Token, *steps: ast.Step) -> ast.Scenario:
+        return ast.Scenario(self._span(meta), unquote(name), steps)
+
+    def step_players(self, meta: Meta, count: Token) -> ast.SetPlayers:
+        return ast.SetPlayers(self._span(meta), self._int(meta, count))
+
+    def step_seed(self, meta: Meta, seed: Token) -> ast.SetSeed:
+        return ast.SetSeed(self._span(meta), self._int(meta, seed))
+
+    def step_position(self, meta: Meta, path: Token) -> ast.FromPosition:
+        return ast.FromPosition(self._span(meta), unquote(path))
+
+    def step_given(self, meta: Meta, body: ast.Block) -> ast.Given:
+        return ast.Given(self._span(meta), body)
+
+    def step_play(self, meta: Meta, player: Token | None, *labels: Token | str | None) -> ast.Play:
+        *texts, prompt = labels   # the grammar ends the rule with the optional 'prompt "..."'
+        return ast.Play(self._span(meta), _name_or_none(player), tuple(unquote(t) for t in texts if t is not None),
+                        prompt)
+
+    def check_prompt(self, meta: Meta, text: Token) -> str:
+        return unquote(text)
+
+    def step_expect(self, meta: Meta, condition: ast.Expr) -> ast.Expect:
+        return ast.Expect(self._span(meta), condition)
+
+    def step_offered(self, meta: Meta, player: Token | None, *labels: Token) -> ast.ExpectOffered:
+        return ast.ExpectOffered(self._span(meta), _name_or_none(player), _texts(labels))
+
+    def step_not_offered(self, meta: Meta, player: Token | None, *labels: Token) -> ast.ExpectOffered:
+        return ast.ExpectOffered(self._span(meta), _name_or_none(player), _texts(labels), offered=False)
+
+    def step_options(self, meta: Meta, player: Token | None, *labels: Token | None) -> ast.ExpectOffered:
+        return ast.ExpectOffered(self._span(meta), _name_or_none(player), _texts(labels), exact=True)
+
+    def step_prompt(self, meta: Meta, player: Token | None, text: Token) -> ast.ExpectPrompt:
+        return ast.ExpectPrompt(self._span(meta), _name_or_none(player), unquote(text))
+
+    def step_log(self, meta: Meta, text: Token) -> ast.ExpectLog:
+        return ast.ExpectLog(self._span(meta), unquote(text))
+
+    def step_not_log(self, meta: Meta, text: Token) -> ast.ExpectLog:
+        return ast.ExpectLog(self._span(meta), unquote(text), present=False)
 
     # ---- statements ----
     def block(self, meta: Meta, *statements: ast.Stmt) -> ast.Block:
@@ -505,6 +593,15 @@ def _placeholder(text: str, span: Span) -> ast.Expr:
     for attribute in attributes:
         expr = ast.Attribute(span, expr, attribute)
     return expr
+
+
+def _name_or_none(token: Token | None) -> str | None:
+    return None if token is None else str(token)
+
+
+def _texts(literals: Iterable[Token | None]) -> tuple[str, ...]:
+    """The texts of string literals (leaving out the placeholder of an absent optional part)."""
+    return tuple(unquote(literal) for literal in literals if literal is not None)
 
 
 def _only(parts: Iterable[object], cls: type[N]) -> tuple[N, ...]:

@@ -63,7 +63,8 @@ def grammar_words(parser: Lark) -> GrammarWords:
     expansions: Expansions = {}
     for rule in parser.rules:
         expansions.setdefault(rule.origin.name, []).append(rule.expansion)
-    prefixes = {word for expansion in expansions["item"] for s in expansion if (word := _keyword(s, keywords))}
+    prefixes = {word for expansion in expansions.get("item", []) for s in expansion
+                if (word := _keyword(s, keywords))}
     openings = _openings(expansions, "decl", keywords)
     return GrammarWords(keywords=tuple(sorted(set(keywords.values()))), terminal_keywords=keywords,
                         declaration_words=tuple(sorted({opening[-1] for opening in openings} | prefixes)),
@@ -125,7 +126,7 @@ def _openings(expansions: Expansions, rule: str, keywords: Mapping[str, str]) ->
     """The runs of keywords that can open ``rule``: ('game',), ('deck',), ('player', 'deck')...
     A rule that opens with another rule (an owner) continues with its own first keyword."""
     found: set[tuple[str, ...]] = set()
-    for first, *rest in (e for e in expansions[rule] if e and e[0].name != rule):
+    for first, *rest in (e for e in expansions.get(rule, []) if e and e[0].name != rule):
         if first.is_term:
             word = _keyword(first, keywords)
             found |= {(word,)} if word else set()
@@ -144,22 +145,24 @@ def _line_start_pattern(prefixes: set[str], openings: set[tuple[str, ...]]) -> r
 
 # ---------------------------------------------------------------- every error of a text
 
-def syntax_diagnostics(error: UnexpectedInput, text: str, path: str, parser: Lark) -> list[Diagnostic]:
+def syntax_diagnostics(error: UnexpectedInput, text: str, path: str, parser: Lark,
+                       start: str = "start") -> list[Diagnostic]:
     """The diagnostic for ``error``, then one for each later independent syntax error.
 
-    ``parser`` is the Lark parser that raised ``error``. After an error, parsing starts
-    again at the next line that begins a declaration, with the text before it blanked (so
-    lines and columns stay right); no text is parsed twice.
+    ``parser`` is the Lark parser that raised ``error`` reading from the grammar rule
+    ``start``. After an error in a ruleset, parsing starts again at the next line that
+    begins a declaration, with the text before it blanked (so lines and columns stay right);
+    no text is parsed twice. A scenario file reports its first error only.
     """
     words = grammar_words(parser)
     found = [describe_syntax_error(error, text, path, words)]
     resumed_at = 0
-    while len(found) < MAX_SYNTAX_ERRORS:
-        start = _resume_point(text, _error_offset(error, text), resumed_at, words)
-        if start is None:
+    while start == "start" and len(found) < MAX_SYNTAX_ERRORS:
+        resume = _resume_point(text, _error_offset(error, text), resumed_at, words)
+        if resume is None:
             break
-        resumed_at = start
-        rest = _blank(text[:start]) + text[start:]
+        resumed_at = resume
+        rest = _blank(text[:resume]) + text[resume:]
         try:
             parser.parse(rest)
             break

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import GAMES_DIR, rules
+from conftest import GAMES_DIR, game_cases, rules
 
 import rulelang
 from rulelang import Action, IllegalActionError, RulesetError, RulesRuntimeError, StateDataError
@@ -207,7 +207,7 @@ def test_clone_is_independent(ttt):
 
 
 def test_state_fields_are_declared(ttt):
-    state = ttt.new_initial_state()
+    state = ttt.new_initial_state(events=True)   # events recorded: the log is a field to copy too
     with pytest.raises(AttributeError):
         state.something_else = 1        # nothing is attached to a state from outside
     other = play(state.clone(), "b2")
@@ -648,3 +648,135 @@ def test_returns_and_winners_are_per_player_and_observations_list_every_seat():
     ''')).new_initial_state()
     assert state.returns() == [0.0, 4.0] and state.winners() == [1]
     assert len(state.observation(0)["players"]) == 3
+
+
+# ---------------------------------------------------------------- chance outcomes: one per effect
+
+@pytest.mark.parametrize("path,players", game_cases())
+def test_merged_chance_outcomes_sum_to_one_with_unique_labels(path, players):
+    import random
+
+    game = rulelang.load(path, players=players)
+    for seed in (1, 2):
+        state = game.new_initial_state(seed=seed, explicit_chance=True)
+        chooser = random.Random(seed)
+        while not state.is_terminal():
+            player = state.current_players()[0]
+            if player == rulelang.CHANCE:
+                outcomes = state.chance_outcomes()
+                assert len(outcomes) > 1                     # a single outcome is no chance node
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                labels = [a.label for a, _ in outcomes]
+                assert len(set(labels)) == len(labels), f"repeated labels: {labels}"
+                assert len({a.id for a, _ in outcomes}) == len(outcomes)
+                actions, weights = zip(*outcomes, strict=True)
+                state.apply_action(chooser.choices(actions, weights)[0])
+            else:
+                state.apply_action(chooser.choice(state.legal_action_ids(player)), player=player)
+
+
+def _setup_branching(game, seed):
+    state = game.new_initial_state(seed=seed, explicit_chance=True)
+    counts = []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        counts.append(len(outcomes))
+        state.apply_action(outcomes[0][0])
+    return counts, state
+
+
+def test_jolly_roger_setup_branching_shrinks():
+    import math
+
+    game = rulelang.load(GAMES_DIR / "jolly_roger.rules", players=4)
+    counts, state = _setup_branching(game, seed=0)
+    # Before merging: the line (4 players), the 10 chests and the 20 tokens, each shuffled as
+    # n - 1 picks among n, n - 1, ..., 2 distinct components: 4! * 10! * 20! in all.
+    unmerged = math.factorial(4) * math.factorial(10) * math.factorial(20)
+    assert counts[:3] == [4, 3, 2]                       # players are all different
+    assert counts[3] == 5                                # chests of 3, 4, 5, 6 or 7
+    assert max(counts[12:]) == 2                         # a coin or a trinket
+    assert math.prod(counts) < unmerged / 10**12
+    assert state.current_players() == [0]                # the first decision, after the setup
+
+
+def test_interchangeable_components_are_one_outcome_and_the_first_copy_is_picked():
+    game = rulelang.load(rules('''
+        game "Copies" { players 1 }
+        component chip { colour: string } shown as "{colour}"
+        deck chips: chip in bag = [chip(colour: "red")] * 3 + [chip(colour: "blue")]
+        zone bag: chip visible none
+        zone out: chip visible all
+        component var marked: bool = false
+        phase p {
+          let c = random bag
+          move c to out
+          end game
+        }
+    '''))
+    state = game.new_initial_state(explicit_chance=True)
+    outcomes = [(a.label, a.id, p) for a, p in state.chance_outcomes()]
+    assert outcomes == [("red", 0, 0.75), ("blue", 3, 0.25)]      # the first red chip stands for all three
+    state.apply_action(0)
+    assert state.observation(0)["zones"]["out"][0]["component"] == 0
+    assert state.history() == [(rulelang.CHANCE, 0)]
+
+
+def test_copies_that_differ_now_are_different_outcomes():
+    game = rulelang.load(rules('''
+        game "Marked" { players 1 }
+        component chip { colour: string } shown as "{colour}"
+        deck chips: chip in bag = [chip(colour: "red")] * 4
+        zone bag: chip visible none
+        zone side: chip visible none
+        supply stars total 5
+        component var marked: bool = false
+        phase p {
+          let all_chips = [c for c in bag]
+          all_chips[1].marked = true
+          move all_chips[2] to side
+          pay 0 stars from players[0]
+          gain 1 stars to players[0]
+          pay 1 stars from players[0] to all_chips[3]
+          let c = random all_chips
+          shuffle bag
+          end game
+        }
+    '''))
+    state = game.new_initial_state(explicit_chance=True)
+    # One plain red chip, one marked, one in another zone, one holding a star: four outcomes.
+    assert [a.id for a, _ in state.chance_outcomes()] == [0, 1, 2, 3]
+    state.apply_action(0)
+    # The shuffle of the bag: chips 0, 1 and 3 differ (a mark, a star), so the first pick has 3 outcomes.
+    assert len(state.chance_outcomes()) == 3
+
+
+def test_true_is_not_the_number_one_among_outcomes_and_shuffles_move_the_picked_item():
+    game = rulelang.load(rules('''
+        game "Mixed" { players 1 }
+        var order: list[int] = [1, 1, 2]
+        phase p {
+          let x = random [1, true, 1]
+          shuffle order
+          end game
+        }
+    '''))
+    state = game.new_initial_state(explicit_chance=True)
+    assert [(a.label, round(p, 3)) for a, p in state.chance_outcomes()] == [("1", 0.667), ("true", 0.333)]
+    state.apply_action(state.chance_outcomes()[1][0])
+    assert [(a.label, round(p, 3)) for a, p in state.chance_outcomes()] == [("1", 0.667), ("2", 0.333)]
+
+
+def test_merged_outcomes_replay_to_the_same_state():
+    import random
+
+    game = rulelang.load(GAMES_DIR / "jolly_roger.rules", players=3)
+    state = game.new_initial_state(seed=3, explicit_chance=True)
+    chooser = random.Random(3)
+    for _ in range(80):
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_action_ids(player)), player=player)
+    replayed = game.new_initial_state(seed=3, explicit_chance=True)
+    for player, action_id in state.history():
+        replayed.apply_action(action_id, player=player)
+    assert replayed.to_json() == state.to_json()

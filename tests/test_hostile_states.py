@@ -77,6 +77,7 @@ def test_ids_out_of_range_and_unknown_names():
     for path, value, where in [
         (("space_vars", "mark", 1), {"player": 9}, "$.space_vars.mark[1]"),
         (("space_vars", "mark", 1), {"board": "grid", "space": 9}, "$.space_vars.mark[1].space"),
+        (("space_vars", "mark", 1), {"board": "grid", "space": "z9"}, "$.space_vars.mark[1].space"),
         (("space_vars", "mark", 1), {"board": "nope", "space": 0}, "$.space_vars.mark[1].board"),
         (("space_vars", "mark", 1), {"zone": 0}, "$.space_vars.mark[1].zone"),
         (("space_vars", "mark", 1), {"enum": "x", "value": "y"}, "$.space_vars.mark[1].enum"),
