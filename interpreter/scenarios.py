@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rulelang import ast
@@ -29,7 +29,7 @@ from rulelang.settings import read_settings
 from .game import Game
 from .program import Expr
 from .state import CHANCE, Action, State
-from .values import Value, display, who
+from .values import Component, Value, ZoneRef, display, who
 
 MAX_CHANCE_STEPS = 100_000   # chance outcomes drawn in a row before a scenario is called a runaway
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
@@ -147,7 +147,14 @@ def _scenarios(tests: ast.TestsFile, sources: _Sources, seen: frozenset[str] = f
         if unknown:
             raise RulesetError([Diagnostic("E702", f"{use.path} has no scenario named {unknown[0]!r}", use.span)])
         found += [s for s in inner if (s.name in use.names) == use.only]
-    return found + list(tests.scenarios)
+    return found + [_with_background(scenario, tests.background) for scenario in tests.scenarios]
+
+
+def _with_background(scenario: ast.Scenario, background: tuple[ast.Step, ...]) -> ast.Scenario:
+    """The scenario with its file's background steps after its settings."""
+    settings = tuple(s for s in scenario.steps if isinstance(s, (ast.SetPlayers, ast.SetSeed, ast.FromPosition)))
+    rest = scenario.steps[len(settings):]
+    return replace(scenario, steps=settings + background + rest) if background else scenario
 
 
 # ---------------------------------------------------------------- running a file
@@ -192,27 +199,29 @@ def _run_group(scenarios: list[ast.Scenario], count: int, declarations: Sequence
                shown: str, sources: _Sources) -> list[ScenarioResult]:
     """Run scenarios for ``count`` players: one game holds the rules of all of them. A
     scenario whose own rules have errors fails with the first; the others still run."""
-    plans = {scenario: _Plan(scenario, count) for scenario in scenarios}
+    plans = [_Plan(scenario, count, number) for number, scenario in enumerate(scenarios, 1)]
     results: list[ScenarioResult] = []
-    problems = errors_in(check([*declarations, *(d for p in plans.values() for d in p.declarations)], shown,
-                               base_dir, lint=True))
-    for scenario in scenarios:
-        own = [d for d in problems if d.span is not None and _within(d.span, scenario.span)]
+    problems = errors_in(check([*declarations, *(d for p in plans for d in p.declarations)], shown, base_dir,
+                               lint=True))
+    runnable = []
+    for plan in plans:
+        own = [d for d in problems if d.span is not None and _within(d.span, plan.scenario.span)]
         if own:
-            results.append(ScenarioResult(scenario.name, scenario.span, count, own[0]))
-            del plans[scenario]
-    if not plans:
+            results.append(ScenarioResult(plan.scenario.name, plan.scenario.span, count, own[0]))
+        else:
+            runnable.append(plan)
+    if not runnable:
         return results
     others = [d for d in problems if not any(d.span is not None and _within(d.span, s.span) for s in scenarios)]
     try:
         if others:
             raise RulesetError(others)
         settings, _ = read_settings(declarations, shown)
-        game = Game([*declarations, *(d for p in plans.values() for d in p.declarations)], count, base_dir, settings)
+        game = Game([*declarations, *(d for p in runnable for d in p.declarations)], count, base_dir, settings)
     except RulesetError as error:
         first = error.diagnostics[0]
-        return results + [ScenarioResult(s.name, s.span, count, first) for s in plans]
-    return results + [_run_scenario(game, plan, sources) for plan in plans.values()]
+        return results + [ScenarioResult(p.scenario.name, p.scenario.span, count, first) for p in runnable]
+    return results + [_run_scenario(game, plan, sources) for plan in runnable]
 
 
 def _within(inner: Span, outer: Span) -> bool:
@@ -226,11 +235,11 @@ class _Plan:
     """A scenario made ready to run: its ``given`` blocks as procedures, its expectations as
     functions (with the players as parameters ``p1``, ``p2``...)."""
 
-    def __init__(self, scenario: ast.Scenario, count: int):
+    def __init__(self, scenario: ast.Scenario, count: int, number: int):
         self.scenario = scenario
         self.players = tuple(f"p{i + 1}" for i in range(count))
         self.declarations: list[ast.Decl] = []
-        self.names: dict[ast.Step, str] = {}
+        self.names: dict[int, str] = {}   # by id() of the step: equal steps may repeat
         span = scenario.span
         player_params = tuple(ast.Param(span, name, ast.TypeRef(span, "player")) for name in self.players)
         bound = (ast.Param(span, "winners", ast.TypeRef(span, "list", False, ast.TypeRef(span, "player"))),
@@ -238,15 +247,15 @@ class _Plan:
                  ast.Param(span, "to_act", ast.TypeRef(span, "list", False, ast.TypeRef(span, "player"))),
                  ast.Param(span, "scores", ast.TypeRef(span, "list", False, ast.TypeRef(span, "int"))))
         for step in scenario.steps:
-            where = f"{Path(step.span.file).name}:{step.span.line}:{step.span.column}"
+            where = f"{Path(step.span.file).name}:{step.span.line}:{step.span.column}, scenario {number}"
             if isinstance(step, ast.Given):
-                self.names[step] = f"given ({where})"
-                self.declarations.append(ast.ProcedureDecl(step.span, self.names[step], params=player_params,
+                self.names[id(step)] = f"given ({where})"
+                self.declarations.append(ast.ProcedureDecl(step.span, self.names[id(step)], params=player_params,
                                                            body=step.body, name_span=step.span))
             elif isinstance(step, ast.Expect):
-                self.names[step] = f"expect ({where})"
+                self.names[id(step)] = f"expect ({where})"
                 self.declarations.append(ast.FunctionDecl(
-                    step.span, self.names[step], params=player_params + bound,
+                    step.span, self.names[id(step)], params=player_params + bound,
                     result=ast.TypeRef(step.span, "bool"), body=step.condition, name_span=step.span))
 
 
@@ -304,6 +313,8 @@ class _Run:
             self._expect_prompt(step)
         elif isinstance(step, ast.ExpectLog):
             self._expect_log(step)
+        elif isinstance(step, ast.ExpectSeen):
+            self._expect_seen(step)
 
     # ---- steps ----
     def _setting(self, step: ast.Step) -> None:
@@ -327,7 +338,7 @@ class _Run:
 
     def _given(self, step: ast.Given) -> None:
         state = self.state(step)
-        name = self.plan.names[step]
+        name = self.plan.names[id(step)]
         state.pending = None   # the decision is asked again after the change
         try:
             state.push(name, dict(self.players), None)
@@ -371,7 +382,7 @@ class _Run:
         notes = (f"to act: {', '.join(_who(p) for p in state.current_players()) or 'nobody (the game is over)'}",)
         raise StepFailed(Diagnostic("E701", message, condition.span, notes=notes))
 
-    def _why(self, step: ast.Expect, condition: ast.Expr, holds: Value) -> str:
+    def _why(self, step: ast.Step, condition: ast.Expr, holds: Value) -> str:
         """Why ``condition`` (whose value is ``holds``) is not true: the values of the sides
         of a comparison, found in the first part of an 'and' that does not hold."""
         if isinstance(condition, ast.BinaryOp) and condition.op == "and":
@@ -387,7 +398,7 @@ class _Run:
             return f"it is {display(holds)}, not true or false"
         return f"{self.sources.text_of(condition.span)} is false"
 
-    def _value(self, step: ast.Expect, expr: ast.Expr) -> Value:
+    def _value(self, step: ast.Step, expr: ast.Expr) -> Value:
         state = self.state(step)
         try:
             compiled: Expr = self.game.catalog.compile_expression(expr, (*self.players, *BOUND_NAMES))
@@ -434,6 +445,23 @@ class _Run:
         if not step.present and holding:
             raise StepFailed(Diagnostic("E701", f"a line of the log holds {step.text!r}: {holding[0]!r}", step.span))
 
+    def _expect_seen(self, step: ast.ExpectSeen) -> None:
+        state = self.state(step)
+        player = self._player(step, step.player)
+        value = self._value(step, step.value)
+        if isinstance(value, ZoneRef):
+            value = tuple(state.zones[value.slot])
+        components = [value] if isinstance(value, Component) else list(value) if isinstance(value, tuple) else None
+        if components is None or not all(isinstance(c, Component) for c in components):
+            raise StepFailed(Diagnostic("E702", f"'seen by' needs a component, a list of components or a zone, "
+                                                f"not {display(value)}", step.value.span))
+        shown = set(_components_shown(state.observation(player)))
+        wrong = [c for c in components if isinstance(c, Component) and (c.id in shown) != step.seen]
+        if wrong:
+            how = "does not show" if step.seen else "shows"
+            raise StepFailed(Diagnostic("E701", f"the observation of {_who(player)} {how} {wrong[0].label!r}",
+                                        step.span))
+
     # ---- helpers ----
     def _player(self, step: ast.Step, name: str | None) -> int:
         """The player a step names (``chance``, ``p1``...), or the only one to act."""
@@ -473,6 +501,18 @@ class _Run:
             except RulelangError as error:
                 raise StepFailed(_failure("E702", "a chance outcome fails", step, error.diagnostics)) from None
         raise StepFailed(Diagnostic("E702", f"more than {MAX_CHANCE_STEPS} chance outcomes in a row", step.span))
+
+
+def _components_shown(data: object) -> Iterator[int]:
+    """The ids of the components an observation shows (``{"component": id, ...}`` anywhere)."""
+    if isinstance(data, dict):
+        if isinstance(data.get("component"), int):
+            yield data["component"]
+        for item in data.values():
+            yield from _components_shown(item)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _components_shown(item)
 
 
 def _written_out(expr: ast.Expr) -> bool:

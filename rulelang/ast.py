@@ -531,6 +531,15 @@ class ExpectLog(Step):
 
 
 @dataclass(frozen=True)
+class ExpectSeen(Step):
+    """``expect [not] seen by PLAYER EXPR``: the components EXPR gives (one, a list or a
+    zone's) are (``seen``) or are not shown in that player's observation."""
+    player: str
+    value: Expr
+    seen: bool = True
+
+
+@dataclass(frozen=True)
 class Scenario(Node):
     """``scenario "name" { steps }``."""
     name: str
@@ -549,12 +558,14 @@ class Use(Node):
 @dataclass(frozen=True)
 class TestsFile(Node):
     """A scenario test file: the ruleset it tests (None: the ``.rules`` file of the same
-    name), the default player count, the test files it reuses, and its scenarios."""
+    name), the default player count, the test files it reuses, its scenarios, and the
+    steps of its ``background`` block, which run first in each of its scenarios."""
     path: str
     ruleset: str | None
     players: int | None
     uses: tuple[Use, ...]
     scenarios: tuple[Scenario, ...]
+    background: tuple[Step, ...] = ()   # steps that open every scenario of the file
 
 
 def children(node: Node) -> Iterator[Node]:

@@ -309,13 +309,19 @@ class _ToAst(Transformer_NonRecursive[Token, ast.Node]):
                                  name_span=self._name_span(label))
 
     # ---- scenario test files ----
-    def tests_file(self, meta: Meta, *parts: ast.Scenario | ast.Use | tuple[str, object]) -> ast.TestsFile:
-        headers = [part for part in parts if isinstance(part, tuple)]
+    def tests_file(self, meta: Meta, *parts: ast.Scenario | ast.Use | tuple[str, object] | None
+                   ) -> ast.TestsFile:
+        headers = [part for part in parts if isinstance(part, tuple) and part[0] != "background"]
+        background = [cast(tuple[ast.Step, ...], part[1]) for part in parts
+                      if isinstance(part, tuple) and part[0] == "background"]
         ruleset = [value for key, value in headers if key == "ruleset"]
         players = [value for key, value in headers if key == "players"]
         return ast.TestsFile(self._span(meta), self.path, cast(str, ruleset[-1]) if ruleset else None,
                              cast(int, players[-1]) if players else None, _only(parts, ast.Use),
-                             _only(parts, ast.Scenario))
+                             _only(parts, ast.Scenario), background[0] if background else ())
+
+    def background(self, meta: Meta, *steps: ast.Step) -> tuple[str, object]:
+        return ("background", steps)
 
     def tests_ruleset(self, meta: Meta, path: Token) -> tuple[str, object]:
         return ("ruleset", unquote(path))
@@ -372,6 +378,12 @@ class _ToAst(Transformer_NonRecursive[Token, ast.Node]):
 
     def step_not_log(self, meta: Meta, text: Token) -> ast.ExpectLog:
         return ast.ExpectLog(self._span(meta), unquote(text), present=False)
+
+    def step_seen(self, meta: Meta, player: Token, value: ast.Expr) -> ast.ExpectSeen:
+        return ast.ExpectSeen(self._span(meta), str(player), value)
+
+    def step_not_seen(self, meta: Meta, player: Token, value: ast.Expr) -> ast.ExpectSeen:
+        return ast.ExpectSeen(self._span(meta), str(player), value, seen=False)
 
     # ---- statements ----
     def block(self, meta: Meta, *statements: ast.Stmt) -> ast.Block:

@@ -216,3 +216,43 @@ def test_a_scenario_starts_from_a_position_file(tmp_path):
     assert good.passed, good.failure
     assert missing.failure is not None and missing.failure.code == "E702"
     assert "E001 cannot read" in missing.failure.notes[0]
+
+
+def test_a_background_opens_every_scenario_of_its_file(tmp_path):
+    path = write(tmp_path, 'background {\n  given { p1.points = 5 }\n  expect p1.points == 5\n}\n'
+                           'scenario "from five" {\n  seed 2\n  play p1 "add two"\n  expect p1.points == 7\n}\n'
+                           'scenario "again from five" {\n  play p1 "add one"\n  expect p1.points == 6\n}\n'
+                           'scenario "wrong" {\n  expect p1.points == 0\n}\n')
+    results = run_file(path).results
+    assert [(r.name, r.passed) for r in results] == [("from five", True), ("again from five", True), ("wrong", False)]
+    failure = results[2].failure
+    assert failure is not None and failure.message == "expected p1.points == 0, but p1.points is 5"
+    variant = write(tmp_path, 'use "counter.tests" only "from five"\n', name="reuse")
+    assert [r.passed for r in run_file(variant).results] == [True]   # the background comes along
+
+
+HIDDEN = """
+game "Peek" { players 2 }
+component card { n: int } shown as "#{n}"
+deck cards: card in pile = [card(n: k) for k in 1..4]
+zone pile: card visible none
+zone table: card visible all
+player zone hand: card visible owner
+phase play {
+  for p in players { move top(pile) to p.hand }
+  choose by players[0] { option "show" { move top(players[0].hand) to table } option "keep" { end game } }
+  end game
+}
+"""
+
+
+def test_seen_by_checks_what_a_player_is_shown(tmp_path):
+    path = write(tmp_path, 'scenario "shown" {\n'
+                           '  expect seen by p1 p1.hand\n  expect not seen by p2 p1.hand\n'
+                           '  expect not seen by p1 pile\n'
+                           '  play p1 "show"\n  expect seen by p2 table\n}\n'
+                           'scenario "wrong" {\n  expect seen by p2 top(p1.hand)\n}\n', rules=HIDDEN, name="peek")
+    shown, wrong = run_file(path).results
+    assert shown.passed, shown.failure
+    assert wrong.failure is not None and wrong.failure.code == "E701"
+    assert wrong.failure.message.startswith("the observation of p2 (player 2) does not show '#")
