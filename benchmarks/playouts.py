@@ -1,6 +1,10 @@
 """Random playouts per second for every ruleset in games/, through the public host API.
 
-    python benchmarks/playouts.py [--seconds 3] [--players N] [--events] [RULESET...]
+    python benchmarks/playouts.py [--seconds 3] [--players N] [--events] [--ids] [RULESET...]
+
+Each playout plays the way a host does: ``legal_actions(p)``, then ``apply_action(action,
+player=p)`` with one of them (``--ids``: through ``legal_action_ids``, which builds no
+Action objects).
 
 On tic-tac-toe it also measures OpenSpiel's pure-Python tic-tac-toe in the same run, when
 open_spiel is installed (pip install open-spiel), and prints the ratio. A benchmark, not a test.
@@ -22,9 +26,12 @@ from rulelang.loader import read_ruleset  # noqa: E402
 from rulelang.settings import read_settings  # noqa: E402
 
 
-def playouts_per_second(game, seconds: float, seed: int = 0, events: bool = False) -> tuple[float, float]:
-    """(playouts per second, mean decisions per playout) of uniformly random play (recording
-    events when ``events``)."""
+def playouts_per_second(game, seconds: float, seed: int = 0, events: bool = False,
+                        ids: bool = False) -> tuple[float, float]:
+    """(playouts per second, mean decisions per playout) of uniformly random play, the way a
+    host plays: ``legal_actions(p)``, then ``apply_action(action, player=p)`` with one of the
+    returned actions (``ids``: the ids-only path, ``legal_action_ids``); recording events
+    when ``events``."""
     chooser = random.Random(seed)
     start, games, decisions = time.perf_counter(), 0, 0
     while time.perf_counter() - start < seconds:
@@ -33,7 +40,10 @@ def playouts_per_second(game, seconds: float, seed: int = 0, events: bool = Fals
             for player in state.current_players():
                 if state.is_terminal() or player not in state.current_players():
                     continue
-                state.apply_action(chooser.choice(state.legal_action_ids(player)), player=player)
+                if ids:
+                    state.apply_action(chooser.choice(state.legal_action_ids(player)), player=player)
+                else:
+                    state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
         state.returns()
         games += 1
         decisions += state.decisions
@@ -53,13 +63,14 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--players", type=int)
     parser.add_argument("--events", action="store_true", help="record events (State.events) in every playout")
+    parser.add_argument("--ids", action="store_true", help="play through legal_action_ids instead of legal_actions")
     args = parser.parse_args(argv)
     paths = args.rulesets or sorted((ROOT / "games").glob("*.rules"))
     print(f"{'ruleset':<28} {'players':>7} {'playouts/s':>11} {'decisions/game':>15}")
     for path in paths:
         players = args.players or default_players(path)
         game = rulelang.load(path, players=players)
-        rate, length = playouts_per_second(game, args.seconds, events=args.events)
+        rate, length = playouts_per_second(game, args.seconds, events=args.events, ids=args.ids)
         print(f"{path.name:<28} {players:>7} {rate:>11.1f} {length:>15.1f}")
         if path.name == "tic_tac_toe.rules":
             compare_with_openspiel(rate, args.seconds)
