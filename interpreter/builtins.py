@@ -259,6 +259,12 @@ BUILTINS: dict[str, Builtin] = {
     "player_number": player_number,
 }
 
+# Board queries: functions of their arguments and of the boards' data alone (which never
+# change), so a call whose arguments are constants gives the same value every time.
+BOARD_QUERIES = frozenset({"spaces", "space", "lines", "neighbors", "distance", "within", "ahead", "behind",
+                           "step", "direction", "region", "largest_region"})
+assert set(BUILTINS) >= BOARD_QUERIES
+
 # Functions whose arguments may be generators (``f(x for x in s if c by key)``).
 AGGREGATES = names_with_role(AGGREGATE)
 

@@ -13,7 +13,7 @@ from .catalog import Catalog, diagnostics_of
 from .catalog_info import catalog_info
 from .deserialize import state_from_json
 from .position import state_from_position
-from .state import State
+from .state import InitialTables, State
 
 
 class Game:
@@ -35,6 +35,13 @@ class Game:
         self.catalog = Catalog(declarations, num_players, base_dir, settings)
         if self.catalog.problems:
             raise RulesetError(diagnostics_of(self.catalog.problems))
+        # What every new game computes the same way, kept by the first (State.initial): the
+        # variables' initial values, which no chance or seed reaches...
+        self.initial_values: InitialTables | None = None
+        # And, when chance is not explicit, a new game up to its first draw or decision (by
+        # whether it records events, and the bound on steps), with the steps and work of its
+        # run so far (State.initial).
+        self.starts: dict[tuple[bool, int], tuple[State, int, int] | None] = {}
 
     def new_initial_state(self, seed: int = 0, explicit_chance: bool = False, events: bool = False) -> State:
         """A new game at its first decision. ``explicit_chance`` exposes chance events;

@@ -12,25 +12,32 @@ import operator
 from typing import TYPE_CHECKING
 
 from rulelang import ast
+from rulelang.boards import Space
 from rulelang.diagnostics import Span
 from rulelang.parser import PLACEHOLDER
 
 from . import rng
-from .builtins import AGGREGATES, BUILTINS, FREE_WORK, arity, as_list, sequence
+from .builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, FREE_WORK, arity, as_list, sequence
 from .events import chance_event
-from .program import Code, Decision, Expr
+from .program import Code, Decision, Expr, LogLine
 from .serialize import zone_key
 from .values import (
     CHANCE,
+    ORDER_KEYS,
     Component,
     ComponentSpec,
+    EnumType,
+    EnumValue,
+    OrderKey,
     Player,
     Ref,
     RuleError,
+    Value,
     ZoneRef,
     display,
     display_within,
     kind_of,
+    less,
 )
 
 if TYPE_CHECKING:
@@ -51,6 +58,9 @@ _MISSING = object()
 Box = list[int | None]  # a jump target, patched once the code it jumps to is emitted
 
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+# The same orders for values that Python does not order (players, enum values...): ``less``.
+_ORDER_OF_RULES = {"<": less, "<=": lambda x, y: not less(y, x), ">": lambda x, y: less(y, x),
+                   ">=": lambda x, y: not less(x, y)}
 
 
 MAX_LIST = 100_000  # the longest list a range or a list repetition may build
@@ -233,7 +243,9 @@ class Compiler:
             return lambda st, env: a(st, env) not in as_list(st, b(st, env))
         if op == "..":
             return lambda st, env: _inclusive_range(st, a(st, env), b(st, env))
-        fn = _ORDER.get(op) or _arith(op)
+        if op in _ORDER:
+            return self._ordering_binary(_ORDER[op], _ORDER_OF_RULES[op], a, b, op)
+        fn = _arith(op)
         if op in ("+", "*"):
             return self._building_binary(fn, a, b, op)
         return self._checked_binary(fn, a, b, op)
@@ -252,6 +264,26 @@ class Compiler:
             elif type(result) is str and len(result) > 8 * FREE_WORK:
                 st.charge(len(result) // 8)
             return result
+        return run
+
+    @staticmethod
+    def _ordering_binary(fn, of_rules, a, b, op):
+        """``<``, ``<=``, ``>`` or ``>=``: numbers and strings as Python compares them, other
+        values of the rules (players, enum values...) in their order (``less``)."""
+        def run(st, env):
+            x, y = a(st, env), b(st, env)
+            if type(x) is not int:
+                key = ORDER_KEYS.get(type(x))
+                if key is not None and type(y) is type(x):  # two players, two enum values...
+                    return fn(key(x), key(y))
+            try:
+                return fn(x, y)
+            except TypeError:
+                pass
+            try:
+                return of_rules(x, y)
+            except TypeError:
+                raise RuleError(f"cannot apply '{op}' to {kind_of(x)} and {kind_of(y)}") from None
         return run
 
     @staticmethod
@@ -344,6 +376,11 @@ class Compiler:
             want = str(low) if low == high else f"{low} to {high}"
             raise CompileError(f"{name}() takes {want} arguments, got {len(node.args)}", node.span, "E201")
         args = [self.expr(a) for a in node.args]
+        constants = self._constant_values(node.args) if name in BOARD_QUERIES else None
+        if constants is not None:
+            return _once_per_game(fn, constants)
+        if name == "top" and len(args) == 1:
+            return _top(args[0])
         if len(args) == 1:
             (a,) = args
             return lambda st, env: fn(st, a(st, env))
@@ -351,6 +388,20 @@ class Compiler:
             a, b = args
             return lambda st, env: fn(st, a(st, env), b(st, env))
         return lambda st, env: fn(st, *[f(st, env) for f in args])
+
+    def _constant_values(self, nodes):
+        """The values of ``nodes`` if each is a constant (a literal, or a name of the game's
+        constants: a board, an enum value...), else None."""
+        values: list[Value] = []
+        for node in nodes:
+            if isinstance(node, ast.Literal):
+                values.append(node.value)
+            elif (isinstance(node, ast.Name) and node.name not in self.scope and node.name not in self.cat.global_vars
+                  and node.name not in ("players", "seats") and node.name in self.cat.constants):
+                values.append(self.cat.constants[node.name])
+            else:
+                return None
+        return values
 
     def _function_call(self, node):
         """A call of a function of the ruleset: its body runs in an environment of its own
@@ -424,7 +475,7 @@ class Compiler:
         elif name in ("min", "max") and len(node.args) == 2:
             a, b = self.expr(node.args[0]), self.expr(node.args[1])
             fn = min if name == "min" else max
-            return lambda st, env: _checked(name, fn, (a(st, env), b(st, env)))
+            return lambda st, env: _checked(name, fn, (a(st, env), b(st, env)), fallback=_by_order_key(fn))
         elif len(node.args) == 1:
             source = self.expr(node.args[0])
             items, key, desc = (lambda st, env: as_list(st, source(st, env))), None, False
@@ -738,7 +789,7 @@ class Compiler:
             env = fr.env
             st.pending = Decision("choose", (player.index,), options, ids, resume,
                                   prompt_of=lambda p: prompt(st, env, p), span=span, asks=asks)
-        self.emit(code, choose, node.span)
+        code.stops.add(self.emit(code, choose, node.span))
         if has_otherwise:
             skip = self.emit_jump(code, node.span)
             otherwise_box[0] = len(code.ops)
@@ -767,7 +818,7 @@ class Compiler:
             st.pending = Decision("menu", (player.index,), tuple(names[i] for i in open_),
                                   tuple(labels[i] for i in open_), resume, prompt_of=lambda p: prompt(st, env, p),
                                   span=span)
-        self.emit(code, menu, node.span)
+        code.stops.add(self.emit(code, menu, node.span))
         for option in node.options:
             targets.append(len(code.ops))
             self.block(option.body, code)
@@ -792,11 +843,29 @@ class Compiler:
         def options_for(st, env, player):
             return _bound(env, pvar, player, lambda: _unique(as_list(st, source(st, env))))
 
-        def resume(st, fr, value, player_index):
-            picks = dict(fr.env.get(picks_key, {}))
-            picks[st.game.catalog.players[player_index]] = value
-            fr.env[picks_key] = picks
-            # fr.pc stays: the operation runs again, and either waits for more or finishes
+        span = node.span
+
+        def waiting_for(st, env, group, picks, per_player):
+            """The decision of the players of ``group`` who have not picked yet, whose
+            options are ``per_player``. A pick changes neither the state nor what the others
+            may pick (their options read the state, not the picks): the next decision keeps
+            their options, as running the operation again would compute them."""
+            waiting = tuple(p.index for p in group if p not in picks)
+            chosen = tuple(sorted(p.index for p in group if p in picks))
+
+            def resume(st, fr, value, player_index):
+                picks_now = dict(fr.env.get(picks_key, {}))
+                picks_now[st.game.catalog.players[player_index]] = value
+                fr.env[picks_key] = picks_now
+                if any(p not in picks_now for p in group):  # others to wait for: the same options
+                    rest = {i: o for i, o in per_player.items() if i != player_index}
+                    st.pending = waiting_for(st, fr.env, group, picks_now, rest)
+                # else fr.pc stays: the operation runs again and finishes
+
+            def prompt_of(index):
+                return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
+            return Decision("simultaneous", waiting, (), (), resume,
+                            per_player=per_player, chosen=chosen, prompt_of=prompt_of, span=span)
 
         def simultaneous(st, fr):
             env = fr.env
@@ -814,13 +883,8 @@ class Compiler:
                 if not options:
                     raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
                 per_player[p.index] = (options, tuple(encode(o) for o in options))
-            chosen = tuple(sorted(p.index for p in group if p in picks))
-
-            def prompt_of(index):
-                return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
-            st.pending = Decision("simultaneous", tuple(p.index for p in waiting), (), (), resume,
-                                  per_player=per_player, chosen=chosen, prompt_of=prompt_of, span=node.span)
-        self.emit(code, simultaneous, node.span)
+            st.pending = waiting_for(st, env, group, picks, per_player)
+        code.stops.add(self.emit(code, simultaneous, span))
 
     def prompt(self, node, default):
         """``f(st, env, player) -> str``: the text of a choice's prompt, its placeholders
@@ -871,7 +935,7 @@ class Compiler:
                 st.rng, i = rng.below(st.rng, len(values))
                 value = values[i]
             resume(st, fr, value, CHANCE)
-        self.emit(code, chance, span)
+        code.stops.add(self.emit(code, chance, span))
 
     def _s_Roll(self, node, code):
         if node.die not in self.cat.dice:
@@ -947,7 +1011,7 @@ class Compiler:
                 write(st, env)
                 del env["$shuffled"]
             fr.pc += 1
-        self.emit(code, shuffle, node.span)
+        code.stops.add(self.emit(code, shuffle, node.span))
 
     # ---- changing the state ----
     def _s_Move(self, node, code):
@@ -962,6 +1026,11 @@ class Compiler:
                 st.move(value, destination.slot)
             elif value is None:
                 raise RuleError("nothing to move (the value is none)")
+            elif type(value) is ZoneRef:  # a whole zone, bottom first: as the loop below would
+                size = len(st.zones[value.slot])
+                if size > FREE_WORK:
+                    st.charge(size)
+                st.move_all(value.slot, destination.slot)
             else:
                 for c in as_list(st, value):
                     if not isinstance(c, Component):
@@ -1048,33 +1117,148 @@ class Compiler:
         self.emit(code, end, node.span)
 
     def _s_Log(self, node, code):
-        message = self.expr(node.message)
+        message = self._log_message(node.message)
         audience = self.expr(node.audience) if node.audience is not None else None
 
         def log(st, env):
-            text = _log_text(message(st, env), "")
+            text = message(st, env)
             players = None
+            if st.event_log is not None:
+                text = str(text)  # the event holds the text
             if audience is None:
-                st.log.append(text)
+                st.log_lines.append(text)
             else:
                 players = _audience(st, audience(st, env))
-                st.private_log.append((len(st.log), players, text))
+                st.private_lines.append((len(st.log_lines), players, text))
             if st.event_log is not None:
                 st.event_log.append(("log", text, players))
         self.emit_step(code, log, node.span)
+
+    def _log_message(self, node):
+        """``f(st, env) -> str | LogLine``: the line a 'log' statement writes, its text built
+        only when the log is read (``LogLine``) when it is known to be short. A message
+        ``"text" + a + b...`` keeps its values; each '+' joins texts as it would have (the
+        same line, the same charges and bounds: a line is kept for later only while its text
+        stays within LAZY_TEXT characters, which '+' does not charge)."""
+        operands, whole = [], node
+        while isinstance(node, ast.BinaryOp) and node.op == "+":
+            operands.append(node.right)
+            node = node.left
+        if not operands or not (isinstance(node, ast.Literal) and isinstance(node.value, str)):
+            message = self.expr(whole)
+            return lambda st, env: _lazy_text(message(st, env), "")
+        first = node.value
+        values = [self.expr(operand) for operand in reversed(operands)]
+
+        def line(st, env):
+            pieces: list[Value] = [first]
+            room = LAZY_TEXT - len(first)
+            text = None
+            for value_of in values:
+                value = value_of(st, env)
+                if text is None:
+                    size = _shown_size(value, room)
+                    if size >= 0:
+                        room -= size
+                        pieces.append(value)
+                        continue
+                    text = str(LogLine(tuple(pieces)))  # what the '+' so far made, uncharged
+                text = _plus(text, value)
+                if len(text) > LAZY_TEXT:
+                    st.charge(len(text) // 8)
+            return LogLine(tuple(pieces)) if text is None else _log_text(text, "")
+        return line
 
     def _s_Reveal(self, node, code):
         value, audience = self.expr(node.value), self.expr(node.audience)
 
         def reveal(st, env):
             shown = value(st, env)
-            text = _log_text(shown, "you see ")
+            text = _lazy_text(shown, "you see ")
             players = _audience(st, audience(st, env))
-            st.private_log.append((len(st.log), players, text))
+            if st.event_log is not None:
+                text = str(text)
+            st.private_lines.append((len(st.log_lines), players, text))
             st.revealed(shown, players)
             if st.event_log is not None:
                 st.event_log.append(("log", text, players))
         self.emit_step(code, reveal, node.span)
+
+
+LAZY_TEXT = 8 * FREE_WORK  # a text up to this long is joined by '+' without a charge
+_plus = _arith("+")
+_SHOWN_AS_STR = frozenset({Player, EnumValue, EnumType, Component, Space, ZoneRef, Ref})  # display(v) is str(v)
+
+
+def _shown_size(value, room: int) -> int:
+    """At least the length of ``display(value)`` when that is at most ``room``, else -1:
+    found without building the text of most values."""
+    kind = type(value)
+    if kind is str:
+        size = len(value)
+    elif kind is int:
+        size = 20 if -MAX_INT <= value <= MAX_INT else room + 1
+    elif kind is bool or value is None:
+        size = 5
+    elif kind in _SHOWN_AS_STR:
+        size = len(str(value))
+    elif kind is tuple:
+        size = 2 * len(value) or 2  # the brackets and the separators
+        for item in value:
+            if size > room:
+                return -1
+            more = _shown_size(item, room - size)
+            if more < 0:
+                return -1
+            size += more
+    else:
+        return -1
+    return size if size <= room else -1
+
+
+def _lazy_text(value, prefix: str):
+    """``_log_text(value, prefix)``, kept as a ``LogLine`` to build later when the text is
+    known to be short enough."""
+    if type(value) is not str and _shown_size(value, MAX_STRING - len(prefix)) >= 0:
+        return LogLine((prefix, value))
+    return _log_text(value, prefix)
+
+
+class _Recording:
+    """The state as a query computed once sees it: the work charged is charged to the state
+    and recorded, to be charged again each time the query's value is used."""
+
+    __slots__ = ("st", "work")
+
+    def __init__(self, st):
+        self.st, self.work = st, 0
+
+    @property
+    def game(self):
+        return self.st.game
+
+    def charge(self, work: int) -> None:
+        self.work += work
+        self.st.charge(work)
+
+
+def _once_per_game(fn, args):
+    """A call of the builtin ``fn`` (a board query: no state read) with the constant
+    ``args``, computed at its first call in this game (a Game lowers its own code) and kept:
+    each later call charges the work the first did, and gives the same value."""
+    found: list[tuple[Value, int]] = []
+
+    def call(st, env):
+        if found:
+            value, work = found[0]
+            if work:
+                st.charge(work)
+            return value
+        recording = _Recording(st)
+        value = fn(recording, *args)  # an error (or too much work) keeps nothing: raised again next time
+        found.append((value, recording.work))
+        return value
+    return call
 
 
 def _log_text(value, prefix: str) -> str:
@@ -1198,6 +1382,19 @@ def _unique(items) -> tuple:
     return tuple(out)
 
 
+def _top(zone):
+    """``top(zone)``: a zone's last component read in place (other lists: the builtin)."""
+    top = BUILTINS["top"]
+
+    def run(st, env):
+        value = zone(st, env)
+        if type(value) is ZoneRef:
+            items = st.zones[value.slot]
+            return items[-1] if items else None
+        return top(st, value)
+    return run
+
+
 def _local_access(name):
     """(read, write) of the local variable ``name``."""
     def read(st, env):
@@ -1308,14 +1505,27 @@ def _amount(value) -> int:
 
 # ---- aggregates ----
 
-def _checked(name, fn, values, keys=None):
+def _checked(name, fn, values, keys=None, fallback=None):
     """``fn(values)``, where values of the rules that cannot be compared or added (a
-    TypeError) are the rules' error; ``keys`` are what is compared, when not the values."""
+    TypeError) are the rules' error; ``keys`` are what is compared, when not the values.
+    ``fallback(values)`` is tried before giving up: the same, in the order of the rules
+    (``less``), for values that Python does not order (players, enum values...)."""
     try:
         return fn(values)
     except TypeError:
-        kinds = " and ".join(sorted({kind_of(v) for v in (values if keys is None else keys)}))
-        raise RuleError(f"{name}() cannot compare or add values of kind {kinds}") from None
+        pass
+    if fallback is not None:
+        try:
+            return fallback(values)
+        except TypeError:
+            pass
+    kinds = " and ".join(sorted({kind_of(v) for v in (values if keys is None else keys)}))
+    raise RuleError(f"{name}() cannot compare or add values of kind {kinds}") from None
+
+
+def _by_order_key(fn):
+    """``min`` or ``max`` in the order of the rules (``less``)."""
+    return lambda values: fn(values, key=OrderKey)
 
 
 def _values(items, keyed):
@@ -1344,12 +1554,14 @@ def _count_present(values) -> int:
 
 
 def _agg_extreme(name, fn):
+    by_order = _by_order_key(fn)
+
     def build(items, keyed, desc):
         vals = _values(items, keyed)
 
         def run(st, env):
             values = vals(st, env)
-            return _checked(name, fn, values) if values else None
+            return _checked(name, fn, values, fallback=by_order) if values else None
         return run
     return build
 
@@ -1358,14 +1570,20 @@ def _agg_sorted(items, keyed, desc):
     if not keyed:
         def in_order(values):
             return sorted(values, reverse=desc)
-        return lambda st, env: tuple(_checked("sorted", in_order, items(st, env)))
+
+        def in_rules_order(values):
+            return sorted(values, key=OrderKey, reverse=desc)
+        return lambda st, env: tuple(_checked("sorted", in_order, items(st, env), fallback=in_rules_order))
 
     def by_key(pairs):
         return [e for e, _ in sorted(pairs, key=lambda p: p[1], reverse=desc)]
 
+    def by_key_in_rules_order(pairs):
+        return [e for e, _ in sorted(pairs, key=lambda p: OrderKey(p[1]), reverse=desc)]
+
     def run(st, env):
         pairs = list(items(st, env))
-        return tuple(_checked("sorted", by_key, pairs, [k for _, k in pairs]))
+        return tuple(_checked("sorted", by_key, pairs, [k for _, k in pairs], fallback=by_key_in_rules_order))
     return run
 
 
@@ -1377,13 +1595,20 @@ def _agg_best(name, sign):
                 chosen, chosen_key = e, k
         return chosen
 
+    def best_in_rules_order(pairs):
+        chosen, chosen_key = None, None
+        for e, k in pairs:
+            if chosen_key is None or (less(chosen_key, k) if sign > 0 else less(k, chosen_key)):
+                chosen, chosen_key = e, k
+        return chosen
+
     def build(items, keyed, desc):
         if not keyed:
             raise CompileError(f"{name}() needs 'by KEY'", None, "E201")
 
         def run(st, env):
             pairs = list(items(st, env))
-            return _checked(name, best, pairs, [k for _, k in pairs])
+            return _checked(name, best, pairs, [k for _, k in pairs], fallback=best_in_rules_order)
         return run
     return build
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from rulelang.diagnostics import Span
 
-from .values import Value
+from .values import Value, display
 
 if TYPE_CHECKING:
     from .state import State
@@ -37,12 +37,15 @@ Options: TypeAlias = tuple[tuple[Value, ...], tuple[int, ...]]
 class Code:
     """One lowered procedure or phase: its operations and the span of each."""
 
-    __slots__ = ("name", "ops", "spans")
+    __slots__ = ("name", "ops", "spans", "stops")
 
     def __init__(self, name: str):
         self.name = name
         self.ops: list[Op] = []
         self.spans: list[Span | None] = []
+        # The operations (by index) that may stop the run for a decision or draw from the
+        # random generator: before the first of them, a new game is the same whatever its seed.
+        self.stops: set[int] = set()
 
 
 class Frame:
@@ -86,3 +89,20 @@ class Decision:
         if self.per_player is not None:
             return self.per_player[player]
         return self.options, self.ids
+
+
+class LogLine:
+    """A line of the log kept as the pieces of its text, built only when someone reads the
+    log (``State.log``): ``str(line)`` joins the pieces, each value shown as the rules show
+    it. The values are immutable, so the text is the one the statement would have built."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces: tuple[Value, ...]):
+        self.pieces = pieces
+
+    def __str__(self) -> str:
+        return "".join([piece if type(piece) is str else display(piece) for piece in self.pieces])
+
+    def __repr__(self) -> str:
+        return repr(str(self))

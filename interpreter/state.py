@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from rulelang.boards import BoardError
 from rulelang.diagnostics import Diagnostic, Span
@@ -19,7 +19,7 @@ from . import rng
 from .events import Event, action_event, events_for, tokens_event
 from .infostate import components_in, resample
 from .observe import describe, observation
-from .program import Decision, Env, Expr, Frame, Options
+from .program import Decision, Env, Expr, Frame, LogLine, Options
 from .serialize import state_to_json
 from .values import CHANCE, Component, Player, RuleError, Value, display, kind_of, who
 
@@ -77,7 +77,8 @@ class State:
 
     __slots__ = ("action_history", "component_knowledge", "component_values", "component_zone",
                  "decisions", "event_log", "explicit_chance", "frames",
-                 "game", "global_values", "log", "origin", "pending", "player_values", "private_log", "rng", "seed",
+                 "game", "global_values", "log_lines", "origin", "pending", "player_values", "private_lines", "rng",
+                 "seed",
                  "since_origin",
                  "space_values", "supply_counts", "terminal", "work", "zones")
 
@@ -114,10 +115,11 @@ class State:
         self.terminal = False
         self.decisions = 0  # choices made by players (chance outcomes not counted)
         self.action_history: list[tuple[int, int]] = []  # (player, action id), chance included
-        self.log: list[str] = []
+        # The log (``log``, ``private_log``): a line's text is built when someone reads it.
+        self.log_lines: list[str | LogLine] = []
         # Lines for some players only ('log ... to', 'reveal'): (how many public lines came
         # before it, the players who see it, the text).
-        self.private_log: list[tuple[int, tuple[int, ...], str]] = []
+        self.private_lines: list[tuple[int, tuple[int, ...], str | LogLine]] = []
         # What happened, as recorded tuples (events.py), or None when no events are recorded.
         self.event_log: list[Event] | None = [] if events else None
         # A failed action is undone by replaying from the origin: the start (None) or the
@@ -129,23 +131,51 @@ class State:
     @classmethod
     def initial(cls, game: Game, seed: int, explicit_chance: bool, events: bool = False) -> State:
         """A new game, set up and run to its first decision."""
+        if not explicit_chance:
+            start = _start_of(game, events)
+            if start is not None:  # the setup up to its first draw or decision: the same for every seed
+                prefix, steps, work = start
+                state = prefix.clone()
+                state.seed, state.rng = seed, rng.seed_state(seed)
+                state.run(steps, work)  # the run goes on as if it had not stopped
+                return state
         state = cls(game, seed, explicit_chance, events)
-        everyone = (1 << game.num_players) - 1
-        state.component_knowledge = [everyone] * len(game.catalog.components)  # the decks' declared order
-        state._set_up()
+        state._set_up_and_start()
         state.run()
         return state
+
+    def _set_up_and_start(self) -> None:
+        everyone = (1 << self.game.num_players) - 1
+        self.component_knowledge = [everyone] * len(self.game.catalog.components)  # the decks' declared order
+        self._set_up()
 
     def _set_up(self) -> None:
         """Give every variable its initial value, then enter the first phase, after the setup."""
         catalog = self.game.catalog
-        self.set_initial_values()
+        self._set_initial_values_of_game()
         if catalog.first_phase is not None:  # its event comes when the setup is done (pop)
             self.enter_phase(catalog.first_phase, announce="$setup" not in catalog.code)
         if "$setup" in catalog.code:
             self.push("$setup", {}, None)
         if not self.frames:
             self.end_game()
+
+    def _set_initial_values_of_game(self) -> None:
+        """``set_initial_values``, computed by the game's first new state only: they read
+        nothing but the game (a new state's zones and the variables set before them; no
+        chance), and values are immutable, so every new game starts with copies of them."""
+        game = self.game
+        tables = game.initial_values
+        if tables is None or tables.max_steps != game.max_steps:  # (bounded by max_steps too)
+            self.set_initial_values()  # an error of the rules is raised again by the next game
+            game.initial_values = InitialTables(
+                dict(self.global_values), _copied(self.player_values), _copied(self.space_values),
+                _copied(self.component_values), game.max_steps)
+            return
+        self.global_values = dict(tables.global_values)
+        self.player_values = _copied(tables.player_values)
+        self.space_values = _copied(tables.space_values)
+        self.component_values = _copied(tables.component_values)
 
     def set_initial_values(self) -> None:
         """Give every variable its declared initial value (``me``: the owner of an owned
@@ -282,6 +312,33 @@ class State:
         top = max(keys.values())
         return [i for i in tied if keys[i] == top]
 
+    @property
+    def log(self) -> list[str]:
+        """The public lines of the log, oldest first (each line's text built when first read)."""
+        lines = self.log_lines
+        for k, line in enumerate(lines):
+            if type(line) is not str:
+                lines[k] = str(line)
+        return cast("list[str]", lines)
+
+    @log.setter
+    def log(self, lines: list[str]) -> None:
+        self.log_lines = cast("list[str | LogLine]", lines)
+
+    @property
+    def private_log(self) -> list[tuple[int, tuple[int, ...], str]]:
+        """The lines for some players only: (how many public lines came before it, the
+        players who see it, the text)."""
+        lines = self.private_lines
+        for k, (at, players, line) in enumerate(lines):
+            if type(line) is not str:
+                lines[k] = (at, players, str(line))
+        return cast("list[tuple[int, tuple[int, ...], str]]", lines)
+
+    @private_log.setter
+    def private_log(self, lines: list[tuple[int, tuple[int, ...], str]]) -> None:
+        self.private_lines = cast("list[tuple[int, tuple[int, ...], str | LogLine]]", lines)
+
     def history(self) -> list[tuple[int, int]]:
         """Every (player, action id) applied since the start, chance outcomes included."""
         return list(self.action_history)
@@ -367,13 +424,33 @@ class State:
         """Move ``component`` to the top of the zone in ``slot``."""
         cid = component.id
         source = self.component_zone[cid]
-        self.zones[source].remove(component)
+        zone = self.zones[source]
+        if zone[-1] is component:  # the top, as most moves take: no search
+            zone.pop()
+        else:
+            zone.remove(component)
         self.zones[slot].append(component)
         self.component_zone[cid] = slot
         seers = self.game.catalog.zone_seers  # who saw it leave or arrive knows where it is
         self.component_knowledge[cid] |= seers[source] | seers[slot]
         if self.event_log is not None:
             self.event_log.append(("move", cid, source, slot))
+
+    def move_all(self, source: int, slot: int) -> None:
+        """Move every component of the zone in ``source``, bottom first, to the top of the
+        zone in ``slot``: the same as ``move`` of each in turn, without a search."""
+        moving = self.zones[source][:]
+        if source != slot:  # (a zone moved onto itself keeps its order)
+            self.zones[slot] += moving
+            self.zones[source].clear()
+        seers = self.game.catalog.zone_seers
+        seen = seers[source] | seers[slot]
+        zone_of, knowledge = self.component_zone, self.component_knowledge
+        for cid in map(_ID, moving):
+            zone_of[cid] = slot
+            knowledge[cid] |= seen
+        if self.event_log is not None:
+            self.event_log += [("move", cid, source, slot) for cid in map(_ID, moving)]
 
     def shuffled(self, slot: int) -> None:
         """After a shuffle of the zone in ``slot``: only the players who see it in full know
@@ -430,11 +507,12 @@ class State:
         self.pending = None
 
     # ---- running ----
-    def run(self) -> None:
+    def run(self, steps: int = 0, work: int = 0) -> None:
         """Run until a decision or the end. An error of the rules becomes RulesRuntimeError,
-        any other failure InternalError, both located at the operation that failed."""
+        any other failure InternalError, both located at the operation that failed. (``steps``
+        and ``work``: what this run has already done, when it goes on from where it stopped.)"""
         try:
-            self._run_until_decision()
+            self._run_until_decision(steps, work)
         except Exception as error:
             raise self._as_rulelang_error(error) from _cause(error)
 
@@ -447,10 +525,9 @@ class State:
             raise RuleError(f"the rules went through more than {self.game.max_steps} items of work"
                             " without reaching a decision", "E603")
 
-    def _run_until_decision(self) -> None:
+    def _run_until_decision(self, steps: int = 0, work: int = 0) -> None:
         limit = self.game.max_steps
-        steps = 0
-        self.work = 0
+        self.work = work
         while self.pending is None and not self.terminal:
             fr = self.frames[-1]
             ops = fr.code
@@ -461,6 +538,27 @@ class State:
             steps += 1
             if steps > limit:
                 raise RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
+
+    def _run_until_stop(self) -> int:
+        """``_run_until_decision`` up to the first operation that may stop for a decision or
+        draw from the random generator, left to run; the steps done so far."""
+        limit = self.game.max_steps
+        steps = 0
+        self.work = 0
+        code = self.game.catalog.code
+        while self.pending is None and not self.terminal:
+            fr = self.frames[-1]
+            ops = fr.code
+            if fr.pc >= len(ops):
+                self.pop(None)
+                continue
+            if fr.pc in code[fr.name].stops:
+                break
+            ops[fr.pc](self, fr)
+            steps += 1
+            if steps > limit:
+                raise RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
+        return steps
 
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
         """What went wrong while running, located at the operation running now."""
@@ -523,8 +621,8 @@ class State:
         self.frames = [f.copy() for f in other.frames]
         self.pending, self.terminal, self.decisions = other.pending, other.terminal, other.decisions
         self.action_history = other.action_history[:]
-        self.log = other.log[:]
-        self.private_log = other.private_log[:]
+        self.log_lines = other.log_lines[:]  # lines not built yet are shared: immutable
+        self.private_lines = other.private_lines[:]
         self.event_log = None if other.event_log is None else other.event_log[:]
         self.origin, self.since_origin = other.origin, other.since_origin
         self.work = other.work
@@ -583,6 +681,41 @@ class State:
             raise IllegalActionError(f"it is not {who(player)}'s turn to act; to act: "
                                      + ", ".join(who(p) for p in current))
         return player
+
+
+def _start_of(game: Game, events: bool) -> tuple[State, int, int] | None:
+    """A new game of ``game`` (recording ``events`` or not) set up and run up to the first
+    operation that may stop for a decision or draw from the random generator, with the steps
+    and the work done so far; computed once per game. Nothing before that reads the seed, so
+    every new game starts as a copy of it. None if that run fails (the game's own run reports
+    it) or if the rules stop there in a way no copy could share."""
+    starts, key = game.starts, (events, game.max_steps)
+    if key not in starts:
+        starts[key] = None
+        state = State(game, 0, False, events)
+        try:
+            state._set_up_and_start()
+            steps = state._run_until_stop()
+        except Exception:
+            return None
+        if state.pending is None:
+            starts[key] = (state, steps, state.work)
+    return starts[key]
+
+
+class InitialTables(NamedTuple):
+    """The initial values of a game's variables (``State.set_initial_values``), by owner."""
+
+    global_values: dict[str, Value]
+    player_values: dict[str, list[Value]]
+    space_values: dict[str, list[Value]]
+    component_values: dict[str, list[Value]]
+    max_steps: int  # the bound on the work they were computed within
+
+
+def _copied(table: dict[str, list[Value]]) -> dict[str, list[Value]]:
+    """A table of owned variables whose lists can change without changing ``table``'s."""
+    return {name: values[:] for name, values in table.items()}
 
 
 def _cause(error: Exception) -> BaseException | None:

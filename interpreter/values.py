@@ -1,10 +1,18 @@
 """Runtime values. Every value a ruleset handles is plain data or one of these interned,
-immutable objects, so a state copies cheaply and serializes exactly."""
+immutable objects, so a state copies cheaply and serializes exactly.
+
+A game makes each player, enum value, component and space once (its catalog and its boards),
+and every state, copy, saved state and position read back uses those objects. So they are
+equal only to themselves, and none of their classes defines a comparison: that keeps ``==``,
+``in``, ``list.remove``, ``index`` and hashing at C speed (a class with a rich comparison
+written in Python makes each of them about ten times slower). Where the rules order them
+(``<``, ``min``, ``sorted``, ``best``...), ``less`` and ``OrderKey`` give the order.
+"""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TypeAlias, Union
+from typing import Any, TypeAlias, Union
 
 from rulelang.boards import Board, Space
 
@@ -33,14 +41,16 @@ class Player:
 
     __str__ = __repr__
 
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Player):
-            return NotImplemented
-        return self.index < other.index
+    def __copy__(self) -> Player:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Player:
+        return self
 
 
 class EnumValue:
-    """One value of a declared enumeration; ordered by its position in the declaration."""
+    """One value of a declared enumeration; ordered (``less``) by its position in the
+    declaration."""
 
     __slots__ = ("name", "ordinal", "type")
 
@@ -52,10 +62,11 @@ class EnumValue:
 
     __str__ = __repr__
 
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, EnumValue):
-            return NotImplemented
-        return self.ordinal < other.ordinal
+    def __copy__(self) -> EnumValue:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> EnumValue:
+        return self
 
 
 class EnumType:
@@ -105,11 +116,6 @@ class Component:
         return self.label
 
     __str__ = __repr__
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Component):
-            return NotImplemented
-        return self.id < other.id
 
 
 class ComponentSpec:
@@ -223,6 +229,61 @@ def kind_of(value: object) -> str:
     if isinstance(value, Ref):
         return value.kind
     return type(value).__name__.lower().replace("ref", "")
+
+
+def less(a: object, b: object) -> bool:
+    """``a < b`` in the order of the rules: numbers and strings as Python orders them, players
+    by seat, enum values by declaration order (any two enum values), components by id, spaces
+    by (board name, index), lists item by item; TypeError for two values that have no order
+    between them (a player and a number, two maps...)."""
+    key = ORDER_KEYS.get(type(a))
+    if key is not None or type(b) in ORDER_KEYS:
+        if key is None or ORDER_KEYS.get(type(b)) is not key:
+            raise TypeError(f"cannot order {kind_of(a)} and {kind_of(b)}")
+        return key(a) < key(b)  # type: ignore[no-any-return]  # two ints, or two (str, int): a bool
+    if type(a) is tuple and type(b) is tuple:
+        for x, y in zip(a, b, strict=False):  # the shorter is less when all its items are equal
+            if not (x is y or x == y):
+                return less(x, y)
+        return len(a) < len(b)
+    return a < b  # type: ignore[no-any-return, operator]  # TypeError when they have no order
+
+
+def _player_key(p: Player) -> int:
+    return p.index
+
+
+def _enum_key(v: EnumValue) -> int:
+    return v.ordinal
+
+
+def _component_key(c: Component) -> int:
+    return c.id
+
+
+def _space_key(s: Space) -> tuple[str, int]:
+    return s.board, s.index
+
+
+ORDER_KEYS: dict[type, Callable[[Any], Any]] = {
+    Player: _player_key, EnumValue: _enum_key, Component: _component_key, Space: _space_key}
+"""How each interned kind of value is ordered; values of two kinds have no order between them."""
+
+
+class OrderKey:
+    """A sort key that orders any values of the rules as ``less`` does: ``sorted(values,
+    key=OrderKey)``, ``min(values, key=OrderKey)``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object):
+        self.value = value
+
+    def __lt__(self, other: OrderKey) -> bool:
+        return less(self.value, other.value)
+
+    def __gt__(self, other: OrderKey) -> bool:
+        return less(other.value, self.value)
 
 
 def who(player: int) -> str:

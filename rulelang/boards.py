@@ -55,6 +55,8 @@ from __future__ import annotations
 
 import difflib
 import json
+import threading
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -106,14 +108,19 @@ class BoardError(ValueError):
         return f"{':'.join(where)}: {self.message}" if where else self.message
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, eq=False)
 class Space:
-    """One space of a board; equal, hashed and ordered by (board name, index)."""
+    """One space of a board, equal only to itself and hashed by identity, both at C speed (a
+    comparison written in Python would make every ``==``, ``in`` and dictionary lookup on
+    spaces slow). Boards make their spaces with ``interned_space``: a board built again from
+    the same data (the same ruleset loaded twice, a board file a host reads) has the very
+    same spaces, and so do copies and pickles while the board is in use. Where spaces are
+    put in order, sort by ``key``: (board name, index)."""
 
     board: str
     index: int
-    name: str = field(compare=False)
-    attributes: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
+    name: str
+    attributes: Mapping[str, object] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.attributes, MappingProxyType):
@@ -122,8 +129,34 @@ class Space:
     def __str__(self) -> str:
         return self.name
 
-    def __reduce__(self) -> tuple[type[Space], tuple[str, int, str, dict[str, object]]]:
-        return (Space, (self.board, self.index, self.name, dict(self.attributes)))
+    @property
+    def key(self) -> tuple[str, int]:
+        """What orders spaces: (board name, index)."""
+        return self.board, self.index
+
+    def __copy__(self) -> Space:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Space:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., Space], tuple[str, int, str, dict[str, object]]]:
+        return (interned_space, (self.board, self.index, self.name, dict(self.attributes)))
+
+
+_SPACES: weakref.WeakValueDictionary[tuple[str, int, str, str], Space] = weakref.WeakValueDictionary()
+_SPACES_LOCK = threading.Lock()
+
+
+def interned_space(board: str, index: int, name: str, attributes: Mapping[str, object]) -> Space:
+    """The space with this data: the one made before while it is still in use (by a board
+    loaded before, a copy, a pickle), else a new one."""
+    key = (board, index, name, repr(sorted(attributes.items())))  # repr: keeps True apart from 1
+    with _SPACES_LOCK:
+        space = _SPACES.get(key)
+        if space is None:
+            space = _SPACES[key] = Space(board, index, name, attributes)
+        return space
 
 
 @dataclass(frozen=True)
@@ -167,7 +200,7 @@ class Board:
         self.name = name
         self.kind = kind
         self.spaces: tuple[Space, ...] = tuple(
-            Space(name, i, n, a) for i, (n, a) in enumerate(zip(names, attributes, strict=True)))
+            interned_space(name, i, n, a) for i, (n, a) in enumerate(zip(names, attributes, strict=True)))
         self.directions: tuple[str, ...] = geometry.names if geometry else ()
         self.attribute_names = frozenset(k for s in self.spaces for k in s.attributes)
         self._by_name = {s.name: s for s in self.spaces}

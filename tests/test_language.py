@@ -184,6 +184,27 @@ def test_loop_over_a_zone_goes_bottom_to_top():
     assert globals_of(state) == {"seen": [1, 2, 3, 4], "t": 4, "b": 1, "tops": [4, 3]}
 
 
+def test_moves_from_the_top_the_middle_and_of_whole_zones():
+    # Moving the top takes no search; a whole zone moves bottom first, as one move per
+    # component would (onto itself: the same order); events record each component.
+    state = rulelang.load(rules(ONE("""
+      move top(pile) to other
+      move pile[1] to other
+      move pile to other
+      move other to other
+      order = [c.n for c in other]
+      move [top(other), bottom(other)] to pile
+      left = [c.n for c in other] + [0] + [c.n for c in pile]
+    """, """component chip { n: int }
+            zone pile: chip visible all
+            zone other: chip visible all
+            deck chips: chip in pile = [chip(n: i) for i in 1..5]
+            var order: list[int] = []  var left: list[int] = []"""))).new_initial_state(seed=0, events=True)
+    assert globals_of(state) == {"order": [5, 2, 1, 3, 4], "left": [2, 1, 3, 0, 4, 5]}
+    moved = [e["component"]["label"] for e in state.events() if e["type"] == "move"]
+    assert moved == ["5", "2", "1", "3", "4", "5", "2", "1", "3", "4", "4", "5"]
+
+
 # ---- decisions ----
 
 CHOOSE = """
@@ -552,6 +573,46 @@ def test_enum_values_bare_and_qualified():
     assert g["b"] == {"enum": "colour", "value": "green"}
     assert g["same"] is True and g["count_"] == 3
     assert [v["value"] for v in g["ordered"]] == ["red", "green"]
+
+
+def test_players_enum_values_components_and_spaces_are_ordered():
+    # Their classes define no comparison (identity equality at C speed): the interpreter
+    # orders them itself, for every comparison and aggregate, and lists of them item by item.
+    state = start("""
+      game "T" { players 3 }
+      enum suit { clubs, diamonds, hearts }
+      enum colour { red, black }
+      board b = square_grid(3, 3)
+      component card { s: suit  r: int } shown as "{s}{r}"
+      zone deck: card visible all
+      deck cards: card in deck = [card(s: x, r: n) for x in values(suit) for n in 1..2]
+      var seats: list[int] = []
+      var tests: list[bool] = []
+      var names: list[string] = []
+      var spots: list[int] = []
+      phase main {
+        seats = [p.index for p in sorted(reversed(players))]
+          + [p.index for p in [min(players), max(players), min(players[2], players[1]), max(players[0], players[1])]]
+          + [x[0].index * 10 + x[1] for x in sorted([[players[1], 2], [players[1], 1], [players[0], 5]])]
+        tests = [players[0] < players[1], players[2] > players[1], players[1] < players[1],
+                 players[0] <= players[1], players[2] >= players[1], players[1] <= players[1],
+                 hearts < clubs, clubs < hearts, red < hearts, black > clubs, hearts <= hearts, clubs >= diamonds,
+                 [hearts, 1] < [hearts, 2], [red, 5] < [clubs, 1], space(b, "a1") < space(b, "b1"),
+                 top(deck) > list(deck)[0]]
+        names = ["" + c for c in sorted(reversed(list(deck)))]
+          + ["" + c for c in [best(c for c in deck by c.s), worst(c for c in deck by [c.s, c]), max(list(deck))]]
+          + ["" + c for c in sorted(c for c in deck by c.s desc)]
+        spots = [s.index for s in sorted(reversed(spaces(b)))] + [max(spaces(b)).index]
+      }
+    """, players=3)
+    g = globals_of(state)
+    assert g["seats"] == [0, 1, 2, 0, 2, 1, 1, 5, 11, 12]
+    assert g["tests"] == [True, True, False, True, True, True, False, True, True, True, True, False,
+                          True, False, True, True]
+    assert g["names"] == ["clubs1", "clubs2", "diamonds1", "diamonds2", "hearts1", "hearts2",
+                          "hearts1", "clubs1", "hearts2",
+                          "hearts1", "hearts2", "diamonds1", "diamonds2", "clubs1", "clubs2"]
+    assert g["spots"] == [*range(9), 8]
 
 
 def test_enum_values_as_choice_options():

@@ -1,0 +1,132 @@
+"""Work the engine does once instead of again (issue 12): each saving keeps what a host sees.
+
+A simultaneous choice computes each player's options once; a log line's text is built when
+the log is read; initial values, board queries with constant arguments and the setup up to
+its first draw or decision are computed once per game.
+"""
+from __future__ import annotations
+
+import pytest
+from conftest import rules
+
+import rulelang
+from rulelang import RulesRuntimeError
+from rulelang.interpreter.program import LogLine
+
+
+def load(text, players=None):
+    return rulelang.load(rules(text), players=players)
+
+
+SIMULTANEOUS = """
+game "S" { players 3 }
+var picks: list[int] = []
+phase main {
+  simultaneous p in players choose bid in [player_number(p) * 10 + k for k in 1..3]
+  picks = [bid[p] for p in players]
+  end game
+}
+"""
+
+
+def test_a_simultaneous_choice_keeps_the_options_of_the_players_still_to_choose():
+    state = load(SIMULTANEOUS).new_initial_state()
+    before = {p: state.pending.options_of(p) for p in (0, 1, 2)}
+    state.apply_action(state.legal_actions(1)[2], player=1)
+    assert state.current_players() == [0, 2]
+    assert state.observation(0)["already_chosen"] == [1]
+    assert all(state.pending.options_of(p) is before[p] for p in (0, 2))
+    # a saved state between picks computes them again, the same
+    loaded = state.game.state_from_json(state.to_json())
+    assert [str(a) for a in loaded.legal_actions(2)] == ["31", "32", "33"]
+    state.apply_action(state.legal_actions(2)[0], player=2)
+    state.apply_action(state.legal_actions(0)[1], player=0)
+    assert state.to_json()["globals"]["picks"] == [12, 23, 31]
+
+
+LOGS = """
+game "L" { players 2 }
+enum colour { red, blue }
+var n: int = 7
+phase main {
+  log "n is " + n + ", " + red + ", " + players[1] + ", " + [n, true, none]
+  log [n, n]
+  log "only for " + players[0] to players[0]
+  log "plain"
+  end game
+}
+"""
+
+
+def test_log_lines_are_built_when_read():
+    game = load(LOGS)
+    state = game.new_initial_state()
+    assert isinstance(state.log_lines[0], LogLine) and isinstance(state.private_lines[0][2], LogLine)
+    expected = ["n is 7, red, player 2, [7, true, none]", "[7, 7]", "plain"]
+    copy = state.clone()
+    assert state.log == expected and state.log_lines == expected
+    assert state.private_log == [(2, (0,), "only for player 1")]
+    assert copy.to_json() == state.to_json()
+    recorded = game.new_initial_state(events=True)  # events hold the text: built at once
+    assert recorded.log_lines == expected
+    assert [e["text"] for e in recorded.events() if e["type"] == "log"] == [*expected[:2], "only for player 1",
+                                                                           "plain"]
+
+
+def test_a_log_line_too_long_still_fails_at_its_statement():
+    text = 'game "L" { players 1 }\nvar s: string = "abcdefghij" * 100000\nphase main { log "x" + s + s }'
+    with pytest.raises(RulesRuntimeError) as caught:
+        load(text).new_initial_state()
+    assert caught.value.diagnostics[0].code == "E602"
+    assert caught.value.diagnostics[0].span.line == 3
+
+
+BOARD = """
+game "B" { players 1  max_steps 15000 }
+board grid = square_grid(10, 10)
+var found: int = 0
+phase main {
+  found = size(lines(grid, 100))
+  found = size(lines(grid, 100))
+  end game
+}
+"""
+
+
+def test_a_board_query_computed_once_is_charged_each_time():
+    assert load(BOARD.replace("max_steps 15000", "max_steps 25000")).new_initial_state().is_terminal()
+    with pytest.raises(RulesRuntimeError) as caught:  # 10000 items of work each time
+        load(BOARD).new_initial_state()
+    assert caught.value.diagnostics[0].code == "E603"
+    second = [n for n, line in enumerate(rules(BOARD).splitlines(), 1) if "found = size" in line][1]
+    assert caught.value.diagnostics[0].span.line == second
+
+
+SETUP = """
+game "U" { players 2 }
+component card { rank: int } shown as "card {rank}"
+zone pile: card visible all
+player var got: list[int] = []
+var ranks: list[int] = [r * r for r in 1..6]
+deck cards: card in pile = [card(rank: r) for r in 1..6]
+setup {
+  log "ready"
+  shuffle pile
+}
+phase main {
+  choose c in pile by players[0]
+  players[0].got = players[0].got + [c.rank]
+  end game
+}
+"""
+
+
+def test_new_games_share_nothing_that_changes():
+    game = load(SETUP)
+    first, second = game.new_initial_state(seed=1), game.new_initial_state(seed=2)
+    first.apply_action(first.legal_actions(0)[0], player=0)
+    assert second.to_json()["player_vars"]["got"] == [[], []] and second.log == ["ready"]
+    assert game.new_initial_state(seed=1).to_json() == game.new_initial_state(seed=1).to_json()
+    orders = {tuple(str(a) for a in game.new_initial_state(seed=s).legal_actions(0)) for s in range(6)}
+    assert len(orders) > 1  # the seed still decides the shuffle
+    assert game.new_initial_state(seed=3, explicit_chance=True).is_chance_node()
