@@ -22,9 +22,10 @@ from rulelang import ast
 from rulelang.checker import check
 from rulelang.diagnostics import Diagnostic, Span, errors_in
 from rulelang.errors import RulelangError, RulesetError
-from rulelang.files import MAX_RULESET_BYTES, FileAccessError, confined_path, decode_text, read_confined
+from rulelang.files import FileAccessError, confined_path
 from rulelang.parser import parse_tests
-from rulelang.settings import read_settings
+from rulelang.settings import Settings, read_settings
+from rulelang.variants import read_source
 
 from .game import Game
 from .program import Expr
@@ -89,17 +90,6 @@ def find_test_files(paths: Iterable[str | Path]) -> list[Path]:
     return found
 
 
-def _read(path: Path, shown: str) -> str:
-    """The text of a file; RulesetError (E001) if it cannot be read."""
-    try:
-        return decode_text(read_confined(path, "test file", MAX_RULESET_BYTES, shown))
-    except FileAccessError as error:
-        raise RulesetError([Diagnostic("E001", f"cannot read {error.shown}: {error.reason}",
-                                       Span.point(shown, 1, 1))]) from None
-    except UnicodeDecodeError:
-        raise RulesetError([Diagnostic("E001", f"{shown} is not UTF-8 text", Span.point(shown, 1, 1))]) from None
-
-
 @dataclass
 class _Sources:
     """The files a test file names, which must lie in ``root``, and the test files read so
@@ -110,7 +100,7 @@ class _Sources:
 
     def parse(self, path: Path) -> ast.TestsFile:
         shown = str(path)
-        self.texts[shown] = _read(path, shown)
+        self.texts[shown] = read_source(path, shown, what="test file")
         return parse_tests(self.texts[shown], shown)
 
     def named(self, name: str, where: Span) -> Path:
@@ -179,7 +169,7 @@ def run_file(path: str | Path, root: str | Path | None = None, select: str | Non
     for scenario in scenarios:
         groups.setdefault(_player_count(scenario, tests.players, settings.players[0]), []).append(scenario)
     for count, group in sorted(groups.items()):
-        result.results += _run_group(group, count, declarations, base_dir, shown, sources)
+        result.results += _run_group(group, count, declarations, settings, base_dir, shown, sources)
     result.results.sort(key=lambda r: (r.span.file != result.path, r.span.file, r.span.line))
     return result
 
@@ -195,8 +185,8 @@ def _player_count(scenario: ast.Scenario, default: int | None, lowest: int) -> i
     return counts[-1] if counts else default if default is not None else lowest
 
 
-def _run_group(scenarios: list[ast.Scenario], count: int, declarations: Sequence[ast.Decl], base_dir: Path,
-               shown: str, sources: _Sources) -> list[ScenarioResult]:
+def _run_group(scenarios: list[ast.Scenario], count: int, declarations: Sequence[ast.Decl], settings: Settings,
+               base_dir: Path, shown: str, sources: _Sources) -> list[ScenarioResult]:
     """Run scenarios for ``count`` players: one game holds the rules of all of them. A
     scenario whose own rules have errors fails with the first; the others still run."""
     plans = [_Plan(scenario, count, number) for number, scenario in enumerate(scenarios, 1)]
@@ -216,7 +206,6 @@ def _run_group(scenarios: list[ast.Scenario], count: int, declarations: Sequence
     try:
         if others:
             raise RulesetError(others)
-        settings, _ = read_settings(declarations, shown)
         game = Game([*declarations, *(d for p in runnable for d in p.declarations)], count, base_dir, settings)
     except RulesetError as error:
         first = error.diagnostics[0]
@@ -330,7 +319,7 @@ class _Run:
     def _from_position(self, step: ast.FromPosition) -> State:
         try:
             path = self.sources.named(step.path, step.span)
-            text = _read(path, str(path))
+            text = read_source(path, str(path), what="position file")
             return self.game.state_from_position(text, path=str(path))
         except RulelangError as error:
             raise StepFailed(_failure("E702", f"cannot start from the position {step.path}", step,

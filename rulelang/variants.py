@@ -22,16 +22,18 @@ MAX_BYTES = MAX_RULESET_BYTES   # 20 times the largest shipped game; parsing mor
 
 
 def read_source(path: Path, shown: str | None = None, code: str = "E001",
-                at: Span | None = None) -> str:
-    """The text of a ruleset file, or RulesetError ``code`` (unreadable, not a regular file,
-    larger than MAX_BYTES, not UTF-8) at ``at`` (default: the file's first line). Never reads
-    more than MAX_BYTES + 1 bytes, never blocks on a named pipe."""
+                at: Span | None = None, what: str = "ruleset") -> str:
+    """The text of a ruleset file (or another file of the language: ``what`` names it),
+    or RulesetError ``code`` (unreadable, not a regular file, larger than MAX_BYTES, not
+    UTF-8) at ``at`` (default: the file's first line). Never reads more than MAX_BYTES + 1
+    bytes, never blocks on a named pipe."""
     name = shown if shown is not None else str(path)
     where = at if at is not None else Span.point(name, 1, 1)
     try:
-        data = read_confined(path, "ruleset", MAX_BYTES, name)
+        data = read_confined(path, what, MAX_BYTES, name)
     except FileAccessError as error:
-        hint = "split it: a variant can 'extends' a base file" if "larger" in error.reason else None
+        split = "larger" in error.reason and what == "ruleset"
+        hint = "split it: a variant can 'extends' a base file" if split else None
         raise RulesetError([Diagnostic(code, f"cannot read {name}: {error.reason}", where, hint=hint)]) from None
     try:
         return decode_text(data)
