@@ -110,9 +110,12 @@ def events_for(st: State, viewer: Viewer, since: int) -> list[dict[str, JsonValu
 
 
 def zone_seen(catalog: Catalog, slot: int, viewer: Viewer) -> bool:
-    """Whether ``viewer`` sees the zone in ``slot`` in full (None sees everything)."""
+    """Whether ``viewer`` sees the zone in ``slot`` in full (None sees everything): for a
+    player, the catalog's ``zone_seers``; for the public view (CHANCE), a zone all may see."""
     if viewer is None:
         return True
+    if viewer >= 0:
+        return bool(catalog.zone_seers[slot] >> viewer & 1)
     ref = catalog.zone_refs[slot]
     decl = catalog.zones[ref.name]
     owner = None if ref.owner is None else ref.owner.index
