@@ -2,7 +2,7 @@
 
 Each entry is ``name -> function(st, *args)``; what each takes and gives is declared once,
 in the front end's signature table (rulelang/signatures.py). Aggregates over generators
-(sum, count, any, all, min, max, sorted, best, worst, first) are compiled in lower.py.
+(sum, count, any, all, min, max, sorted, best, worst, first) are compiled in codegen.py.
 """
 from __future__ import annotations
 

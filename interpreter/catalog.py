@@ -444,36 +444,9 @@ class Catalog:
         return self.procedures[name]
 
     # ---- attributes ----
-    def attribute_getter(self, target: Expr, name: str, span: Span, local: str | None = None) -> Expr:
-        """A closure reading ``target.name`` for whatever kind of value target is
-        (``local`` names the local variable that target reads, for a faster path)."""
-        table = self._attribute_table(name)
-        if not table:
-            raise CompileError(f"nothing has an attribute '{name}'", span, "E103",
-                               hint=self.suggest(name, self.attribute_names()))
-        if local is not None and len(table) == 1:
-            ((kind, reader),) = table.items()
-
-            def get_local(st: State, env: Env) -> Value:
-                try:
-                    obj = env[local]
-                except KeyError:
-                    obj = target(st, env)  # reports the missing value
-                if type(obj) is not kind:
-                    raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
-                return reader(st, obj)
-            return get_local
-
-        def get(st: State, env: Env) -> Value:
-            obj = target(st, env)
-            reader = table.get(type(obj))
-            if reader is None:
-                raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
-            return reader(st, obj)
-        return get
-
-    def _attribute_table(self, name: str) -> dict[type, Reader]:
-        """How ``x.name`` reads for each kind of ``x`` that has it."""
+    def attribute_readers(self, name: str) -> dict[type, Reader]:
+        """How ``x.name`` reads for each kind of ``x`` that has it (the compiler writes a
+        ``VariableReader`` in place, and calls any other)."""
         table: dict[type, Reader] = {}
         player_reader = self._player_reader(name)
         if player_reader is not None:
@@ -492,7 +465,7 @@ class Catalog:
         if name == "index":
             return lambda st, p: p.index
         if name in self.player_vars:
-            return lambda st, p: st.player_values[name][p.index]
+            return VariableReader("player_values", name, "index")
         if name in self.zones and self.zones[name].owner == "player":
             base, refs = self.zone_slot[name], self.zone_refs
             return lambda st, p: refs[base + p.index]
@@ -504,7 +477,7 @@ class Catalog:
         """How ``c.name`` reads on a component: a component variable, the tokens of a supply
         held on it, or one of its fields."""
         if name in self.component_vars:
-            return lambda st, c: st.component_values[name][c.id]
+            return VariableReader("component_values", name, "id")
         if name in self.supplies:
             base = self.holder_base
             return lambda st, c: st.supply_counts[name][base + c.id]
@@ -515,7 +488,7 @@ class Catalog:
     def _space_reader(self, name: str) -> Reader | None:
         """How ``s.name`` reads on a space: a space variable or an attribute from the board."""
         if name in self.space_vars and len(self.boards) == 1:
-            return lambda st, s: st.space_values[name][s.index]
+            return VariableReader("space_values", name, "index")
         if name in self.space_vars:
             offsets = self.space_offset
 
@@ -607,6 +580,21 @@ def _owned_access(target: Expr, name: str, values_of: Callable[[State], dict[str
             slot = st.component_zone[index] if table == "component" else -1
             st.event_log.append(("set", table, name, index, value, slot))
     return read, write
+
+
+class VariableReader:
+    """How ``x.name`` reads a variable of players, spaces or components: item ``x.<index>``
+    of the state's table ``st.<table>[name]``. The compiler writes it in place."""
+
+    __slots__ = ("index", "name", "table")
+
+    def __init__(self, table: str, name: str, index: str):
+        self.table, self.name, self.index = table, name, index
+
+    def __call__(self, st: State, owner: Any) -> Value:
+        values: list[Value] = getattr(st, self.table)[self.name]
+        value: Value = values[getattr(owner, self.index)]
+        return value
 
 
 def _space_attribute(name: str) -> Reader:

@@ -8,27 +8,24 @@ loop by setting ``st.pending``. All of a running procedure's data is in its fram
 """
 from __future__ import annotations
 
-import operator
 from typing import TYPE_CHECKING
 
 from rulelang import ast
 from rulelang.boards import Space
-from rulelang.diagnostics import Span
 from rulelang.parser import PLACEHOLDER
 
 from . import rng
-from .builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, FREE_WORK, arity, as_list, sequence
+from .builtins import FREE_WORK, as_list
+from .codegen import CompileError, ExpressionWriter, Module
 from .events import chance_event
 from .program import Code, Decision, Expr, LogLine
+from .runtime import MAX_INT, MAX_STRING, bounded, join
 from .serialize import zone_key
 from .values import (
     CHANCE,
-    ORDER_KEYS,
     Component,
-    ComponentSpec,
     EnumType,
     EnumValue,
-    OrderKey,
     Player,
     Ref,
     RuleError,
@@ -37,125 +34,18 @@ from .values import (
     display,
     display_within,
     kind_of,
-    less,
 )
 
 if TYPE_CHECKING:
     from .catalog import Catalog
 
-
-class CompileError(Exception):
-    """A problem found while building a game's tables or lowering its procedures (the
-    catalog collects them; the Game reports them all as one RulesetError)."""
-
-    def __init__(self, message: str, span: Span | None, code: str = "E101", hint: str | None = None):
-        super().__init__(message)
-        self.message, self.span, self.code, self.hint = message, span, code, hint
-
+__all__ = ["CompileError", "Compiler"]
 
 _MISSING = object()
 
 Box = list[int | None]  # a jump target, patched once the code it jumps to is emitted
 
-_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
-# The same orders for values that Python does not order (players, enum values...): ``less``.
-_ORDER_OF_RULES = {"<": less, "<=": lambda x, y: not less(y, x), ">": lambda x, y: less(y, x),
-                   ">=": lambda x, y: not less(x, y)}
-
-
-MAX_LIST = 100_000  # the longest list a range or a list repetition may build
-MAX_STRING = 1_000_000  # the longest string a repetition may build
-
-
-def _inclusive_range(st, low, high) -> tuple:
-    if not isinstance(low, int) or not isinstance(high, int) or isinstance(low, bool) or isinstance(high, bool):
-        raise RuleError(f"a range needs two numbers, got {kind_of(low)} and {kind_of(high)}")
-    if high - low >= MAX_LIST:
-        raise RuleError(f"the range {low}..{high} has more than {MAX_LIST} numbers")
-    if high - low >= FREE_WORK:
-        st.charge(4 * (high - low + 1))  # new numbers: more memory than a list of existing values
-    return tuple(range(low, high + 1))
-
-
-def _is_none_literal(node) -> bool:
-    return isinstance(node, ast.Literal) and node.value is None
-
-
-def _eq(a, b):
-    return a is b or a == b
-
-
 PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
-MAX_FUNCTION_DEPTH = 100  # the most calls of the ruleset's functions within one another (E603)
-CALL_WORK = 4  # the items of work a function call is charged (it costs about as much as four)
-_DEPTH = "$depth"  # the key of a function's environment that holds how deep its call is
-
-MAX_INT = 2**63 - 1  # the largest number a result may be (and the smallest is -MAX_INT)
-
-
-def _too_large(value: int) -> RuleError:
-    return RuleError(f"number too large: a result must stay between -{MAX_INT} and {MAX_INT}")
-
-
-def _being_lowered(st, env):
-    raise RuntimeError("a function ran before its body was lowered")
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _bounded(value):
-    """``value``, once checked: a number must stay within +-MAX_INT."""
-    if type(value) is int and not -MAX_INT <= value <= MAX_INT:
-        raise _too_large(value)
-    return value
-
-
-def _arith(op):
-    def plus(a, b):
-        if type(a) is int and type(b) is int:
-            result = a + b
-            if -MAX_INT <= result <= MAX_INT:
-                return result
-            raise _too_large(result)
-        if isinstance(a, str) or isinstance(b, str):
-            # as the rules write values: true, none, [1, 2]
-            left = display_within(a, MAX_STRING)
-            right = None if left is None else display_within(b, MAX_STRING - len(left))
-            if left is None or right is None:
-                raise RuleError(f"joining {kind_of(a)} and {kind_of(b)} as text makes more than"
-                                f" {MAX_STRING} characters")
-            return left + right
-        if isinstance(a, tuple) and isinstance(b, tuple) and len(a) + len(b) > MAX_LIST:
-            raise RuleError(f"joining lists of {len(a)} and {len(b)} items makes more than {MAX_LIST} items")
-        return _bounded(a + b)
-
-    def minus(a, b):
-        return _bounded(a - b)
-
-    def times(a, b):
-        if type(a) is int and type(b) is int:
-            return _bounded(a * b)
-        if isinstance(b, (tuple, str)) and isinstance(a, int):
-            a, b = b, a
-        if isinstance(a, tuple) and isinstance(b, int) and len(a) * b > MAX_LIST:
-            raise RuleError(f"repeating a list of {len(a)} {b} times makes more than {MAX_LIST} items")
-        if isinstance(a, str) and isinstance(b, int) and len(a) * b > MAX_STRING:
-            raise RuleError(f"repeating a string of {len(a)} {b} times makes more than {MAX_STRING} characters")
-        return _bounded(a * b)
-
-    def divide(a, b):
-        if b == 0:
-            raise RuleError("division by zero")
-        return a // b
-
-    def modulo(a, b):
-        if b == 0:
-            raise RuleError("modulo by zero")
-        return a % b
-
-    return {"+": plus, "-": minus, "*": times, "/": divide, "%": modulo}[op]
 
 
 class Compiler:
@@ -171,360 +61,13 @@ class Compiler:
         self.loops: list = []
         self.counter = 0
         self.errors: list[CompileError] = []
+        self.module = Module()  # the generated code of the game's expressions
+        self.writer = ExpressionWriter(catalog, self.module)
 
-    # ------------------------------------------------------------------ expressions
     def expr(self, node: ast.Expr) -> Expr:
-        """The closure ``f(st, env) -> value`` of an expression."""
-        method = getattr(self, "_e_" + type(node).__name__)
-        return method(node)
-
-    def _e_Literal(self, node):
-        value = node.value
-        return lambda st, env: value
-
-    def _e_Name(self, node):
-        name = node.name
-        if name in self.scope:
-            name = self.key(name)
-            def local(st, env):
-                try:
-                    return env[name]
-                except KeyError:
-                    raise RuleError(f"'{name}' has no value here") from None
-            return local
-        return self.global_name(name, node.span)
-
-    def global_name(self, name, span):
-        cat = self.cat
-        if name in cat.global_vars:
-            return lambda st, env: st.global_values[name]
-        if name in ("players", "seats"):
-            players = cat.real_players if name == "players" else cat.players
-            return lambda st, env: players
-        if name in cat.constants:
-            value = cat.constants[name]
-            return lambda st, env: value
-        pool = list(cat.constants) + list(cat.global_vars) + ["players", "seats"] + sorted(self.scope)
-        hint = cat.suggest(name, pool)
-        if hint is None and name in cat.attribute_names():
-            hint = f"'{name}' belongs to each player, space or component: write x.{name}"
-        raise CompileError(f"unknown name '{name}'", span, hint=hint)
-
-    def _e_ListExpr(self, node):
-        items = [self.expr(i) for i in node.items]
-        return lambda st, env: tuple(f(st, env) for f in items)
-
-    def _e_IfExpr(self, node):
-        c, a, b = self.expr(node.condition), self.expr(node.then), self.expr(node.otherwise)
-        return lambda st, env: a(st, env) if c(st, env) else b(st, env)
-
-    def _e_UnaryOp(self, node):
-        f = self.expr(node.operand)
-        if node.op == "not":
-            return lambda st, env: not f(st, env)
-        return lambda st, env: _negated(f(st, env))
-
-    def _e_BinaryOp(self, node):
-        op = node.op
-        a, b = self.expr(node.left), self.expr(node.right)
-        if op == "and":
-            return lambda st, env: a(st, env) and b(st, env)
-        if op == "or":
-            return lambda st, env: a(st, env) or b(st, env)
-        if op in ("==", "!=") and _is_none_literal(node.right):
-            return (lambda st, env: a(st, env) is None) if op == "==" else (lambda st, env: a(st, env) is not None)
-        if op == "==":
-            return lambda st, env: _eq(a(st, env), b(st, env))
-        if op == "!=":
-            return lambda st, env: not _eq(a(st, env), b(st, env))
-        if op == "in":
-            return lambda st, env: a(st, env) in as_list(st, b(st, env))
-        if op == "not in":
-            return lambda st, env: a(st, env) not in as_list(st, b(st, env))
-        if op == "..":
-            return lambda st, env: _inclusive_range(st, a(st, env), b(st, env))
-        if op in _ORDER:
-            return self._ordering_binary(_ORDER[op], _ORDER_OF_RULES[op], a, b, op)
-        fn = _arith(op)
-        if op in ("+", "*"):
-            return self._building_binary(fn, a, b, op)
-        return self._checked_binary(fn, a, b, op)
-
-    @staticmethod
-    def _building_binary(fn, a, b, op):
-        """``+`` or ``*``, which may build a list or a string: its size is charged."""
-        def run(st, env):
-            x, y = a(st, env), b(st, env)
-            try:
-                result = fn(x, y)
-            except TypeError:
-                raise RuleError(f"cannot apply '{op}' to {kind_of(x)} and {kind_of(y)}") from None
-            if type(result) is tuple and len(result) > FREE_WORK:
-                st.charge(len(result))
-            elif type(result) is str and len(result) > 8 * FREE_WORK:
-                st.charge(len(result) // 8)
-            return result
-        return run
-
-    @staticmethod
-    def _ordering_binary(fn, of_rules, a, b, op):
-        """``<``, ``<=``, ``>`` or ``>=``: numbers and strings as Python compares them, other
-        values of the rules (players, enum values...) in their order (``less``)."""
-        def run(st, env):
-            x, y = a(st, env), b(st, env)
-            if type(x) is not int:
-                key = ORDER_KEYS.get(type(x))
-                if key is not None and type(y) is type(x):  # two players, two enum values...
-                    return fn(key(x), key(y))
-            try:
-                return fn(x, y)
-            except TypeError:
-                pass
-            try:
-                return of_rules(x, y)
-            except TypeError:
-                raise RuleError(f"cannot apply '{op}' to {kind_of(x)} and {kind_of(y)}") from None
-        return run
-
-    @staticmethod
-    def _checked_binary(fn, a, b, op):
-        def run(st, env):
-            x, y = a(st, env), b(st, env)
-            try:
-                return fn(x, y)
-            except TypeError:
-                raise RuleError(f"cannot apply '{op}' to {kind_of(x)} and {kind_of(y)}") from None
-        return run
-
-    def _e_Attribute(self, node):
-        target = node.target
-        if isinstance(target, ast.Name) and target.name not in self.scope and target.name in self.cat.enums:
-            enum = self.cat.enums[target.name]
-            value = next((v for v in enum.values if v.name == node.name), None)
-            if value is None:
-                raise CompileError(f"enum '{enum.name}' has no value '{node.name}'", node.span, "E103")
-            return lambda st, env: value
-        local = self.key(target.name) if isinstance(target, ast.Name) and target.name in self.scope else None
-        return self.cat.attribute_getter(self.expr(target), node.name, node.span, local)
-
-    def _e_Index(self, node):
-        t, i = self.expr(node.target), self.expr(node.index)
-
-        def run(st, env):
-            container, key = t(st, env), i(st, env)
-            if isinstance(container, dict):
-                return _entry(container, key)
-            items = sequence(st, container)
-            if not isinstance(key, int) or not -len(items) <= key < len(items):
-                raise RuleError(f"index {key} is out of range for a list of {len(items)}")
-            return items[key]
-        return run
-
-    def _e_Comprehension(self, node):
-        element, compiled = self._in_clauses(node.clauses, lambda: self.expr(node.element))
-        loop = _clause_loop(compiled)
-        return lambda st, env: tuple(loop(st, env, element))
-
-    def _in_clauses(self, clauses, build):
-        """Compile the clauses, then ``build()`` with their variables in scope."""
-        saved, saved_renames = set(self.scope), dict(self.renames)
-        compiled = []
-        for c in clauses:
-            source = self.expr(c.source)
-            self.renames.pop(c.var, None)
-            self.scope.add(c.var)
-            cond = self.expr(c.condition) if c.condition is not None else None
-            compiled.append((c.var, source, cond))
-        result = build()
-        self.scope, self.renames = saved, saved_renames
-        return result, compiled
-
-    def _generator(self, gen: ast.Generator):
-        """(items(st, env) -> iterator of (element, key)) for a generator argument."""
-        (element, key), compiled = self._in_clauses(gen.clauses, lambda: (
-            self.expr(gen.element), self.expr(gen.key) if gen.key is not None else None))
-        loop = _clause_loop(compiled)
-        if key is None:
-            return (lambda st, env: loop(st, env, element)), None, gen.descending
-
-        def both(st, env):
-            return element(st, env), key(st, env)
-        return (lambda st, env: loop(st, env, both)), key, gen.descending
-
-    def _e_Generator(self, node):
-        raise CompileError("a generator ('x for x in ...') is only allowed as a function argument",
-                           node.span, "E202")
-
-    def _e_KeywordArg(self, node):
-        raise CompileError(f"keyword argument '{node.name}:' is only allowed in a component constructor",
-                           node.span, "E201")
-
-    def _e_Call(self, node):
-        name = node.function
-        if name in self.cat.component_types:
-            return self._constructor(node)
-        if name in self.cat.functions:
-            return self._function_call(node)
-        if name in AGGREGATES:
-            return self._aggregate(node)
-        if name in self.cat.load_time_functions:
-            return self._load_time_call(node)
-        if name not in BUILTINS:
-            raise CompileError(f"unknown function '{name}'", node.span, hint=self.cat.suggest(name))
-        fn, (low, high) = BUILTINS[name], arity(name)
-        if not low <= len(node.args) <= high:
-            want = str(low) if low == high else f"{low} to {high}"
-            raise CompileError(f"{name}() takes {want} arguments, got {len(node.args)}", node.span, "E201")
-        args = [self.expr(a) for a in node.args]
-        constants = self._constant_values(node.args) if name in BOARD_QUERIES else None
-        if constants is not None:
-            return _once_per_game(fn, constants)
-        if name == "top" and len(args) == 1:
-            return _top(args[0])
-        if len(args) == 1:
-            (a,) = args
-            return lambda st, env: fn(st, a(st, env))
-        if len(args) == 2:
-            a, b = args
-            return lambda st, env: fn(st, a(st, env), b(st, env))
-        return lambda st, env: fn(st, *[f(st, env) for f in args])
-
-    def _constant_values(self, nodes):
-        """The values of ``nodes`` if each is a constant (a literal, or a name of the game's
-        constants: a board, an enum value...), else None."""
-        values: list[Value] = []
-        for node in nodes:
-            if isinstance(node, ast.Literal):
-                values.append(node.value)
-            elif (isinstance(node, ast.Name) and node.name not in self.scope and node.name not in self.cat.global_vars
-                  and node.name not in ("players", "seats") and node.name in self.cat.constants):
-                values.append(self.cat.constants[node.name])
-            else:
-                return None
-        return values
-
-    def _function_call(self, node):
-        """A call of a function of the ruleset: its body runs in an environment of its own
-        (its parameters, and the depth of calls in ``$depth``), charged CALL_WORK items of work."""
-        name = node.function
-        decl = self.cat.functions[name]
-        if len(node.args) != len(decl.params):
-            raise CompileError(f"function '{name}' takes {_count(len(decl.params), 'argument')}, "
-                               f"got {len(node.args)}", node.span, "E201")
-        args = [self.expr(a) for a in node.args]
-        params = [p.name for p in decl.params]
-        bodies = self.cat.function_bodies
-        if name not in bodies:
-            bodies[name] = _being_lowered   # a recursive call finds the real body when it runs
-            bodies[name] = self._function_body(decl)
-
-        def call(st, env):
-            depth = env.get(_DEPTH, 0) + 1
-            if depth > MAX_FUNCTION_DEPTH:
-                raise RuleError(f"functions call each other more than {MAX_FUNCTION_DEPTH} deep", "E603")
-            st.charge(CALL_WORK)
-            local = dict(zip(params, [a(st, env) for a in args], strict=True))
-            local[_DEPTH] = depth
-            try:
-                return bodies[name](st, local)
-            except RecursionError:
-                raise RuleError(f"functions call each other too deep ({depth} calls)", "E603") from None
-        return call
-
-    def _function_body(self, decl):
-        saved = self.scope, self.renames
-        self.scope, self.renames = {p.name for p in decl.params}, {}
-        try:
-            return self.expr(decl.body)
-        finally:
-            self.scope, self.renames = saved
-
-    def _load_time_call(self, node):
-        fn = self.cat.load_time_functions[node.function]
-        args = [self.expr(a) for a in node.args if not isinstance(a, ast.KeywordArg)]
-        kwargs = {a.name: self.expr(a.value) for a in node.args if isinstance(a, ast.KeywordArg)}
-        return lambda st, env: fn(*[f(st, env) for f in args], **{k: f(st, env) for k, f in kwargs.items()})
-
-    def _constructor(self, node):
-        decl = self.cat.component_types[node.function]
-        fields = {f.name for f in decl.fields}
-        given = {}
-        for arg in node.args:
-            if not isinstance(arg, ast.KeywordArg):
-                raise CompileError(f"{node.function}(...) takes named fields, like {node.function}(name: value)",
-                                   arg.span, "E201")
-            if arg.name not in fields:
-                raise CompileError(f"component '{node.function}' has no field '{arg.name}'", arg.span, "E103",
-                                   hint=self.cat.suggest(arg.name, fields))
-            given[arg.name] = self.expr(arg.value)
-        missing = fields - set(given)
-        if missing:
-            raise CompileError(f"{node.function}(...) is missing {', '.join(sorted(missing))}", node.span, "E201")
-        type_name = node.function
-        return lambda st, env: ComponentSpec(type_name, {k: f(st, env) for k, f in given.items()})
-
-    def _aggregate(self, node):
-        name = node.function
-        gen = node.args[0] if len(node.args) == 1 else None
-        if name in ("any", "all") and isinstance(gen, ast.Generator) and len(gen.clauses) == 1 and gen.key is None:
-            return self._short_circuit(name == "any", gen)
-        if name == "first" and isinstance(gen, ast.Generator) and len(gen.clauses) == 1 and gen.key is None:
-            return self._first(gen)
-        if len(node.args) == 1 and isinstance(node.args[0], ast.Generator):
-            items, key, desc = self._generator(node.args[0])
-        elif name in ("min", "max") and len(node.args) == 2:
-            a, b = self.expr(node.args[0]), self.expr(node.args[1])
-            fn = min if name == "min" else max
-            return lambda st, env: _checked(name, fn, (a(st, env), b(st, env)), fallback=_by_order_key(fn))
-        elif len(node.args) == 1:
-            source = self.expr(node.args[0])
-            items, key, desc = (lambda st, env: as_list(st, source(st, env))), None, False
-        else:
-            raise CompileError(f"{name}() takes one list or generator", node.span, "E201")
-        return _AGGREGATE_BUILDERS[name](items, key is not None, desc)
-
-    def _short_circuit(self, want_any, gen):
-        """any()/all() over one clause, stopping at the first element that decides."""
-        element, ((var, source, cond),) = self._in_clauses(gen.clauses, lambda: self.expr(gen.element))
-
-        def run(st, env):
-            old = env.get(var, _MISSING)
-            result = not want_any
-            items = as_list(st, source(st, env))
-            if 0 < len(items) <= FREE_WORK:
-                st.charge(len(items))
-            for item in items:
-                env[var] = item
-                if cond is not None and not cond(st, env):
-                    continue
-                if bool(element(st, env)) is want_any:
-                    result = want_any
-                    break
-            if old is _MISSING:  # _restore, inlined: this runs very often
-                env.pop(var, None)
-            else:
-                env[var] = old
-            return result
-        return run
-
-    def _first(self, gen):
-        """first() over one clause, stopping at the first item that passes the condition."""
-        element, ((var, source, cond),) = self._in_clauses(gen.clauses, lambda: self.expr(gen.element))
-
-        def run(st, env):
-            old = env.get(var, _MISSING)
-            result = None
-            items = as_list(st, source(st, env))
-            if 0 < len(items) <= FREE_WORK:
-                st.charge(len(items))
-            for item in items:
-                env[var] = item
-                if cond is None or cond(st, env):
-                    result = element(st, env)
-                    break
-            _restore(env, var, old)
-            return result
-        return run
+        """The compiled function ``f(st, env) -> value`` of an expression, whose local names
+        (``scope``) are read from ``env``."""
+        return self.writer.function(node, self.scope, self.key)
 
     # ------------------------------------------------------------------ statements
     def procedure(self, name: str, params: tuple[str, ...], body: ast.Block) -> Code:
@@ -619,7 +162,7 @@ class Compiler:
             old, delta = read(st, env), value(st, env)
             if not isinstance(old, int) or not isinstance(delta, int):
                 raise RuleError(f"'{op}' needs numbers, got {kind_of(old)} and {kind_of(delta)}")
-            write(st, env, _bounded(old + sign * delta))
+            write(st, env, bounded(old + sign * delta))
         return update
 
     def access(self, target):
@@ -1043,7 +586,7 @@ class Compiler:
         if name in self.cat.supplies and name not in self.scope:
             return lambda st, env: name
         if name in self.scope or name in self.cat.global_vars:
-            value = self._e_Name(ast.Name(span, name))
+            value = self.expr(ast.Name(span, name))
 
             def dynamic(st, env):
                 supply = value(st, env)
@@ -1163,7 +706,7 @@ class Compiler:
                         pieces.append(value)
                         continue
                     text = str(LogLine(tuple(pieces)))  # what the '+' so far made, uncharged
-                text = _plus(text, value)
+                text = join(text, value)
                 if len(text) > LAZY_TEXT:
                     st.charge(len(text) // 8)
             return LogLine(tuple(pieces)) if text is None else _log_text(text, "")
@@ -1186,7 +729,6 @@ class Compiler:
 
 
 LAZY_TEXT = 8 * FREE_WORK  # a text up to this long is joined by '+' without a charge
-_plus = _arith("+")
 _SHOWN_AS_STR = frozenset({Player, EnumValue, EnumType, Component, Space, ZoneRef, Ref})  # display(v) is str(v)
 
 
@@ -1222,43 +764,6 @@ def _lazy_text(value, prefix: str):
     if type(value) is not str and _shown_size(value, MAX_STRING - len(prefix)) >= 0:
         return LogLine((prefix, value))
     return _log_text(value, prefix)
-
-
-class _Recording:
-    """The state as a query computed once sees it: the work charged is charged to the state
-    and recorded, to be charged again each time the query's value is used."""
-
-    __slots__ = ("st", "work")
-
-    def __init__(self, st):
-        self.st, self.work = st, 0
-
-    @property
-    def game(self):
-        return self.st.game
-
-    def charge(self, work: int) -> None:
-        self.work += work
-        self.st.charge(work)
-
-
-def _once_per_game(fn, args):
-    """A call of the builtin ``fn`` (a board query: no state read) with the constant
-    ``args``, computed at its first call in this game (a Game lowers its own code) and kept:
-    each later call charges the work the first did, and gives the same value."""
-    found: list[tuple[Value, int]] = []
-
-    def call(st, env):
-        if found:
-            value, work = found[0]
-            if work:
-                st.charge(work)
-            return value
-        recording = _Recording(st)
-        value = fn(recording, *args)  # an error (or too much work) keeps nothing: raised again next time
-        found.append((value, recording.work))
-        return value
-    return call
 
 
 def _log_text(value, prefix: str) -> str:
@@ -1300,51 +805,6 @@ def _source_text(expr) -> str:
     return "the options"
 
 
-def _clause_loop(compiled):
-    """A function running nested ``for ... in ... if ...`` clauses, returning a list of the
-    element's values (one flat loop for the common single clause)."""
-    if len(compiled) == 1:
-        ((var, source, cond),) = compiled
-
-        def single(st, env, element):
-            old = env.get(var, _MISSING)
-            out = []
-            items = as_list(st, source(st, env))  # charged there when long
-            if 0 < len(items) <= FREE_WORK:  # short: charged here, as nested ones multiply
-                st.charge(len(items))
-            for item in items:
-                env[var] = item
-                if cond is None or cond(st, env):
-                    out.append(element(st, env))
-            _restore(env, var, old)
-            return out
-        return single
-    last = len(compiled) - 1
-
-    def nested(st, env, element, depth=0, out=None, visits=None):
-        out = [] if out is None else out
-        visits = [0] if visits is None else visits
-        var, source, cond = compiled[depth]
-        old = env.get(var, _MISSING)
-        items = as_list(st, source(st, env))
-        if 0 < len(items) <= FREE_WORK:
-            st.charge(len(items))
-        for item in items:
-            visits[0] += 1
-            if visits[0] > MAX_LIST * 10:
-                raise RuleError(f"a comprehension went through more than {MAX_LIST * 10} items")
-            env[var] = item
-            if cond is not None and not cond(st, env):
-                continue
-            if depth < last:
-                nested(st, env, element, depth + 1, out, visits)
-            else:
-                out.append(element(st, env))
-        _restore(env, var, old)
-        return out
-    return nested
-
-
 def _bound(env, var, value, compute):
     """``compute()`` with ``var`` bound to ``value`` in ``env``; a variable of the same name
     outside is kept."""
@@ -1382,19 +842,6 @@ def _unique(items) -> tuple:
     return tuple(out)
 
 
-def _top(zone):
-    """``top(zone)``: a zone's last component read in place (other lists: the builtin)."""
-    top = BUILTINS["top"]
-
-    def run(st, env):
-        value = zone(st, env)
-        if type(value) is ZoneRef:
-            items = st.zones[value.slot]
-            return items[-1] if items else None
-        return top(st, value)
-    return run
-
-
 def _local_access(name):
     """(read, write) of the local variable ``name``."""
     def read(st, env):
@@ -1415,22 +862,6 @@ def _global_access(name):
         if st.event_log is not None:
             st.event_log.append(("set", "global", name, -1, value, -1))
     return read, write
-
-
-def _entry(mapping, key):
-    """``mapping[key]``, where a missing or impossible key is the rules' error."""
-    try:
-        return mapping[key]
-    except KeyError:
-        raise RuleError(f"no entry for {key}") from None
-    except TypeError:  # a map or a list holding one: it has no hash
-        raise RuleError("a map, or a list holding one, cannot be a key") from None
-
-
-def _negated(value):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"cannot apply '-' to {kind_of(value)}")
-    return -value
 
 
 def _distribution(st, values):
@@ -1504,122 +935,3 @@ def _amount(value) -> int:
 
 
 # ---- aggregates ----
-
-def _checked(name, fn, values, keys=None, fallback=None):
-    """``fn(values)``, where values of the rules that cannot be compared or added (a
-    TypeError) are the rules' error; ``keys`` are what is compared, when not the values.
-    ``fallback(values)`` is tried before giving up: the same, in the order of the rules
-    (``less``), for values that Python does not order (players, enum values...)."""
-    try:
-        return fn(values)
-    except TypeError:
-        pass
-    if fallback is not None:
-        try:
-            return fallback(values)
-        except TypeError:
-            pass
-    kinds = " and ".join(sorted({kind_of(v) for v in (values if keys is None else keys)}))
-    raise RuleError(f"{name}() cannot compare or add values of kind {kinds}") from None
-
-
-def _by_order_key(fn):
-    """``min`` or ``max`` in the order of the rules (``less``)."""
-    return lambda values: fn(values, key=OrderKey)
-
-
-def _values(items, keyed):
-    """The elements (a sequence) of the items of an aggregate's argument."""
-    if keyed:
-        return lambda st, env: [e for e, _ in items(st, env)]
-    return items
-
-
-def _agg_apply(fn):
-    """An aggregate that applies ``fn`` to the items (their elements, when keyed)."""
-    def build(items, keyed, desc):
-        vals = _values(items, keyed)
-        return lambda st, env: fn(vals(st, env))
-    return build
-
-
-def _agg_sum(items, keyed, desc):
-    vals = _values(items, keyed)
-    return lambda st, env: _bounded(_checked("sum", sum, vals(st, env)))
-
-
-def _count_present(values) -> int:
-    """How many values are neither false nor none."""
-    return sum(1 for v in values if v is not False and v is not None)
-
-
-def _agg_extreme(name, fn):
-    by_order = _by_order_key(fn)
-
-    def build(items, keyed, desc):
-        vals = _values(items, keyed)
-
-        def run(st, env):
-            values = vals(st, env)
-            return _checked(name, fn, values, fallback=by_order) if values else None
-        return run
-    return build
-
-
-def _agg_sorted(items, keyed, desc):
-    if not keyed:
-        def in_order(values):
-            return sorted(values, reverse=desc)
-
-        def in_rules_order(values):
-            return sorted(values, key=OrderKey, reverse=desc)
-        return lambda st, env: tuple(_checked("sorted", in_order, items(st, env), fallback=in_rules_order))
-
-    def by_key(pairs):
-        return [e for e, _ in sorted(pairs, key=lambda p: p[1], reverse=desc)]
-
-    def by_key_in_rules_order(pairs):
-        return [e for e, _ in sorted(pairs, key=lambda p: OrderKey(p[1]), reverse=desc)]
-
-    def run(st, env):
-        pairs = list(items(st, env))
-        return tuple(_checked("sorted", by_key, pairs, [k for _, k in pairs], fallback=by_key_in_rules_order))
-    return run
-
-
-def _agg_best(name, sign):
-    def best(pairs):
-        chosen, chosen_key = None, None
-        for e, k in pairs:
-            if chosen_key is None or (k > chosen_key if sign > 0 else k < chosen_key):
-                chosen, chosen_key = e, k
-        return chosen
-
-    def best_in_rules_order(pairs):
-        chosen, chosen_key = None, None
-        for e, k in pairs:
-            if chosen_key is None or (less(chosen_key, k) if sign > 0 else less(k, chosen_key)):
-                chosen, chosen_key = e, k
-        return chosen
-
-    def build(items, keyed, desc):
-        if not keyed:
-            raise CompileError(f"{name}() needs 'by KEY'", None, "E201")
-
-        def run(st, env):
-            pairs = list(items(st, env))
-            return _checked(name, best, pairs, [k for _, k in pairs], fallback=best_in_rules_order)
-        return run
-    return build
-
-
-def _agg_first(items, keyed, desc):
-    vals = _values(items, keyed)
-    return lambda st, env: next(iter(vals(st, env)), None)
-
-
-_AGGREGATE_BUILDERS = {
-    "sum": _agg_sum, "count": _agg_apply(_count_present), "any": _agg_apply(any), "all": _agg_apply(all),
-    "min": _agg_extreme("min", min), "max": _agg_extreme("max", max), "sorted": _agg_sorted,
-    "best": _agg_best("best", 1), "worst": _agg_best("worst", -1), "first": _agg_first,
-}

@@ -9,7 +9,7 @@ import pytest
 
 from rulelang.interpreter.builtins import AGGREGATES, BUILTINS, LOAD_TIME
 from rulelang.interpreter.catalog import Catalog
-from rulelang.interpreter.lower import _AGGREGATE_BUILDERS
+from rulelang.interpreter.codegen import COMPILED_AGGREGATES
 from rulelang.linter import lint_text
 from rulelang.signatures import AGGREGATE, BOARD, QUERY, SIGNATURES, names_with_role
 
@@ -27,7 +27,7 @@ def test_the_runtime_implements_exactly_the_declared_queries():
 
 
 def test_the_runtime_compiles_exactly_the_declared_aggregates():
-    assert AGGREGATES == names_with_role(AGGREGATE) == set(_AGGREGATE_BUILDERS)
+    assert AGGREGATES == names_with_role(AGGREGATE) == COMPILED_AGGREGATES
 
 
 def test_the_runtime_builds_boards_with_exactly_the_declared_constructors():
