@@ -11,25 +11,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulelang import ast
-from rulelang.boards import Space
 from rulelang.parser import PLACEHOLDER
 
-from . import rng
-from .builtins import FREE_WORK, as_list
+from . import effects, rng
+from .builtins import as_list
 from .codegen import CompileError, ExpressionWriter, Module
 from .events import chance_event
-from .program import Code, Decision, Expr, LogLine
-from .runtime import MAX_INT, MAX_STRING, bounded, join
+from .program import Code, Decision, Expr
 from .serialize import zone_key
 from .values import (
     CHANCE,
     Component,
-    EnumType,
-    EnumValue,
     Player,
-    Ref,
     RuleError,
-    Value,
     ZoneRef,
     display,
     display_within,
@@ -156,13 +150,10 @@ class Compiler:
         read, write = self.access(target)
         if op == "=":
             return lambda st, env: write(st, env, value(st, env))
-        sign = 1 if op == "+=" else -1
 
         def update(st, env):
-            old, delta = read(st, env), value(st, env)
-            if not isinstance(old, int) or not isinstance(delta, int):
-                raise RuleError(f"'{op}' needs numbers, got {kind_of(old)} and {kind_of(delta)}")
-            write(st, env, bounded(old + sign * delta))
+            old = read(st, env)
+            write(st, env, effects.updated(old, value(st, env), op))
         return update
 
     def access(self, target):
@@ -561,24 +552,7 @@ class Compiler:
         what, to = self.expr(node.what), self.expr(node.to)
 
         def move(st, env):
-            destination = to(st, env)
-            if not isinstance(destination, ZoneRef):
-                raise RuleError(f"'move ... to' needs a zone, got {kind_of(destination)}")
-            value = what(st, env)
-            if isinstance(value, Component):
-                st.move(value, destination.slot)
-            elif value is None:
-                raise RuleError("nothing to move (the value is none)")
-            elif type(value) is ZoneRef:  # a whole zone, bottom first: as the loop below would
-                size = len(st.zones[value.slot])
-                if size > FREE_WORK:
-                    st.charge(size)
-                st.move_all(value.slot, destination.slot)
-            else:
-                for c in as_list(st, value):
-                    if not isinstance(c, Component):
-                        raise RuleError(f"can only move components, not {kind_of(c)}")
-                    st.move(c, destination.slot)
+            effects.move(st, to(st, env), what(st, env))
         self.emit_step(code, move, node.span)
 
     def _supply(self, name, span):
@@ -588,12 +562,7 @@ class Compiler:
         if name in self.scope or name in self.cat.global_vars:
             value = self.expr(ast.Name(span, name))
 
-            def dynamic(st, env):
-                supply = value(st, env)
-                if not (isinstance(supply, Ref) and supply.kind == "supply"):
-                    raise RuleError(f"'{name}' should hold a supply, not a {kind_of(supply)}")
-                return supply.name
-            return dynamic
+            return lambda st, env: effects.supply_named(value(st, env), name)
         raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
 
     def _s_Gain(self, node, code):
@@ -601,7 +570,7 @@ class Compiler:
         amount, who, slot = self.expr(node.amount), self.expr(node.player), self.cat.holder_slot
 
         def gain(st, env):
-            st.transfer(supply(st, env), 0, slot(who(st, env)), _amount(amount(st, env)))
+            st.transfer(supply(st, env), 0, slot(who(st, env)), effects.amount(amount(st, env)))
         self.emit_step(code, gain, node.span)
 
     def _s_Pay(self, node, code):
@@ -611,7 +580,7 @@ class Compiler:
 
         def pay(st, env):
             to_slot = slot(payee(st, env)) if payee is not None else 0
-            st.transfer(supply(st, env), slot(payer(st, env)), to_slot, _amount(amount(st, env)))
+            st.transfer(supply(st, env), slot(payer(st, env)), to_slot, effects.amount(amount(st, env)))
         self.emit_step(code, pay, node.span)
 
     def _call_frame(self, node, code, ret_var):
@@ -663,18 +632,11 @@ class Compiler:
         message = self._log_message(node.message)
         audience = self.expr(node.audience) if node.audience is not None else None
 
+        private = audience is not None
+
         def log(st, env):
             text = message(st, env)
-            players = None
-            if st.event_log is not None:
-                text = str(text)  # the event holds the text
-            if audience is None:
-                st.log_lines.append(text)
-            else:
-                players = _audience(st, audience(st, env))
-                st.private_lines.append((len(st.log_lines), players, text))
-            if st.event_log is not None:
-                st.event_log.append(("log", text, players))
+            effects.log(st, text, audience(st, env) if audience is not None else None, private)
         self.emit_step(code, log, node.span)
 
     def _log_message(self, node):
@@ -689,99 +651,20 @@ class Compiler:
             node = node.left
         if not operands or not (isinstance(node, ast.Literal) and isinstance(node.value, str)):
             message = self.expr(whole)
-            return lambda st, env: _lazy_text(message(st, env), "")
+            return lambda st, env: effects.lazy_text(message(st, env), "")
         first = node.value
         values = [self.expr(operand) for operand in reversed(operands)]
 
         def line(st, env):
-            pieces: list[Value] = [first]
-            room = LAZY_TEXT - len(first)
-            text = None
-            for value_of in values:
-                value = value_of(st, env)
-                if text is None:
-                    size = _shown_size(value, room)
-                    if size >= 0:
-                        room -= size
-                        pieces.append(value)
-                        continue
-                    text = str(LogLine(tuple(pieces)))  # what the '+' so far made, uncharged
-                text = join(text, value)
-                if len(text) > LAZY_TEXT:
-                    st.charge(len(text) // 8)
-            return LogLine(tuple(pieces)) if text is None else _log_text(text, "")
+            return effects.line(st, first, [value_of(st, env) for value_of in values])
         return line
 
     def _s_Reveal(self, node, code):
         value, audience = self.expr(node.value), self.expr(node.audience)
 
         def reveal(st, env):
-            shown = value(st, env)
-            text = _lazy_text(shown, "you see ")
-            players = _audience(st, audience(st, env))
-            if st.event_log is not None:
-                text = str(text)
-            st.private_lines.append((len(st.log_lines), players, text))
-            st.revealed(shown, players)
-            if st.event_log is not None:
-                st.event_log.append(("log", text, players))
+            effects.reveal(st, value(st, env), audience(st, env))
         self.emit_step(code, reveal, node.span)
-
-
-LAZY_TEXT = 8 * FREE_WORK  # a text up to this long is joined by '+' without a charge
-_SHOWN_AS_STR = frozenset({Player, EnumValue, EnumType, Component, Space, ZoneRef, Ref})  # display(v) is str(v)
-
-
-def _shown_size(value, room: int) -> int:
-    """At least the length of ``display(value)`` when that is at most ``room``, else -1:
-    found without building the text of most values."""
-    kind = type(value)
-    if kind is str:
-        size = len(value)
-    elif kind is int:
-        size = 20 if -MAX_INT <= value <= MAX_INT else room + 1
-    elif kind is bool or value is None:
-        size = 5
-    elif kind in _SHOWN_AS_STR:
-        size = len(str(value))
-    elif kind is tuple:
-        size = 2 * len(value) or 2  # the brackets and the separators
-        for item in value:
-            if size > room:
-                return -1
-            more = _shown_size(item, room - size)
-            if more < 0:
-                return -1
-            size += more
-    else:
-        return -1
-    return size if size <= room else -1
-
-
-def _lazy_text(value, prefix: str):
-    """``_log_text(value, prefix)``, kept as a ``LogLine`` to build later when the text is
-    known to be short enough."""
-    if type(value) is not str and _shown_size(value, MAX_STRING - len(prefix)) >= 0:
-        return LogLine((prefix, value))
-    return _log_text(value, prefix)
-
-
-def _log_text(value, prefix: str) -> str:
-    """A value as a line of the log (at most MAX_STRING characters)."""
-    text = value if isinstance(value, str) else display_within(value, MAX_STRING - len(prefix))
-    if text is None or len(text) + len(prefix) > MAX_STRING:
-        raise RuleError(f"this {kind_of(value)} as text makes more than {MAX_STRING} characters to log")
-    return prefix + text
-
-
-def _audience(st, value) -> tuple[int, ...]:
-    """The players a private line is for: a player, or a list (or zone) of players."""
-    indices: set[int] = set()
-    for p in (value,) if isinstance(value, Player) else as_list(st, value):
-        if not isinstance(p, Player):
-            raise RuleError(f"'to' needs a player or a list of players, not {kind_of(p)}")
-        indices.add(p.index)
-    return tuple(sorted(indices))
 
 
 def _source_text(expr) -> str:
@@ -858,9 +741,7 @@ def _global_access(name):
         return st.global_values[name]
 
     def write(st, env, value):
-        st.global_values[name] = value
-        if st.event_log is not None:
-            st.event_log.append(("set", "global", name, -1, value, -1))
+        effects.set_global(st, name, value)
     return read, write
 
 
@@ -924,14 +805,6 @@ def _chooser(st, player, what="'by'") -> Player:
     if player.index >= st.game.num_players:
         raise RuleError(f"{player} is a dummy seat and cannot choose: say who chooses for it with 'by'")
     return player
-
-
-def _amount(value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"an amount must be a number, got {kind_of(value)}")
-    if value < 0:
-        raise RuleError(f"an amount cannot be negative ({value})")
-    return value
 
 
 # ---- aggregates ----
