@@ -368,6 +368,7 @@ class Catalog:
     # ---- lowering ----
     def _compile_code(self, settings: Settings) -> None:
         self._find_first_phase(settings)
+        self.compiler.compile_never_pausing(self.procedures)
         for setup in self._decls(ast.SetupDecl):
             self.code["$setup"] = self._procedure("setup", (), setup.body, setup.span)
         for phase in self.phases.values():
@@ -510,20 +511,31 @@ class Catalog:
             return self.holder_base + value.id
         raise RuleError(f"tokens are held by players or components, not by a {kind_of(value)}")
 
-    def attribute_setter(self, target: Expr, name: str, span: Span) -> tuple[Expr, Write]:
-        """(read, write) closures for assigning ``target.name``."""
+    def owned_variable(self, name: str, span: Span) -> OwnedVariable:
+        """The variable ``name`` of players, spaces or components, that ``x.name = ...``
+        assigns (E203 if there is none)."""
         offsets = self.space_offset
-        owned: tuple[tuple[str, dict[str, ast.VarDecl], Callable[[State], dict[str, list[Value]]],
-                           Callable[[Value], int]], ...] = (
-            ("player", self.player_vars, lambda st: st.player_values, lambda v: _as_player(v, name).index),
-            ("space", self.space_vars, lambda st: st.space_values, lambda v: _space_index(v, name, offsets)),
-            ("component", self.component_vars, lambda st: st.component_values, lambda v: _as_component(v, name).id))
-        for table, variables, values_of, index_of in owned:
+        owned: tuple[tuple[str, dict[str, ast.VarDecl], Callable[[Value], int]], ...] = (
+            ("player", self.player_vars, lambda v: _as_player(v, name).index),
+            ("space", self.space_vars, lambda v: _space_index(v, name, offsets)),
+            ("component", self.component_vars, lambda v: _as_component(v, name).id))
+        for table, variables, index_of in owned:
             if name in variables:
-                return _owned_access(target, name, values_of, index_of, table)
+                return OwnedVariable(table, name, index_of)
         hint = "supplies change only with 'gain' and 'pay'" if name in self.supplies else None
         raise CompileError(f"'{name}' is not a player, space or component variable that can be assigned", span,
                            "E203", hint=hint or self.suggest(name, self.attribute_names()))
+
+    def attribute_setter(self, target: Expr, name: str, span: Span) -> tuple[Expr, Write]:
+        """(read, write) closures for assigning ``target.name``."""
+        variable = self.owned_variable(name, span)
+
+        def read(st: State, env: Env) -> Value:
+            return variable.read(st, target(st, env))
+
+        def write(st: State, env: Env, value: Value) -> None:
+            variable.write(st, target(st, env), value)
+        return read, write
 
     def attribute_names(self) -> set[str]:
         """Every name that ``x.name`` can read on some value of this game."""
@@ -565,21 +577,28 @@ def _board_error(error: boards.BoardError, board: str, source_span: Span) -> Com
     return CompileError(str(error), source_span, "E401")
 
 
-def _owned_access(target: Expr, name: str, values_of: Callable[[State], dict[str, list[Value]]],
-                  index_of: Callable[[Value], int], table: str) -> tuple[Expr, Write]:
-    """(read, write) of variable ``name`` of the owner that ``target`` evaluates to, kept
-    in the state's table ``values_of(state)`` at ``index_of(owner)``; a write is recorded as
-    an event of ``table`` ("player", "space" or "component"; see events.py)."""
-    def read(st: State, env: Env) -> Value:
-        return values_of(st)[name][index_of(target(st, env))]
+class OwnedVariable:
+    """Variable ``name`` of the players, spaces or components (``table``), read and written
+    for an owner (its place in the table: ``index_of(owner)``, which checks its kind); a
+    write is recorded as an event of ``table`` (see events.py)."""
 
-    def write(st: State, env: Env, value: Value) -> None:
-        index = index_of(target(st, env))
-        values_of(st)[name][index] = value
+    __slots__ = ("attribute", "index_of", "name", "table")
+
+    def __init__(self, table: str, name: str, index_of: Callable[[Value], int]):
+        self.table, self.name, self.index_of = table, name, index_of
+        self.attribute = f"{table}_values"  # the state's table of them
+
+    def read(self, st: State, owner: Value) -> Value:
+        values: list[Value] = getattr(st, self.attribute)[self.name]
+        return values[self.index_of(owner)]
+
+    def write(self, st: State, owner: Value, value: Value) -> None:
+        index = self.index_of(owner)
+        values: list[Value] = getattr(st, self.attribute)[self.name]
+        values[index] = value
         if st.event_log is not None:
-            slot = st.component_zone[index] if table == "component" else -1
-            st.event_log.append(("set", table, name, index, value, slot))
-    return read, write
+            slot = st.component_zone[index] if self.table == "component" else -1
+            st.event_log.append(("set", self.table, self.name, index, value, slot))
 
 
 class VariableReader:

@@ -13,6 +13,7 @@ the code, with the ruleset line and column of each function, for a curious autho
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from rulelang import ast
 from rulelang.boards import Space
 from rulelang.diagnostics import Span
 
-from . import runtime
+from . import effects, runtime
 from .builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity, as_list
 from .program import Expr
 from .values import Component, Player, RuleError, Value, display, kind_of
@@ -38,6 +39,9 @@ _HELPERS: dict[str, object] = {
     "_count": runtime.count, "_least": runtime.least, "_most": runtime.most, "_least_of_two": runtime.least_of_two,
     "_most_of_two": runtime.most_of_two, "_in_order": runtime.in_order, "_in_order_by": runtime.in_order_by,
     "_best": runtime.best, "_worst": runtime.worst, "_first": runtime.first, "_elements": runtime.elements,
+    "_enter_procedure": runtime.enter_procedure, "_updated": effects.updated, "_set_global": effects.set_global,
+    "_move": effects.move, "_supply_named": effects.supply_named, "_amount": effects.amount, "_log": effects.log,
+    "_line": effects.line, "_lazy_text": effects.lazy_text, "_reveal": effects.reveal,
     "_Player": Player, "_Component": Component, "_Space": Space,
     **{f"_order{i}": fn for i, fn in enumerate(runtime.ORDERINGS.values())},
 }
@@ -73,6 +77,11 @@ class Module:
         self._count = 0
         self.units: list[str] = []
         self.functions: dict[str, str] = {}  # function of the ruleset -> its generated name
+        # For the code of a procedure (by its file name): the span of each line, the name of
+        # the procedure, and the local of the rules that each Python local holds.
+        self._spans: dict[str, list[Span | None]] = {}
+        self._procedures: dict[str, str] = {}
+        self._local_names: dict[str, dict[str, str]] = {}
 
     def fresh(self, prefix: str) -> str:
         """A name of the generated code not used before."""
@@ -90,11 +99,42 @@ class Module:
             self.namespace[name] = value
         return name
 
-    def define(self, name: str, source: str) -> Any:
-        """Compile and run ``source``, which defines ``name``; the function it defines."""
-        exec(compile(source, f"<rules:{name}>", "exec"), self.namespace)  # our own source, names and constants only
+    def define(self, name: str, source: str, spans: list[Span | None] | None = None, procedure: str = "",
+               local_names: dict[str, str] | None = None) -> Any:
+        """Compile and run ``source``, which defines ``name``; the function it defines. The
+        code of a procedure gives the span of each of its lines, the procedure's name, and
+        which local of the rules each Python local holds (``locate``)."""
+        filename = f"<rules:{name}>"
+        if spans is not None:
+            self._spans[filename], self._procedures[filename] = spans, procedure
+            self._local_names[filename] = local_names or {}
+        exec(compile(source, filename, "exec"), self.namespace)  # our own source, names and constants only
         self.units.append(source)
         return self.namespace[name]
+
+    def locate(self, error: BaseException) -> tuple[Span | None, str, BaseException] | None:
+        """Where ``error`` happened in the code of a procedure (the innermost one on its
+        traceback): the span of the statement, the procedure's name, and the error itself,
+        or the rules' error for a local read before it had a value. None if it did not
+        happen in a procedure's code."""
+        found = None
+        trace = error.__traceback__
+        while trace is not None:
+            filename = trace.tb_frame.f_code.co_filename
+            if filename in self._spans:
+                found = filename, trace.tb_lineno
+            trace = trace.tb_next
+        if found is None:
+            return None
+        filename, line = found
+        spans = self._spans[filename]
+        span = spans[line - 1] if 0 < line <= len(spans) else None
+        if isinstance(error, NameError):
+            local = re.search(r"'(_l\d+)'", str(error))
+            key = self._local_names[filename].get(local.group(1)) if local else None
+            if key is not None:
+                error = RuleError(f"'{key}' has no value here")
+        return span, self._procedures[filename], error
 
     def listing(self) -> str:
         """The generated source of every function, with the constants it names."""
@@ -408,7 +448,6 @@ class ExpressionWriter:
         decides, as a function of the Python locals in scope."""
         (clause,) = gen.clauses
         source = self.write(clause.source, scope)
-        passed = [*(["_depth"] if scope.depth != "0" else []), *scope.python.values()]
         inner = Scope(scope.env_names, scope.key, dict(scope.python), scope.depth)
         inner.keys_read = scope.keys_read  # a KeyError in the loop reaches the expression's function
         var = inner.python[clause.var] = self.module.fresh("_v")
@@ -418,6 +457,8 @@ class ExpressionWriter:
                    "first": [f"return {element}"]}[name]
         if condition is not None:
             decides = [f"if {condition}:", *("    " + line for line in decides)]
+        used = set(re.findall(r"\w+", " ".join([condition or "", element])))
+        passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
         helper = self.module.fresh("_g")
         self.module.define(helper, "\n".join([
             f"def {helper}({', '.join(['_source', 'st', 'env', *passed])}):  # {name}() at {_where(gen)}",

@@ -17,7 +17,9 @@ from . import effects, rng
 from .builtins import as_list
 from .codegen import CompileError, ExpressionWriter, Module
 from .events import chance_event
+from .procedures import ProcedureWriter, never_pausing
 from .program import Code, Decision, Expr
+from .runtime import enter_procedure, make_room_for_calls
 from .serialize import zone_key
 from .values import (
     CHANCE,
@@ -57,6 +59,22 @@ class Compiler:
         self.errors: list[CompileError] = []
         self.module = Module()  # the generated code of the game's expressions
         self.writer = ExpressionWriter(catalog, self.module)
+        self.never_pausing: dict[str, str] = {}  # procedure -> the name of its compiled function
+
+    def compile_never_pausing(self, procedures) -> None:
+        """Compile the procedures that never pause to Python functions (procedures.py),
+        before any code that calls them is lowered. If one cannot be compiled, none is: the
+        lowering of its code reports the problem."""
+        names = never_pausing(procedures)
+        if names:
+            make_room_for_calls()
+        self.never_pausing = {name: self.module.fresh("_p") for name in names}
+        writer = ProcedureWriter(self, self.never_pausing)
+        try:
+            for name in names:
+                writer.write(procedures[name])
+        except (CompileError, SyntaxError):
+            self.never_pausing = {}
 
     def expr(self, node: ast.Expr) -> Expr:
         """The compiled function ``f(st, env) -> value`` of an expression, whose local names
@@ -593,6 +611,17 @@ class Compiler:
         target = node.procedure
         if ret_var:
             ret_var = self.bind_let(ret_var, node.span)
+
+        if target in self.never_pausing:
+            compiled = self.module.namespace[self.never_pausing[target]]
+
+            def call_compiled(st, fr):
+                result = compiled(st, enter_procedure(st, len(st.frames)), *[f(st, fr.env) for f in args])
+                if ret_var:
+                    fr.env[ret_var] = result
+                fr.pc += 1
+            self.emit(code, call_compiled, node.span)
+            return
 
         def call(st, fr):
             env = {n: f(st, fr.env) for n, f in zip(names, args, strict=True)}

@@ -8,6 +8,7 @@ Each takes plain values (never closures), so one call replaces a tree of them.
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ MAX_INT = 2**63 - 1  # the largest number a result may be (and the smallest is -
 MAX_FUNCTION_DEPTH = 100  # the most calls of the ruleset's functions within one another (E603)
 CALL_WORK = 4  # the items of work a function call is charged (it costs about as much as four)
 MAX_VISITS = MAX_LIST * 10  # the most items a comprehension of several clauses goes through
+MAX_DEPTH = 1000  # the most procedures running at once (calls within calls): deeper is a runaway (E603)
 
 
 def too_large() -> RuleError:
@@ -244,6 +246,24 @@ def enter(st: State, depth: int) -> bool:
         raise RuleError(f"functions call each other more than {MAX_FUNCTION_DEPTH} deep", "E603")
     st.charge(CALL_WORK)
     return True
+
+
+def enter_procedure(st: State, depth: int) -> int:
+    """At a call of a compiled procedure while ``depth`` procedures run: bounded, and
+    charged as a step; the depth of the procedure called."""
+    if depth >= MAX_DEPTH:
+        raise RuleError(f"procedures call each other more than {MAX_DEPTH} deep", "E603")
+    st.charge(1)
+    return depth + 1
+
+
+def make_room_for_calls() -> None:
+    """Let Python nest calls of compiled procedures as deep as the rules may (MAX_DEPTH
+    of them, each a Python call, with room for what each calls), so that the rules' bound,
+    not Python's, stops a runaway recursion."""
+    needed = 3 * MAX_DEPTH + 1000
+    if sys.getrecursionlimit() < needed:
+        sys.setrecursionlimit(needed)
 
 
 def too_deep(depth: int) -> RuleError:

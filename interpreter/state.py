@@ -20,6 +20,7 @@ from .events import Event, action_event, events_for, tokens_event
 from .infostate import components_in, resample
 from .observe import describe, observation
 from .program import Decision, Env, Expr, Frame, LogLine, Options
+from .runtime import MAX_DEPTH
 from .serialize import state_to_json
 from .values import CHANCE, Component, Player, RuleError, Value, display, kind_of, who
 
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 __all__ = ["CHANCE", "Action", "State"]
 
 _ID = attrgetter("id")  # a component's id, for fast loops over a zone
-MAX_DEPTH = 1000  # the most procedures running at once (calls within calls): deeper is a runaway (E603)
 
 
 class Action:
@@ -561,7 +561,13 @@ class State:
         return steps
 
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
-        """What went wrong while running, located at the operation running now."""
+        """What went wrong while running, located at the statement of a compiled procedure
+        where it happened, else at the operation running now."""
+        located = self.game.catalog.compiler.module.locate(error)
+        if located is not None:
+            span, procedure, cause = located
+            if isinstance(cause, Exception):
+                return _rulelang_error(cause, span, f" (in {procedure})")
         return _rulelang_error(error, *self._location())
 
     def _location(self) -> tuple[Span | None, str]:
