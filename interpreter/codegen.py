@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from rulelang import ast
@@ -129,7 +130,11 @@ class Module:
         filename, line = found
         spans = self._spans[filename]
         span = spans[line - 1] if 0 < line <= len(spans) else None
-        if isinstance(error, NameError):
+        innermost = trace_end(error).tb_frame.f_code.co_filename if error.__traceback__ else ""
+        if isinstance(error, KeyError) and innermost.startswith("<rules:") and error.args \
+                and isinstance(error.args[0], str):  # a local of a block read before it has a value
+            error = RuleError(f"'{error.args[0]}' has no value here")
+        elif isinstance(error, NameError):
             local = re.search(r"'(_l\d+)'", str(error))
             key = self._local_names[filename].get(local.group(1)) if local else None
             if key is not None:
@@ -140,6 +145,15 @@ class Module:
         """The generated source of every function, with the constants it names."""
         constants = [f"# {name} = {_shown(self.namespace[name])}" for name in self._constants.values()]
         return "\n".join([*constants, "", *self.units])
+
+
+def trace_end(error: BaseException) -> TracebackType:
+    """The innermost entry of the traceback of ``error`` (which has one)."""
+    trace = error.__traceback__
+    assert trace is not None
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    return trace
 
 
 def _shown(value: object) -> str:

@@ -211,6 +211,7 @@ class _Loader:
     def __init__(self, game: Game):
         self.game = game
         self.catalog: Catalog = game.catalog
+        self.format = FORMAT  # of the data being read
 
     def build(self, data: dict[str, Any]) -> State:
         game, catalog = self.game, self.catalog
@@ -218,6 +219,7 @@ class _Loader:
             raise _Bad("$.players", f"the game has {game.num_players} players, not {data['players']}")
         if data["format"] not in READ_FORMATS:
             raise _Bad("$.format", f"format {FORMAT} expected (formats {', '.join(map(str, READ_FORMATS))} are read)")
+        self.format = data["format"]
         seed = data["seed"] if isinstance(data["seed"], int) else int(data["seed"]["int"], 16)
         st = State(game, seed, data["explicit_chance"])
         st.rng = data["rng"]
@@ -356,13 +358,19 @@ class _Loader:
             code = self.catalog.code.get(f["procedure"])
             if code is None:
                 raise _Bad(f"{path}.procedure", f"no procedure or phase {_short(f['procedure'])!r} in this game")
-            if f["pc"] > len(code.ops):
+            pc = f["pc"]
+            if self.format < 3:  # counted one operation per statement: a compiled block is one now
+                if pc not in code.legacy:
+                    raise _Bad(f"{path}.pc", f"format {self.format} has no operation {pc} in {f['procedure']} where"
+                                             " a game can stop")
+                pc = code.legacy[pc]
+            if pc > len(code.ops):
                 raise _Bad(f"{path}.pc", f"{f['procedure']} has {len(code.ops)} operations")
             env = {k: self.decode(v, f"{path}.env.{k}") for k, v in f["env"].items()}
             for key, value in env.items():
                 if key.startswith("$"):
                     self._loop_data(key, value, st, f"{path}.env.{key}")
-            frames.append(Frame(f["procedure"], code.ops, f["pc"], env, f["returns_to"]))
+            frames.append(Frame(f["procedure"], code.ops, pc, env, f["returns_to"]))
         return frames
 
     def _loop_data(self, key: str, value: Value, st: State, path: str) -> None:

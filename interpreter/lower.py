@@ -17,7 +17,7 @@ from . import effects, rng
 from .builtins import as_list
 from .codegen import CompileError, ExpressionWriter, Module
 from .events import chance_event
-from .procedures import ProcedureWriter, never_pausing
+from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through
 from .program import Code, Decision, Expr
 from .runtime import enter_procedure, make_room_for_calls
 from .serialize import zone_key
@@ -60,6 +60,7 @@ class Compiler:
         self.module = Module()  # the generated code of the game's expressions
         self.writer = ExpressionWriter(catalog, self.module)
         self.never_pausing: dict[str, str] = {}  # procedure -> the name of its compiled function
+        self.block_writer = ProcedureWriter(self, self.never_pausing, in_env=True)
 
     def compile_never_pausing(self, procedures) -> None:
         """Compile the procedures that never pause to Python functions (procedures.py),
@@ -75,6 +76,7 @@ class Compiler:
                 writer.write(procedures[name])
         except (CompileError, SyntaxError):
             self.never_pausing = {}
+        self.block_writer = ProcedureWriter(self, self.never_pausing, in_env=True)
 
     def expr(self, node: ast.Expr) -> Expr:
         """The compiled function ``f(st, env) -> value`` of an expression, whose local names
@@ -94,10 +96,32 @@ class Compiler:
     def block(self, block: ast.Block, code: Code):
         saved = dict(self.renames)
         self.block_names.append(set())
+        run: list[ast.Stmt] = []  # statements that none pauses, to compile as one operation
         for stmt in block.statements:
+            if runs_through(stmt, self.never_pausing):
+                run.append(stmt)
+                continue
+            self.compiled_block(run, code)
+            run = []
             self.statement(stmt, code)
+        self.compiled_block(run, code)
         self.block_names.pop()
         self.renames = saved
+
+    def compiled_block(self, run: list[ast.Stmt], code: Code) -> None:
+        """``run`` as one operation, compiled (procedures.py); statement by statement, each
+        lowered, if it cannot be compiled (the lowering reports why)."""
+        if not run:
+            return
+        saved = set(self.scope), dict(self.renames), set(self.block_names[-1]), self.counter
+        try:
+            op = self.block_writer.write_block(run, code.name, len(code.ops) + 1)
+        except (CompileError, SyntaxError):
+            self.scope, self.renames, self.block_names[-1], self.counter = saved
+            for stmt in run:
+                self.statement(stmt, code)
+            return
+        self.emit(code, op, run[0].span, sum(map(lowered_size, run)))
 
     def key(self, name: str) -> str:
         """The environment key of local ``name`` here."""
@@ -130,9 +154,13 @@ class Compiler:
             self.errors.append(error)
 
     @staticmethod
-    def emit(code: Code, op, span) -> int:
+    def emit(code: Code, op, span, legacy_size: int = 1) -> int:
+        """Add ``op``: it stands for ``legacy_size`` operations of saved formats 1 and 2."""
+        code.legacy[code.legacy_size] = len(code.ops)
+        code.legacy_size += legacy_size
         code.ops.append(op)
         code.spans.append(span)
+        code.legacy[code.legacy_size] = len(code.ops)  # (where the code ends, until more comes)
         return len(code.ops) - 1
 
     def emit_step(self, code, action, span):

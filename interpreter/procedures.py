@@ -6,7 +6,7 @@ its end within one step of its caller. It becomes one generated Python function 
 arguments, ``f(st, depth, *args)`` (``depth``: the procedures running, itself included):
 its locals are Python locals, its 'if', 'for', 'while' and 'repeat' are Python's own, and
 a call of another such procedure is a Python call. Each loop round and each call is
-charged to the step budget, and calls are bounded in depth, as in the lowered code. Each
+counted as a step (``State.step``), and calls are bounded in depth, as in the lowered code. Each
 line of the generated source knows the span of its statement (``Module.locate``), so a
 runtime error is reported where the rules wrote it.
 
@@ -15,13 +15,14 @@ position must be data that a state saves.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from rulelang import ast
 from rulelang.diagnostics import Span
 
 from .codegen import CompileError, Scope
+from .program import Op
 
 if TYPE_CHECKING:
     from .lower import Compiler
@@ -65,6 +66,46 @@ def _straight(block: ast.Block, called: set[str], until_loop: bool) -> bool:
     return True
 
 
+def runs_through(stmt: ast.Stmt, never_pausing: Collection[str], loops: int = 0) -> bool:
+    """Whether ``stmt``, in a procedure that may pause, can be part of a compiled block
+    (``write_block``): it cannot pause, calls only procedures that never pause, and neither
+    returns nor leaves a loop outside itself ('break' and 'continue' are in its own loops)."""
+    if isinstance(stmt, (*_PAUSES, ast.Return)):
+        return False
+    if isinstance(stmt, (ast.Break, ast.Continue)):
+        return loops > 0
+    if isinstance(stmt, ast.Assign) and not isinstance(stmt.target, (ast.Name, ast.Attribute)):
+        return False
+    if isinstance(stmt, (ast.CallStmt, ast.CallLet)):
+        return stmt.procedure in never_pausing
+    if isinstance(stmt, ast.Repeat) and stmt.until is not None and _continues(stmt.body):
+        return False
+    inner = loops + 1 if isinstance(stmt, _LOOPS) else loops
+    return all(runs_through(s, never_pausing, inner) for block in _blocks(stmt) for s in block.statements)
+
+
+def lowered_size(stmt: ast.Stmt) -> int:
+    """How many operations the lowering (lower.py) makes of ``stmt``, a statement that
+    ``runs_through``, statement by statement: saved formats 1 and 2 counted them."""
+    def size(block: ast.Block) -> int:
+        return sum(map(lowered_size, block.statements))
+    if isinstance(stmt, ast.If):
+        return sum(2 + size(body) for _, body in stmt.branches) + (size(stmt.otherwise) if stmt.otherwise else 0)
+    if isinstance(stmt, ast.For):
+        return 4 + size(stmt.body)  # start, step, the body, jump back, drop the list
+    if isinstance(stmt, ast.While):
+        return 2 + size(stmt.body)  # test, the body, jump back
+    if isinstance(stmt, ast.Repeat):
+        return 1 + size(stmt.body)  # the body, then jump back or test
+    return 1
+
+
+def _continues(block: ast.Block) -> bool:
+    """Whether a 'continue' of ``block`` continues the loop whose body it is."""
+    return any(isinstance(s, ast.Continue) or (not isinstance(s, _LOOPS) and any(_continues(b) for b in _blocks(s)))
+               for s in block.statements)
+
+
 def _blocks(stmt: ast.Stmt) -> Iterator[ast.Block]:
     if isinstance(stmt, ast.If):
         yield from (body for _, body in stmt.branches)
@@ -77,9 +118,12 @@ def _blocks(stmt: ast.Stmt) -> Iterator[ast.Block]:
 class ProcedureWriter:
     """Writes the procedures that never pause as Python functions, in the game's module."""
 
-    def __init__(self, compiler: Compiler, names: Mapping[str, str]):
+    def __init__(self, compiler: Compiler, names: Mapping[str, str], in_env: bool = False):
         self.compiler, self.cat, self.module = compiler, compiler.cat, compiler.module
         self.names = names  # procedure -> the name of its generated function
+        # Where the locals of the rules live: Python locals (a procedure that never pauses), or
+        # the running procedure's environment (a block of a procedure that may pause).
+        self.in_env = in_env
         self.locals: dict[str, str] = {}  # environment key of a local -> its Python local
         self.lines: list[tuple[str, Span | None]] = []
 
@@ -100,8 +144,26 @@ class ProcedureWriter:
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
                            local_names={py: key for key, py in self.locals.items()})
 
+    def write_block(self, statements: list[ast.Stmt], procedure: str, next_pc: int) -> Op:
+        """One operation of a procedure that may pause (lowered, with ``in_env``) that runs
+        ``statements``, none of which pauses, and moves on to operation ``next_pc``."""
+        self.lines = []
+        name = self.module.fresh("_b")
+        first = statements[0].span
+        self.emit(0, f"def {name}(st, fr):  # {len(statements)} statements at {_where(first)}", first)
+        self.emit(1, "env = fr.env", first)
+        for stmt in statements:
+            getattr(self, "_" + type(stmt).__name__)(stmt, 1)
+        self.emit(1, f"fr.pc = {int(next_pc)}", statements[-1].span)
+        source = "\n".join(line for line, _ in self.lines) + "\n"
+        op: Op = self.module.define(name, source, spans=[span for _, span in self.lines], procedure=procedure)
+        return op
+
     def local(self, key: str) -> str:
-        """The Python local of the procedure's local whose environment key is ``key``."""
+        """Where the procedure's local whose environment key is ``key`` is: a Python local,
+        or its entry of the environment."""
+        if self.in_env:
+            return f"env[{self.constant(key)}]"
         found = self.locals.get(key)
         if found is None:
             found = self.locals[key] = self.module.fresh("_l")
@@ -112,6 +174,8 @@ class ProcedureWriter:
 
     def expr(self, node: ast.Expr) -> str:
         c = self.compiler
+        if self.in_env:
+            return c.writer.write(node, Scope(set(c.scope), c.key, {}, "0"))
         scope = Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None")
         return self.compiler.writer.write(node, scope)
 
@@ -168,20 +232,22 @@ class ProcedureWriter:
             self.block(node.otherwise, indent + 1)
 
     def _For(self, node: ast.For, indent: int) -> None:
+        if self.in_env:
+            self.compiler.counter += 1  # as the lowering would: its other loops keep their names
         source = self.expr(node.source)
         var = self.local(self.compiler.bind_plain(node.var))
         self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
-        self.emit(indent + 1, "st.charge(1)", node.span)
+        self.emit(indent + 1, "st.step()", node.span)
         self.block(node.body, indent + 1)
 
     def _While(self, node: ast.While, indent: int) -> None:
         self.emit(indent, f"while {self.expr(node.condition)}:", node.span)
-        self.emit(indent + 1, "st.charge(1)", node.span)
+        self.emit(indent + 1, "st.step()", node.span)
         self.block(node.body, indent + 1)
 
     def _Repeat(self, node: ast.Repeat, indent: int) -> None:
         self.emit(indent, "while True:", node.span)
-        self.emit(indent + 1, "st.charge(1)", node.span)
+        self.emit(indent + 1, "st.step()", node.span)
         self.block(node.body, indent + 1)
         if node.until is not None:
             self.emit(indent + 1, f"if {self.expr(node.until)}:", node.until.span)
@@ -226,7 +292,8 @@ class ProcedureWriter:
             raise CompileError(f"procedure '{proc.name}' takes {len(proc.params)} arguments, got {len(node.args)}",
                                node.span, "E201")
         args = [self.expr(a) for a in node.args]
-        return f"{self.names[proc.name]}({', '.join(['st', '_enter_procedure(st, _depth)', *args])})"
+        depth = "len(st.frames)" if self.in_env else "_depth"
+        return f"{self.names[proc.name]}({', '.join(['st', f'_enter_procedure(st, {depth})', *args])})"
 
     def _CallStmt(self, node: ast.CallStmt, indent: int) -> None:
         self.emit(indent, self._call(node), node.span)

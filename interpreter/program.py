@@ -37,7 +37,7 @@ Options: TypeAlias = tuple[tuple[Value, ...], tuple[int, ...]]
 class Code:
     """One lowered procedure or phase: its operations and the span of each."""
 
-    __slots__ = ("name", "ops", "spans", "stops")
+    __slots__ = ("legacy", "legacy_size", "name", "ops", "spans", "stops")
 
     def __init__(self, name: str):
         self.name = name
@@ -46,6 +46,10 @@ class Code:
         # The operations (by index) that may stop the run for a decision or draw from the
         # random generator: before the first of them, a new game is the same whatever its seed.
         self.stops: set[int] = set()
+        # Saved states of formats 1 and 2 count one operation per statement, where a compiled
+        # block is now one: the operation (index) that starts at each of those positions.
+        self.legacy: dict[int, int] = {}
+        self.legacy_size = 0  # the operations these formats counted so far
 
 
 class Frame:

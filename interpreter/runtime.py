@@ -250,10 +250,10 @@ def enter(st: State, depth: int) -> bool:
 
 def enter_procedure(st: State, depth: int) -> int:
     """At a call of a compiled procedure while ``depth`` procedures run: bounded, and
-    charged as a step; the depth of the procedure called."""
+    counted as a step; the depth of the procedure called."""
     if depth >= MAX_DEPTH:
         raise RuleError(f"procedures call each other more than {MAX_DEPTH} deep", "E603")
-    st.charge(1)
+    st.step()
     return depth + 1
 
 

@@ -13,10 +13,12 @@ from .values import Component, EnumType, EnumValue, Player, Ref, Value, ZoneRef
 if TYPE_CHECKING:
     from .state import State
 
-FORMAT = 2
-"""The version of the saved-state format written. 2 names a space by its name; 1 (still read)
-gave its index on the board."""
-READ_FORMATS = (1, 2)
+FORMAT = 3
+"""The version of the saved-state format written. 3 counts a frame's ``pc`` in operations of
+the compiled code, where statements that cannot pause run as one; 2 (still read) counted
+one operation per statement and named a space by its name; 1 (still read) gave a space's
+index on the board."""
+READ_FORMATS = (1, 2, 3)
 """The versions that ``state_from_json`` reads."""
 
 BIG_INT = 1 << 63

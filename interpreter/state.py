@@ -75,12 +75,32 @@ class DecisionContext:
 class State:
     """One game in progress. Create with ``Game.new_initial_state``."""
 
-    __slots__ = ("action_history", "component_knowledge", "component_values", "component_zone",
-                 "decisions", "event_log", "explicit_chance", "frames",
-                 "game", "global_values", "log_lines", "origin", "pending", "player_values", "private_lines", "rng",
-                 "seed",
-                 "since_origin",
-                 "space_values", "supply_counts", "terminal", "work", "zones")
+    __slots__ = (
+        "action_history",
+        "component_knowledge",
+        "component_values",
+        "component_zone",
+        "decisions",
+        "event_log",
+        "explicit_chance",
+        "frames",
+        "game",
+        "global_values",
+        "log_lines",
+        "origin",
+        "pending",
+        "player_values",
+        "private_lines",
+        "rng",
+        "rounds",
+        "seed",
+        "since_origin",
+        "space_values",
+        "supply_counts",
+        "terminal",
+        "work",
+        "zones",
+    )
 
     def __init__(self, game: Game, seed: int, explicit_chance: bool, events: bool = False):
         """The state before setup: every component in its starting zone, every token in its
@@ -127,6 +147,7 @@ class State:
         self.origin: State | None = None
         self.since_origin = 0
         self.work = 0  # items of work charged (charge()) since the run or evaluation began
+        self.rounds = 0  # rounds of compiled loops and calls of compiled procedures (step()), as work
 
     @classmethod
     def initial(cls, game: Game, seed: int, explicit_chance: bool, events: bool = False) -> State:
@@ -525,9 +546,16 @@ class State:
             raise RuleError(f"the rules went through more than {self.game.max_steps} items of work"
                             " without reaching a decision", "E603")
 
+    def step(self) -> None:
+        """Count a round of a compiled loop, or a call of a compiled procedure: a step that
+        the run loop does not see, counted against ``max_steps`` like its own."""
+        self.rounds += 1
+        if self.rounds > self.game.max_steps:
+            raise RuleError(f"the rules ran {self.game.max_steps} steps without reaching a decision", "E603")
+
     def _run_until_decision(self, steps: int = 0, work: int = 0) -> None:
         limit = self.game.max_steps
-        self.work = work
+        self.work, self.rounds = work, 0
         while self.pending is None and not self.terminal:
             fr = self.frames[-1]
             ops = fr.code
@@ -544,7 +572,7 @@ class State:
         draw from the random generator, left to run; the steps done so far."""
         limit = self.game.max_steps
         steps = 0
-        self.work = 0
+        self.work, self.rounds = 0, 0
         code = self.game.catalog.code
         while self.pending is None and not self.terminal:
             fr = self.frames[-1]
@@ -631,7 +659,7 @@ class State:
         self.private_lines = other.private_lines[:]
         self.event_log = None if other.event_log is None else other.event_log[:]
         self.origin, self.since_origin = other.origin, other.since_origin
-        self.work = other.work
+        self.work, self.rounds = other.work, other.rounds
 
     # ---- helpers ----
     def _options(self, player: int) -> Options:

@@ -22,6 +22,7 @@ import pytest
 
 import rulelang
 from rulelang import StateDataError
+from rulelang.interpreter.serialize import FORMAT
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [("jamaica", 3), ("jamaica_2p", 2), ("jolly_roger", 3), ("asterix", 2), ("tobago", 2), ("kuhn_poker", 2),
@@ -235,7 +236,8 @@ def test_to_act_must_be_what_the_rules_ask(kuhn):
 
 
 def test_the_program_position_is_checked(kuhn):
-    assert refused(kuhn, "zone deck: others\nframe play pc 999\n") == [("2:15", "play has 30 operations", None)]
+    size = len(kuhn.catalog.code["play"].ops)
+    assert refused(kuhn, "zone deck: others\nframe play pc 999\n") == [("2:15", f"play has {size} operations", None)]
     assert refused(kuhn, "zone deck: others\n")[0][1].startswith("the position says neither which phase runs")
     assert refused(kuhn, "over\nphase play\nzone deck: others\n")[0][:2] == \
         ("1:1", "a game that is over runs no phase: leave out 'phase' and 'frame' lines")
@@ -283,7 +285,7 @@ def test_deep_nesting_is_refused(kuhn):
 def test_catalog_info_names_what_the_saved_state_holds(market):
     info = market.catalog_info()
     json.dumps(info)
-    assert info["format"] == 2 and info["title"] == "Market"
+    assert info["format"] == FORMAT and info["title"] == "Market"
     assert [z["key"] for z in info["zones"]] == ["bag", "pouch/0", "pouch/1"]
     assert info["zones"][1] == {"key": "pouch/0", "slot": 1, "name": "pouch", "position": "pouch of player 1",
                                 "owner": 0, "visibility": "owner", "type": "gem"}
@@ -309,13 +311,13 @@ def test_spaces_are_saved_by_name_and_format_1_is_still_read():
     state = game.new_initial_state()
     state.apply_action(4)
     data = state.to_json()
-    assert data["format"] == 2 and data["space_vars"]["mark"][4] == {"player": 0}
+    assert data["format"] == FORMAT and data["space_vars"]["mark"][4] == {"player": 0}
     assert data["frames"][0]["env"]["cell"] == {"board": "grid", "space": "b2"}
     old = copy.deepcopy(data)
     old["format"] = 1
     old["frames"][0]["env"]["cell"] = {"board": "grid", "space": 4}
     assert game.state_from_json(old).to_json() == data
-    old["format"] = 3
+    old["format"] = FORMAT + 1
     with pytest.raises(StateDataError, match=r"\$\.format"):
         game.state_from_json(old)
 
@@ -341,3 +343,40 @@ def test_state_format_doc_examples_run(index, monkeypatch):
     monkeypatch.chdir(ROOT)
     code = runnable_blocks(ROOT / "docs" / "state-format.md")[index]
     exec(compile(code, f"docs/state-format.md block {index}", "exec"), {})
+
+
+# ---------------------------------------------------------------- states saved by format 2
+
+FORMAT_2 = json.loads((ROOT / "tests" / "data" / "format2_states.json").read_text(encoding="utf-8"))
+"""States saved by rulelang at commit d05173c (format 2, one operation per statement), deep
+in random games: up to 11 procedures running, in loops."""
+
+
+@pytest.mark.parametrize("name", sorted(FORMAT_2))
+def test_a_state_saved_in_format_2_is_the_state_its_history_gives(name):
+    saved = FORMAT_2[name]
+    game = rulelang.load(ROOT / "games" / f"{name}.rules", players=saved["players"])
+    data = saved["state"]
+    assert data["format"] == 2
+    loaded = game.state_from_json(data)
+    replayed = game.new_initial_state(seed=data["seed"])
+    for player, action in data["history"]:
+        replayed.apply_action(action, player=player)
+    assert loaded.to_json() == replayed.to_json()
+    if not replayed.is_terminal():  # and it plays on the same
+        player = replayed.current_players()[0]
+        action = replayed.legal_action_ids(player)[-1]
+        loaded.apply_action(action, player=player)
+        replayed.apply_action(action, player=player)
+        assert loaded.to_json() == replayed.to_json()
+
+
+def test_a_format_2_position_where_no_game_stops_is_refused():
+    saved = FORMAT_2["kuhn_poker"]
+    game = rulelang.load(ROOT / "games" / "kuhn_poker.rules", players=2)
+    data = copy.deepcopy(saved["state"])
+    code = game.catalog.code["play"]
+    inside = next(pc for pc in range(code.legacy_size) if pc not in code.legacy)  # inside a compiled block
+    data["frames"][0]["pc"] = inside
+    with pytest.raises(StateDataError, match=r"\$\.frames\[0\]\.pc"):
+        game.state_from_json(data)

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import GAMES_DIR, ROOT
 
+import rulelang
 from rulelang.cli import main
 from rulelang.interpreter.scenarios import find_test_files, run_file, summary
 
@@ -204,10 +205,12 @@ def test_a_ruleset_path_finds_its_test_file(name):
 
 def test_a_scenario_starts_from_a_position_file(tmp_path):
     shutil.copy(GAMES_DIR / "kuhn_poker.rules", tmp_path / "kuhn_poker.rules")
+    dealt = rulelang.load(GAMES_DIR / "kuhn_poker.rules").new_initial_state()  # waits for the first bet
+    pc = dealt.to_json()["frames"][0]["pc"]
     (tmp_path / "queen_against_king.position").write_text(
         'game "Kuhn poker"\nplayers 2\nexplicit chance\nphase play\n'
         'zone deck: card "jack"\nzone hand of player 1: card "queen"\nzone hand of player 2: card "king"\n'
-        'frame play pc 8: first = player 1, second = player 2\n')   # after the deal
+        f'frame play pc {pc}: first = player 1, second = player 2\n')   # after the deal
     path = tmp_path / "kuhn_poker.tests"
     path.write_text('scenario "the king calls and wins" {\n  position "queen_against_king.position"\n'
                     '  play p1 "bet"\n  play p2 "call"\n  expect winners == [p2]\n  expect scores == [-2, 2]\n}\n'
