@@ -23,7 +23,7 @@ from rulelang.boards import Space
 from rulelang.diagnostics import Span
 
 from . import effects, runtime
-from .builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity, as_list
+from .builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity, as_list, sequence
 from .program import Expr
 from .values import Component, Player, RuleError, Value, display, kind_of
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from .state import State
 
 _HELPERS: dict[str, object] = {
-    "_as_list": as_list, "_items": runtime.items, "_plus": runtime.plus, "_times": runtime.times,
+    "_as_list": as_list, "_sequence": sequence, "_items": runtime.items, "_plus": runtime.plus, "_times": runtime.times,
     "_minus": runtime.minus, "_divide": runtime.divide, "_modulo": runtime.modulo, "_negated": runtime.negated,
     "_range": runtime.inclusive_range, "_index": runtime.index, "_top": runtime.top, "_Visits": runtime.Visits,
     "_spec": runtime.component_spec, "_enter": runtime.enter, "_too_deep": runtime.too_deep,
@@ -476,7 +476,9 @@ class ExpressionWriter:
         helper = self.module.fresh("_g")
         self.module.define(helper, "\n".join([
             f"def {helper}({', '.join(['_source', 'st', 'env', *passed])}):  # {name}() at {_where(gen)}",
-            f"    for {var} in _items(st, _source):", *("        " + line for line in decides),
+            "    if type(_source) is not tuple:", "        _source = _sequence(st, _source)",
+            "    if _source:  # charged (runtime.items, inlined)", "        st.charge(len(_source))",
+            f"    for {var} in _source:", *("        " + line for line in decides),
             f"    return {dict(any='False', all='True', first='None')[name]}"]) + "\n")
         return f"{helper}({', '.join([source, 'st', scope.env, *passed])})"
 

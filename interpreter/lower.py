@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulelang import ast
+from rulelang.boards import Space
 from rulelang.parser import PLACEHOLDER
 
 from . import effects, rng
@@ -24,6 +25,7 @@ from .serialize import zone_key
 from .values import (
     CHANCE,
     Component,
+    EnumValue,
     Player,
     RuleError,
     ZoneRef,
@@ -365,7 +367,7 @@ class Compiler:
                     return
                 raise RuleError("this choice offers no option", "E604")
             player = _chooser(st, chooser(st, fr.env))
-            ids = tuple(encode(o) for o in options)
+            ids = tuple(map(encode, options))
             env = fr.env
             st.pending = Decision("choose", (player.index,), options, ids, resume,
                                   prompt_of=lambda p: prompt(st, env, p), span=span, asks=asks)
@@ -772,7 +774,12 @@ def _position(items, value) -> int:
     return items.index(value)
 
 
+_SAME_WHEN_EQUAL = frozenset({int, str, bool, type(None), Space, Component, Player, EnumValue})
+
+
 def _unique(items) -> tuple:
+    if {type(item) for item in items} <= _SAME_WHEN_EQUAL:  # equal is the same option: a dict keeps one
+        return tuple(dict.fromkeys(items))
     seen, out = set(), []
     for item in items:
         key = item if isinstance(item, (int, str)) else id(item)

@@ -173,8 +173,8 @@ def items(st: State, value: Any) -> tuple[Value, ...]:
     """The items a comprehension or an aggregate goes through: a long list is charged by
     ``as_list``, a short one here (nested clauses multiply)."""
     found = value if type(value) is tuple else sequence(st, value)
-    if found:
-        st.charge(len(found))  # a long one as as_list would, a short one here
+    if found:  # a long one as as_list would, a short one here
+        st.charge(len(found))
     return found
 
 

@@ -36,12 +36,21 @@ _ID = attrgetter("id")  # a component's id, for fast loops over a zone
 
 
 class Action:
-    """A legal action: a stable integer ``id`` and a readable ``str()``."""
+    """A legal action: a stable integer ``id`` and a readable ``str()`` (its ``label``: the
+    value as the rules show it, unless given)."""
 
-    __slots__ = ("id", "label", "player", "value")
+    __slots__ = ("_label", "id", "player", "value")
 
-    def __init__(self, action_id: int, label: str, player: int, value: Value = None):
-        self.id, self.label, self.player, self.value = action_id, label, player, value
+    def __init__(self, action_id: int, label: str | None, player: int, value: Value = None):
+        self.id, self._label, self.player, self.value = action_id, label, player, value
+
+    @property
+    def label(self) -> str:
+        """The action as the rules show it (made when first asked for: a host that plays by
+        ids never needs it)."""
+        if self._label is None:
+            self._label = display(self.value)
+        return self._label
 
     def __str__(self) -> str:
         return self.label
@@ -234,7 +243,7 @@ class State:
         if player is None:
             return []
         options, ids = self._options(player)
-        return [Action(i, display(o), player, o) for i, o in zip(ids, options, strict=True)]
+        return [Action(i, None, player, o) for i, o in zip(ids, options, strict=True)]
 
     def decision(self, player: int | None = None) -> DecisionContext | None:
         """What ``player`` (the only one to act by default; ``CHANCE`` at a chance node) is
@@ -283,7 +292,7 @@ class State:
         decision = self.pending
         if decision is None or decision.kind != "chance":
             raise IllegalActionError("this is not a chance node")
-        return [(Action(i, display(o), CHANCE, o), p)
+        return [(Action(i, None, CHANCE, o), p)
                 for o, i, p in zip(decision.options, decision.ids, decision.probs, strict=True)]
 
     def apply_action(self, action: Action | int, player: int | None = None) -> None:
@@ -688,6 +697,12 @@ class State:
         except Exception as error:
             raise _rulelang_error(error, span, "") from _cause(error)
 
+    def _to_act(self) -> tuple[int, ...]:
+        """``current_players()``, as the decision holds them."""
+        if self.terminal or self.pending is None:
+            return ()
+        return self.pending.players
+
     def _check_player(self, player: object) -> int:
         count = self.game.num_players
         if isinstance(player, bool) or not isinstance(player, int) or not (player == CHANCE or 0 <= player < count):
@@ -696,19 +711,23 @@ class State:
 
     def _resolve_player(self, player: int | None) -> int | None:
         """The player whose options are asked for, or None if that player is not to act."""
-        current = self.current_players()
+        current = self._to_act()
+        if type(player) is int and player in current:  # the usual call: a player to act
+            return player
         if player is None:
             return current[0] if len(current) == 1 else None
         player = self._check_player(player)
         return player if player in current else None
 
     def _acting_player(self, player: int | None) -> int:
-        current = self.current_players()
+        current = self._to_act()
+        if type(player) is int and player in current:  # the usual call: a player to act
+            return player
         if self.terminal:
             raise IllegalActionError("the game is over: no action can be applied")
         if player is None:
             if len(current) != 1:
-                raise IllegalActionError(f"several players are to act ({current}): say which with player=")
+                raise IllegalActionError(f"several players are to act ({list(current)}): say which with player=")
             return current[0]
         player = self._check_player(player)
         if player not in current:
