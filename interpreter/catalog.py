@@ -588,6 +588,9 @@ class OwnedVariable:
         self.table, self.name, self.index_of = table, name, index_of
         self.attribute = f"{table}_values"  # the state's table of them
 
+    def __repr__(self) -> str:
+        return f"<{self.table} variable {self.name}>"
+
     def read(self, st: State, owner: Value) -> Value:
         values: list[Value] = getattr(st, self.attribute)[self.name]
         return values[self.index_of(owner)]

@@ -75,6 +75,7 @@ class Module:
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self._constants: dict[object, str] = {}
         self._kept: list[object] = []  # constants known by identity, kept alive
+        self._notes: dict[str, str] = {}
         self._count = 0
         self.units: list[str] = []
         self.functions: dict[str, str] = {}  # function of the ruleset -> its generated name
@@ -89,8 +90,9 @@ class Module:
         self._count += 1
         return f"{prefix}{self._count}"
 
-    def constant(self, value: object) -> str:
-        """The name of a constant holding ``value`` (the same name for the same value)."""
+    def constant(self, value: object, note: str = "") -> str:
+        """The name of a constant holding ``value`` (the same name for the same value);
+        ``note`` says what it is in the listing, where the value itself would not."""
         key: object = (type(value), value) if type(value) in (str, int) else id(value)
         name = self._constants.get(key)
         if name is None:
@@ -98,6 +100,8 @@ class Module:
             self._constants[key] = name
             self._kept.append(value)
             self.namespace[name] = value
+            if note:
+                self._notes[name] = note
         return name
 
     def define(self, name: str, source: str, spans: list[Span | None] | None = None, procedure: str = "",
@@ -143,7 +147,8 @@ class Module:
 
     def listing(self) -> str:
         """The generated source of every function, with the constants it names."""
-        constants = [f"# {name} = {_shown(self.namespace[name])}" for name in self._constants.values()]
+        constants = [f"# {name} = {self._notes.get(name) or _shown(self.namespace[name])}"
+                     for name in self._constants.values()]
         return "\n".join([*constants, "", *self.units])
 
 
@@ -304,19 +309,20 @@ class ExpressionWriter:
         obj = self.write(target, scope)
         name = self.module.constant(node.name)
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
-            return f"{self.module.constant(_dispatch(readers, node.name))}(st, {obj})"
+            dispatch = self.module.constant(_dispatch(readers, node.name), f"<reads x.{node.name}>")
+            return f"{dispatch}(st, {obj})"
         text = f"_no_attribute({obj}, {name})"
         for kind, reader in reversed(readers.items()):
-            text = f"{self._read(reader, obj)} if type({obj}) is {_KIND_NAMES[kind]} else {text}"
+            text = f"{self._read(reader, obj, node.name)} if type({obj}) is {_KIND_NAMES[kind]} else {text}"
         return f"({text})"
 
-    def _read(self, reader: Callable[[State, Any], Value], obj: str) -> str:
+    def _read(self, reader: Callable[[State, Any], Value], obj: str, name: str) -> str:
         """``reader`` applied to ``obj``, written in place for a variable."""
         from .catalog import VariableReader
 
         if isinstance(reader, VariableReader):
             return f"st.{reader.table}[{self.module.constant(reader.name)}][{obj}.{reader.index}]"
-        return f"{self.module.constant(reader)}(st, {obj})"
+        return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
         return f"_index(st, {self.write(node.target, scope)}, {self.write(node.index, scope)})"
@@ -373,10 +379,12 @@ class ExpressionWriter:
         args = [self.write(a, scope) for a in node.args]
         constants = self._constant_values(node.args, scope) if name in BOARD_QUERIES else None
         if constants is not None:
-            return f"{self.module.constant(runtime.once_per_game(BUILTINS[name], constants))}(st, {scope.env})"
+            query = self.module.constant(runtime.once_per_game(BUILTINS[name], constants),
+                                         f"<{name}(...), computed once per game>")
+            return f"{query}(st, {scope.env})"
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
-        return f"{self.module.constant(BUILTINS[name])}({', '.join(['st', *args])})"
+        return f"{self.module.constant(BUILTINS[name], f'<builtin {name}>')}({', '.join(['st', *args])})"
 
     def _constant_values(self, nodes: tuple[ast.Expr, ...], scope: Scope) -> list[Value] | None:
         """The values of ``nodes`` if each is a constant (a literal, or a name of the game's
@@ -406,7 +414,7 @@ class ExpressionWriter:
         return f"(_enter(st, {scope.depth}) and {called}({', '.join(['st', f'{scope.depth} + 1', *args])}))"
 
     def _load_time_call(self, node: ast.Call, scope: Scope) -> str:
-        fn = self.module.constant(self.cat.load_time_functions[node.function])
+        fn = self.module.constant(self.cat.load_time_functions[node.function], f"<{node.function}, at load time>")
         args = [self.write(a, scope) for a in node.args if not isinstance(a, ast.KeywordArg)]
         named = [f"{self.module.constant(a.name)}: {self.write(a.value, scope)}"
                  for a in node.args if isinstance(a, ast.KeywordArg)]

@@ -67,6 +67,12 @@ class Game:
         names and keys that the saved state uses (docs/state-format.md)."""
         return catalog_info(self.catalog, self.num_players, self.title)
 
+    def generated_code(self) -> str:
+        """The Python source that this game's rules were compiled to (``rulelang code``):
+        every function with the ruleset line and column it comes from, and the constants it
+        names. For reading: the engine runs the code it compiled, not this text."""
+        return self.catalog.compiler.module.listing()
+
     def num_distinct_actions(self) -> int:
         """Action ids below this bound name spaces, components, players, enum values, labels;
         ids from ``catalog.int_base`` on name the numbers 0, 1, 2..."""

@@ -272,13 +272,16 @@ class ProcedureWriter:
             return f"_supply_named({self.expr(ast.Name(span, name))}, {self.constant(name)})"
         raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
 
+    def _holder(self) -> str:
+        return self.module.constant(self.cat.holder_slot, "<the holder of tokens>")
+
     def _Gain(self, node: ast.Gain, indent: int) -> None:
-        supply, holder = self._supply(node.supply, node.span), self.constant(self.cat.holder_slot)
+        supply, holder = self._supply(node.supply, node.span), self._holder()
         who, amount = self.expr(node.player), self.expr(node.amount)
         self.emit(indent, f"st.transfer({supply}, 0, {holder}({who}), _amount({amount}))", node.span)
 
     def _Pay(self, node: ast.Pay, indent: int) -> None:
-        supply, holder = self._supply(node.supply, node.span), self.constant(self.cat.holder_slot)
+        supply, holder = self._supply(node.supply, node.span), self._holder()
         payer, amount = self.expr(node.payer), self.expr(node.amount)
         payee = "0"
         if node.payee is not None:

@@ -211,6 +211,17 @@ def graph(path: str, fmt: str, root: str | None = None) -> None:
     click.echo(to_dot(g) if fmt == "dot" else to_mermaid(g), nl=False)
 
 
+# ---------------------------------------------------------------- code
+
+@main.command()
+@click.argument("path")
+@click.option("--players", "-p", type=click.IntRange(min=1), default=None, help="Default: the fewest allowed.")
+@click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
+def code(path: str, players: int | None, root: str | None = None) -> None:
+    """Print the Python code that the rules are compiled to, for reading."""
+    click.echo(load_game(path, players, root).generated_code(), nl=False)
+
+
 # ---------------------------------------------------------------- simulate
 
 @main.command()

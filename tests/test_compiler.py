@@ -1,0 +1,154 @@
+"""The compiler (interpreter/codegen.py, procedures.py): the rules become Python source that
+names nothing of the ruleset, procedures that never pause become Python functions, runs of
+statements that cannot pause become one operation, and errors still point at the rules."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import rulelang
+from rulelang.cli import main
+from rulelang.errors import RulesRuntimeError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load(tmp_path: Path, source: str, players: int = 1) -> rulelang.Game:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return rulelang.load(path, players=players)
+
+
+def failure(game: rulelang.Game) -> RulesRuntimeError:
+    with pytest.raises(RulesRuntimeError) as caught:
+        game.new_initial_state()
+    return caught.value
+
+
+HOSTILE = '''\
+    game "G" { players 1 }
+    var said: string = ""
+    var n: int = 0
+    procedure speak(x: int) {
+      let quote = "\\"); import os; os.system('rm -rf /') #"
+      said = quote + x
+      n += x * 3
+    }
+    phase p {
+      call speak(7)
+      log "x\\"\\"\\"; raise SystemExit #"
+      end game
+    }
+'''
+
+
+def test_no_text_of_the_ruleset_is_written_into_the_generated_code(tmp_path):
+    game = load(tmp_path, HOSTILE)
+    code = game.generated_code()
+    for text in ("os.system", "SystemExit", "speak", "quote", "said"):
+        assert text not in code.replace("# _k", "")[code.index("\ndef "):], text  # names and strings are constants
+    state = game.new_initial_state()
+    assert state.to_json()["globals"]["said"] == "\"); import os; os.system('rm -rf /') #7"
+    assert state.to_json()["globals"]["n"] == 21
+    assert state.log == ['x"""; raise SystemExit #']
+
+
+def test_the_generated_code_is_python_that_says_where_each_function_comes_from(tmp_path):
+    game = rulelang.load(ROOT / "games" / "jamaica.rules", players=3)
+    code = game.generated_code()
+    compile(code, "<listing>", "exec")
+    assert code.count("def _p") == len(game.catalog.compiler.never_pausing) > 0
+    assert "procedure at line " in code and "statements at line " in code
+
+
+def test_rulelang_code_prints_it():
+    result = CliRunner().invoke(main, ["code", str(ROOT / "games" / "tic_tac_toe.rules")])
+    assert result.exit_code == 0
+    assert "def _e" in result.output and "# line 16, column 22" in result.output
+    missing = CliRunner().invoke(main, ["code", str(ROOT / "games" / "no_such.rules")])
+    assert missing.exit_code == 1 and "E001" in missing.output
+
+
+PAUSING = '''\
+    game "G" { players 2 }
+    var total: int = 0
+    procedure add(k: int) { total += k }
+    procedure twice(k: int) { call add(k)  call add(k) }
+    procedure ask(p: player) { choose k in 1..3 by p  call add(k) }
+    procedure relay(p: player) { call ask(p) }
+    procedure deep(k: int) { if k > 0 { call deep(k - 1) } }
+    phase p {
+      call twice(2)
+      for q in players { call relay(q) }
+      call deep(3)
+      end game
+    }
+'''
+
+
+def test_procedures_that_never_pause_are_python_functions(tmp_path):
+    game = load(tmp_path, PAUSING, players=2)
+    assert set(game.catalog.compiler.never_pausing) == {"add", "twice", "deep"}
+    state = game.new_initial_state()
+    assert [frame.name for frame in state.frames] == ["p", "relay", "ask"]  # a call of one is no frame
+    state.apply_action(state.legal_action_ids()[2])   # 3
+    state.apply_action(state.legal_action_ids()[0])   # 1
+    assert state.is_terminal() and state.to_json()["globals"]["total"] == 4 + 3 + 1
+
+
+@pytest.mark.parametrize("where", ["procedure", "phase"])
+def test_an_error_in_compiled_code_points_at_its_statement(tmp_path, where):
+    body = "let a = 1\n  let b = a - 1\n  let c = 10 / b\n"
+    source = (f'game "G" {{ players 1 }}\nprocedure f() {{\n  {body}}}\nphase p {{\n  call f()\n  end game\n}}\n'
+              if where == "procedure" else f'game "G" {{ players 1 }}\nphase p {{\n  {body}  end game\n}}\n')
+    error = failure(load(tmp_path, source))
+    (diagnostic,) = error.diagnostics
+    assert (diagnostic.code, diagnostic.span.line) == ("E602", 5)
+    assert diagnostic.message == f"division by zero (in {'f' if where == 'procedure' else 'p'})"
+
+
+@pytest.mark.parametrize("where", ["procedure", "phase"])
+def test_a_local_read_before_it_has_a_value_is_the_rules_error(tmp_path, where):
+    body = "for i in [] { }\n  let y = i + 1\n"
+    source = (f'game "G" {{ players 1 }}\nprocedure f() {{\n  {body}}}\nphase p {{\n  call f()\n  end game\n}}\n'
+              if where == "procedure" else f'game "G" {{ players 1 }}\nphase p {{\n  {body}  end game\n}}\n')
+    (diagnostic,) = failure(load(tmp_path, source)).diagnostics
+    assert diagnostic.code == "E602" and diagnostic.message.startswith("'i' has no value here")
+    assert diagnostic.span.line == 4
+
+
+def test_a_runaway_compiled_loop_is_stopped_by_the_step_budget(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1  max_steps 1000 }
+        var n: int = 0
+        procedure spin() { while true { n += 1 } }
+        phase p { call spin()  end game }
+    ''')
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.code == "E603" and "1000 steps" in diagnostic.message and diagnostic.span.line == 3
+
+
+def test_loops_in_compiled_code_break_continue_and_test_as_written(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        var seen: list[int] = []
+        var rounds: int = 0
+        procedure walk() {
+          for i in 1..10 {
+            if i % 2 == 0 { continue }
+            if i > 7 { break }
+            seen = seen + [i]
+          }
+          repeat until rounds >= 2 {
+            rounds += 1
+            if rounds < 3 { continue }
+          }
+        }
+        phase p { call walk()  end game }
+    ''')
+    data = game.new_initial_state().to_json()["globals"]
+    assert data["seen"] == [1, 3, 5, 7]
+    assert data["rounds"] == 2   # a 'continue' in 'repeat ... until' tests the condition (else 3)
