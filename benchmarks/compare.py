@@ -6,7 +6,9 @@ The past revision is checked out into a temporary git worktree; for each ruleset
 engines play in turn (``rounds`` times each, alternating, so a change in the machine's load
 hits both), each on its own revision's ruleset of the same name, the way a host plays
 (``legal_actions``, then ``apply_action``). Rules change between revisions (a longer game
-is slower per playout), so the table also gives decisions per second. A benchmark, not a test.
+is slower per playout), so the table also gives decisions per second. Time is the CPU time
+of the playing process (``time.process_time``), which other jobs on a shared machine change
+less than the clock. A benchmark, not a test.
 """
 from __future__ import annotations
 
@@ -30,8 +32,8 @@ for module in (rulelang, rulelang.interpreter):   # not the installed tree's
 path, players, seconds = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 game = rulelang.load(path, players=players)
 chooser = random.Random(0)
-start, games, decisions = time.perf_counter(), 0, 0
-while time.perf_counter() - start < seconds:
+start, games, decisions = time.process_time(), 0, 0
+while time.process_time() - start < seconds:
     state = game.new_initial_state(seed=games)
     while not state.is_terminal():
         for player in state.current_players():
@@ -41,7 +43,7 @@ while time.perf_counter() - start < seconds:
     state.returns()
     games += 1
     decisions += state.decisions
-elapsed = time.perf_counter() - start
+elapsed = time.process_time() - start
 print(json.dumps([games / elapsed, decisions / elapsed]))
 """
 
