@@ -325,7 +325,11 @@ class ExpressionWriter:
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
-        return f"_index(st, {self.write(node.target, scope)}, {self.write(node.index, scope)})"
+        target, index = self.write(node.target, scope), self.write(node.index, scope)
+        if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
+            return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
+                    f" and -len({target}) <= {index} < len({target}) else _index(st, {target}, {index}))")
+        return f"_index(st, {target}, {index})"
 
     def _Comprehension(self, node: ast.Comprehension, scope: Scope) -> str:
         return f"tuple({self._list(node.clauses, (node.element,), scope)})"

@@ -8,7 +8,8 @@ loop by setting ``st.pending``. All of a running procedure's data is in its fram
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, TypeVar, cast
 
 from rulelang import ast
 from rulelang.boards import Space
@@ -19,7 +20,7 @@ from .builtins import as_list
 from .codegen import CompileError, ExpressionWriter, Module
 from .events import chance_event
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through
-from .program import Code, Decision, Expr
+from .program import Code, Decision, Env, Expr, Frame, LogLine, Op, Options
 from .runtime import enter_procedure, make_room_for_calls
 from .serialize import zone_key
 from .values import (
@@ -28,6 +29,7 @@ from .values import (
     EnumValue,
     Player,
     RuleError,
+    Value,
     ZoneRef,
     display,
     display_within,
@@ -35,13 +37,29 @@ from .values import (
 )
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
+    from rulelang.diagnostics import Span
+
+    from .catalog import Catalog, Write
+    from .state import State
 
 __all__ = ["CompileError", "Compiler"]
 
 _MISSING = object()
 
-Box = list[int | None]  # a jump target, patched once the code it jumps to is emitted
+Box = list[int]  # a jump target (-1 until patched, once the code it jumps to is emitted)
+Action: TypeAlias = Callable[["State", Env], None]  # what a step does: ``action(st, env)``
+PromptOf: TypeAlias = Callable[["State", Env, int], str]  # a choice's prompt: ``f(st, env, player)``
+
+_T = TypeVar("_T")
+_K = TypeVar("_K")
+
+
+class _Loop(TypedDict):
+    """The jumps of a loop being lowered that 'break' and 'continue' patch once it ends."""
+
+    breaks: list[Box]
+    continues: list[Box]
+    continue_target: int
 
 PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
 
@@ -56,7 +74,7 @@ class Compiler:
         # variable for the rest of the block, kept in the environment under another key.
         self.renames: dict[str, str] = {}
         self.block_names: list[set[str]] = [set()]
-        self.loops: list = []
+        self.loops: list[_Loop] = []
         self.counter = 0
         self.errors: list[CompileError] = []
         self.module = Module()  # the generated code of the game's expressions
@@ -64,7 +82,7 @@ class Compiler:
         self.never_pausing: dict[str, str] = {}  # procedure -> the name of its compiled function
         self.block_writer = ProcedureWriter(self, self.never_pausing, in_env=True)
 
-    def compile_never_pausing(self, procedures) -> None:
+    def compile_never_pausing(self, procedures: Mapping[str, ast.ProcedureDecl]) -> None:
         """Compile the procedures that never pause to Python functions (procedures.py),
         before any code that calls them is lowered. If one cannot be compiled, none is: the
         lowering of its code reports the problem."""
@@ -95,7 +113,7 @@ class Compiler:
         self.block(body, code)
         return code
 
-    def block(self, block: ast.Block, code: Code):
+    def block(self, block: ast.Block, code: Code) -> None:
         saved = dict(self.renames)
         self.block_names.append(set())
         run: list[ast.Stmt] = []  # statements that none pauses, to compile as one operation
@@ -129,7 +147,7 @@ class Compiler:
         """The environment key of local ``name`` here."""
         return self.renames.get(name, name)
 
-    def bind_let(self, name: str, span) -> str:
+    def bind_let(self, name: str, span: Span) -> str:
         """Bind ``name`` by a 'let' (or 'let x = call/roll/random'): a name bound outside the
         current block gets a new variable until the block ends. Its environment key."""
         if name in self.scope and name not in self.block_names[-1]:
@@ -156,7 +174,7 @@ class Compiler:
             self.errors.append(error)
 
     @staticmethod
-    def emit(code: Code, op, span, legacy_size: int = 1) -> int:
+    def emit(code: Code, op: Op, span: Span | None, legacy_size: int = 1) -> int:
         """Add ``op``: it stands for ``legacy_size`` operations of saved formats 1 and 2."""
         code.legacy[code.legacy_size] = len(code.ops)
         code.legacy_size += legacy_size
@@ -165,53 +183,53 @@ class Compiler:
         code.legacy[code.legacy_size] = len(code.ops)  # (where the code ends, until more comes)
         return len(code.ops) - 1
 
-    def emit_step(self, code, action, span):
+    def emit_step(self, code: Code, action: Action, span: Span) -> int:
         """An operation that does ``action(st, env)`` and moves on."""
-        def op(st, fr):
+        def op(st: State, fr: Frame) -> None:
             action(st, fr.env)
             fr.pc += 1
         return self.emit(code, op, span)
 
-    def emit_jump(self, code, span, target=None) -> Box:
+    def emit_jump(self, code: Code, span: Span, target: int = -1) -> Box:
         """A jump whose target may be patched later: returns a one-item list holding it."""
         box: Box = [target]
 
-        def op(st, fr):
-            fr.pc = box[0]
+        def op(st: State, fr: Frame) -> None:
+            fr.pc = box[0]  # patched by the time the code runs
         self.emit(code, op, span)
         return box
 
-    def _s_Let(self, node, code):
+    def _s_Let(self, node: ast.Let, code: Code) -> None:
         value = self.expr(node.value)
         name = self.bind_let(node.name, node.span)
 
-        def let(st, env):
+        def let(st: State, env: Env) -> None:
             env[name] = value(st, env)
         self.emit_step(code, let, node.span)
 
-    def _s_Assign(self, node, code):
+    def _s_Assign(self, node: ast.Assign, code: Code) -> None:
         value = self.expr(node.value)
         setter = self.assignment(node.target, node.op, value)
         self.emit_step(code, setter, node.span)
 
-    def assignment(self, target, op, value):
+    def assignment(self, target: ast.Expr, op: str, value: Expr) -> Action:
         read, write = self.access(target)
         if op == "=":
             return lambda st, env: write(st, env, value(st, env))
 
-        def update(st, env):
+        def update(st: State, env: Env) -> None:
             old = read(st, env)
             write(st, env, effects.updated(old, value(st, env), op))
         return update
 
-    def access(self, target):
+    def access(self, target: ast.Expr) -> tuple[Expr, Write]:
         """(read, write) of an assignable place: a local, a global, an attribute, or an item
         of a list held by one of those (``piles[i]``: the list is replaced by a new one)."""
         if isinstance(target, ast.Index):
             read_list, write_list = self.access(target.target)
             index = self.expr(target.index)
 
-            def position(st, env):
+            def position(st: State, env: Env) -> tuple[tuple[Value, ...], int]:
                 items, i = read_list(st, env), index(st, env)
                 if not isinstance(items, tuple):
                     raise RuleError(f"only an item of a list can be assigned, not of {kind_of(items)}")
@@ -219,11 +237,11 @@ class Compiler:
                     raise RuleError(f"index {i} is out of range for a list of {len(items)}")
                 return items, i % len(items)
 
-            def read_item(st, env):
+            def read_item(st: State, env: Env) -> Value:
                 items, i = position(st, env)
                 return items[i]
 
-            def write_item(st, env, new):
+            def write_item(st: State, env: Env, new: Value) -> None:
                 items, i = position(st, env)
                 write_list(st, env, (*items[:i], new, *items[i + 1:]))
             return read_item, write_item
@@ -244,13 +262,13 @@ class Compiler:
                                "E203")
         return read, write
 
-    def _s_If(self, node, code):
+    def _s_If(self, node: ast.If, code: Code) -> None:
         exits: list[Box] = []
         for cond, body in node.branches:
             test = self.expr(cond)
-            box: Box = [None]
+            box: Box = [-1]
 
-            def branch(st, fr, test=test, box=box):
+            def branch(st: State, fr: Frame, test: Expr = test, box: Box = box) -> None:
                 fr.pc = fr.pc + 1 if test(st, fr.env) else box[0]
             self.emit(code, branch, cond.span)
             self.block(body, code)
@@ -261,11 +279,12 @@ class Compiler:
         for box in exits:
             box[0] = len(code.ops)
 
-    def _loop(self, code, continue_target):
+    def _loop(self, code: Code, continue_target: int) -> _Loop:
         self.loops.append({"breaks": [], "continues": [], "continue_target": continue_target})
         return self.loops[-1]
 
-    def _close_loop(self, code, loop, continue_target=None, break_target=None):
+    def _close_loop(self, code: Code, loop: _Loop, continue_target: int | None = None,
+                    break_target: int | None = None) -> None:
         end = len(code.ops) if break_target is None else break_target
         for box in loop["breaks"]:
             box[0] = end
@@ -273,19 +292,20 @@ class Compiler:
             box[0] = continue_target if continue_target is not None else loop["continue_target"]
         self.loops.pop()
 
-    def _s_For(self, node, code):
+    def _s_For(self, node: ast.For, code: Code) -> None:
         source, var = self.expr(node.source), node.var
         self.counter += 1
         it = f"$for{self.counter}"
 
-        def start(st, env):
+        def start(st: State, env: Env) -> None:
             env[it] = (as_list(st, source(st, env)), 0)
         self.emit_step(code, start, node.span)
-        end_box: Box = [None]
+        end_box: Box = [-1]
 
-        def step(st, fr):
+        def step(st: State, fr: Frame) -> None:
             env = fr.env
-            seq, i = env[it]
+            walk: Any = env[it]  # (the list, the next index)
+            seq, i = walk
             if i >= len(seq):
                 del env[it]
                 fr.pc = end_box[0]
@@ -299,16 +319,16 @@ class Compiler:
         self.block(node.body, code)
         self.emit_jump(code, node.span, head)
 
-        def drop(st, env):
+        def drop(st: State, env: Env) -> None:
             env.pop(it, None)
         end_box[0] = self.emit_step(code, drop, node.span)
         self._close_loop(code, loop, break_target=end_box[0])
 
-    def _s_While(self, node, code):
+    def _s_While(self, node: ast.While, code: Code) -> None:
         test = self.expr(node.condition)
-        end_box: Box = [None]
+        end_box: Box = [-1]
 
-        def check(st, fr):
+        def check(st: State, fr: Frame) -> None:
             fr.pc = fr.pc + 1 if test(st, fr.env) else end_box[0]
         head = self.emit(code, check, node.span)
         loop = self._loop(code, head)
@@ -317,7 +337,7 @@ class Compiler:
         end_box[0] = len(code.ops)
         self._close_loop(code, loop)
 
-    def _s_Repeat(self, node, code):
+    def _s_Repeat(self, node: ast.Repeat, code: Code) -> None:
         head = len(code.ops)
         loop = self._loop(code, head)
         self.block(node.body, code)
@@ -327,23 +347,23 @@ class Compiler:
             return
         test = self.expr(node.until)
 
-        def check(st, fr):
+        def check(st: State, fr: Frame) -> None:
             fr.pc = fr.pc + 1 if test(st, fr.env) else head
         tail = self.emit(code, check, node.until.span)
         self._close_loop(code, loop, continue_target=tail)
 
-    def _s_Break(self, node, code):
+    def _s_Break(self, node: ast.Break, code: Code) -> None:
         if not self.loops:
             raise CompileError("'break' outside a loop", node.span, "E204")
         self.loops[-1]["breaks"].append(self.emit_jump(code, node.span))
 
-    def _s_Continue(self, node, code):
+    def _s_Continue(self, node: ast.Continue, code: Code) -> None:
         if not self.loops:
             raise CompileError("'continue' outside a loop", node.span, "E204")
         self.loops[-1]["continues"].append(self.emit_jump(code, node.span))
 
     # ---- decisions and chance ----
-    def _s_Choose(self, node, code):
+    def _s_Choose(self, node: ast.Choose, code: Code) -> None:
         source = self.expr(node.source)
         if node.chooser is None:
             raise CompileError("a choice needs 'by PLAYER' to say who chooses", node.span, "E204")
@@ -352,14 +372,14 @@ class Compiler:
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
         var, encode = self.bind_plain(node.var), self.cat.encode
-        otherwise_box: Box = [None]
+        otherwise_box: Box = [-1]
         has_otherwise = node.otherwise is not None
 
-        def resume(st, fr, value, player):
+        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
             fr.env[var] = value
             fr.pc += 1
 
-        def choose(st, fr):
+        def choose(st: State, fr: Frame) -> None:
             options = _unique(as_list(st, source(st, fr.env)))
             if not options:
                 if has_otherwise:
@@ -372,13 +392,13 @@ class Compiler:
             st.pending = Decision("choose", (player.index,), options, ids, resume,
                                   prompt_of=lambda p: prompt(st, env, p), span=span, asks=asks)
         code.stops.add(self.emit(code, choose, node.span))
-        if has_otherwise:
+        if node.otherwise is not None:
             skip = self.emit_jump(code, node.span)
             otherwise_box[0] = len(code.ops)
             self.block(node.otherwise, code)
             skip[0] = len(code.ops)
 
-    def _s_Menu(self, node, code):
+    def _s_Menu(self, node: ast.Menu, code: Code) -> None:
         chooser = self.expr(node.chooser)
         prompt = self.prompt(node.prompt, "choose one")
         span = node.span
@@ -388,10 +408,10 @@ class Compiler:
         exits: list[Box] = []
         names = tuple(o.label for o in node.options)
 
-        def resume(st, fr, value, player):
+        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
             fr.pc = targets[names.index(value)]
 
-        def menu(st, fr):
+        def menu(st: State, fr: Frame) -> None:
             env = fr.env
             open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
             if not open_:
@@ -409,7 +429,7 @@ class Compiler:
         for box in exits:
             box[0] = end
 
-    def _s_Simultaneous(self, node, code):
+    def _s_Simultaneous(self, node: ast.Simultaneous, code: Code) -> None:
         players, pvar, var = self.expr(node.players), node.player_var, node.var
         outer = pvar in self.scope
         self.scope.add(pvar)
@@ -422,12 +442,13 @@ class Compiler:
         self.counter += 1
         picks_key = f"$picks{self.counter}"
 
-        def options_for(st, env, player):
+        def options_for(st: State, env: Env, player: Player) -> tuple[Value, ...]:
             return _bound(env, pvar, player, lambda: _unique(as_list(st, source(st, env))))
 
         span = node.span
 
-        def waiting_for(st, env, group, picks, per_player):
+        def waiting_for(st: State, env: Env, group: list[Player], picks: dict[Value, Value],
+                        per_player: dict[int, Options]) -> Decision:
             """The decision of the players of ``group`` who have not picked yet, whose
             options are ``per_player``. A pick changes neither the state nor what the others
             may pick (their options read the state, not the picks): the next decision keeps
@@ -435,8 +456,8 @@ class Compiler:
             waiting = tuple(p.index for p in group if p not in picks)
             chosen = tuple(sorted(p.index for p in group if p in picks))
 
-            def resume(st, fr, value, player_index):
-                picks_now = dict(fr.env.get(picks_key, {}))
+            def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
+                picks_now = dict(cast("dict[Value, Value]", fr.env.get(picks_key, {})))
                 picks_now[st.game.catalog.players[player_index]] = value
                 fr.env[picks_key] = picks_now
                 if any(p not in picks_now for p in group):  # others to wait for: the same options
@@ -444,22 +465,22 @@ class Compiler:
                     st.pending = waiting_for(st, fr.env, group, picks_now, rest)
                 # else fr.pc stays: the operation runs again and finishes
 
-            def prompt_of(index):
+            def prompt_of(index: int) -> str:
                 return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
             return Decision("simultaneous", waiting, (), (), resume,
                             per_player=per_player, chosen=chosen, prompt_of=prompt_of, span=span)
 
-        def simultaneous(st, fr):
+        def simultaneous(st: State, fr: Frame) -> None:
             env = fr.env
             group = [_chooser(st, p, "a simultaneous choice") for p in as_list(st, players(st, env))]
-            picks = env.get(picks_key, {})
+            picks = cast("dict[Value, Value]", env.get(picks_key, {}))
             waiting = [p for p in group if p not in picks]
             if not waiting:
                 env[var] = {p: picks[p] for p in group}
                 env.pop(picks_key, None)
                 fr.pc += 1
                 return
-            per_player = {}
+            per_player: dict[int, Options] = {}
             for p in waiting:
                 options = options_for(st, env, p)
                 if not options:
@@ -468,7 +489,7 @@ class Compiler:
             st.pending = waiting_for(st, env, group, picks, per_player)
         code.stops.add(self.emit(code, simultaneous, span))
 
-    def prompt(self, node, default):
+    def prompt(self, node: ast.Prompt | None, default: str) -> PromptOf:
         """``f(st, env, player) -> str``: the text of a choice's prompt, its placeholders
         filled in (each value at most PROMPT_VALUE characters), or ``default``."""
         if node is None:
@@ -477,7 +498,7 @@ class Compiler:
         texts = pieces[0::2]
         parts = [self.expr(part) for part in node.parts]
 
-        def render(st, env, player):
+        def render(st: State, env: Env, player: int) -> str:
             out = [texts[0]]
             for part, text in zip(parts, texts[1:], strict=True):
                 value = part(st, env)
@@ -490,19 +511,20 @@ class Compiler:
             return "".join(out)
         return render
 
-    def _chance(self, code, span, var, outcomes_of, asked):
+    def _chance(self, code: Code, span: Span, var: str, outcomes_of: Callable[[State, Env], tuple[Value, ...]],
+                asked: str) -> None:
         """A chance event binding ``var`` ('let x = roll d', 'let x = random list'): sampled
         from the state's RNG, or exposed."""
         var = self.bind_let(var, span)
         encode = self.cat.encode
 
-        def resume(st, fr, value, player):
+        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
             fr.env[var] = value
             fr.pc += 1
             if st.event_log is not None:
                 st.event_log.append(chance_event(st, asked, value))
 
-        def chance(st, fr):
+        def chance(st: State, fr: Frame) -> None:
             values = outcomes_of(st, fr.env)
             if not values:
                 raise RuleError("a random pick from an empty list")
@@ -519,20 +541,20 @@ class Compiler:
             resume(st, fr, value, CHANCE)
         code.stops.add(self.emit(code, chance, span))
 
-    def _s_Roll(self, node, code):
+    def _s_Roll(self, node: ast.Roll, code: Code) -> None:
         if node.die not in self.cat.dice:
             raise CompileError(f"unknown die '{node.die}'", node.span, hint=self.cat.suggest(node.die, self.cat.dice))
         faces = self.cat.dice[node.die]
         self._chance(code, node.span, node.name, lambda st, env: faces, f"roll {node.die}")
 
-    def _s_RandomPick(self, node, code):
+    def _s_RandomPick(self, node: ast.RandomPick, code: Code) -> None:
         source = self.expr(node.source)
         self._chance(code, node.span, node.name, lambda st, env: as_list(st, source(st, env)),
                      f"random {node.name} in {_source_text(node.source)}")
 
-    def _s_Shuffle(self, node, code):
+    def _s_Shuffle(self, node: ast.Shuffle, code: Code) -> None:
         target = self.expr(node.target)
-        write = None
+        write: Action | None = None
         if isinstance(node.target, (ast.Name, ast.Attribute)):
             try:
                 write = self.assignment(node.target, "=", lambda st, env: env["$shuffled"])
@@ -544,15 +566,17 @@ class Compiler:
         what = _source_text(node.target)
         span, shuffled = node.span, f"shuffle {what}: the item at each place"
 
-        def resume(st, fr, value, player):
-            items, i = fr.env[key]
+        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
+            items: tuple[Value, ...] | list[Value]
+            items, i = cast("tuple[tuple[Value, ...], int]", fr.env[key])
             j = _position(items, value)
             items = list(items)
             items[i], items[j] = items[j], items[i]
             fr.env[key] = (tuple(items), i - 1)
 
-        def shuffle(st, fr):
+        def shuffle(st: State, fr: Frame) -> None:
             env = fr.env
+            items: tuple[Value, ...]
             if key not in env:
                 value = target(st, env)
                 if isinstance(value, ZoneRef):
@@ -562,7 +586,7 @@ class Compiler:
                 else:
                     raise RuleError(f"can only shuffle a zone or a list variable, not {kind_of(value)}")
                 env[key] = (items, len(items) - 1)
-            items, i = env[key]
+            items, i = cast("tuple[tuple[Value, ...], int]", env[key])
             if i > 0 and st.explicit_chance:
                 # Equal items (a list [1, 1, 2]), and interchangeable copies of a component, are
                 # one outcome with their summed probability.
@@ -584,7 +608,7 @@ class Compiler:
             if st.event_log is not None:
                 st.event_log.append(("shuffle", zone_key(value) if isinstance(value, ZoneRef) else what))
             if isinstance(value, ZoneRef):
-                st.zones[value.slot][:] = order
+                st.zones[value.slot][:] = cast("list[Component]", order)  # the zone's own components
                 st.shuffled(value.slot)
             elif write is None:
                 raise RuleError(f"can only shuffle a zone or a list variable, not {kind_of(value)}")
@@ -596,14 +620,14 @@ class Compiler:
         code.stops.add(self.emit(code, shuffle, node.span))
 
     # ---- changing the state ----
-    def _s_Move(self, node, code):
+    def _s_Move(self, node: ast.Move, code: Code) -> None:
         what, to = self.expr(node.what), self.expr(node.to)
 
-        def move(st, env):
+        def move(st: State, env: Env) -> None:
             effects.move(st, to(st, env), what(st, env))
         self.emit_step(code, move, node.span)
 
-    def _supply(self, name, span):
+    def _supply(self, name: str, span: Span) -> Callable[[State, Env], str]:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""
         if name in self.cat.supplies and name not in self.scope:
             return lambda st, env: name
@@ -613,25 +637,25 @@ class Compiler:
             return lambda st, env: effects.supply_named(value(st, env), name)
         raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
 
-    def _s_Gain(self, node, code):
+    def _s_Gain(self, node: ast.Gain, code: Code) -> None:
         supply = self._supply(node.supply, node.span)
         amount, who, slot = self.expr(node.amount), self.expr(node.player), self.cat.holder_slot
 
-        def gain(st, env):
+        def gain(st: State, env: Env) -> None:
             st.transfer(supply(st, env), 0, slot(who(st, env)), effects.amount(amount(st, env)))
         self.emit_step(code, gain, node.span)
 
-    def _s_Pay(self, node, code):
+    def _s_Pay(self, node: ast.Pay, code: Code) -> None:
         supply = self._supply(node.supply, node.span)
         amount, payer, slot = self.expr(node.amount), self.expr(node.payer), self.cat.holder_slot
         payee = self.expr(node.payee) if node.payee is not None else None
 
-        def pay(st, env):
+        def pay(st: State, env: Env) -> None:
             to_slot = slot(payee(st, env)) if payee is not None else 0
             st.transfer(supply(st, env), slot(payer(st, env)), to_slot, effects.amount(amount(st, env)))
         self.emit_step(code, pay, node.span)
 
-    def _call_frame(self, node, code, ret_var):
+    def _call_frame(self, node: ast.CallStmt | ast.CallLet, code: Code, ret_var: str | None) -> None:
         proc = self.cat.procedure_decl(node.procedure, node.span)
         if len(proc.params) != len(node.args):
             raise CompileError(f"procedure '{proc.name}' takes {len(proc.params)} arguments, got {len(node.args)}",
@@ -645,7 +669,7 @@ class Compiler:
         if target in self.never_pausing:
             compiled = self.module.namespace[self.never_pausing[target]]
 
-            def call_compiled(st, fr):
+            def call_compiled(st: State, fr: Frame) -> None:
                 result = compiled(st, enter_procedure(st, len(st.frames)), *[f(st, fr.env) for f in args])
                 if ret_var:
                     fr.env[ret_var] = result
@@ -653,57 +677,58 @@ class Compiler:
             self.emit(code, call_compiled, node.span)
             return
 
-        def call(st, fr):
+        def call(st: State, fr: Frame) -> None:
             env = {n: f(st, fr.env) for n, f in zip(names, args, strict=True)}
             st.push(target, env, ret_var)  # first: a call too deep is reported at the call
             fr.pc += 1
         self.emit(code, call, node.span)
 
-    def _s_CallStmt(self, node, code):
+    def _s_CallStmt(self, node: ast.CallStmt, code: Code) -> None:
         self._call_frame(node, code, None)
 
-    def _s_CallLet(self, node, code):
+    def _s_CallLet(self, node: ast.CallLet, code: Code) -> None:
         self._call_frame(node, code, node.name)
 
-    def _s_Return(self, node, code):
-        value = self.expr(node.value) if node.value is not None else (lambda st, env: None)
+    def _s_Return(self, node: ast.Return, code: Code) -> None:
+        value: Expr = self.expr(node.value) if node.value is not None else (lambda st, env: None)
 
-        def ret(st, fr):
+        def ret(st: State, fr: Frame) -> None:
             st.pop(value(st, fr.env))
         self.emit(code, ret, node.span)
 
-    def _s_Next(self, node, code):
+    def _s_Next(self, node: ast.Next, code: Code) -> None:
         if node.phase not in self.cat.phases:
             raise CompileError(f"unknown phase '{node.phase}'", node.span, "E104",
                                hint=self.cat.suggest(node.phase, self.cat.phases))
         phase = node.phase
 
-        def next_phase(st, fr):
+        def next_phase(st: State, fr: Frame) -> None:
             st.enter_phase(phase)
         self.emit(code, next_phase, node.span)
 
-    def _s_EndGame(self, node, code):
-        def end(st, fr):
+    def _s_EndGame(self, node: ast.EndGame, code: Code) -> None:
+        def end(st: State, fr: Frame) -> None:
             st.end_game()
         self.emit(code, end, node.span)
 
-    def _s_Log(self, node, code):
+    def _s_Log(self, node: ast.Log, code: Code) -> None:
         message = self._log_message(node.message)
         audience = self.expr(node.audience) if node.audience is not None else None
 
         private = audience is not None
 
-        def log(st, env):
+        def log(st: State, env: Env) -> None:
             text = message(st, env)
             effects.log(st, text, audience(st, env) if audience is not None else None, private)
         self.emit_step(code, log, node.span)
 
-    def _log_message(self, node):
+    def _log_message(self, node: ast.Expr) -> Callable[[State, Env], str | LogLine]:
         """``f(st, env) -> str | LogLine``: the line a 'log' statement writes, its text built
         only when the log is read (``LogLine``) when it is known to be short. A message
         ``"text" + a + b...`` keeps its values; each '+' joins texts as it would have (the
         same line, the same charges and bounds: a line is kept for later only while its text
         stays within LAZY_TEXT characters, which '+' does not charge)."""
+        operands: list[ast.Expr]
         operands, whole = [], node
         while isinstance(node, ast.BinaryOp) and node.op == "+":
             operands.append(node.right)
@@ -714,19 +739,19 @@ class Compiler:
         first = node.value
         values = [self.expr(operand) for operand in reversed(operands)]
 
-        def line(st, env):
+        def line(st: State, env: Env) -> str | LogLine:
             return effects.line(st, first, [value_of(st, env) for value_of in values])
         return line
 
-    def _s_Reveal(self, node, code):
+    def _s_Reveal(self, node: ast.Reveal, code: Code) -> None:
         value, audience = self.expr(node.value), self.expr(node.audience)
 
-        def reveal(st, env):
+        def reveal(st: State, env: Env) -> None:
             effects.reveal(st, value(st, env), audience(st, env))
         self.emit_step(code, reveal, node.span)
 
 
-def _source_text(expr) -> str:
+def _source_text(expr: ast.Expr) -> str:
     """A short rendering of an expression, for a prompt derived from the statement."""
     if isinstance(expr, ast.Name):
         return expr.name
@@ -747,7 +772,7 @@ def _source_text(expr) -> str:
     return "the options"
 
 
-def _bound(env, var, value, compute):
+def _bound(env: Env, var: str, value: Value, compute: Callable[[], _T]) -> _T:
     """``compute()`` with ``var`` bound to ``value`` in ``env``; a variable of the same name
     outside is kept."""
     old = env.get(var, _MISSING)
@@ -758,14 +783,14 @@ def _bound(env, var, value, compute):
         _restore(env, var, old)
 
 
-def _restore(env, var, old):
+def _restore(env: Env, var: str, old: object) -> None:
     if old is _MISSING:
         env.pop(var, None)
     else:
-        env[var] = old
+        env[var] = cast(Value, old)  # not _MISSING: the value the variable had
 
 
-def _position(items, value) -> int:
+def _position(items: Sequence[Value], value: Value) -> int:
     """Where the outcome ``value`` (one of ``items`` itself) is among ``items``: found by
     identity, so that the copy picked, and a true apart from a 1, is the one moved."""
     for k, item in enumerate(items):
@@ -777,9 +802,11 @@ def _position(items, value) -> int:
 _SAME_WHEN_EQUAL = frozenset({int, str, bool, type(None), Space, Component, Player, EnumValue})
 
 
-def _unique(items) -> tuple:
+def _unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
     if {type(item) for item in items} <= _SAME_WHEN_EQUAL:  # equal is the same option: a dict keeps one
         return tuple(dict.fromkeys(items))
+    seen: set[int | str]
+    out: list[Value]
     seen, out = set(), []
     for item in items:
         key = item if isinstance(item, (int, str)) else id(item)
@@ -789,32 +816,32 @@ def _unique(items) -> tuple:
     return tuple(out)
 
 
-def _local_access(name):
+def _local_access(name: str) -> tuple[Expr, Write]:
     """(read, write) of the local variable ``name``."""
-    def read(st, env):
+    def read(st: State, env: Env) -> Value:
         return env[name]
 
-    def write(st, env, value):
+    def write(st: State, env: Env, value: Value) -> None:
         env[name] = value
     return read, write
 
 
-def _global_access(name):
+def _global_access(name: str) -> tuple[Expr, Write]:
     """(read, write) of the global variable ``name``."""
-    def read(st, env):
+    def read(st: State, env: Env) -> Value:
         return st.global_values[name]
 
-    def write(st, env, value):
+    def write(st: State, env: Env, value: Value) -> None:
         effects.set_global(st, name, value)
     return read, write
 
 
-def _distribution(st, values):
+def _distribution(st: State, values: Sequence[Value]) -> tuple[tuple[Value, ...], tuple[float, ...]]:
     """The distinct outcomes (the first of each kind, in order) and the probability of each,
     for explicit chance. Values with the same outcome key (equal values, interchangeable
     copies of a component) are one outcome with their summed probability."""
-    first: dict = {}
-    counts: dict = {}
+    first: dict[object, Value] = {}
+    counts: dict[object, int] = {}
     try:
         for v in values:
             key = _outcome_key(st, v)
@@ -832,7 +859,7 @@ _BOOL = object()  # tags a boolean's outcome key: true is not the number 1 there
 _COPY = object()  # tags a component's outcome key
 
 
-def _outcome_key(st, value):
+def _outcome_key(st: State, value: Value) -> object:
     """What a chance outcome stands for: a value itself, a boolean apart from the numbers, and
     a component by what makes its copies interchangeable now (``_copy_key``)."""
     if isinstance(value, Component):
@@ -842,7 +869,7 @@ def _outcome_key(st, value):
     return value
 
 
-def _copy_key(st, c):
+def _copy_key(st: State, c: Component) -> object:
     """Two components are interchangeable, so one chance outcome, when they have the same type,
     the same fields (hence the same label), the same component variables and the same tokens,
     and lie in the same zone (where in it is what a shuffle decides). A component whose fields
@@ -858,11 +885,11 @@ def _copy_key(st, c):
     return key
 
 
-def _first(pair):
+def _first(pair: tuple[_K, object]) -> _K:
     return pair[0]
 
 
-def _chooser(st, player, what="'by'") -> Player:
+def _chooser(st: State, player: Value, what: str = "'by'") -> Player:
     """The player who makes a choice: a real player, never a dummy seat."""
     if not isinstance(player, Player):
         raise RuleError(f"{what} needs a player, got {kind_of(player)}")
