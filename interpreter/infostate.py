@@ -192,9 +192,7 @@ def _permutation(groups: list[list[Component]], generator: int) -> tuple[int, Ma
     mapping: Mapping = {}
     for group in groups:
         order = list(group)
-        for i in range(len(order) - 1, 0, -1):
-            generator, j = rng.below(generator, i + 1)
-            order[i], order[j] = order[j], order[i]
+        generator = rng.shuffle(generator, order, len(order) - 1)
         mapping.update((c.id, d) for c, d in zip(group, order, strict=True) if c is not d)
     return generator, mapping
 

@@ -597,12 +597,7 @@ class Compiler:
                     return
                 i = 0  # the items left are interchangeable: their order is decided
             order = list(items)
-            state = st.rng
-            while i > 0:
-                state, j = rng.below(state, i + 1)
-                order[i], order[j] = order[j], order[i]
-                i -= 1
-            st.rng = state
+            st.rng = rng.shuffle(st.rng, order, i)
             del env[key]
             value = target(st, env)
             if st.event_log is not None:

@@ -5,6 +5,10 @@ seed and actions give the same game on any machine.
 """
 from __future__ import annotations
 
+from typing import TypeVar
+
+_T = TypeVar("_T")
+
 _MASK = (1 << 64) - 1
 
 
@@ -26,3 +30,18 @@ def below(state: int, n: int) -> tuple[int, int]:
     """Advance the generator: (new state, a uniform integer in [0, n))."""
     state, bits = next_u64(state)
     return state, (bits * n) >> 64
+
+
+def shuffle(state: int, items: list[_T], last: int) -> int:
+    """Shuffle ``items[: last + 1]`` in place (Fisher-Yates, from the last place down: the
+    place ``i`` takes the item at ``below(i + 1)``); the generator's new state. The same
+    draws as ``below`` in that loop, with the generator written in place (a shuffle draws
+    once per item)."""
+    mask = _MASK
+    for i in range(last, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
+        items[i], items[j] = items[j], items[i]
+    return state
