@@ -25,7 +25,7 @@ from rulelang.diagnostics import Span
 from . import effects, runtime
 from .builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity, as_list, sequence
 from .program import Expr
-from .values import Component, Player, RuleError, Value, display, kind_of
+from .values import Component, Player, RuleError, Value, ZoneRef, display, kind_of
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -43,7 +43,7 @@ _HELPERS: dict[str, object] = {
     "_enter_procedure": runtime.enter_procedure, "_updated": effects.updated, "_set_global": effects.set_global,
     "_move": effects.move, "_supply_named": effects.supply_named, "_amount": effects.amount, "_log": effects.log,
     "_line": effects.line, "_lazy_text": effects.lazy_text, "_reveal": effects.reveal,
-    "_Player": Player, "_Component": Component, "_Space": Space,
+    "_Player": Player, "_Component": Component, "_Space": Space, "_ZoneRef": ZoneRef,
     **{f"_order{i}": fn for i, fn in enumerate(runtime.ORDERINGS.values())},
 }
 _ORDER_NAMES = {op: f"_order{i}" for i, op in enumerate(runtime.ORDERINGS)}

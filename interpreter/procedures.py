@@ -261,7 +261,13 @@ class ProcedureWriter:
 
     def _Move(self, node: ast.Move, indent: int) -> None:
         what, to = self.expr(node.what), self.expr(node.to)
-        self.emit(indent, f"_move(st, {to}, {what})", node.span)
+        where, moved = self.module.fresh("_t"), self.module.fresh("_t")
+        self.emit(indent, f"{where} = {to}", node.span)
+        self.emit(indent, f"{moved} = {what}", node.span)
+        self.emit(indent, f"if type({moved}) is _Component and type({where}) is _ZoneRef:", node.span)
+        self.emit(indent + 1, f"st.move({moved}, {where}.slot)", node.span)  # one component: effects.move's first case
+        self.emit(indent, "else:", node.span)
+        self.emit(indent + 1, f"_move(st, {where}, {moved})", node.span)
 
     def _supply(self, name: str, span: Span) -> str:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""
