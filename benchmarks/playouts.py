@@ -75,16 +75,27 @@ def main(argv=None) -> None:
         rate, length = playouts_per_second(game, args.seconds, events=args.events, ids=args.ids)
         print(f"{path.name:<28} {players:>7} {rate:>11.1f} {length:>15.1f}")
         if path.name == "tic_tac_toe.rules":
-            compare_with_openspiel(rate, args.seconds)
+            compare_with_openspiel(game, rate, args)
 
 
-def compare_with_openspiel(our_rate: float, seconds: float) -> None:
+def compare_with_openspiel(game, first_rate: float, args) -> None:
+    """OpenSpiel's pure-Python tic-tac-toe and rulelang in turn, ``ROUNDS`` times each, so
+    that a change of the machine's load hits both: the median of the ratios of each round."""
     import openspiel_reference
-    theirs = openspiel_reference.python_tictactoe_playouts_per_second(seconds)
-    if theirs is None:
+    if not openspiel_reference.available():
         print("  (open_spiel is not installed: no comparison with its pure-Python tic-tac-toe)")
         return
-    print(f"  OpenSpiel python_tic_tac_toe: {theirs:.1f} playouts/s; rulelang / OpenSpiel = {our_rate / theirs:.2f}")
+    ratios, ours, theirs = [], first_rate, 0.0
+    for _ in range(ROUNDS):
+        theirs = openspiel_reference.python_tictactoe_playouts_per_second(args.seconds) or 0.0
+        ratios.append(ours / theirs)
+        ours, _ = playouts_per_second(game, args.seconds, events=args.events, ids=args.ids)
+    ratios.sort()
+    print(f"  OpenSpiel python_tic_tac_toe: {theirs:.1f} playouts/s; rulelang / OpenSpiel = "
+          f"{ratios[len(ratios) // 2]:.2f} (median of {ROUNDS} rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
+
+
+ROUNDS = 3
 
 
 if __name__ == "__main__":
