@@ -472,27 +472,51 @@ class ExpressionWriter:
     def _short_circuit(self, name: str, gen: ast.Generator, scope: Scope) -> str:
         """any(), all() or first() over one clause: a loop that stops at the first item that
         decides, as a function of the Python locals in scope."""
-        (clause,) = gen.clauses
-        source = self.write(clause.source, scope)
+        source = self.write(gen.clauses[0].source, scope)
         inner = Scope(scope.env_names, scope.key, dict(scope.python), scope.depth)
         inner.keys_read = scope.keys_read  # a KeyError in the loop reaches the expression's function
-        var = inner.python[clause.var] = self.module.fresh("_v")
-        condition = self.write(clause.condition, inner) if clause.condition is not None else None
-        element = self.write(gen.element, inner)
-        decides = {"any": [f"if {element}:", "    return True"], "all": [f"if not {element}:", "    return False"],
-                   "first": [f"return {element}"]}[name]
-        if condition is not None:
-            decides = [f"if {condition}:", *("    " + line for line in decides)]
-        used = set(re.findall(r"\w+", " ".join([condition or "", element])))
+        loop = self._deciding(name, gen, inner, "_source", "_found")
+        used = set(re.findall(r"\w+", " ".join(loop)))
         passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
         helper = self.module.fresh("_g")
         self.module.define(helper, "\n".join([
             f"def {helper}({', '.join(['_source', 'st', 'env', *passed])}):  # {name}() at {_where(gen)}",
-            "    if type(_source) is not tuple:", "        _source = _sequence(st, _source)",
-            "    if _source:  # charged (runtime.items, inlined)", "        st.charge(len(_source))",
-            f"    for {var} in _source:", *("        " + line for line in decides),
-            f"    return {dict(any='False', all='True', first='None')[name]}"]) + "\n")
+            *("    " + line for line in loop), "    return _found"]) + "\n")
         return f"{helper}({', '.join([source, 'st', scope.env, *passed])})"
+
+    def _deciding(self, name: str, gen: ast.Generator, scope: Scope, items: str, found: str) -> list[str]:
+        """Lines that set ``found`` to any(), all() or first() of ``gen`` (one clause) over the
+        list in the Python local ``items``, charged as ``runtime.items`` charges it. An element
+        that is itself any() or all() over one clause is a loop within this one."""
+        (clause,) = gen.clauses
+        var = scope.python[clause.var] = self.module.fresh("_v")
+        condition = self.write(clause.condition, scope) if clause.condition is not None else None
+        body: list[str] = []
+        element = gen.element
+        if self._nested_short_circuit(element):
+            assert isinstance(element, ast.Call) and isinstance(element.args[0], ast.Generator)
+            inner_items, value = self.module.fresh("_s"), self.module.fresh("_r")
+            body.append(f"{inner_items} = {self.write(element.args[0].clauses[0].source, scope)}")
+            body += self._deciding(element.function, element.args[0], scope, inner_items, value)
+        else:
+            value = self.write(element, scope)
+        body += {"any": [f"if {value}:", f"    {found} = True", "    break"],
+                 "all": [f"if not {value}:", f"    {found} = False", "    break"],
+                 "first": [f"{found} = {value}", "break"]}[name]
+        if condition is not None:
+            body = [f"if {condition}:", *("    " + line for line in body)]
+        return [f"if type({items}) is not tuple:", f"    {items} = _sequence(st, {items})",
+                f"if {items}:", f"    st.charge(len({items}))",
+                f"{found} = {dict(any='False', all='True', first='None')[name]}",
+                f"for {var} in {items}:", *("    " + line for line in body)]
+
+    def _nested_short_circuit(self, node: ast.Expr) -> bool:
+        """Whether ``node`` is any() or all() over a generator of one clause (not a function
+        or component of the ruleset of that name)."""
+        return (isinstance(node, ast.Call) and node.function in ("any", "all")
+                and node.function not in self.cat.component_types and node.function not in self.cat.functions
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Generator)
+                and node.args[0].key is None and len(node.args[0].clauses) == 1)
 
 
 def _dispatch(readers: dict[type, Callable[[State, Any], Value]], name: str) -> Callable[[State, Any], Value]:

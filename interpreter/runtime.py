@@ -190,6 +190,8 @@ def inclusive_range(st: State, low: Any, high: Any) -> tuple[int, ...]:
 
 def index(st: State, container: Any, key: Any) -> Any:
     """``container[key]``: an entry of a map, or an item of a list (from the end if negative)."""
+    if type(container) is tuple and type(key) is int and -len(container) <= key < len(container):
+        return container[key]  # the usual case, first
     if isinstance(container, dict):
         return entry(container, key)
     found = sequence(st, container)
