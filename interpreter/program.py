@@ -66,6 +66,9 @@ class Frame:
         return Frame(self.name, self.code, self.pc, dict(self.env), self.ret)
 
 
+_ASKS = {"choose": "choice"}  # what a decision asks for, by its kind, where the two differ
+
+
 class Decision:
     """A point where the run stops for a choice. Rebuilt by re-running its operation, so it
     is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
@@ -86,7 +89,7 @@ class Decision:
         # statement that asks; and what kind of answer it wants (see State.decision).
         self.prompt_of = prompt_of
         self.span = span
-        self.asks = asks or {"choose": "choice"}.get(kind, kind)
+        self.asks = asks or _ASKS.get(kind, kind)
 
     def options_of(self, player: int) -> Options:
         """The options of ``player`` (one of ``players``) and their action ids."""

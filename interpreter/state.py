@@ -307,10 +307,12 @@ class State:
             raise IllegalActionError(f"an action must be an Action or an int id, not {type(action).__name__}")
         player = self._acting_player(player)
         options, ids = self._options(player)
-        if action_id not in ids:
+        try:
+            chosen = options[ids.index(action_id)]
+        except ValueError:
             legal = ", ".join(f"{i} ({display(o)})" for o, i in zip(options, ids, strict=True))
-            raise IllegalActionError(f"action {action_id} is not legal for {who(player)}; legal: {legal}")
-        self._resume(player, options[ids.index(action_id)], action_id)
+            raise IllegalActionError(f"action {action_id} is not legal for {who(player)}; legal: {legal}") from None
+        self._resume(player, chosen, action_id)
 
     def returns(self) -> list[float]:
         """Each player's score (the ruleset's 'score'); meaningful once terminal."""
