@@ -4,8 +4,9 @@
 
 The past revision is checked out into a temporary git worktree; for each ruleset, the two
 engines play in turn (``rounds`` times each, alternating, so a change in the machine's load
-hits both), each on its own revision's ruleset of the same name, the way a host plays
-(``legal_actions``, then ``apply_action``). Rules change between revisions (a longer game
+hits both; the ratio shown is the median of the rounds' ratios, with their range), each
+on its own revision's ruleset of the same name, the way a host plays (``legal_actions``,
+then ``apply_action``). Rules change between revisions (a longer game
 is slower per playout), so the table also gives decisions per second. Time is the CPU time
 of the playing process (``time.process_time``), which other jobs on a shared machine change
 less than the clock. A benchmark, not a test.
@@ -80,17 +81,30 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _table(past: Path, args: argparse.Namespace) -> None:
+    """Per ruleset: the mean playouts/s of each engine, and the median of the ratios of each
+    round (the two engines play one after the other in a round, so a change of the
+    machine's load between rounds moves both), with the lowest and the highest."""
     print(f"{'ruleset':<20} {args.against + ' playouts/s':>20} {'now playouts/s':>15} {'ratio':>6}"
-          f" {'decisions/s ratio':>18}")
+          f" {'(low-high)':>11} {'decisions/s ratio':>18}")
     for ruleset in args.rulesets:
         players = 2 if ruleset in ("tic_tac_toe.rules", "kuhn_poker.rules") else args.players
-        then, now = [0.0, 0.0], [0.0, 0.0]
+        rounds = []
         for _ in range(args.rounds):
-            for total, tree in ((then, past), (now, ROOT)):
-                playouts, decisions = measure(tree, ruleset, players, args.seconds)
-                total[0] += playouts / args.rounds
-                total[1] += decisions / args.rounds
-        print(f"{ruleset:<20} {then[0]:>20.1f} {now[0]:>15.1f} {now[0] / then[0]:>6.2f} {now[1] / then[1]:>18.2f}")
+            then = measure(past, ruleset, players, args.seconds)
+            now = measure(ROOT, ruleset, players, args.seconds)
+            rounds.append((then, now))
+        mean_then = sum(then[0] for then, _ in rounds) / len(rounds)
+        mean_now = sum(now[0] for _, now in rounds) / len(rounds)
+        ratios = sorted(now[0] / then[0] for then, now in rounds)
+        per_decision = sorted(now[1] / then[1] for then, now in rounds)
+        spread = f"{ratios[0]:.2f}-{ratios[-1]:.2f}"
+        print(f"{ruleset:<20} {mean_then:>20.1f} {mean_now:>15.1f} {_median(ratios):>6.2f} {spread:>11}"
+              f" {_median(per_decision):>18.2f}")
+
+
+def _median(values: list[float]) -> float:
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
 
 
 if __name__ == "__main__":
