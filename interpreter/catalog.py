@@ -444,6 +444,15 @@ class Catalog:
             raise CompileError(f"unknown procedure '{name}'", span, "E105", hint=self.suggest(name, self.procedures))
         return self.procedures[name]
 
+    def procedure_called(self, node: ast.CallStmt | ast.CallLet) -> ast.ProcedureDecl:
+        """The declaration of the procedure a call names (E105 if there is none), called with
+        as many arguments as it takes (else E201)."""
+        proc = self.procedure_decl(node.procedure, node.span)
+        if len(proc.params) != len(node.args):
+            raise CompileError(f"procedure '{proc.name}' takes {len(proc.params)} arguments, got {len(node.args)}",
+                               node.span, "E201")
+        return proc
+
     # ---- attributes ----
     def attribute_readers(self, name: str) -> dict[type, Reader]:
         """How ``x.name`` reads for each kind of ``x`` that has it (the compiler writes a

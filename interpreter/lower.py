@@ -19,7 +19,7 @@ from . import effects, rng
 from .builtins import as_list
 from .codegen import CompileError, ExpressionWriter, Module
 from .events import chance_event
-from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through
+from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
 from .program import Code, Decision, Env, Expr, Frame, LogLine, Op, Options
 from .runtime import enter_procedure, make_room_for_calls
 from .serialize import zone_key
@@ -89,14 +89,13 @@ class Compiler:
         names = never_pausing(procedures)
         if names:
             make_room_for_calls()
-        self.never_pausing = {name: self.module.fresh("_p") for name in names}
+        self.never_pausing.update((name, self.module.fresh("_p")) for name in names)
         writer = ProcedureWriter(self, self.never_pausing)
         try:
             for name in names:
                 writer.write(procedures[name])
         except (CompileError, SyntaxError):
-            self.never_pausing = {}
-        self.block_writer = ProcedureWriter(self, self.never_pausing, in_env=True)
+            self.never_pausing.clear()
 
     def expr(self, node: ast.Expr) -> Expr:
         """The compiled function ``f(st, env) -> value`` of an expression, whose local names
@@ -622,15 +621,22 @@ class Compiler:
             effects.move(st, to(st, env), what(st, env))
         self.emit_step(code, move, node.span)
 
+    def supply_variable(self, name: str, span: Span) -> ast.Name | None:
+        """Where the supply a 'gain'/'pay' names comes from: None for a supply of the
+        ruleset, else the variable that holds one (E101 if ``name`` is neither)."""
+        if name in self.cat.supplies and name not in self.scope:
+            return None
+        if name in self.scope or name in self.cat.global_vars:
+            return ast.Name(span, name)
+        raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
+
     def _supply(self, name: str, span: Span) -> Callable[[State, Env], str]:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""
-        if name in self.cat.supplies and name not in self.scope:
+        variable = self.supply_variable(name, span)
+        if variable is None:
             return lambda st, env: name
-        if name in self.scope or name in self.cat.global_vars:
-            value = self.expr(ast.Name(span, name))
-
-            return lambda st, env: effects.supply_named(value(st, env), name)
-        raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
+        value = self.expr(variable)
+        return lambda st, env: effects.supply_named(value(st, env), name)
 
     def _s_Gain(self, node: ast.Gain, code: Code) -> None:
         supply = self._supply(node.supply, node.span)
@@ -651,10 +657,7 @@ class Compiler:
         self.emit_step(code, pay, node.span)
 
     def _call_frame(self, node: ast.CallStmt | ast.CallLet, code: Code, ret_var: str | None) -> None:
-        proc = self.cat.procedure_decl(node.procedure, node.span)
-        if len(proc.params) != len(node.args):
-            raise CompileError(f"procedure '{proc.name}' takes {len(proc.params)} arguments, got {len(node.args)}",
-                               node.span, "E201")
+        proc = self.cat.procedure_called(node)
         args = [self.expr(a) for a in node.args]
         names = [p.name for p in proc.params]
         target = node.procedure
@@ -723,16 +726,12 @@ class Compiler:
         ``"text" + a + b...`` keeps its values; each '+' joins texts as it would have (the
         same line, the same charges and bounds: a line is kept for later only while its text
         stays within LAZY_TEXT characters, which '+' does not charge)."""
-        operands: list[ast.Expr]
-        operands, whole = [], node
-        while isinstance(node, ast.BinaryOp) and node.op == "+":
-            operands.append(node.right)
-            node = node.left
-        if not operands or not (isinstance(node, ast.Literal) and isinstance(node.value, str)):
-            message = self.expr(whole)
+        parts = text_and_values(node)
+        if parts is None:
+            message = self.expr(node)
             return lambda st, env: effects.lazy_text(message(st, env), "")
-        first = node.value
-        values = [self.expr(operand) for operand in reversed(operands)]
+        first, operands = parts
+        values = [self.expr(operand) for operand in operands]
 
         def line(st: State, env: Env) -> str | LogLine:
             return effects.line(st, first, [value_of(st, env) for value_of in values])

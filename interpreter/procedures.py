@@ -271,12 +271,10 @@ class ProcedureWriter:
 
     def _supply(self, name: str, span: Span) -> str:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""
-        c = self.compiler
-        if name in self.cat.supplies and name not in c.scope:
+        variable = self.compiler.supply_variable(name, span)
+        if variable is None:
             return self.constant(name)
-        if name in c.scope or name in self.cat.global_vars:
-            return f"_supply_named({self.expr(ast.Name(span, name))}, {self.constant(name)})"
-        raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
+        return f"_supply_named({self.expr(variable)}, {self.constant(name)})"
 
     def _holder(self) -> str:
         return self.module.constant(self.cat.holder_slot, "<the holder of tokens>")
@@ -296,10 +294,7 @@ class ProcedureWriter:
         self.emit(indent, f"st.transfer({supply}, {holder}({payer}), {payee}, _amount({amount}))", node.span)
 
     def _call(self, node: ast.CallStmt | ast.CallLet) -> str:
-        proc = self.cat.procedure_decl(node.procedure, node.span)
-        if len(proc.params) != len(node.args):
-            raise CompileError(f"procedure '{proc.name}' takes {len(proc.params)} arguments, got {len(node.args)}",
-                               node.span, "E201")
+        proc = self.cat.procedure_called(node)
         args = [self.expr(a) for a in node.args]
         depth = "len(st.frames)" if self.in_env else "_depth"
         return f"{self.names[proc.name]}({', '.join(['st', f'_enter_procedure(st, {depth})', *args])})"
@@ -323,17 +318,28 @@ class ProcedureWriter:
 
     def _message(self, node: ast.Expr) -> str:
         """The line a 'log' writes: ``"text" + a + b...`` keeps its values (``effects.line``)."""
-        operands, whole = [], node
-        while isinstance(node, ast.BinaryOp) and node.op == "+":
-            operands.append(node.right)
-            node = node.left
-        if not operands or not (isinstance(node, ast.Literal) and isinstance(node.value, str)):
-            return f"_lazy_text({self.expr(whole)}, '')"
-        values = [self.expr(operand) for operand in reversed(operands)]
-        return f"_line(st, {self.constant(node.value)}, [{', '.join(values)}])"
+        parts = text_and_values(node)
+        if parts is None:
+            return f"_lazy_text({self.expr(node)}, '')"
+        first, operands = parts
+        values = [self.expr(operand) for operand in operands]
+        return f"_line(st, {self.constant(first)}, [{', '.join(values)}])"
 
     def _Reveal(self, node: ast.Reveal, indent: int) -> None:
         self.emit(indent, f"_reveal(st, {self.expr(node.value)}, {self.expr(node.audience)})", node.span)
+
+
+def text_and_values(message: ast.Expr) -> tuple[str, list[ast.Expr]] | None:
+    """A log message ``"text" + a + b...`` as its text and the values joined to it, in
+    order; None for any other message."""
+    operands: list[ast.Expr] = []
+    node = message
+    while isinstance(node, ast.BinaryOp) and node.op == "+":
+        operands.append(node.right)
+        node = node.left
+    if not operands or not (isinstance(node, ast.Literal) and isinstance(node.value, str)):
+        return None
+    return node.value, operands[::-1]
 
 
 def _where(span: Span) -> str:

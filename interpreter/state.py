@@ -562,28 +562,14 @@ class State:
         the run loop does not see, counted against ``max_steps`` like its own."""
         self.rounds += 1
         if self.rounds > self.game.max_steps:
-            raise RuleError(f"the rules ran {self.game.max_steps} steps without reaching a decision", "E603")
+            raise _runaway(self.game.max_steps)
 
-    def _run_until_decision(self, steps: int = 0, work: int = 0) -> None:
+    def _run_until_decision(self, steps: int = 0, work: int = 0, until_stop: bool = False) -> int:
+        """Run to the next decision or the end (``until_stop``: or up to the first operation
+        that may stop for a decision or draw from the random generator, left to run); the
+        steps done, counting ``steps`` already done by this run."""
         limit = self.game.max_steps
         self.work, self.rounds = work, 0
-        while self.pending is None and not self.terminal:
-            fr = self.frames[-1]
-            ops = fr.code
-            if fr.pc >= len(ops):
-                self.pop(None)
-                continue
-            ops[fr.pc](self, fr)
-            steps += 1
-            if steps > limit:
-                raise RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
-
-    def _run_until_stop(self) -> int:
-        """``_run_until_decision`` up to the first operation that may stop for a decision or
-        draw from the random generator, left to run; the steps done so far."""
-        limit = self.game.max_steps
-        steps = 0
-        self.work, self.rounds = 0, 0
         code = self.game.catalog.code
         while self.pending is None and not self.terminal:
             fr = self.frames[-1]
@@ -591,12 +577,12 @@ class State:
             if fr.pc >= len(ops):
                 self.pop(None)
                 continue
-            if fr.pc in code[fr.name].stops:
+            if until_stop and fr.pc in code[fr.name].stops:
                 break
             ops[fr.pc](self, fr)
             steps += 1
             if steps > limit:
-                raise RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
+                raise _runaway(limit)
         return steps
 
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
@@ -738,6 +724,10 @@ class State:
         return player
 
 
+def _runaway(limit: int) -> RuleError:
+    return RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
+
+
 def _start_of(game: Game, events: bool) -> tuple[State, int, int] | None:
     """A new game of ``game`` (recording ``events`` or not) set up and run up to the first
     operation that may stop for a decision or draw from the random generator, with the steps
@@ -750,7 +740,7 @@ def _start_of(game: Game, events: bool) -> tuple[State, int, int] | None:
         state = State(game, 0, False, events)
         try:
             state._set_up_and_start()
-            steps = state._run_until_stop()
+            steps = state._run_until_decision(until_stop=True)
         except Exception:
             return None
         if state.pending is None:
