@@ -137,12 +137,12 @@ class Module:
         innermost = trace_end(error).tb_frame.f_code.co_filename if error.__traceback__ else ""
         if isinstance(error, KeyError) and innermost.startswith("<rules:") and error.args \
                 and isinstance(error.args[0], str):  # a local of a block read before it has a value
-            error = RuleError(f"'{error.args[0]}' has no value here")
+            error = runtime.no_value(error.args[0])
         elif isinstance(error, NameError):
             local = re.search(r"'(_l\d+)'", str(error))
             key = self._local_names[filename].get(local.group(1)) if local else None
             if key is not None:
-                error = RuleError(f"'{key}' has no value here")
+                error = runtime.no_value(key)
         return span, self._procedures[filename], error
 
     def listing(self) -> str:

@@ -282,8 +282,13 @@ def unbound(error: KeyError, names: Collection[str]) -> Exception:
     """The error of a local read before it was given a value; any other KeyError as it is."""
     key = error.args[0] if error.args else None
     if isinstance(key, str) and key in names:
-        return RuleError(f"'{key}' has no value here")
+        return no_value(key)
     return error
+
+
+def no_value(name: str) -> RuleError:
+    """The rules' error for local ``name`` (its environment key) read before it has a value."""
+    return RuleError(f"'{name}' has no value here")
 
 
 # ---- aggregates: over the elements (or (element, key) pairs) of a generator ----

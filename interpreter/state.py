@@ -225,9 +225,7 @@ class State:
     # ---- host API ----
     def current_players(self) -> list[int]:
         """The players to act: one, several (a simultaneous choice), [CHANCE] or []."""
-        if self.terminal or self.pending is None:
-            return []
-        return list(self.pending.players)
+        return list(self._to_act())
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
