@@ -338,6 +338,16 @@ class Catalog:
         self.int_base = self.constant_base + 3
         interned: list[object] = [*self.spaces, *self.components, *self.players, *enum_values]
         self.code_by_identity = {id(v): i for i, v in enumerate(interned)}
+        # The same, keyed by the values themselves: they are equal only to themselves, so
+        # a lookup finds them and nothing else (an int, a string or a true never matches).
+        self.code_of: dict[object, int] = {v: i for i, v in enumerate(interned)}
+
+    def action_ids(self, options: tuple[Value, ...]) -> tuple[int, ...]:
+        """``encode`` of each option, in one lookup each when they are all interned values."""
+        try:
+            return tuple(map(self.code_of.__getitem__, options))
+        except (KeyError, TypeError):   # a number, a string, a constant, an unhashable value
+            return tuple(map(self.encode, options))
 
     def encode(self, value: Value) -> int:
         """The stable action id of a value that a player can choose."""

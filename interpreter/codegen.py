@@ -24,7 +24,7 @@ from rulelang.diagnostics import Span
 
 from . import effects, runtime
 from .builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity, as_list, sequence
-from .program import Expr
+from .program import Expr, Op
 from .values import Component, Player, RuleError, Value, ZoneRef, display, kind_of
 
 if TYPE_CHECKING:
@@ -183,6 +183,14 @@ class Scope:
         self.depth = depth  # how deep the ruleset's functions run here: "0", or a parameter
         self.env = env      # the text of the environment: "env", or "None" in a function's body
         self.keys_read: set[str] = set()  # env keys read: a KeyError of one means "no value yet"
+        # In a generated function that runs no statement (an expression, a loop of any/all):
+        # the state's tables it reads (``st.player_values[NAME]``...), each read once at its
+        # start into a Python local (table -> local). None: read where used.
+        self.tables: dict[str, str] | None = None
+
+    def table_reads(self, indent: str) -> list[str]:
+        """The lines that read the tables this scope uses into their locals."""
+        return [f"{indent}{local} = {table}" for table, local in (self.tables or {}).items()]
 
     def is_local(self, name: str) -> bool:
         return name in self.python or name in self.env_names
@@ -198,18 +206,34 @@ class ExpressionWriter:
     def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
         """The compiled function ``f(st, env)`` of ``node``, whose local names ``env_names``
         are in ``env`` under ``key(name)``."""
-        scope = Scope(set(env_names), key, {}, "0")
-        text = self.write(node, scope)
         name = self.module.fresh("_e")
-        body = [f"def {name}(st, env):  # {_where(node)}"]
+        compiled: Expr = self._unit(name, f"(st, env):  # {_where(node)}", node, env_names, key, "return {}")
+        return compiled
+
+    def branch(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str], target: list[int]) -> Op:
+        """An operation ``op(st, frame)`` of lowered code that goes on to the next operation
+        if ``node`` is true, else to operation ``target[0]`` (patched once the code is laid out)."""
+        name = self.module.fresh("_i")
+        jump = self.module.constant(target, "<where to go if false>")
+        op: Op = self._unit(name, f"(st, fr):  # test at {_where(node)}", node, env_names, key,
+                            f"fr.pc = fr.pc + 1 if {{}} else {jump}[0]", "env = fr.env")
+        return op
+
+    def _unit(self, name: str, head: str, node: ast.Expr, env_names: set[str], key: Callable[[str], str],
+              statement: str, *prelude: str) -> Any:
+        """The function ``name`` that runs ``statement`` with ``node`` written in its ``{}``:
+        the tables it reads are read first, and a local read before it has a value says so."""
+        scope = Scope(set(env_names), key, {}, "0")
+        scope.tables = {}
+        text = statement.format(self.write(node, scope))
+        body = [f"def {name}{head}", *("    " + line for line in prelude), *scope.table_reads("    ")]
         if scope.keys_read:
             keys = self.module.constant(tuple(sorted(scope.keys_read)))
-            body += ["    try:", f"        return {text}", "    except KeyError as error:",
+            body += ["    try:", f"        {text}", "    except KeyError as error:",
                      f"        raise _unbound(error, {keys}) from None"]
         else:
-            body.append(f"    return {text}")
-        compiled: Expr = self.module.define(name, "\n".join(body) + "\n")
-        return compiled
+            body.append(f"    {text}")
+        return self.module.define(name, "\n".join(body) + "\n")
 
     def _ruleset_function(self, decl: ast.FunctionDecl) -> str:
         """The generated name of function ``decl`` of the ruleset, compiled at its first call."""
@@ -222,10 +246,12 @@ class ExpressionWriter:
         self.module.functions[decl.name] = name  # a recursive call finds it while it compiles
         params = {p.name: self.module.fresh("_v") for p in decl.params}
         scope = Scope(set(), str, dict(params), "_depth", env="None")
+        scope.tables = {}
         text = self.write(decl.body, scope)
         head = ", ".join(["st", "_depth", *params.values()])
         self.module.define(name, "\n".join([
-            f"def {name}({head}):  # function at {_where(decl)}", "    try:", f"        return {text}",
+            f"def {name}({head}):  # function at {_where(decl)}", *scope.table_reads("    "),
+            "    try:", f"        return {text}",
             "    except RecursionError:", "        raise _too_deep(_depth) from None"]) + "\n")
         return name
 
@@ -313,15 +339,18 @@ class ExpressionWriter:
             return f"{dispatch}(st, {obj})"
         text = f"_no_attribute({obj}, {name})"
         for kind, reader in reversed(readers.items()):
-            text = f"{self._read(reader, obj, node.name)} if type({obj}) is {_KIND_NAMES[kind]} else {text}"
+            text = f"{self._read(reader, obj, node.name, scope)} if type({obj}) is {_KIND_NAMES[kind]} else {text}"
         return f"({text})"
 
-    def _read(self, reader: Callable[[State, Any], Value], obj: str, name: str) -> str:
+    def _read(self, reader: Callable[[State, Any], Value], obj: str, name: str, scope: Scope) -> str:
         """``reader`` applied to ``obj``, written in place for a variable."""
         from .catalog import VariableReader
 
         if isinstance(reader, VariableReader):
-            return f"st.{reader.table}[{self.module.constant(reader.name)}][{obj}.{reader.index}]"
+            table = f"st.{reader.table}[{self.module.constant(reader.name)}]"
+            if scope.tables is not None:
+                table = scope.tables.setdefault(table, self.module.fresh("_t"))
+            return f"{table}[{obj}.{reader.index}]"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
@@ -475,12 +504,14 @@ class ExpressionWriter:
         source = self.write(gen.clauses[0].source, scope)
         inner = Scope(scope.env_names, scope.key, dict(scope.python), scope.depth)
         inner.keys_read = scope.keys_read  # a KeyError in the loop reaches the expression's function
+        inner.tables = {}
         loop = self._deciding(name, gen, inner, "_source", "_found")
         used = set(re.findall(r"\w+", " ".join(loop)))
         passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
         helper = self.module.fresh("_g")
         self.module.define(helper, "\n".join([
             f"def {helper}({', '.join(['_source', 'st', 'env', *passed])}):  # {name}() at {_where(gen)}",
+            *inner.table_reads("    "),
             *("    " + line for line in loop), "    return _found"]) + "\n")
         return f"{helper}({', '.join([source, 'st', scope.env, *passed])})"
 
@@ -506,7 +537,8 @@ class ExpressionWriter:
         if condition is not None:
             body = [f"if {condition}:", *("    " + line for line in body)]
         return [f"if type({items}) is not tuple:", f"    {items} = _sequence(st, {items})",
-                f"if {items}:", f"    st.charge(len({items}))",
+                f"if {items}:", f"    st.work += len({items})",   # charged: st.charge, in place
+                "    if st.work > st.game.max_steps:", "        st.charge(0)",
                 f"{found} = {dict(any='False', all='True', first='None')[name]}",
                 f"for {var} in {items}:", *("    " + line for line in body)]
 

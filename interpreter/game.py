@@ -13,7 +13,7 @@ from .catalog import Catalog, diagnostics_of
 from .catalog_info import catalog_info
 from .deserialize import state_from_json
 from .position import state_from_position
-from .state import InitialTables, State
+from .state import Action, InitialTables, State
 
 
 class Game:
@@ -42,6 +42,9 @@ class Game:
         # whether it records events, and the bound on steps), with the steps and work of its
         # run so far (State.initial).
         self.starts: dict[tuple[bool, int], tuple[State, int, int] | None] = {}
+        # The Action objects that legal_actions has made, by player and id (an id always
+        # names the same value), shared by every state: at most ACTIONS_KEPT a player.
+        self.actions: list[dict[int, Action]] = [{} for _ in range(num_players)]
 
     def new_initial_state(self, seed: int = 0, explicit_chance: bool = False, events: bool = False) -> State:
         """A new game at its first decision. ``explicit_chance`` exposes chance events;

@@ -264,12 +264,8 @@ class Compiler:
     def _s_If(self, node: ast.If, code: Code) -> None:
         exits: list[Box] = []
         for cond, body in node.branches:
-            test = self.expr(cond)
             box: Box = [-1]
-
-            def branch(st: State, fr: Frame, test: Expr = test, box: Box = box) -> None:
-                fr.pc = fr.pc + 1 if test(st, fr.env) else box[0]
-            self.emit(code, branch, cond.span)
+            self.emit(code, self.writer.branch(cond, self.scope, self.key, box), cond.span)
             self.block(body, code)
             exits.append(self.emit_jump(code, node.span))
             box[0] = len(code.ops)
@@ -324,12 +320,8 @@ class Compiler:
         self._close_loop(code, loop, break_target=end_box[0])
 
     def _s_While(self, node: ast.While, code: Code) -> None:
-        test = self.expr(node.condition)
         end_box: Box = [-1]
-
-        def check(st: State, fr: Frame) -> None:
-            fr.pc = fr.pc + 1 if test(st, fr.env) else end_box[0]
-        head = self.emit(code, check, node.span)
+        head = self.emit(code, self.writer.branch(node.condition, self.scope, self.key, end_box), node.span)
         loop = self._loop(code, head)
         self.block(node.body, code)
         self.emit_jump(code, node.span, head)
@@ -344,11 +336,7 @@ class Compiler:
             self.emit_jump(code, node.span, head)
             self._close_loop(code, loop)
             return
-        test = self.expr(node.until)
-
-        def check(st: State, fr: Frame) -> None:
-            fr.pc = fr.pc + 1 if test(st, fr.env) else head
-        tail = self.emit(code, check, node.until.span)
+        tail = self.emit(code, self.writer.branch(node.until, self.scope, self.key, [head]), node.until.span)
         self._close_loop(code, loop, continue_target=tail)
 
     def _s_Break(self, node: ast.Break, code: Code) -> None:
@@ -370,7 +358,7 @@ class Compiler:
         prompt = self.prompt(node.prompt, f"choose {node.var} in {_source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
-        var, encode = self.bind_plain(node.var), self.cat.encode
+        var, action_ids = self.bind_plain(node.var), self.cat.action_ids
         otherwise_box: Box = [-1]
         has_otherwise = node.otherwise is not None
 
@@ -386,10 +374,9 @@ class Compiler:
                     return
                 raise RuleError("this choice offers no option", "E604")
             player = _chooser(st, chooser(st, fr.env))
-            ids = tuple(map(encode, options))
-            env = fr.env
+            ids = action_ids(options)
             st.pending = Decision("choose", (player.index,), options, ids, resume,
-                                  prompt_of=lambda p: prompt(st, env, p), span=span, asks=asks)
+                                  prompt_of=lambda st, p: prompt(st, st.frames[-1].env, p), span=span, asks=asks)
         code.stops.add(self.emit(code, choose, node.span))
         if node.otherwise is not None:
             skip = self.emit_jump(code, node.span)
@@ -417,7 +404,8 @@ class Compiler:
                 raise RuleError("no option of this choice is available", "E604")
             player = _chooser(st, chooser(st, env))
             st.pending = Decision("menu", (player.index,), tuple(names[i] for i in open_),
-                                  tuple(labels[i] for i in open_), resume, prompt_of=lambda p: prompt(st, env, p),
+                                  tuple(labels[i] for i in open_), resume,
+                                  prompt_of=lambda st, p: prompt(st, st.frames[-1].env, p),
                                   span=span)
         code.stops.add(self.emit(code, menu, node.span))
         for option in node.options:
@@ -437,7 +425,7 @@ class Compiler:
         if not outer:
             self.scope.discard(pvar)  # the player variable is only bound in the options' list
         self.bind_plain(var)
-        encode = self.cat.encode
+        action_ids = self.cat.action_ids
         self.counter += 1
         picks_key = f"$picks{self.counter}"
 
@@ -464,7 +452,8 @@ class Compiler:
                     st.pending = waiting_for(st, fr.env, group, picks_now, rest)
                 # else fr.pc stays: the operation runs again and finishes
 
-            def prompt_of(index: int) -> str:
+            def prompt_of(st: State, index: int) -> str:
+                env = st.frames[-1].env
                 return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
             return Decision("simultaneous", waiting, (), (), resume,
                             per_player=per_player, chosen=chosen, prompt_of=prompt_of, span=span)
@@ -484,7 +473,7 @@ class Compiler:
                 options = options_for(st, env, p)
                 if not options:
                     raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
-                per_player[p.index] = (options, tuple(encode(o) for o in options))
+                per_player[p.index] = (options, action_ids(options))
             st.pending = waiting_for(st, env, group, picks, per_player)
         code.stops.add(self.emit(code, simultaneous, span))
 
@@ -515,7 +504,7 @@ class Compiler:
         """A chance event binding ``var`` ('let x = roll d', 'let x = random list'): sampled
         from the state's RNG, or exposed."""
         var = self.bind_let(var, span)
-        encode = self.cat.encode
+        action_ids = self.cat.action_ids
 
         def resume(st: State, fr: Frame, value: Value, player: int) -> None:
             fr.env[var] = value
@@ -530,8 +519,8 @@ class Compiler:
             if st.explicit_chance:
                 options, probs = _distribution(st, values)
                 if len(options) > 1:
-                    st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume,
-                                          probs, prompt_of=lambda p: asked, span=span)
+                    st.pending = Decision("chance", (CHANCE,), options, action_ids(options), resume,
+                                          probs, prompt_of=lambda st, p: asked, span=span)
                     return
                 value = options[0]  # a single outcome is no chance node
             else:
@@ -561,7 +550,7 @@ class Compiler:
                 write = None
         self.counter += 1
         key = f"$shuffle{self.counter}"
-        encode = self.cat.encode
+        action_ids = self.cat.action_ids
         what = _source_text(node.target)
         span, shuffled = node.span, f"shuffle {what}: the item at each place"
 
@@ -591,8 +580,8 @@ class Compiler:
                 # one outcome with their summed probability.
                 options, probs = _distribution(st, items[: i + 1])
                 if len(options) > 1:
-                    st.pending = Decision("chance", (CHANCE,), options, tuple(encode(o) for o in options), resume,
-                                          probs, prompt_of=lambda p: shuffled, span=span)
+                    st.pending = Decision("chance", (CHANCE,), options, action_ids(options), resume,
+                                          probs, prompt_of=lambda st, p: shuffled, span=span)
                     return
                 i = 0  # the items left are interchangeable: their order is decided
             order = list(items)
@@ -797,6 +786,11 @@ _SAME_WHEN_EQUAL = frozenset({int, str, bool, type(None), Space, Component, Play
 
 
 def _unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
+    try:
+        if len(set(items)) == len(items):  # no two are equal: none is a copy of another
+            return items
+    except TypeError:  # a value that cannot be hashed
+        pass
     if {type(item) for item in items} <= _SAME_WHEN_EQUAL:  # equal is the same option: a dict keeps one
         return tuple(dict.fromkeys(items))
     seen: set[int | str]

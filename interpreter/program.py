@@ -80,13 +80,14 @@ class Decision:
     def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
                  resume: Resume, probs: tuple[float, ...] = (), *,
                  per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = (),
-                 prompt_of: Callable[[int], str] | None = None, span: Span | None = None, asks: str = ""):
+                 prompt_of: Callable[[State, int], str] | None = None, span: Span | None = None, asks: str = ""):
         self.kind, self.players, self.options, self.ids = kind, players, options, ids
         self.resume, self.probs = resume, probs
         self.per_player = per_player
         self.chosen = chosen  # in a simultaneous choice: the players who have already chosen
-        # What is asked, for one of ``players``: computed only when a host asks for it; the
-        # statement that asks; and what kind of answer it wants (see State.decision).
+        # What is asked, for one of ``players``: computed only when a host asks for it, from
+        # the state that asks (clones share their decision: it holds no state of its own);
+        # the statement that asks; and what kind of answer it wants (see State.decision).
         self.prompt_of = prompt_of
         self.span = span
         self.asks = asks or _ASKS.get(kind, kind)

@@ -32,24 +32,41 @@ if TYPE_CHECKING:
 
 __all__ = ["CHANCE", "Action", "State"]
 
+ACTIONS_KEPT = 10_000  # Action objects a game keeps for each player, to give them again
 _ID = attrgetter("id")  # a component's id, for fast loops over a zone
 
 
 class Action:
     """A legal action: a stable integer ``id`` and a readable ``str()`` (its ``label``: the
-    value as the rules show it, unless given)."""
+    value as the rules show it, unless given). Immutable: a game gives the same Action
+    objects again (``Game.actions``)."""
 
     __slots__ = ("_label", "id", "player", "value")
+    id: int
+    player: int
+    value: Value
+    _label: str | None
 
     def __init__(self, action_id: int, label: str | None, player: int, value: Value = None):
-        self.id, self._label, self.player, self.value = action_id, label, player, value
+        for name, field_value in (("id", action_id), ("_label", label), ("player", player), ("value", value)):
+            object.__setattr__(self, name, field_value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an Action cannot be changed ('{name}')")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"an Action cannot be changed ('{name}')")
+
+    def __reduce__(self) -> tuple[type[Action], tuple[int, str | None, int, Value]]:
+        return Action, (self.id, self._label, self.player, self.value)
 
     @property
     def label(self) -> str:
         """The action as the rules show it (made when first asked for: a host that plays by
         ids never needs it)."""
         if self._label is None:
-            self._label = display(self.value)
+            object.__setattr__(self, "_label", display(self.value))
+        assert self._label is not None
         return self._label
 
     def __str__(self) -> str:
@@ -241,7 +258,17 @@ class State:
         if player is None:
             return []
         options, ids = self._options(player)
-        return [Action(i, None, player, o) for i, o in zip(ids, options, strict=True)]
+        made = self.game.actions[player]
+        try:
+            return list(map(made.__getitem__, ids))
+        except KeyError:
+            pass
+        if len(made) >= ACTIONS_KEPT:
+            return [Action(i, None, player, o) for i, o in zip(ids, options, strict=True)]
+        for i, o in zip(ids, options, strict=True):
+            if i not in made:
+                made[i] = Action(i, None, player, o)
+        return list(map(made.__getitem__, ids))
 
     def decision(self, player: int | None = None) -> DecisionContext | None:
         """What ``player`` (the only one to act by default; ``CHANCE`` at a chance node) is
@@ -269,12 +296,12 @@ class State:
         ("choose c in p.hand"); "chance" at a chance node; None if that player is not to act."""
         decision = self.pending
         if decision is not None and decision.kind == "chance" and player in (None, CHANCE):
-            return decision.prompt_of(CHANCE) if decision.prompt_of is not None else "chance"
+            return decision.prompt_of(self, CHANCE) if decision.prompt_of is not None else "chance"
         player = self._resolve_player(player)
         if player is None or decision is None or decision.prompt_of is None:
             return None
         try:
-            return decision.prompt_of(player)
+            return decision.prompt_of(self, player)
         except Exception as error:
             raise self._as_rulelang_error(error) from _cause(error)
 

@@ -1206,6 +1206,35 @@ def test_a_choice_says_what_it_asks():
                      ["choose d in p.hand"], ["roll d6"], ["choose n in 0..rnd"]]
 
 
+COUNTING_PROMPTS = '''
+game "Counting prompts" { players 2 }
+var turn: int = 0
+phase play {
+  repeat {
+    for p in players {
+      turn = turn + 1
+      choose c in 1..2 by p prompt "{p}, turn {turn}"
+      choose by p prompt "{p}: keep {c} at turn {turn}?" { option "yes" { } option "no" { } }
+      simultaneous q in players choose x in 1..turn prompt "{q}, a number up to {turn}"
+    }
+    if turn >= 4 { end game }
+  }
+}
+'''
+
+
+@pytest.mark.parametrize("text", [PROMPTS, COUNTING_PROMPTS], ids=["prompts", "counting"])
+def test_a_clone_keeps_its_own_prompts_when_the_state_it_came_from_moves_on(text):
+    state, kept = start(text), []
+    while not state.is_terminal():
+        players = state.current_players()
+        kept.append((state.clone(), players, [state.prompt(p) for p in players]))
+        action = (state.chance_outcomes()[0][0] if state.is_chance_node()
+                  else state.legal_actions(players[0])[-1])
+        state.apply_action(action, player=players[0])
+    assert [[clone.prompt(p) for p in players] for clone, players, _ in kept] == [asked for _, _, asked in kept]
+
+
 def test_a_player_not_asked_gets_no_prompt_and_sees_none_in_the_observation():
     state = start(PROMPTS)
     assert state.prompt(1) is None
