@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,21 @@ def test_apply_by_id_or_action_is_the_same(ttt):
     b.apply_action(action.id, player=0)
     assert a.to_json() == b.to_json()
     assert a.history() == [(0, action.id)] == b.history()
+
+
+def test_actions_are_immutable_values_that_a_game_gives_again(ttt):
+    first, second = ttt.new_initial_state(seed=1), ttt.new_initial_state(seed=2)
+    actions = first.legal_actions(0)
+    assert [str(a) for a in actions] == [str(a) for a in second.legal_actions(0)]
+    assert all(a is b for a, b in zip(actions, second.legal_actions(0), strict=True))   # made once, given again
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        actions[0].id = actions[1].id
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        del actions[0].value
+    assert [a.id for a in first.legal_actions(0)] == [a.id for a in actions]   # the game's actions unchanged
+    copied = pickle.loads(pickle.dumps(actions[3]))
+    assert copied == actions[3] and (copied.id, copied.player, str(copied)) == (actions[3].id, 0, str(actions[3]))
+    assert copy.copy(actions[3]) == actions[3]
 
 
 def test_history_records_every_action(ttt):
