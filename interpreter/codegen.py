@@ -207,32 +207,64 @@ class ExpressionWriter:
         """The compiled function ``f(st, env)`` of ``node``, whose local names ``env_names``
         are in ``env`` under ``key(name)``."""
         name = self.module.fresh("_e")
-        compiled: Expr = self._unit(name, f"(st, env):  # {_where(node)}", node, env_names, key, "return {}")
+        scope = self._scope(env_names, key)
+        text = self.write(node, scope)
+        compiled: Expr = self._define(name, "st, env", _where(node), scope, [], [f"return {text}"], [])
         return compiled
 
     def branch(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str], target: list[int]) -> Op:
         """An operation ``op(st, frame)`` of lowered code that goes on to the next operation
         if ``node`` is true, else to operation ``target[0]`` (patched once the code is laid out)."""
         name = self.module.fresh("_i")
+        scope = self._scope(env_names, key)
+        text = self.write(node, scope)
         jump = self.module.constant(target, "<where to go if false>")
-        op: Op = self._unit(name, f"(st, fr):  # test at {_where(node)}", node, env_names, key,
-                            f"fr.pc = fr.pc + 1 if {{}} else {jump}[0]", "env = fr.env")
+        op: Op = self._define(name, "st, fr", f"test at {_where(node)}", scope, ["env = fr.env"],
+                              [f"fr.pc = fr.pc + 1 if {text} else {jump}[0]"], [])
         return op
 
-    def _unit(self, name: str, head: str, node: ast.Expr, env_names: set[str], key: Callable[[str], str],
-              statement: str, *prelude: str) -> Any:
-        """The function ``name`` that runs ``statement`` with ``node`` written in its ``{}``:
-        the tables it reads are read first, and a local read before it has a value says so."""
+    def call(self, node: ast.CallStmt | ast.CallLet, params: list[str], env_names: set[str],
+             key: Callable[[str], str], bind_result: Callable[[], str | None], compiled: str | None) -> Op:
+        """An operation of lowered code that calls a procedure with the values of its
+        arguments: ``compiled``, the generated function of one that never pauses, else a new
+        frame whose locals ``params`` hold the values. The result goes to the local that
+        ``bind_result()`` binds once the arguments are written (None: no result kept)."""
+        name = self.module.fresh("_c")
+        scope = self._scope(env_names, key)
+        values = [self.write(arg, scope) for arg in node.args]
+        ret = bind_result()
+        if compiled is not None:   # bounded in depth before its arguments are computed
+            result = f"env[{self.module.constant(ret)}] = " if ret else ""
+            before = ["env = fr.env", "_depth = _enter_procedure(st, len(st.frames))"]
+            computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
+            after = [f"{result}{compiled}(st, _depth, *_args)"]
+        else:
+            pairs = ", ".join(f"{self.module.constant(p)}: {v}" for p, v in zip(params, values, strict=True))
+            before, computed = ["env = fr.env"], [f"_locals = {{{pairs}}}"]
+            after = [f"st.push({self.module.constant(node.procedure)}, _locals, {self.module.constant(ret)})"]
+        op: Op = self._define(name, "st, fr", f"call at {_where(node)}", scope, before, computed,
+                              [*after, "fr.pc += 1"])
+        return op
+
+    @staticmethod
+    def _scope(env_names: set[str], key: Callable[[str], str]) -> Scope:
         scope = Scope(set(env_names), key, {}, "0")
         scope.tables = {}
-        text = statement.format(self.write(node, scope))
-        body = [f"def {name}{head}", *("    " + line for line in prelude), *scope.table_reads("    ")]
+        return scope
+
+    def _define(self, name: str, params: str, comment: str, scope: Scope, before: list[str],
+                computed: list[str], after: list[str]) -> Any:
+        """The function ``name(params)``: ``before``, the tables ``scope`` reads, then the lines
+        ``computed`` (where a local read before it has a value says so), then ``after``."""
+        body = [f"def {name}({params}):  # {comment}", *("    " + line for line in before),
+                *scope.table_reads("    ")]
         if scope.keys_read:
             keys = self.module.constant(tuple(sorted(scope.keys_read)))
-            body += ["    try:", f"        {text}", "    except KeyError as error:",
+            body += ["    try:", *("        " + line for line in computed), "    except KeyError as error:",
                      f"        raise _unbound(error, {keys}) from None"]
         else:
-            body.append(f"    {text}")
+            body += ["    " + line for line in computed]
+        body += ["    " + line for line in after]
         return self.module.define(name, "\n".join(body) + "\n")
 
     def _ruleset_function(self, decl: ast.FunctionDecl) -> str:

@@ -21,7 +21,7 @@ from .codegen import CompileError, ExpressionWriter, Module
 from .events import chance_event
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
 from .program import Code, Decision, Env, Expr, Frame, LogLine, Op, Options
-from .runtime import enter_procedure, make_room_for_calls
+from .runtime import make_room_for_calls
 from .serialize import zone_key
 from .values import (
     CHANCE,
@@ -646,29 +646,12 @@ class Compiler:
         self.emit_step(code, pay, node.span)
 
     def _call_frame(self, node: ast.CallStmt | ast.CallLet, code: Code, ret_var: str | None) -> None:
-        proc = self.cat.procedure_called(node)
-        args = [self.expr(a) for a in node.args]
-        names = [p.name for p in proc.params]
-        target = node.procedure
-        if ret_var:
-            ret_var = self.bind_let(ret_var, node.span)
+        names = [p.name for p in self.cat.procedure_called(node).params]
+        compiled = self.never_pausing.get(node.procedure)
 
-        if target in self.never_pausing:
-            compiled = self.module.namespace[self.never_pausing[target]]
-
-            def call_compiled(st: State, fr: Frame) -> None:
-                result = compiled(st, enter_procedure(st, len(st.frames)), *[f(st, fr.env) for f in args])
-                if ret_var:
-                    fr.env[ret_var] = result
-                fr.pc += 1
-            self.emit(code, call_compiled, node.span)
-            return
-
-        def call(st: State, fr: Frame) -> None:
-            env = {n: f(st, fr.env) for n, f in zip(names, args, strict=True)}
-            st.push(target, env, ret_var)  # first: a call too deep is reported at the call
-            fr.pc += 1
-        self.emit(code, call, node.span)
+        def bind_result() -> str | None:   # after the arguments: they read the names as they were
+            return self.bind_let(ret_var, node.span) if ret_var else None
+        self.emit(code, self.writer.call(node, names, self.scope, self.key, bind_result, compiled), node.span)
 
     def _s_CallStmt(self, node: ast.CallStmt, code: Code) -> None:
         self._call_frame(node, code, None)
