@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import threading
 import weakref
 from collections import deque
@@ -78,6 +79,7 @@ SCHEMA_PATH = Path(__file__).parent / "schemas" / "board.schema.json"
 EAGER_DISTANCE_LIMIT = 512  # boards up to this size compute all distances up front
 MAX_BOARD_BYTES = 1024 * 1024  # the largest board file read (bytes)
 MAX_FILE_NODES = 500_000  # bound on YAML nodes (aliases counted once per use)
+MAX_NESTING = 100  # bound on the brackets open at once: YAML's reader slows down with the square of it
 
 _Path = tuple[str | int, ...]
 T = TypeVar("T")
@@ -566,12 +568,26 @@ def load_board_file(name: str, path: str | Path) -> Board:
 
 def _parse(text: str, path: Path) -> tuple[JSON, yaml.Node | None]:
     """The data in ``text`` and its YAML node tree (None if not available)."""
+    if _nesting(text) > MAX_NESTING:
+        raise BoardError(f"board file is nested too deeply (more than {MAX_NESTING} brackets open at once)", path)
     if path.suffix.lower() == ".json":
         return _parse_json(text, path)
     root, data = _compose(text, path)
     if root is None:
         raise BoardError("board file is empty", path, 1, 1)
     return data, root
+
+
+def _nesting(text: str) -> int:
+    """The most brackets (``[`` or ``{``, in strings too) open at once in ``text``."""
+    depth = deepest = 0
+    for bracket in re.finditer(r"[\[\]{}]", text):
+        if bracket.group() in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(depth - 1, 0)
+    return deepest
 
 
 def _parse_json(text: str, path: Path) -> tuple[JSON, yaml.Node | None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -219,6 +220,22 @@ def test_a_board_file_that_is_not_a_board_is_not_quoted(tmp_path: Path, content:
         assert "E401" in output and "root:x" not in output
         # only a board document (a mapping at its top) may have its line shown as context
         assert SECRET not in output or content.startswith("kind: square")
+
+
+@pytest.mark.parametrize("board", ["data.yaml", "data.json"])
+def test_deep_brackets_in_a_board_file_are_refused_before_reading_however_deep_python_may_go(
+        tmp_path: Path, board: str) -> None:
+    # Loading a game with compiled procedures raises Python's recursion limit; YAML's reader
+    # takes time with the square of the depth, so the depth is bounded before it reads.
+    (tmp_path / board).write_text("[" * 3000 + "]" * 3000)
+    (tmp_path / "game.rules").write_text(ruleset(board))
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, 5000))
+    try:
+        found = diagnostics_of(tmp_path / "game.rules")
+    finally:
+        sys.setrecursionlimit(before)
+    assert [d.code for d in found] == ["E401"] and "nested too deeply" in found[0].message
 
 
 def test_non_utf8_files(tmp_path: Path) -> None:
