@@ -76,10 +76,12 @@ class Game:
         names. For reading: the engine runs the code it compiled, not this text."""
         return self.catalog.compiler.module.listing()
 
-    def num_distinct_actions(self) -> int:
-        """Action ids below this bound name spaces, components, players, enum values, labels;
-        ids from ``catalog.int_base`` on name the numbers 0, 1, 2..."""
-        return self.catalog.int_base
+    def num_distinct_actions(self, max_number: int | None = None) -> int:
+        """How many action ids the game has: every id a state offers is below it. Ids name
+        spaces, components, players, enum values, labels and constants, then the numbers up
+        to ``max_number`` (default: the bound the ruleset gives them, tensors.action_space)."""
+        from .tensors import action_space
+        return action_space(self, max_number).size
 
     def __reduce__(self) -> tuple[type[Game], tuple[Sequence[ast.Decl], int, Path, Settings]]:
         """Pickled as its checked declarations, player count, data folder and settings: the

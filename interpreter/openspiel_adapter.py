@@ -7,7 +7,9 @@
 Needs ``pip install open-spiel`` (not a dependency of rulelang). The adapter shows the
 engine's state with explicit chance; simultaneous choices become successive moves in seat
 order, each player unaware of the others' picks. Observation strings are the observations
-as JSON; information-state strings add the player's own past actions.
+as JSON; information-state strings add the player's own past actions. Observation and
+information-state tensors are those of ``tensors.py`` (docs/embedding.md, "Tensors and
+action masks"), and the action space is ``tensors.action_space``.
 
 Games and states copy, pickle and serialize (``pyspiel.serialize_game_and_state``): a game
 as the arguments of ``register`` (the ruleset's path, the player count, the options), a
@@ -22,10 +24,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
 import pyspiel
 
 import rulelang
 
+from . import tensors
 from .serialize import state_to_json
 from .state import State as EngineState
 from .values import CHANCE
@@ -35,21 +39,24 @@ T = TypeVar("T")
 # short name -> the arguments of register (path, players, options): what a pickled game holds
 _REGISTERED: dict[str, tuple[str, int, dict[str, Any]]] = {}
 _ENGINE_GAMES: dict[str, rulelang.Game] = {}   # short name -> the engine's game
+_SPACES: dict[str, tensors.ActionSpace] = {}     # short name -> its action space
 
 
-def register(path: str | Path, players: int, *, short_name: str | None = None, max_number: int = 100,
+def register(path: str | Path, players: int, *, short_name: str | None = None, max_number: int | None = None,
              min_utility: float = -1000.0, max_utility: float = 1000.0,
-             zero_sum: bool | None = None) -> str:
+             zero_sum: bool | None = None, history: int = tensors.DEFAULT_HISTORY) -> str:
     """Register the ruleset at ``path`` with pyspiel; returns the name for ``load_game``.
 
     ``max_number`` bounds the numbers a choice may offer (OpenSpiel needs a finite action
-    space); ``min_utility`` and ``max_utility`` bound the scores. ``zero_sum=True`` declares
+    space; ``None``: the ruleset's own bound, ``tensors.action_space``); ``history`` is how
+    many of a player's last actions an information-state tensor spells out;
+    ``min_utility`` and ``max_utility`` bound the scores. ``zero_sum=True`` declares
     that the returns of every ended game sum to 0 (OpenSpiel's ``ZERO_SUM``, which algorithms
     such as ``exploitability`` require); ``None`` or ``False`` registers ``GENERAL_SUM``.
     Registering the same short name again with the same arguments returns it unchanged."""
     path = str(Path(path).resolve())
     options: dict[str, Any] = {"max_number": max_number, "min_utility": min_utility,
-                               "max_utility": max_utility, "zero_sum": bool(zero_sum)}
+                               "max_utility": max_utility, "zero_sum": bool(zero_sum), "history": history}
     if short_name is not None and _REGISTERED.get(short_name) == (path, players, options):
         return short_name
     game = rulelang.load(Path(path), players=players)
@@ -58,6 +65,8 @@ def register(path: str | Path, players: int, *, short_name: str | None = None, m
         return name
     if name in _REGISTERED:
         raise ValueError(f"an OpenSpiel game named {name!r} is registered already, with other arguments")
+    space = tensors.action_space(game, max_number)
+    tensors.information_state_shape(game, max_number, history)   # a bad history is refused here
     utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
     game_type = pyspiel.GameType(
         short_name=name, long_name=f"rulelang: {game.title}",
@@ -67,11 +76,11 @@ def register(path: str | Path, players: int, *, short_name: str | None = None, m
         utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players, min_num_players=players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=False)
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True)
     info = pyspiel.GameInfo(
-        num_distinct_actions=game.num_distinct_actions() + max_number + 1,
-        max_chance_outcomes=game.num_distinct_actions() + max_number + 1,
+        num_distinct_actions=space.size,
+        max_chance_outcomes=space.size,
         num_players=players, min_utility=min_utility, max_utility=max_utility,
         utility_sum=0.0 if zero_sum else None,
         max_game_length=int(game.max_decisions or 10_000))
@@ -87,7 +96,8 @@ def register(path: str | Path, players: int, *, short_name: str | None = None, m
             return State(self, initial.clone())   # OpenSpiel asks often: set up once
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-            return _Observer(perfect_recall=bool(iig_obs_type and iig_obs_type.perfect_recall))
+            perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
+            return _Observer(game, perfect_recall, max_number, history)
 
         def __reduce__(self) -> tuple[Any, ...]:
             return _restore_game, (name, path, players, options)
@@ -104,6 +114,7 @@ def register(path: str | Path, players: int, *, short_name: str | None = None, m
     pyspiel.register_game(game_type, Game)
     _REGISTERED[name] = (path, players, options)
     _ENGINE_GAMES[name] = game
+    _SPACES[name] = space
     return name
 
 
@@ -183,10 +194,19 @@ class State(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type informa
         return int(pyspiel.PlayerId.CHANCE) if player == CHANCE else player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.inner.legal_action_ids(player))
+        return self._in_space(sorted(self.inner.legal_action_ids(player)))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return sorted((action.id, p) for action, p in self.inner.chance_outcomes())
+        outcomes = sorted((action.id, p) for action, p in self.inner.chance_outcomes())
+        self._in_space([action_id for action_id, _ in outcomes])
+        return outcomes
+
+    def _in_space(self, ids: list[int]) -> list[int]:
+        """``ids`` (sorted), once checked to lie in the game's action space: a number beyond
+        its ``max_number`` raises IllegalActionError, which says to register a larger one."""
+        if ids:
+            _SPACES[self._box.name].check(ids[-1])
+        return ids
 
     def _apply_action(self, action: int) -> None:
         player = self.inner.current_players()[0]
@@ -221,15 +241,31 @@ class State(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type informa
 
 
 class _Observer:
-    """Observation and information-state strings (no tensors)."""
+    """Observation and information-state strings and tensors (``tensors.py``). The tensor
+    is one flat float32 array; ``dict`` names its blocks (views into it)."""
 
-    def __init__(self, perfect_recall: bool):
+    def __init__(self, game: rulelang.Game, perfect_recall: bool, max_number: int | None, history: int):
         self.perfect_recall = perfect_recall
-        self.tensor: None = None
-        self.dict: dict[str, Any] = {}
+        self.max_number, self.history = max_number, history
+        if perfect_recall:
+            shape = tensors.information_state_shape(game, max_number, history)
+        else:
+            shape = tensors.observation_shape(game)
+        self.tensor = np.zeros(shape, np.float32)
+        self.dict: dict[str, Any] = {block.name: self.tensor[block.offset:block.offset + block.size]
+                                     for block in tensors.layout(game).blocks}
+        if perfect_recall:
+            observed = tensors.observation_shape(game)[0]
+            self.dict["own actions"] = self.tensor[observed:]
 
     def set_from(self, state: State, player: int) -> None:
-        pass
+        observed = state._box.cached(("observation tensor", player), lambda: np.asarray(
+            tensors.observation_tensor(state.inner, player), np.float32))
+        if not self.perfect_recall:
+            self.tensor[:] = observed
+            return
+        self.tensor[:observed.size] = observed
+        self.tensor[observed.size:] = tensors.own_actions_tensor(state.inner, player, self.max_number, self.history)
 
     def string_from(self, state: State, player: int) -> str:
         text = state._box.cached(("observation", player),

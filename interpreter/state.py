@@ -748,6 +748,18 @@ class State:
                                      + ", ".join(who(p) for p in current))
         return player
 
+    # ---- tensors (tensors.py) ----
+    def legal_action_mask(self, player: int | None = None, max_number: int | None = None) -> list[int]:
+        """1 for each action id ``player`` may take now, 0 for the others, over the game's
+        action space (``Game.num_distinct_actions``)."""
+        from .tensors import legal_action_mask
+        return legal_action_mask(self, player, max_number)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """What ``player`` may see as floats, in a layout fixed per game (docs/embedding.md)."""
+        from .tensors import observation_tensor
+        return observation_tensor(self, player)
+
 
 def _runaway(limit: int) -> RuleError:
     return RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")

@@ -57,6 +57,8 @@ from conftest import game_cases  # noqa: E402
 @pytest.mark.parametrize(("path", "players"), game_cases())
 def test_random_sim_test_with_serialization_passes(path, players):
     game = pyspiel.load_game(register(path, players=players, short_name=f"rl_sim_{path.stem}_{players}"))
+    # with tensors on: random_sim_test reads both tensors of every player in every state
+    assert game.get_type().provides_observation_tensor and game.get_type().provides_information_state_tensor
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
@@ -121,3 +123,55 @@ def test_zero_sum_registration_lets_exploitability_run_on_kuhn_poker():
     for _ in range(150):
         solver.evaluate_and_update_policy()
     assert exploitability.exploitability(game, solver.average_policy()) < 0.01
+
+
+# ---------------------------------------------------------------- tensors
+
+def test_tensors_through_openspiel_are_the_engines_and_keep_their_shape():
+    from open_spiel.python.observation import make_observation
+
+    from rulelang.interpreter import tensors
+    game = pyspiel.load_game(register(GAMES / "kuhn_poker.rules", players=2, short_name="rl_kuhn_tensors"))
+    engine = game.new_initial_state().inner.game
+    assert game.get_type().provides_observation_tensor and game.get_type().provides_information_state_tensor
+    assert game.observation_tensor_shape() == list(tensors.observation_shape(engine))
+    assert game.information_state_tensor_shape() == list(tensors.information_state_shape(engine))
+    assert game.num_distinct_actions() == engine.num_distinct_actions() == 15
+    state = _midgame(game, 3)                      # two cards dealt, the first bet made
+    for player in (0, 1):
+        assert state.observation_tensor(player) == pytest.approx(tensors.observation_tensor(state.inner, player))
+        assert state.information_state_tensor(player) == pytest.approx(
+            tensors.information_state_tensor(state.inner, player))
+    observation = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    observation.set_from(state, 0)
+    assert list(observation.tensor) == pytest.approx(state.observation_tensor(0))
+    assert list(observation.dict["viewer"]) == [1.0, 0.0] and "zone hand/1" in observation.dict
+
+
+def test_an_openspiel_state_hides_from_a_player_what_he_cannot_see():
+    game = pyspiel.load_game(register(GAMES / "kuhn_poker.rules", players=2, short_name="rl_kuhn_hidden"))
+    deals = []
+    for outcome in (1, 2):                          # the first player gets card 0; the second 1 or 2
+        state = game.new_initial_state()
+        state.apply_action(game.new_initial_state().chance_outcomes()[0][0])
+        state.apply_action([a for a, _ in state.chance_outcomes()][outcome - 1])
+        deals.append(state)
+    assert deals[0].inner.to_json()["zones"] != deals[1].inner.to_json()["zones"]
+    assert deals[0].information_state_tensor(0) == deals[1].information_state_tensor(0)
+    assert deals[0].observation_tensor(1) != deals[1].observation_tensor(1)
+
+
+def test_max_number_sizes_the_openspiel_action_space_and_too_small_a_one_is_a_clear_error(tmp_path):
+    import rulelang
+    path = tmp_path / "count.rules"
+    path.write_text('game "Count" { players 1 }\nvar top: int = 40\nplayer var said: int = 0\n'
+                    'phase p {\n  choose n in 0..top by players[0]\n  players[0].said = n\n}\n'
+                    'score p = p.said\n', encoding="utf-8")
+    roomy = pyspiel.load_game(register(path, players=1, short_name="rl_count_roomy"))
+    base = roomy.new_initial_state().inner.game.catalog.int_base
+    assert roomy.num_distinct_actions() == base + 101        # the default bound: 0..100
+    pyspiel.random_sim_test(roomy, num_sims=2, serialize=False, verbose=False)
+    tight = pyspiel.load_game(register(path, players=1, short_name="rl_count_tight", max_number=30))
+    assert tight.num_distinct_actions() == base + 31
+    with pytest.raises(rulelang.IllegalActionError, match=r"the number 40 .* pass a larger max_number"):
+        tight.new_initial_state().legal_actions()
