@@ -73,14 +73,102 @@ def resample(st: State, viewer: int, seed: int) -> State:
     generator, fresh_rng = _generators(st, seed)
     fresh = _Fresh(fresh_rng, viewer, None if st.event_log is None else redacted(st, viewer))
     unknown = _unknown_components(st, viewer)
-    for key, tries in _LEVELS:
-        groups = _groups(st, unknown, key)
+    levels = [(_groups(st, unknown, key), tries) for key, tries in _LEVELS]
+
+    def fits(sample: State) -> bool:
+        return _looks_the_same(sample, viewer, view) and _keeps_invariants(sample, broken)
+    return _drawn(st, levels, generator, fresh, fits)
+
+
+def _drawn(st: State, levels: list[tuple[list[list[Component]], int]], generator: int, fresh: _Fresh,
+           fits: Callable[[State], bool]) -> State:
+    """The first permutation of the unknown components drawn from ``generator`` that ``fits``,
+    trying each level of groups (widest first) its number of times; else ``st`` with the
+    fresh generator and nothing moved."""
+    for groups, tries in levels:
         for _ in range(tries if groups else 0):
             generator, mapping = _permutation(groups, generator)
             sample = _built(st, mapping, fresh)
-            if sample is not None and _looks_the_same(sample, viewer, view) and _keeps_invariants(sample, broken):
+            if sample is not None and fits(sample):
                 return sample
     return _built(st, {}, fresh) or _with_rng(st, fresh)
+
+
+# ---------------------------------------------------------------- one state for what a seat may know
+
+def canonical_state(state: State, viewer: int) -> State:
+    """A state that ``viewer`` cannot tell from ``state``, and the same one for every state he
+    cannot tell from it: the components he does not know the place of are put back in a fixed
+    order (by id, over the places their group occupies), with every reference relabelled, and
+    the generator is reset (future chance is unknown to him). Searching from it, an agent's
+    choices depend only on what its seat may see. The groups are those ``resample_from_infostate``
+    permutes; an arrangement that the viewer could tell apart (or that breaks an invariant) is
+    tried again with narrower groups, as the sampler does."""
+    view, broken = _view(state, viewer), set(state.check_invariants())
+    events = None if state.event_log is None else redacted(state, viewer)
+    fresh = _Fresh(rng.seed_state(0), viewer, events)
+    unknown = _unknown_components(state, viewer)
+    for key, _ in _LEVELS:
+        mapping = _sorted_mapping(state, _groups(state, unknown, key))
+        sample = _built(state, mapping, fresh)
+        if sample is not None and _looks_the_same(sample, viewer, view) and _keeps_invariants(sample, broken):
+            return _without_seed(sample)
+    sample = _built(state, {}, fresh)
+    return _without_seed(sample if sample is not None else state.clone())
+
+
+def _sorted_mapping(state: State, groups: list[list[Component]]) -> Mapping:
+    """The permutation that puts each group's components, lowest id first, in its places
+    taken in order (zone slot, then position in the zone)."""
+    mapping: Mapping = {}
+    for group in groups:
+        places = sorted(group, key=lambda c: _place(state, c))
+        ordered = sorted(group, key=lambda c: c.id)
+        mapping.update((old.id, new) for old, new in zip(places, ordered, strict=True) if old is not new)
+    return mapping
+
+
+def _place(state: State, component: Component) -> tuple[int, int]:
+    """Where ``component`` lies: its zone slot and its position in that zone (0: bottom)."""
+    slot = state.component_zone[component.id]
+    return slot, state.zones[slot].index(component)
+
+
+def _without_seed(state: State) -> State:
+    """``state`` with nothing left of the true game's generator (its seed, its state)."""
+    state.seed, state.rng = 0, rng.seed_state(0)
+    return state
+
+
+class Sampler:
+    """Samples of what one seat cannot see, for one decision: the canonical state
+    (``canonical_state``) resampled as ``resample_from_infostate`` does, with what every sample
+    of it shares (the viewer's view, the invariants, the groups of unknown components)
+    computed once. Without unknown components, a sample is a copy with a new generator."""
+
+    def __init__(self, state: State, viewer: int):
+        root = self.root = canonical_state(state, viewer)
+        self.viewer = viewer
+        self.view, self.broken = _view(root, viewer), set(root.check_invariants())
+        unknown = _unknown_components(root, viewer)
+        self.levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
+        self.hidden = any(groups for groups, _ in self.levels)
+
+    def sample(self, seed: int) -> State:
+        """The state ``root.resample_from_infostate(viewer, seed)`` gives (the same for a
+        seed), or, with nothing hidden to draw again, a copy with a generator from ``seed``."""
+        root, viewer = self.root, self.viewer
+        if not self.hidden:
+            copy = root.clone()
+            copy.rng = rng.seed_state(seed)
+            return copy
+        generator, fresh_rng = _generators(root, seed)
+        fresh = _Fresh(fresh_rng, viewer, None if root.event_log is None else root.event_log[:])
+        return _drawn(root, self.levels, generator, fresh, self._fits)
+
+    def _fits(self, sample: State) -> bool:
+        """Whether the viewer sees what he sees in the sample, and it keeps the invariants."""
+        return _looks_the_same(sample, self.viewer, self.view) and _keeps_invariants(sample, self.broken)
 
 
 def _view(st: State, viewer: int) -> tuple[object, ...]:
