@@ -1,9 +1,10 @@
-"""The command line: ``rulelang lint | graph | simulate | play``.
+"""The command line: ``rulelang lint | explain | test | graph | code | simulate | compare | play | serve``.
 
 Results go to stdout (machine-readable in the json formats); progress bars and load
 errors go to stderr. Exit codes: 0 success or clean, 1 problems found, a ruleset that
 cannot load or a simulated game that stopped on an error (a game cut by ``max_decisions``
-is unfinished, not failed), 2 usage error (click's own).
+is unfinished, not failed), a missing optional extra or an unusable Dask cluster, 2 usage
+error (click's own), 130 a simulation stopped by Ctrl-C.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import contextlib
 import difflib
 import json
 import os
+import random
 import secrets
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -24,13 +26,14 @@ from .diagnostics import REGISTRY, Diagnostic, errors_in
 from .errors import BUG_HINT, RulelangError, RulesetError, RulesRuntimeError
 from .linter import collect_rulesets, internal_error, sort_diagnostics
 from .loader import lint_file
-from .report import FORMATS, JSON, SourceCache, render, render_text
+from .report import FORMATS, SourceCache, render, render_text
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from .ast import Decl
-    from .boards import Space
     from .interpreter import Game, State
-    from .interpreter.agents import RandomAgent
+    from .interpreter.agents import Agent, AgentSpec
     from .interpreter.scenarios import FileResult
     from .interpreter.simulate import SimulationReport
 
@@ -222,38 +225,153 @@ def code(path: str, players: int | None, root: str | None = None) -> None:
     click.echo(load_game(path, players, root).generated_code(), nl=False)
 
 
-# ---------------------------------------------------------------- simulate
+# ---------------------------------------------------------------- simulate and compare
+
+def _run_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options that simulate and compare share: how many games, seats, seed, workers."""
+    options = [
+        click.option("--games", "-n", type=click.IntRange(min=0), default=100, show_default=True),
+        click.option("--players", "-p", type=click.IntRange(min=1), default=None,
+                     help="Default: the fewest allowed."),
+        click.option("--seed", "-s", type=click.IntRange(-SEED_LIMIT, SEED_LIMIT), default=0, show_default=True),
+        click.option("--agents", "-a", default="random", show_default=True, metavar="SPECS",
+                     help="One agent for every seat, or one per seat separated by commas (random,random)."),
+        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                     help="Local processes that play the games. Default: every core. Results do not depend on it."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Play on the Dask cluster of this scheduler (tcp://host:8786) instead; "
+                          "needs rulelang[dist]. See docs/scaling.md."),
+        click.option("--plot", "plot", type=click.Path(dir_okay=False, writable=True), default=None,
+                     metavar="FILE.png", help="Also draw the results to this PNG file (needs rulelang[plot])."),
+        click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _lineup(text: str, games: Sequence[Game], option: str) -> tuple[AgentSpec, ...]:
+    """The agents of ``text``, one per seat, each able to play every one of ``games`` (a
+    greedy agent's function declared...), or a usage error naming ``option``."""
+    from .interpreter.agents import parse_agents
+    try:
+        specs = parse_agents(text, games[0].num_players)
+        for spec in specs:
+            for game in games:
+                spec.check(game)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint=option) from None
+    return specs
+
+
+def _check_plotting(plot: str | None) -> None:
+    """Fail before any game is played when a plot is asked for and matplotlib is missing, or
+    its folder does not exist."""
+    if plot is None:
+        return
+    from .interpreter.plots import require_matplotlib
+    from .interpreter.simulate import MissingExtraError
+    try:
+        require_matplotlib()
+    except MissingExtraError as error:
+        raise click.ClickException(str(error)) from None
+    folder = Path(plot).parent
+    if not folder.is_dir():
+        raise click.ClickException(f"cannot write the plot to {plot}: there is no folder {folder}")
+
+
+def _simulate_run(game: Game, games: int, seed: int, agents: Sequence[AgentSpec], jobs: int | None,
+                  scheduler: str | None, label: str = "simulating") -> SimulationReport:
+    """A simulation with a progress bar on a terminal; clean errors for a missing Dask or an
+    unusable cluster, and for Ctrl-C (exit 130)."""
+    from .interpreter.parallel import ParallelError
+    from .interpreter.simulate import MissingExtraError
+    from .interpreter.simulate import simulate as run
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    try:
+        return _with_progress(lambda progress: run(game, games, seed=seed, on_progress=progress, agents=agents,
+                                                   jobs=workers, scheduler=scheduler), games, label)
+    except (MissingExtraError, ParallelError) as error:
+        raise click.ClickException(str(error)) from None
+    except KeyboardInterrupt:
+        click.echo("interrupted: no report", err=True)
+        sys.exit(130)
+
+
+def _save_plot(draw: Callable[[str], None], plot: str) -> None:
+    """Draw to the file ``plot``; a clean error if it cannot be written."""
+    try:
+        draw(plot)
+    except OSError as error:
+        raise click.ClickException(f"cannot write the plot to {plot}: {error.strerror or error}") from None
+    click.echo(f"plot written to {plot}", err=True)
+
 
 @main.command()
 @click.argument("path")
-@click.option("--games", "-n", type=click.IntRange(min=0), default=100, show_default=True)
-@click.option("--players", "-p", type=click.IntRange(min=1), default=None, help="Default: the fewest allowed.")
-@click.option("--seed", "-s", type=click.IntRange(-SEED_LIMIT, SEED_LIMIT), default=0, show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
-def simulate(path: str, games: int, players: int | None, seed: int, fmt: str, root: str | None = None) -> None:
-    """Play many games between random players and report lengths, wins and scores per seat."""
-    from rulelang.interpreter.simulate import simulate as run
+@_run_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
+              help="csv: one row per seat.")
+def simulate(path: str, games: int, players: int | None, seed: int, agents: str, jobs: int | None,
+             scheduler: str | None, plot: str | None, fmt: str, root: str | None = None) -> None:
+    """Play many games and report wins per seat with 95% intervals, the first player's
+    advantage, scores and lengths. Game i is seeded from (seed, i): the results are the same
+    whatever --jobs or --scheduler."""
+    _check_plotting(plot)
     game = load_game(path, players, root)
-    report = _with_progress(lambda progress: run(game, games, seed=seed, on_progress=progress), games)
+    lineup = _lineup(agents, [game], "--agents")
+    report = _simulate_run(game, games, seed, lineup, jobs, scheduler)
     if fmt == "json":
         data = {"ruleset": path, "title": game.title, **report.to_dict()}
         click.echo(json.dumps(data, indent=2))
+    elif fmt == "csv":
+        click.echo(_seats_csv(report), nl=False)
     else:
         _print_report(game, report)
+    if plot is not None:
+        from .interpreter.plots import plot_report
+        _save_plot(lambda file: plot_report(report, file, game.title), plot)
     sys.exit(1 if report.failed else 0)
 
 
-def _with_progress(job: Callable[[OnProgress | None], T], total: int) -> T:
-    """Run ``job(on_progress)`` with a progress bar on stderr for long runs on a terminal."""
+CSV_SCORE = ("mean", "sd", "min", "p25", "median", "p75", "max")
+
+
+def _seats_csv(report: SimulationReport) -> str:
+    """One row per seat: its agent, wins and win rate with the 95% interval, its scores."""
+    import csv
+    import io
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["seat", "agent", "games", "finished", "wins", "sole_wins", "win_rate", "win_low", "win_high",
+                     *(f"score_{k}" for k in CSV_SCORE)])
+    for row in report.seat_rows():
+        writer.writerow([row["seat"], row["agent"], report.games, report.finished, row["wins"], row["sole_wins"],
+                         row["win_rate"], *row["win_interval"], *(row["score"][k] for k in CSV_SCORE)])
+    return out.getvalue()
+
+
+def _with_progress(job: Callable[[OnProgress | None], T], total: int, label: str = "simulating") -> T:
+    """Run ``job(on_progress)`` with a progress bar and the time left on stderr, for long runs
+    on a terminal."""
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     console = Console(stderr=True)
     if total < PROGRESS_THRESHOLD or not console.is_terminal:
         return job(None)
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("simulating", total=total)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games, left"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(label, total=total)
         return job(lambda done, _: progress.update(task, completed=done))
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3g}" if value >= 0.001 else "<0.001"
 
 
 def _print_report(game: Game, report: SimulationReport) -> None:
@@ -261,7 +379,8 @@ def _print_report(game: Game, report: SimulationReport) -> None:
     from rich.table import Table
     console = Console(file=sys.stdout, highlight=False, markup=False)   # titles are text, not markup
     data = report.to_dict()
-    console.print(f"{game.title}: {data['games']} games, {data['players']} players, seed {data['seed']}")
+    console.print(f"{game.title}: {data['games']} games, {data['players']} players, seed {data['seed']}; "
+                  f"agents {', '.join(report.agents)}", soft_wrap=True)
     console.print(f"finished {data['finished']}, unfinished {data['unfinished']}"
                   + (f" {data['errors']}" if data["errors"] else ""))
     if report.failed:
@@ -269,15 +388,121 @@ def _print_report(game: Game, report: SimulationReport) -> None:
     for error in data["error_details"]:
         where = f"{error['location']}: " if error["location"] else ""
         console.print(f"  {where}{error['code']} {error['message']} ({error['games']} games)", soft_wrap=True)
-    console.print(f"mean length: {data['mean_decisions']:.2f} decisions; "
-                  f"shared wins: {data['shared_wins']}")
-    table = Table("seat", "wins", "win %", "mean score")
-    finished = max(report.finished, 1)
-    for seat in range(report.players):
-        table.add_row(str(seat + 1), str(report.wins[seat]), f"{100 * report.wins[seat] / finished:.1f}",
-                      f"{report.mean_score[seat]:.3f}")
+    length = data["length"]
+    console.print(f"length: mean {length['mean']:.2f} decisions (sd {length['sd']:.2f}; min {length['min']:g}, "
+                  f"median {length['median']:g}, p90 {length['p90']:g}, max {length['max']:g}); "
+                  f"draws: {report.draws}; shared wins: {data['shared_wins']}", soft_wrap=True)
+    table = Table("seat", "agent", "wins", "win %", "95% interval", "mean score", "median score")
+    for row in data["seats"]:
+        low, high = row["win_interval"]
+        table.add_row(str(row["seat"]), row["agent"], str(row["wins"]), f"{100 * row['win_rate']:.1f}",
+                      f"{100 * low:.1f}-{100 * high:.1f}", f"{row['score']['mean']:.3f}", f"{row['score']['median']:g}")
     console.print(table)
-    console.print(f"{report.seconds:.2f} s, {report.games_per_second:.0f} games per second")
+    first, balance = data["first_player"], data["seat_balance"]
+    if first["decided_games"]:
+        low, high = first["interval"]
+        console.print(f"first player: {_pct(first['share'])} of the {first['decided_games']} games won by one "
+                      f"player (95% {_pct(low)}-{_pct(high)}); equal seats give {_pct(first['expected_share'])}: "
+                      f"p = {_p(first['p_value'])} (exact binomial)", soft_wrap=True)
+        console.print(f"seat balance: chi-square {balance['statistic']:.2f} with {balance['df']} df, "
+                      f"p = {_p(balance['p_value'])}")
+    console.print(f"{report.seconds:.2f} s, {report.games_per_second:.0f} games per second ({report.workers})")
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1, required=True, metavar="A.rules [B.rules]")
+@_run_options
+@click.option("--against-agents", "-b", default=None, metavar="SPECS",
+              help="The agents of side B (default: the same as --agents). With one ruleset, required: "
+                   "compares two line-ups on it.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def compare(rulesets: tuple[str, ...], games: int, players: int | None, seed: int, agents: str, jobs: int | None,
+            scheduler: str | None, plot: str | None, against_agents: str | None, fmt: str,
+            root: str | None = None) -> None:
+    """Compare two variants (A.rules B.rules), or two line-ups of agents on one ruleset
+    (A.rules --agents X --against-agents Y), over the same seeds: each seat's win rate and
+    mean score, the mean length and the draw rate, B minus A, with 95% intervals and p-values."""
+    if len(rulesets) > 2:
+        raise click.BadParameter("give one or two rulesets", param_hint="A.rules [B.rules]")
+    if len(rulesets) == 1 and against_agents is None:
+        raise click.UsageError("give a second ruleset, or --against-agents to compare two line-ups on one")
+    _check_plotting(plot)
+    paths = (rulesets[0], rulesets[-1])
+    game_a = load_game(paths[0], players, root)
+    game_b = game_a if len(rulesets) == 1 else load_game(paths[1], players, root)
+    if game_a.num_players != game_b.num_players:
+        raise click.UsageError(f"{paths[0]} is for {game_a.num_players} players and {paths[1]} for "
+                               f"{game_b.num_players} by default: give --players with a count both allow")
+    lineups = (_lineup(agents, [game_a], "--agents"),
+               _lineup(against_agents or agents, [game_b], "--against-agents"))
+    reports = [_simulate_run(g, games, seed, lineup, jobs, scheduler, label)
+               for g, lineup, label in zip((game_a, game_b), lineups, ("A", "B"), strict=True)]
+    sides = [_side(path, game, report) for path, game, report in zip(paths, (game_a, game_b), reports, strict=True)]
+    _print_comparison(sides, reports, fmt)
+    if plot is not None:
+        from .interpreter.plots import plot_comparison
+        labels = (f"A: {_short(sides[0])}", f"B: {_short(sides[1])}")
+        _save_plot(lambda file: plot_comparison(reports[0], reports[1], file, labels), plot)
+    sys.exit(1 if any(r.failed for r in reports) else 0)
+
+
+def _side(path: str, game: Game, report: SimulationReport) -> dict[str, object]:
+    return {"ruleset": path, "title": game.title, "agents": list(report.agents)}
+
+
+def _short(side: Mapping[str, object]) -> str:
+    agents = side["agents"]
+    names = agents if isinstance(agents, list) else []
+    return f"{Path(str(side['ruleset'])).name} ({','.join(str(a) for a in names)})"
+
+
+def _print_comparison(sides: Sequence[dict[str, object]], reports: Sequence[SimulationReport], fmt: str) -> None:
+    from .interpreter.simulate import compare_reports
+    rows = compare_reports(reports[0], reports[1])
+    a, b = reports
+    if fmt == "json":
+        deterministic = [{k: v for k, v in r.to_dict().items() if k != "timing"} for r in reports]
+        data = {"games": a.games, "players": a.players, "seed": a.seed,
+                "a": {**sides[0], "report": deterministic[0]}, "b": {**sides[1], "report": deterministic[1]},
+                "differences": [row.to_dict() for row in rows],
+                "timing": {"a": reports[0].to_dict()["timing"], "b": reports[1].to_dict()["timing"]}}
+        click.echo(json.dumps(data, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+    wide = None if _is_terminal("stdout") else 120   # rows of one line in files and pipes
+    console = Console(file=sys.stdout, highlight=False, markup=False, width=wide)
+    console.print(f"A: {_short(sides[0])}; B: {_short(sides[1])}", soft_wrap=True)
+    console.print(f"{a.games} games each, {a.players} players, the same seeds from seed {a.seed}; finished: "
+                  f"A {a.finished}, B {b.finished}; failed: A {a.failed}, B {b.failed}", soft_wrap=True)
+    table = Table("measure", "A", "B", "B - A", "95% interval", "p", "test")
+    for row in rows:
+        d = row.difference
+        interval = "-" if d.low is None or d.high is None else f"{d.low:+.3f} to {d.high:+.3f}"
+        table.add_row(row.measure, f"{row.a:.3f}", f"{row.b:.3f}", f"{d.estimate:+.3f}", interval,
+                      _p(d.p_value), d.test)
+    console.print(table)
+    console.print(f"A: {a.seconds:.2f} s, {a.games_per_second:.0f} games per second; "
+                  f"B: {b.seconds:.2f} s, {b.games_per_second:.0f} games per second ({a.workers})")
+
+
+# ---------------------------------------------------------------- serve
+
+@main.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="Serve on this local TCP port (0: any free port); default: stdin/stdout.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on (TCP only).")
+@click.option("--root", type=click.Path(file_okay=False, exists=True), default=None,
+              help="The folder that the rulesets clients load (and the files they name) must lie in. "
+                   "Default: any file the server can read.")
+def serve(port: int | None, host: str, root: str | None) -> None:
+    """Serve the JSON-lines protocol (docs/protocol.md) on stdin/stdout or a local TCP port."""
+    from .interpreter.server import serve as run_server
+    try:
+        run_server(port, host, root)
+    except OSError as error:   # the port is taken, the address cannot be used...
+        click.echo(f"rulelang serve: {error}", err=True)
+        sys.exit(1)
 
 
 # ---------------------------------------------------------------- play
@@ -289,22 +514,32 @@ def _print_report(game: Game, report: SimulationReport) -> None:
               help="Your seat: 1 is the first player.")
 @click.option("--seed", "-s", type=click.IntRange(-SEED_LIMIT, SEED_LIMIT), default=None,
               help="Default: a fresh random seed (printed).")
+@click.option("--bots", default="random", show_default=True, metavar="SPECS",
+              help="The agents of the other seats: one for all, or one per seat (yours is ignored); "
+                   "random, greedy, greedy:FUNCTION, mcts:N or mcts:Ns (docs/agents.md).")
 @click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
-def play(path: str, players: int | None, seat: int, seed: int | None, root: str | None = None) -> None:
-    """Play one seat in the terminal against random players; choose by number."""
-    from rulelang.interpreter.agents import RandomAgent, derive_seed
+def play(path: str, players: int | None, seat: int, seed: int | None, bots: str, root: str | None = None) -> None:
+    """Play one seat in the terminal against agents; choose by number, 'u' takes back your last choice."""
+    from rich.console import Console
+
+    from rulelang.interpreter.agents import AgentSpecError, derive_seed, parse_agents
     game = load_game(path, players, root)
     if seat > game.num_players:
         raise click.BadParameter(f"this game has {game.num_players} seats", param_hint="--seat")
     seed = secrets.randbelow(1 << 31) if seed is None else seed
+    try:
+        specs = parse_agents(bots, game.num_players)
+        agents = {p: spec.build(game, derive_seed(seed, p)) for p, spec in enumerate(specs) if p != seat - 1}
+    except AgentSpecError as error:
+        raise click.BadParameter(str(error), param_hint="--bots") from None
     click.echo(f"{game.title}: {game.num_players} players, you are player {seat} (seed {seed})")
-    agents = {p: RandomAgent(derive_seed(seed, p)) for p in range(game.num_players)}
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is not None:   # bytes that are not text read as a mistyped answer
         with contextlib.suppress(OSError, ValueError):
             reconfigure(errors="replace")
+    table = _Table(game, seat - 1, agents, random.Random(derive_seed(seed, -1)), Console(highlight=False))
     try:
-        _play_loop(game, game.new_initial_state(seed=seed), seat - 1, agents)
+        table.play(game.new_initial_state(seed=seed))
     except _LeftGame:
         click.echo("\nend of input: leaving the game")
     except RulelangError as error:   # the rules failed while running (or, E900, the engine did)
@@ -318,36 +553,61 @@ class _LeftGame(Exception):
     """The person closed the input."""
 
 
-def _play_loop(game: Game, state: State, me: int, agents: Mapping[int, RandomAgent]) -> None:
-    from rulelang.interpreter.state import CHANCE
-    view = ObservationView(game)
-    while not state.is_terminal():
-        players = state.current_players()
-        if me in players:
-            click.echo(view.render(state.observation(me)))
-            click.echo(f"{state.prompt(me)}:")
-            state.apply_action(ask_action(state.legal_actions(me)), player=me)
-        elif players[0] == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply_action(agents[0].rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(agents[players[0]].choose(state, players[0]), player=players[0])
-    click.echo(view.render(state.observation(me)))
+class _Undo:
+    """The answer that takes back the person's last choice."""
+
+
+UNDO = _Undo()
+
+
+class _Table:
+    """One person at a game against agents: the seat's view, the question, undo."""
+
+    def __init__(self, game: Game, me: int, agents: Mapping[int, Agent], chance: random.Random,
+                 console: Console) -> None:
+        from rulelang.interpreter.terminal_view import SeatView
+        self.me, self.agents, self.chance, self.console = me, agents, chance, console
+        self.view = SeatView(game)
+        self.earlier: list[State] = []   # the state before each of the person's choices
+
+    def play(self, state: State) -> None:
+        """Play ``state`` to its end, showing the seat's view before each of its choices."""
+        from rulelang.interpreter.state import CHANCE
+        while not state.is_terminal():
+            players = state.current_players()
+            if self.me in players:
+                state = self._ask(state)
+            elif players[0] == CHANCE:
+                outcomes = state.chance_outcomes()
+                state.apply_action(self.chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                state.apply_action(self.agents[players[0]].choose(state, players[0]), player=players[0])
+        self.console.print(self.view.render(state, self.me))
+
+    def _ask(self, state: State) -> State:
+        """The state after the person's answer: one choice applied, or the state before the last one."""
+        self.console.print(self.view.render(state, self.me))
+        answer = ask_action(state.legal_actions(self.me), can_undo=bool(self.earlier))
+        if isinstance(answer, _Undo):
+            click.echo("your last choice is taken back")
+            return self.earlier.pop()
+        self.earlier.append(state.clone())
+        state.apply_action(answer, player=self.me)
+        return state
 
 
 MAX_ANSWER = 1000   # characters of one answer read by ``play``; the rest of a longer line is ignored
 
 
-def ask_action(actions: Sequence[T]) -> T:
-    """Ask for an action by number (or its exact label) until the answer is valid; any other
-    answer (not a number, out of range, empty, unreadable) asks again; end of input raises
-    _LeftGame."""
+def ask_action(actions: Sequence[T], can_undo: bool = False) -> T | _Undo:
+    """Ask for an action by its number in the view (or its exact label) until the answer is
+    valid, or ``u`` (undo) when ``can_undo``; any other answer (not a number, out of range,
+    empty, unreadable) asks again; end of input raises _LeftGame."""
     if not actions:
         raise RulesRuntimeError(Diagnostic("E604", "this choice offers no option"))
-    for i, action in enumerate(actions, 1):
-        click.echo(f"  {i:>3}. {action}")
+    hint = f"1-{len(actions)}" + (", u: undo" if can_undo else "")
     while True:
-        click.echo(f"your choice [1-{len(actions)}]: ", nl=False)
+        click.echo(f"your choice [{hint}]: ", nl=False)
         line = _read_line(MAX_ANSWER + 1)
         if not line:
             raise _LeftGame()
@@ -356,13 +616,18 @@ def ask_action(actions: Sequence[T]) -> T:
             answer = ""
             while line and not line.endswith("\n"):
                 line = _read_line(MAX_ANSWER)
+        if answer.lower() in ("u", "undo"):
+            if can_undo:
+                return UNDO
+            click.echo("nothing to take back yet")
+            continue
         number = _whole_number(answer)
         if number is not None and 1 <= number <= len(actions):
             return actions[number - 1]
         by_label = [a for a in actions if str(a) == answer]
         if len(by_label) == 1:
             return by_label[0]
-        click.echo(f"type a number from 1 to {len(actions)}")
+        click.echo(f"type a number from 1 to {len(actions)}" + (", or u to take back your choice" if can_undo else ""))
 
 
 def _read_line(limit: int) -> str:
@@ -381,120 +646,6 @@ def _whole_number(text: str) -> int | None:
     if text.isascii() and text.isdigit() and len(text) <= 18:
         return int(text)
     return None
-
-
-class ObservationView:
-    """Text pictures of observations (what one player may see) of one game."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.log_shown = 0
-
-    def render(self, obs: Mapping[str, JSON]) -> str:
-        """The observation as readable lines: header, new log lines, values, zones, players, boards."""
-        me = _int(obs["player"])
-        log = _list(obs.get("log"))
-        lines = [self._header(obs)]
-        lines += [f"  | {entry}" for entry in log[self.log_shown:]]
-        self.log_shown = len(log)
-        lines += [f"  {k} = {self.value(v)}" for k, v in _mapping(obs.get("globals")).items()]
-        lines += [f"  {k}: {self.value(v)}" for k, v in _mapping(obs.get("zones")).items()]
-        for index, view in enumerate(_list(obs.get("players"))):
-            lines.append(f"  {self._who(index, me)}: "
-                         + (", ".join(f"{k} {self.value(v)}" for k, v in _mapping(view).items()) or "-"))
-        lines += self._boards(_mapping(obs.get("spaces")))
-        return "\n".join(lines)
-
-    def _header(self, obs: Mapping[str, JSON]) -> str:
-        me = _int(obs["player"])
-        if obs.get("terminal"):
-            scores = ", ".join(f"player {i + 1}: {s:g}" for i, s in enumerate(_list(obs.get("returns"))))
-            winners = ", ".join(self._who(_int(w), me) for w in _list(obs.get("winners"))) or "nobody"
-            return f"=== game over; winners: {winners}; scores: {scores}"
-        return f"=== your turn (player {me + 1})"
-
-    @staticmethod
-    def _who(index: int, me: int) -> str:
-        from .interpreter.values import who
-        return who(index) + (" (you)" if index == me else "")
-
-    def value(self, v: JSON, compact: bool = False) -> str:
-        """One observed value as text (``compact`` for board cells)."""
-        if v is None or isinstance(v, bool):
-            return {None: "." if compact else "none", True: "true", False: "false"}[v]
-        if isinstance(v, (int, float, str)):
-            return str(v)
-        if isinstance(v, list):
-            return "[" + ", ".join(self.value(x) for x in v) + "]"
-        return self._tagged(v, compact)
-
-    def _tagged(self, v: Mapping[str, JSON], compact: bool) -> str:
-        cat = self.game.catalog
-        if "player" in v:
-            seat = _int(v["player"]) + 1
-            return f"P{seat}" if compact else f"player {seat}"
-        if "label" in v:
-            return str(v["label"])
-        if "enum" in v:
-            return str(v["value"])
-        if "space" in v:
-            space = v["space"]   # a name (format 2), or an index (format 1)
-            return space if isinstance(space, str) else cat.boards[str(v["board"])].spaces[_int(space)].name
-        if "zone" in v:
-            return str(cat.zone_refs[_int(v["zone"])])
-        if "count" in v:
-            return f"({v['count']} hidden)"
-        if "map" in v:
-            pairs = [_list(pair) for pair in _list(v["map"])]
-            return "{" + ", ".join(f"{self.value(a)}: {self.value(b)}" for a, b in pairs) + "}"
-        return str(v.get("name", v))
-
-    def _boards(self, spaces: Mapping[str, JSON]) -> list[str]:
-        cat = self.game.catalog
-        lines = []
-        for name, board in cat.boards.items():
-            offset = cat.space_offset[name]
-            for var, values in spaces.items():
-                cells = _list(values)[offset: offset + len(board.spaces)]
-                lines.append(f"  {name} ({var}):")
-                lines += ["    " + row for row in self._picture(board.spaces, cells)]
-        return lines
-
-    def _picture(self, board_spaces: Sequence[Space], cells: Sequence[JSON]) -> list[str]:
-        """A grid board as rows (north first) of ``space=value``; other boards as the spaces that hold something."""
-        texts = [f"{s.name}={self.value(c, compact=True)}" for s, c in zip(board_spaces, cells, strict=True)]
-        positions = [p for p in map(_grid_position, board_spaces) if p is not None]
-        if len(positions) < len(board_spaces):
-            return [t for t, c in zip(texts, cells, strict=True) if c is not None] or ["(all empty)"]
-        width = max(len(t) for t in texts) + 2
-        rows: dict[int, dict[int, str]] = {}
-        for (x, y), text in zip(positions, texts, strict=True):
-            rows.setdefault(y, {})[x] = text
-        xs = sorted({x for x, _ in positions})
-        return ["".join(rows[y].get(x, "").ljust(width) for x in xs).rstrip() for y in sorted(rows)]
-
-
-def _grid_position(space: Space) -> tuple[int, int] | None:
-    """The (x, y) of a space of a square board, None for other boards."""
-    x, y = space.attributes.get("x"), space.attributes.get("y")
-    return (x, y) if isinstance(x, int) and isinstance(y, int) else None
-
-
-def _int(value: JSON) -> int:
-    """A whole number of an observation (a seat, an index)."""
-    if not isinstance(value, int):
-        raise TypeError(f"an observation holds {value!r} where a whole number belongs")
-    return value
-
-
-def _list(value: JSON) -> list[JSON]:
-    """A list of an observation; an absent one is empty."""
-    return value if isinstance(value, list) else []
-
-
-def _mapping(value: JSON) -> Mapping[str, JSON]:
-    """An object of an observation; an absent one is empty."""
-    return value if isinstance(value, dict) else {}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -247,8 +247,27 @@ def test_play_to_the_end_with_scripted_input():
     result = run("play", TIC_TAC_TOE, "--seed", "3", input="1\n" * 9)
     assert result.exit_code == 0, result.output
     assert "game over" in result.output and "you are player 1" in result.output
-    assert "a1=" in result.output   # the board is drawn
-    assert "choose cell in spaces(grid):" in result.output   # what is asked, derived from the rule
+    assert "│ 1 │" in result.output and "│ 3 │" in result.output   # the board is drawn
+    assert "choose cell in spaces(grid)" in result.output   # what is asked, derived from the rule
+    assert "1.  a1" in result.output   # the options, numbered in the view
+
+
+def test_play_takes_back_the_last_choice():
+    result = run("play", TIC_TAC_TOE, "--seed", "3", input="u\n1\nu\n5\n" + "1\n" * 9)
+    assert result.exit_code == 0, result.output
+    assert "nothing to take back yet" in result.output   # before any choice
+    assert result.output.count("your last choice is taken back") == 1
+    views = result.output.split("Tic-tac-toe - you are player 1")
+    # After the undo the view is the first one again: an empty board and nine options.
+    assert "9 options" in views[1] and "9 options" in views[3] and "7 options" in views[2]
+    assert "│ 1 │ P1" not in views[3]
+
+
+def test_play_with_other_bots_and_a_bad_line_up():
+    result = run("play", TIC_TAC_TOE, "--seed", "3", "--bots", "greedy", input="1\n" * 9)
+    assert result.exit_code == 0 and "game over" in result.output, result.output
+    bad = run("play", TIC_TAC_TOE, "--bots", "nobody", input="")
+    assert bad.exit_code == 2 and "--bots" in bad.output and "Traceback" not in bad.output
 
 
 def test_play_second_seat_and_bad_answers():
@@ -354,3 +373,30 @@ def test_play_end_of_input_mid_game_and_mid_line_leaves_cleanly():
     result = run("play", TIC_TAC_TOE, "--seed", "3", input="1\n1\n12")
     assert result.exit_code == 0 and "end of input" in result.output
     assert "Traceback" not in result.output and "bug in rulelang" not in result.output
+
+
+# ---------------------------------------------------------------- serve
+
+def test_serve_answers_requests_on_stdin_and_a_taken_port_is_a_clean_error():
+    import socket
+    import subprocess
+    import sys
+    requests = '{"id": 1, "op": "hello"}\n{"id": 2, "op": "nonsense"}\nnot json\n'
+    done = subprocess.run([sys.executable, "-m", "rulelang", "serve"], input=requests, capture_output=True,
+                          text=True, timeout=60)
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and [r["ok"] for r in replies] == [True, False, False]
+    assert replies[0]["result"]["protocol"] >= 1 and replies[1]["error"]["code"].startswith("P")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = run("serve", "--port", str(taken.getsockname()[1]))
+    assert busy.exit_code == 1 and "Traceback" not in busy.output
+
+
+@pytest.mark.parametrize("command", [["simulate", TIC_TAC_TOE, "-n", "2", "--agents", "mcts:5,greedy:nope"],
+                                     ["compare", TIC_TAC_TOE, "-n", "2", "--against-agents", "greedy:nope"],
+                                     ["play", TIC_TAC_TOE, "--bots", "greedy:nope"]])
+def test_an_agent_that_does_not_fit_the_game_is_a_usage_error(command):
+    result = run(*command, input="")
+    assert result.exit_code == 2 and "nope" in result.output and "Traceback" not in result.output
