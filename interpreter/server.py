@@ -39,7 +39,7 @@ from .state import State
 
 PROTOCOL_VERSION = 1
 SCHEMA = "schemas/protocol.schema.json"
-MAX_LINE_BYTES = 1024 * 1024   # a request line, without its newline: ten times a saved Tobago-sized state
+MAX_LINE_BYTES = 1024 * 1024   # a request line, without its newline: ten times the largest saved state of games/
 MAX_GAMES = 16                 # rulesets loaded at once by one session
 MAX_STATES = 1000              # states held at once by one session
 MAX_CONNECTIONS = 128          # TCP clients served at once

@@ -3,11 +3,14 @@
 - the language's front end (every module of rulelang/ but the facade: loader.py, the
   package's __init__.py, cli.py, __main__.py) never imports the runtime
   (rulelang.interpreter), not even inside a function;
-- no module-level import circle inside rulelang/, nor inside the runtime (interpreter/).
+- no module-level import circle inside rulelang/, nor inside the runtime (interpreter/);
+- no game in the engine: no source file of rulelang/ or interpreter/ names a ruleset of
+  games/ (its file name or its title).
 """
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -116,3 +119,22 @@ def test_the_graph_sees_imports():
     assert "rulelang.interpreter.game" in names_imported(LANGUAGE / "loader.py", "rulelang", everywhere=False)
     runtime = import_graph(RUNTIME, RUNTIME_PACKAGE)
     assert runtime.has_edge("rulelang.interpreter.game", "rulelang.interpreter.catalog")
+
+
+def _game_names() -> set[str]:
+    """The names of the rulesets of games/: their file names and the first word of each title."""
+    names = set()
+    for path in (ROOT / "games").glob("*.rules"):
+        names.add(path.stem.lower())
+        title = re.search(r'game\s+"([\w-]+)', path.read_text(encoding="utf-8"))
+        if title:
+            names.add(title.group(1).lower())
+    return names
+
+
+@pytest.mark.parametrize("path", [*sorted(LANGUAGE.glob("*.py")), *sorted(LANGUAGE.glob("*.lark")),
+                                  *sorted(RUNTIME.glob("*.py"))], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_source_of_the_engine_names_a_game(path):
+    text = path.read_text(encoding="utf-8").lower()
+    named = sorted(name for name in _game_names() if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text))
+    assert not named, f"{path.name} names {named}: the engine must stay free of any game"
