@@ -12,8 +12,10 @@
 - Tic-tac-toe: ``--spec`` against greedy, ``--ttt-games`` games with each seat order. The
   goal: it never loses (every game won or drawn).
 
-``--spec`` may be given several times: each spec plays both. ``--minutes M`` stops the Jolly
-Roger games of a spec after M minutes and reports the games played by then.
+``--spec`` may be given several times: each spec plays both. A spec takes every option of
+``rulelang simulate --agents`` (``--spec mcts:200:rave=1000``, ``--spec mcts:200:decisive=1``).
+``--minutes M`` stops the Jolly Roger games of a spec after M minutes and reports the games
+played by then.
 
 Each line-up's games per second are wall-clock time over the games (``--jobs`` processes
 play games in parallel; the results do not depend on it: game i's seeds come from

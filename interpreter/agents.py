@@ -9,9 +9,9 @@ The kinds (docs/agents.md):
 - ``random``: uniform among the legal actions;
 - ``greedy`` / ``greedy:NAME``: one ply, maximising the seat's score (``State.returns``) or
   the ruleset's function ``NAME(p: player) -> int`` on the state after the action;
-- ``mcts:N``, ``mcts:Ns`` (``mcts:0.5s``), with options ``:c=X``, ``:depth=D`` and
-  ``:rave=K``: single-observer information-set Monte Carlo tree search (Cowling, Powley and
-  Whitehouse, 2012) with UCT, ``N`` iterations or ``N`` seconds per decision.
+- ``mcts:N``, ``mcts:Ns`` (``mcts:0.5s``), with options ``:c=X``, ``:depth=D``, ``:rave=K``
+  and ``:decisive=L``: single-observer information-set Monte Carlo tree search (Cowling,
+  Powley and Whitehouse, 2012) with UCT, ``N`` iterations or ``N`` seconds per decision.
 
 Agents other than ``random`` never read what their seat cannot see: they search from a
 *canonical* state (``canonical_state``), the same for every state the seat cannot tell
@@ -282,15 +282,19 @@ class MctsAgent:
     where the player to act can win at once holds that win, and a node whose every action
     is proved holds its best; a proved child counts at its exact reward, and an iteration
     that reaches a proved node backs it up without a rollout. ``rave`` above 0 blends in
-    all-moves-as-first values (``Node.uct``)."""
+    all-moves-as-first values (``Node.uct``). ``decisive`` 1 makes rollouts take a move that
+    wins at once when there is one; 2 also avoids moves after which the next player can win
+    at once (decisive and anti-decisive moves, Teytaud and Teytaud, 2010)."""
 
     def __init__(self, seed: int = 0, budget: Budget | None = None,
-                 exploration: float = DEFAULT_EXPLORATION, depth: int | None = None, rave: float = 0.0):
+                 exploration: float = DEFAULT_EXPLORATION, depth: int | None = None, rave: float = 0.0,
+                 decisive: int = 0):
         self.rng = random.Random(seed)
         self.budget = budget or Budget()
         self.exploration = exploration
         self.depth = depth
         self.rave = rave
+        self.decisive = decisive
 
     def choose(self, state: State, player: int) -> Action:
         """One of ``player``'s legal actions in ``state``: the most visited at the root."""
@@ -408,11 +412,43 @@ class MctsAgent:
                 state.apply_action(self._draw(state))
                 continue
             ids = state.legal_action_ids(actor)
-            action_id = ids[choose(len(ids))]
-            state.apply_action(action_id, player=actor)
+            if self.decisive and len(ids) > 1:
+                state, action_id = self._decisive_step(state, actor, ids)
+            else:
+                action_id = ids[choose(len(ids))]
+                state.apply_action(action_id, player=actor)
             if played is not None:
                 played.append((actor, action_id))
         return rewards_of(state)
+
+    def _decisive_step(self, state: State, actor: int, ids: list[int]) -> tuple[State, int]:
+        """A rollout step with decisive moves: the state after ``actor``'s move and its id.
+        The move is one that ends the game with ``actor`` among the winners (alone if he can,
+        the first in the order of ``ids``); failing that, at random among the moves that do not let
+        the next player end the game at once without ``actor`` among its winners (with
+        ``decisive`` 2 only; among all the moves if every one does). A move the rules fail on
+        wins nothing and is not safe (the rollout will fail on it if it is drawn)."""
+        afters = [_after(state, actor, i) for i in ids]
+        shared: tuple[State, int] | None = None
+        for action_id, after in zip(ids, afters, strict=True):
+            if after is not None and after.is_terminal():
+                winners = _winners_of(after)
+                if winners == [actor]:
+                    return after, action_id
+                if shared is None and actor in winners:
+                    shared = after, action_id
+        if shared is not None:
+            return shared
+        candidates = list(range(len(ids)))
+        if self.decisive > 1:
+            safe = [k for k, after in enumerate(afters) if after is not None and not _loses_at_once(after, actor)]
+            candidates = safe or candidates
+        k = candidates[self.rng.randrange(len(candidates))]
+        after = afters[k]
+        if after is None:   # the rules fail on it: the rollout fails as a plain step would
+            state.apply_action(ids[k], player=actor)
+            after = state
+        return after, ids[k]
 
     def _bound(self, state: State) -> float:
         """The count of decisions at which a rollout stops."""
@@ -426,6 +462,45 @@ class MctsAgent:
         return state.is_terminal() or not state.current_players()
 
 
+def _after(state: State, actor: int, action_id: int) -> State | None:
+    """A copy of ``state`` after ``actor`` takes ``action_id``; None if the rules fail."""
+    after = state.clone()
+    try:
+        after.apply_action(action_id, player=actor)
+    except (RulelangError, ValueError, TypeError, IndexError):
+        return None
+    return after
+
+
+def _winners_of(state: State) -> list[int]:
+    """The winners of the finished game ``state``; [] if the rules fail on them."""
+    try:
+        return state.winners()
+    except (RulelangError, ValueError, TypeError, IndexError):
+        return []
+
+
+def _loses_at_once(state: State, player: int) -> bool:
+    """Whether the next player to act in ``state`` (not ``player``, not chance) has a move
+    that ends the game with him among the winners and ``player`` not."""
+    if state.is_terminal() or not state.current_players():
+        return False
+    other = state.current_players()[0]
+    if other in (player, CHANCE):
+        return False
+    try:
+        ids = state.legal_action_ids(other)
+    except (RulelangError, ValueError, TypeError, IndexError):
+        return False
+    for action_id in ids:
+        after = _after(state, other, action_id)
+        if after is not None and after.is_terminal():
+            winners = _winners_of(after)
+            if other in winners and player not in winners:
+                return True
+    return False
+
+
 # ---------------------------------------------------------------- specs
 
 @dataclass(frozen=True)
@@ -435,7 +510,8 @@ class AgentSpec:
     ``heuristic``: greedy's function of the ruleset (None: the score). ``iterations`` or
     ``seconds``: MCTS's budget per decision; ``exploration``: UCT's constant; ``depth``: the
     decisions a rollout plays at most (None: to the end); ``rave``: the weight of the
-    all-moves-as-first values (0: none)."""
+    all-moves-as-first values (0: none); ``decisive``: 1 for decisive moves in rollouts, 2
+    for decisive and anti-decisive moves (0: plain random rollouts)."""
 
     kind: str = "random"
     heuristic: str | None = None
@@ -444,6 +520,7 @@ class AgentSpec:
     exploration: float = DEFAULT_EXPLORATION
     depth: int | None = None
     rave: float = 0.0
+    decisive: int = 0
 
     def check(self, game: Game) -> None:
         """AgentSpecError if this spec cannot play ``game`` (greedy's function missing or of
@@ -458,7 +535,8 @@ class AgentSpec:
             evaluation = score_of if self.heuristic is None else heuristic_function(game, self.heuristic)
             return GreedyAgent(seed, evaluation)
         if self.kind == "mcts":
-            return MctsAgent(seed, Budget(self.iterations, self.seconds), self.exploration, self.depth, self.rave)
+            return MctsAgent(seed, Budget(self.iterations, self.seconds), self.exploration, self.depth, self.rave,
+                             self.decisive)
         if self.kind == "random":
             return RandomAgent(seed)
         raise AgentSpecError(f"unknown agent kind {self.kind!r}: the kinds are {', '.join(AGENT_KINDS)}")
@@ -473,11 +551,14 @@ class AgentSpec:
             text += f":c={self.exploration:g}"
         if self.depth is not None:
             text += f":depth={self.depth}"
-        return text if not self.rave else text + f":rave={self.rave:g}"
+        if self.rave:
+            text += f":rave={self.rave:g}"
+        return text if not self.decisive else text + f":decisive={self.decisive}"
 
 
 AGENT_KINDS = ("random", "greedy", "mcts")
-SPEC_SYNTAX = "random, greedy, greedy:FUNCTION, mcts:ITERATIONS or mcts:SECONDSs (options :c=X, :depth=N, :rave=K)"
+SPEC_SYNTAX = ("random, greedy, greedy:FUNCTION, mcts:ITERATIONS or mcts:SECONDSs (options :c=X, :depth=N, "
+               ":rave=K, :decisive=L)")
 
 
 def parse_agents(text: str, players: int) -> tuple[AgentSpec, ...]:
@@ -532,7 +613,8 @@ def _parse_mcts(text: str, rest: str) -> AgentSpec:
     depth = settings.get("depth")
     return AgentSpec("mcts", iterations=iterations, seconds=seconds,
                      exploration=settings.get("c", DEFAULT_EXPLORATION),
-                     depth=None if depth is None else int(depth), rave=settings.get("rave", 0.0))
+                     depth=None if depth is None else int(depth), rave=settings.get("rave", 0.0),
+                     decisive=int(settings.get("decisive", 0)))
 
 
 def _parse_budget(text: str, budget: str) -> tuple[int | None, float | None]:
@@ -550,12 +632,18 @@ def _parse_budget(text: str, budget: str) -> tuple[int | None, float | None]:
 
 
 def _parse_option(text: str, option: str) -> tuple[str, float]:
-    """("c", X), ("depth", N) or ("rave", K) from ``c=X``, ``depth=N`` or ``rave=K``."""
+    """("c", X), ("depth", N), ("rave", K) or ("decisive", L) from ``c=X``, ``depth=N``,
+    ``rave=K`` or ``decisive=L``."""
     name, equals, value = option.partition("=")
-    if not equals or name not in ("c", "depth", "rave"):
+    if not equals or name not in ("c", "depth", "rave", "decisive"):
         raise AgentSpecError(f"agent {text!r}: unknown option {option!r}; the options are c=X "
-                             "(exploration, 0 or more), depth=N (decisions per rollout, 1 or more) and "
-                             "rave=K (weight of all-moves-as-first values, 0 or more)")
+                             "(exploration, 0 or more), depth=N (decisions per rollout, 1 or more), "
+                             "rave=K (weight of all-moves-as-first values, 0 or more) and decisive=L "
+                             "(0, 1: decisive moves in rollouts, 2: and anti-decisive moves)")
+    if name == "decisive":
+        if value not in ("0", "1", "2"):
+            raise AgentSpecError(f"agent {text!r}: decisive must be 0, 1 or 2, not {value!r}")
+        return name, int(value)
     if name == "depth":
         if not value.isdigit() or int(value) < 1:
             raise AgentSpecError(f"agent {text!r}: depth must be a whole number above 0, not {value!r}")

@@ -86,7 +86,8 @@ def test_parse_one_spec_for_every_seat_or_one_per_seat() -> None:
 
 
 @pytest.mark.parametrize("text", ["greedy:small", "mcts:200", "mcts:0.5s", "mcts:2s", "mcts:400:c=1.4",
-                                  "mcts:50:depth=20", "mcts:50:c=0:depth=3", "mcts:200:rave=1000"])
+                                  "mcts:50:depth=20", "mcts:50:c=0:depth=3", "mcts:200:rave=1000",
+                                  "mcts:200:decisive=1", "mcts:0.5s:rave=300:decisive=2"])
 def test_specs_read_back_from_their_text_and_pickle(text: str) -> None:
     [spec] = parse_agents(text, 1)
     assert parse_agents(str(spec), 1) == (spec,)
@@ -99,6 +100,11 @@ def test_spec_settings() -> None:
     [capped] = parse_agents("mcts:30:depth=4", 1)
     assert (capped.iterations, capped.seconds, capped.depth, capped.rave) == (30, None, 4, 0.0)
     assert parse_agents("mcts:200:rave=300", 1)[0].rave == 300
+    assert parse_agents("mcts:200", 1)[0].decisive == 0
+    assert parse_agents("mcts:200:decisive=1", 1)[0].decisive == 1
+    [both] = parse_agents("mcts:200:decisive=2:depth=9", 1)
+    assert (both.decisive, both.depth) == (2, 9)
+    assert str(parse_agents("mcts:200:decisive=0", 1)[0]) == "mcts:200"
     assert parse_agents("greedy:small", 1)[0].heuristic == "small"
 
 
@@ -122,6 +128,9 @@ def test_spec_settings() -> None:
     ("mcts:100:depth=0", "depth must be a whole number above 0"),
     ("mcts:100:rave=-3", "rave must be a number, 0 or more, not '-3'"),
     ("mcts:100:temperature=2", "unknown option 'temperature=2'"),
+    ("mcts:100:decisive=3", "decisive must be 0, 1 or 2, not '3'"),
+    ("mcts:100:decisive=yes", "decisive must be 0, 1 or 2, not 'yes'"),
+    ("mcts:100:decisive=1:decisive=1", "decisive is given twice"),
     ("mcts:100:c", "unknown option 'c'"),
     ("mcts:100:c=1:c=2", "c is given twice"),
 ])
@@ -178,7 +187,7 @@ def test_greedy_breaks_ties_at_random() -> None:
 
 # ---------------------------------------------------------------- IS-MCTS
 
-@pytest.mark.parametrize("text", ["mcts:200", "mcts:200:rave=1000", "mcts:100:c=1.4"])
+@pytest.mark.parametrize("text", ["mcts:200", "mcts:200:rave=1000", "mcts:100:c=1.4", "mcts:200:decisive=2"])
 def test_mcts_takes_the_win_and_blocks(text: str) -> None:
     game = tic_tac_toe()
     win = after(game, "a1", "a2", "b1", "b2")
@@ -187,6 +196,60 @@ def test_mcts_takes_the_win_and_blocks(text: str) -> None:
     for seed in range(3):
         assert label(spec.build(game, seed), win, 0) == "c1"
         assert label(spec.build(game, seed), block, 1) == "c1"
+
+
+def rollout_steps(agent: MctsAgent, state: State) -> tuple[list[tuple[int, int]], list[float]]:
+    """The (player, action id) steps of one rollout of ``agent`` from a copy of ``state``, and
+    its rewards."""
+    steps: list[tuple[int, int]] = []
+    rewards = agent._rollout(state.clone(), steps)
+    return steps, rewards
+
+
+def test_a_rollout_with_decisive_moves_takes_an_immediate_win() -> None:
+    game = tic_tac_toe()
+    win = after(game, "a1", "a2", "b1", "b2")                         # X to play: c1 wins
+    for seed in range(10):
+        for level in (1, 2):
+            steps, rewards = rollout_steps(MctsAgent(seed, decisive=level), win)
+            assert steps == [(0, CELLS.index("c1"))] and rewards == [1.0, 0.0]
+    plain = {rollout_steps(MctsAgent(seed), win)[0][0] for seed in range(10)}
+    assert len(plain) > 1                                               # random rollouts miss it
+
+
+def test_a_rollout_with_anti_decisive_moves_blocks_an_immediate_loss() -> None:
+    game = tic_tac_toe()
+    block = after(game, "a1", "b2", "b1")                              # O to play, X threatens c1
+    for seed in range(10):
+        steps, _ = rollout_steps(MctsAgent(seed, decisive=2), block)
+        assert steps[0] == (1, CELLS.index("c1"))
+    decisive_only = {rollout_steps(MctsAgent(seed, decisive=1), block)[0][0] for seed in range(10)}
+    assert len(decisive_only) > 1                                       # level 1 does not block
+
+
+def test_a_rollout_with_decisive_moves_is_deterministic_for_a_seed() -> None:
+    game = tic_tac_toe()
+    state = after(game, "b2")
+    for level in (1, 2):
+        assert rollout_steps(MctsAgent(5, decisive=level), state) == rollout_steps(MctsAgent(5, decisive=level), state)
+        chosen = {label(AgentSpec("mcts", iterations=60, decisive=level).build(game, 7), state, 1) for _ in range(2)}
+        assert len(chosen) == 1
+    game = rulelang.load(GAMES / "jolly_roger.rules", players=3)
+    state = played(game, 1, 13)
+    player = state.current_players()[0]
+    spec = AgentSpec("mcts", iterations=10, depth=15, decisive=2)
+    assert label(spec.build(game, 3), state, player) == label(spec.build(game, 3), state, player)
+
+
+def test_decisive_look_ahead_counts_a_rule_that_fails_as_no_win() -> None:
+    game = rulelang.load(DIVIDE)
+    state = game.new_initial_state()
+    [one] = [action.id for action in state.legal_actions(0) if str(action) == "1"]
+    for level in (1, 2):
+        assert label(MctsAgent(0, decisive=level), state, 0) == "1"
+        for seed in range(5):                                          # the failing move is never "won"
+            steps, rewards = rollout_steps(MctsAgent(seed, decisive=level), state)
+            assert steps == [(0, one)] and rewards == [1.0]
 
 
 def test_a_time_budget_gives_a_legal_action() -> None:
@@ -204,8 +267,7 @@ def test_mcts_is_deterministic_for_a_seed() -> None:
         assert first[0] == first[1]
 
 
-def test_mcts_steers_clear_of_a_rule_that_fails() -> None:
-    game = rulelang.load("""
+DIVIDE = """
 game "Divide" { players 1 }
 var n: int = 0
 phase p {
@@ -213,7 +275,11 @@ phase p {
   n = 10 / k
 }
 score p = n
-""")
+"""
+
+
+def test_mcts_steers_clear_of_a_rule_that_fails() -> None:
+    game = rulelang.load(DIVIDE)
     state = game.new_initial_state()
     assert label(MctsAgent(0, exploration=0.4), state, 0) == "1"
     assert label(GreedyAgent(0), state, 0) == "1"
