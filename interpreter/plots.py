@@ -71,7 +71,8 @@ def _win_rates(axes: Any, reports: Sequence[SimulationReport], labels: Sequence[
     axes.set_xticks(range(1, reports[0].players + 1))
     axes.set_xlabel("seat")
     axes.set_ylabel("win rate (95% interval)")
-    axes.legend(fontsize=8)
+    axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=len(reports) + 1,
+                frameon=False)   # under the seats: never over a bar
 
 
 def _histograms(axes: Any, samples: Sequence[Sequence[float]], labels: Sequence[str], what: str) -> None:

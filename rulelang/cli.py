@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar
 
 import click
 
@@ -568,7 +568,12 @@ class _Table:
         from rulelang.interpreter.terminal_view import SeatView
         self.me, self.agents, self.chance, self.console = me, agents, chance, console
         self.view = SeatView(game)
-        self.earlier: list[State] = []   # the state before each of the person's choices
+        # Before each of the person's choices: the state, and the state of every generator
+        # that chance and the agents draw from, so that a choice taken back and made again
+        # gives the same game.
+        self.earlier: list[tuple[State, list[tuple[Any, ...]]]] = []
+        agent_generators = (getattr(agent, "rng", None) for agent in agents.values())
+        self.generators = [chance, *(g for g in agent_generators if isinstance(g, random.Random))]
 
     def play(self, state: State) -> None:
         """Play ``state`` to its end, showing the seat's view before each of its choices."""
@@ -590,8 +595,11 @@ class _Table:
         answer = ask_action(state.legal_actions(self.me), can_undo=bool(self.earlier))
         if isinstance(answer, _Undo):
             click.echo("your last choice is taken back")
-            return self.earlier.pop()
-        self.earlier.append(state.clone())
+            before, drawn = self.earlier.pop()
+            for generator, saved in zip(self.generators, drawn, strict=True):
+                generator.setstate(saved)
+            return before
+        self.earlier.append((state.clone(), [g.getstate() for g in self.generators]))
         state.apply_action(answer, player=self.me)
         return state
 

@@ -263,6 +263,16 @@ def test_play_takes_back_the_last_choice():
     assert "│ 1 │ P1" not in views[3]
 
 
+def test_a_choice_taken_back_and_made_again_gives_the_same_game():
+    # The bots draw from generators that are put back with the state: the same answer
+    # after an undo meets the same replies, to the end.
+    again = run("play", TIC_TAC_TOE, "--seed", "3", input="1\nu\n" + "1\n" * 9)
+    straight = run("play", TIC_TAC_TOE, "--seed", "3", input="1\n" * 9)
+    assert again.exit_code == 0 == straight.exit_code
+    after_undo = again.output.split("your last choice is taken back\n", 1)[1]
+    assert after_undo == straight.output.split("\n", 1)[1]
+
+
 def test_play_with_other_bots_and_a_bad_line_up():
     result = run("play", TIC_TAC_TOE, "--seed", "3", "--bots", "greedy", input="1\n" * 9)
     assert result.exit_code == 0 and "game over" in result.output, result.output
