@@ -32,6 +32,7 @@ from typing import Any, BinaryIO
 
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import BUG_HINT, RulelangError
+from rulelang.files import inside, resolved
 from rulelang.loader import load
 
 from .game import Game
@@ -100,13 +101,9 @@ class GameLibrary:
         if "\0" in name or not name:
             raise ProtocolError("P007", f"{name!r} is not a file name")
         path = (self.root or Path()) / name
-        if self.root is not None and not _inside(Path(os.path.realpath(path)), Path(os.path.realpath(self.root))):
+        if self.root is not None and not inside(resolved(path), resolved(self.root)):
             raise ProtocolError("P007", f"{name}: the path leads out of the server's root folder")
         return path
-
-
-def _inside(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
 
 
 # ---------------------------------------------------------------- one client's session

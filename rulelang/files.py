@@ -37,12 +37,13 @@ def real_path(path: str) -> str:
     return path if "\0" in path else os.path.realpath(path)
 
 
-def _real(path: Path) -> Path:
+def resolved(path: Path) -> Path:
     """``path`` with every symbolic link resolved; never raises for a link loop."""
     return Path(os.path.realpath(path))
 
 
-def _inside(path: Path, root: Path) -> bool:
+def inside(path: Path, root: Path) -> bool:
+    """Whether ``path`` is ``root`` or lies under it (both already resolved)."""
     return path == root or root in path.parents
 
 
@@ -53,13 +54,13 @@ def confined_path(name: str, folder: Path, root: Path) -> Path:
         raise FileAccessError(repr(name), "not a file name")
     if PurePosixPath(name).is_absolute() or PureWindowsPath(name).is_absolute() or PureWindowsPath(name).drive:
         raise FileAccessError(name, "absolute paths are not allowed; write a path relative to this file")
-    real_root = _real(root)
-    lexical = Path(os.path.normpath(_real(folder) / name))
-    if not _inside(lexical, real_root):
+    real_root = resolved(root)
+    lexical = Path(os.path.normpath(resolved(folder) / name))
+    if not inside(lexical, real_root):
         raise FileAccessError(name, f"the path leads out of the root folder {real_root} "
                                     "(widen it with root= or --root)")
-    target = _real(lexical)
-    if not _inside(target, real_root):
+    target = resolved(lexical)
+    if not inside(target, real_root):
         raise FileAccessError(name, f"the path is a symbolic link that leads out of the root folder {real_root}")
     return target
 
