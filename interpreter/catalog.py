@@ -123,7 +123,7 @@ class Catalog:
         self.component_base = self.player_base = self.enum_base = self.label_base = 0
         self.constant_base = self.int_base = 0
         self.enum_index: dict[int, int] = {}
-        self.code_by_identity: dict[int, int] = {}
+        self.code_of: dict[object, int] = {}
         # The lowered program.
         self.code: dict[str, Code] = {}
         self.first_phase: str | None = None
@@ -337,10 +337,9 @@ class Catalog:
         self.constant_base = self.label_base + len(self.labels)   # false, true, none
         self.int_base = self.constant_base + 3
         interned: list[object] = [*self.spaces, *self.components, *self.players, *enum_values]
-        self.code_by_identity = {id(v): i for i, v in enumerate(interned)}
-        # The same, keyed by the values themselves: they are equal only to themselves, so
-        # a lookup finds them and nothing else (an int, a string or a true never matches).
-        self.code_of: dict[object, int] = {v: i for i, v in enumerate(interned)}
+        # Keyed by the values themselves: they are equal only to themselves, so a lookup
+        # finds them and nothing else (an int, a string or a true never matches).
+        self.code_of = {v: i for i, v in enumerate(interned)}
 
     def action_ids(self, options: tuple[Value, ...]) -> tuple[int, ...]:
         """``encode`` of each option, in one lookup each when they are all interned values."""
@@ -351,7 +350,10 @@ class Catalog:
 
     def encode(self, value: Value) -> int:
         """The stable action id of a value that a player can choose."""
-        code = self.code_by_identity.get(id(value))
+        try:
+            code = self.code_of.get(value)
+        except TypeError:   # a value that cannot be hashed is none of the interned ones
+            code = None
         if code is not None:
             return code
         if isinstance(value, Component):
