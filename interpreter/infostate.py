@@ -26,7 +26,7 @@ are narrowed (same zone, then same zone slot), and at worst only future chance i
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulelang.errors import RulelangError
@@ -73,14 +73,14 @@ def resample(st: State, viewer: int, seed: int) -> State:
     generator, fresh_rng = _generators(st, seed)
     fresh = _Fresh(fresh_rng, viewer, None if st.event_log is None else redacted(st, viewer))
     unknown = _unknown_components(st, viewer)
-    levels = [(_groups(st, unknown, key), tries) for key, tries in _LEVELS]
+    levels = ((_groups(st, unknown, key), tries) for key, tries in _LEVELS)   # each only if reached
 
     def fits(sample: State) -> bool:
         return _looks_the_same(sample, viewer, view) and _keeps_invariants(sample, broken)
     return _drawn(st, levels, generator, fresh, fits)
 
 
-def _drawn(st: State, levels: list[tuple[list[list[Component]], int]], generator: int, fresh: _Fresh,
+def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], generator: int, fresh: _Fresh,
            fits: Callable[[State], bool]) -> State:
     """The first permutation of the unknown components drawn from ``generator`` that ``fits``,
     trying each level of groups (widest first) its number of times; else ``st`` with the
