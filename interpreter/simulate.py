@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -198,7 +198,7 @@ def play_one(game: Game, seed: int, agents: Sequence[Agent], max_decisions: int,
             decisions = state.decisions
             if decisions >= max_decisions:
                 return GameResult(False, decisions, error="max_decisions")
-            _step(state, agents, chance)
+            play_step(state, agents, chance)
         return GameResult(True, state.decisions, state.returns(), state.winners())
     except RulelangError as error:  # the rules failed, or (a bug) the engine did
         return _failed(decisions, error.diagnostic)
@@ -220,9 +220,9 @@ def _failed(decisions: int, diagnostic: Diagnostic) -> GameResult:
     return GameResult(False, decisions, error=diagnostic.code, diagnostic=diagnostic)
 
 
-def _step(state: State, agents: Sequence[Agent], chance: random.Random) -> None:
-    """Apply one action: the first player to act picks (a simultaneous choice takes one
-    step per player); a chance node that is exposed anyway is sampled."""
+def play_step(state: State, agents: Sequence[Agent] | Mapping[int, Agent], chance: random.Random) -> None:
+    """Apply one action: the first player to act picks with his agent (a simultaneous choice
+    takes one step per player); a chance node that is exposed anyway is sampled with ``chance``."""
     players = state.current_players()
     if not players:
         raise RulesRuntimeError(Diagnostic("E602", "the game is not over but nobody is to act"))

@@ -577,16 +577,12 @@ class _Table:
 
     def play(self, state: State) -> None:
         """Play ``state`` to its end, showing the seat's view before each of its choices."""
-        from rulelang.interpreter.state import CHANCE
+        from rulelang.interpreter.simulate import play_step
         while not state.is_terminal():
-            players = state.current_players()
-            if self.me in players:
+            if self.me in state.current_players():
                 state = self._ask(state)
-            elif players[0] == CHANCE:
-                outcomes = state.chance_outcomes()
-                state.apply_action(self.chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            else:
-                state.apply_action(self.agents[players[0]].choose(state, players[0]), player=players[0])
+            else:   # a bot's turn, or chance's
+                play_step(state, self.agents, self.chance)
         self.console.print(self.view.render(state, self.me))
 
     def _ask(self, state: State) -> State:
