@@ -28,15 +28,21 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rulelang.diagnostics import Diagnostic
-from rulelang.errors import BUG_HINT, RulelangError
-from rulelang.files import inside, resolved
-from rulelang.loader import load
+from rulelang.errors import BUG_HINT, IllegalActionError, RulelangError
+from rulelang.files import MAX_RULESET_BYTES, inside, resolved
+from rulelang.loader import lint_text, load, read_ruleset
+from rulelang.settings import read_settings
+from rulelang.variants import read_source
 
 from .game import Game
 from .state import State
+
+if TYPE_CHECKING:
+    from .agents import AgentSpec
+    from .seat_view import SeatData
 
 PROTOCOL_VERSION = 1
 SCHEMA = "schemas/protocol.schema.json"
@@ -49,6 +55,12 @@ MAX_ID_LENGTH = 200            # characters of a request id that is a string
 READ_CHUNK = 64 * 1024
 WRITE_CHUNK = 256 * 1024       # replies gathered before they are sent
 DEFAULT_HOST = "127.0.0.1"
+MAX_RULESETS = 500             # ruleset files 'rulesets' lists at most
+MAX_FOLDERS_SCANNED = 5000     # folders 'rulesets' looks in at most
+SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages"})
+RULESET_SUFFIX = ".rules"
+MAX_AGENT_ITERATIONS = 20_000  # an agent's budget per decision ('agent_action'): requests run one at a time
+MAX_AGENT_SECONDS = 10.0
 
 JSON = dict[str, Any]
 Handler = Callable[["Session", JSON], JSON]
@@ -79,6 +91,7 @@ class GameLibrary:
 
     root: Path | None = None
     cached: OrderedDict[tuple[str, int, int, int | None], Game] = field(default_factory=OrderedDict)
+    summaries: dict[tuple[str, int, int], JSON] = field(default_factory=dict)
 
     def game(self, name: str, players: int | None) -> Game:
         """The Game of the ruleset file ``name`` (relative to the root, or to the server's
@@ -105,6 +118,70 @@ class GameLibrary:
             raise ProtocolError("P007", f"{name}: the path leads out of the server's root folder")
         return path
 
+    def game_of_text(self, name: str, text: str, players: int | None) -> Game:
+        """The Game of ``text`` read as the ruleset file ``name`` (its ``extends`` and boards
+        resolve from that file's folder); never cached: an editor's text changes."""
+        path = self.path_of(name)
+        return load(text, players, path=str(path), root=self.root)
+
+    def ruleset_file(self, name: str) -> Path:
+        """The path of the ruleset file ``name``: P007 unless it names a ``.rules`` file in the root."""
+        if not name.endswith(RULESET_SUFFIX):
+            raise ProtocolError("P007", f"{_short(name)}: not a ruleset file (*{RULESET_SUFFIX})")
+        return self.path_of(name)
+
+    def rulesets(self) -> list[JSON]:
+        """Every ruleset file under the root (or the working folder), sorted, at most
+        MAX_RULESETS: its path relative to the root, its title and its player range."""
+        top = self.root or Path()
+        return [self.summary(top, name) for name in ruleset_names(top)]
+
+    def summary(self, top: Path, name: str) -> JSON:
+        """A ruleset's path, title and player range (None when it does not read), kept
+        until its file changes."""
+        path = top / name
+        info = os.stat(path)
+        key = (os.path.realpath(path), info.st_mtime_ns, info.st_size)
+        if key not in self.summaries:
+            if len(self.summaries) >= 4 * MAX_RULESETS:   # mostly files that changed since
+                self.summaries.clear()
+            self.summaries[key] = ruleset_summary(path, self.root)
+        return {"path": name, **self.summaries[key]}
+
+
+def ruleset_names(top: Path) -> list[str]:
+    """The ``.rules`` files under ``top`` as paths relative to it with "/", sorted; hidden
+    folders, virtual environments and links out of ``top`` skipped; at most MAX_RULESETS."""
+    found: list[str] = []
+    real_top = resolved(top)
+    for scanned, (folder, folders, files) in enumerate(os.walk(top)):
+        if scanned >= MAX_FOLDERS_SCANNED:   # a root far too large (a home folder): what was found so far
+            break
+        folders[:] = sorted(f for f in folders if not skipped_folder(Path(folder) / f))
+        for file in files:
+            path = Path(folder) / file
+            if file.endswith(RULESET_SUFFIX) and not file.startswith(".") and inside(resolved(path), real_top) \
+                    and path.is_file():
+                found.append(path.relative_to(top).as_posix())
+    return sorted(found)[:MAX_RULESETS]
+
+
+def skipped_folder(folder: Path) -> bool:
+    """A folder 'rulesets' does not look in: hidden, a virtual environment, installed packages."""
+    return folder.name.startswith(".") or folder.name in SKIPPED_FOLDERS or (folder / "pyvenv.cfg").exists()
+
+
+def ruleset_summary(path: Path, root: Path | None) -> JSON:
+    """The title and player range of a ruleset file; its file name and None when it does not read."""
+    try:
+        declarations, _, shown = read_ruleset(path, root=root)
+        settings, problems = read_settings(declarations, shown)
+    except Exception:   # any problem of the file: the list shows it as not loading
+        return {"title": path.stem, "players": None}
+    if any(problem.severity == "error" for problem in problems):
+        return {"title": settings.title or path.stem, "players": None}
+    return {"title": settings.title or path.stem, "players": list(settings.players)}
+
 
 # ---------------------------------------------------------------- one client's session
 
@@ -112,8 +189,9 @@ class Session:
     """The games and states of one client, and the handling of its requests."""
 
     def __init__(self, library: GameLibrary | None = None, *, max_games: int = MAX_GAMES,
-                 max_states: int = MAX_STATES):
+                 max_states: int = MAX_STATES, allow_write: bool = False):
         self.library = library if library is not None else GameLibrary()
+        self.allow_write = allow_write   # may 'save_source' write ruleset files (the web server's sessions)
         self.max_games = max_games
         self.max_states = max_states
         self.games: dict[str, Game] = {}
@@ -203,10 +281,21 @@ def op_hello(session: Session, request: JSON) -> JSON:
 
 
 def op_load(session: Session, request: JSON) -> JSON:
-    game = session.library.game(request["path"], request.get("players"))
+    library, players = session.library, request.get("players")
+    if "text" in request:
+        game = library.game_of_text(request["path"], request["text"], players)
+    else:
+        game = library.game(request["path"], players)
     handle = session.add_game(game)
+    low, high = game.settings.players
     return {"game": handle, "title": game.title, "players": game.num_players,
-            "num_distinct_actions": game.num_distinct_actions()}
+            "num_distinct_actions": game.num_distinct_actions(), "min_players": low, "max_players": high,
+            "seats": seat_names(game)}
+
+
+def seat_names(game: Game) -> list[str]:
+    """How messages name each seat ("player 1"...)."""
+    return [str(seat["name"]) for seat in game.catalog_info()["seats"]]
 
 
 def op_new_game(session: Session, request: JSON) -> JSON:
@@ -271,6 +360,128 @@ def op_close(session: Session, request: JSON) -> JSON:
     return {"closed": session.close(request["handle"])}
 
 
+def op_rulesets(session: Session, request: JSON) -> JSON:
+    return {"rulesets": session.library.rulesets()}
+
+
+def op_source(session: Session, request: JSON) -> JSON:
+    path = session.library.ruleset_file(request["path"])
+    return {"path": request["path"], "text": read_source(path, request["path"])}
+
+
+def op_lint(session: Session, request: JSON) -> JSON:
+    name = request["path"]
+    path = session.library.path_of(name)
+    found = lint_text(request["text"], str(path), root=session.library.root)
+    return {"diagnostics": [lint_data(d, str(path), name, session.library.root) for d in found]}
+
+
+def lint_data(diagnostic: Diagnostic, full: str, name: str, root: Path | None) -> JSON:
+    """A diagnostic of 'lint' as data: its file as the client named it (a file beside it,
+    a board, relative to the root), its span 1-based."""
+    span = diagnostic.location
+    data: JSON = {"code": diagnostic.code, "severity": diagnostic.severity, "message": diagnostic.message,
+                  "line": max(span.line, 1), "column": max(span.column, 1), "end_line": max(span.end_line, 1),
+                  "end_column": max(span.end_column, 1), "file": shown_file(span.file, full, name, root)}
+    if diagnostic.hint is not None:
+        data["hint"] = diagnostic.hint
+    return data
+
+
+def shown_file(file: str, full: str, name: str, root: Path | None) -> str:
+    """``file`` as a client of the root sees it: ``name`` for the linted file, a path
+    relative to the root for another file in it."""
+    if file == full:
+        return name
+    if root is not None and inside(resolved(Path(file)), resolved(root)):
+        return resolved(Path(file)).relative_to(resolved(root)).as_posix()
+    return file
+
+
+def op_save_source(session: Session, request: JSON) -> JSON:
+    if not session.allow_write:
+        raise ProtocolError("P008", "this server does not write files (only 'rulelang web' does)")
+    path = session.library.ruleset_file(request["path"])
+    data = request["text"].encode("utf-8")
+    if len(data) > MAX_RULESET_BYTES:
+        raise ProtocolError("P003", f"request.text is larger than a ruleset may be ({MAX_RULESET_BYTES} bytes)")
+    if not path.parent.is_dir():
+        raise ProtocolError("P007", f"{_short(request['path'])}: no such folder")
+    if path.exists() and not path.is_file():
+        raise ProtocolError("P007", f"{_short(request['path'])}: not a regular file")
+    path.write_bytes(data)
+    return {"path": request["path"], "bytes": len(data)}
+
+
+def op_graph(session: Session, request: JSON) -> JSON:
+    from rulelang.graph import graph_layout, phase_graph
+    return graph_layout(phase_graph(session.game(request["game"]).catalog.decls))
+
+
+def op_boards(session: Session, request: JSON) -> JSON:
+    from .board_layout import board_layout
+    boards = session.game(request["game"]).catalog.boards.values()
+    return {"boards": [board_layout(board) for board in boards]}
+
+
+def op_view(session: Session, request: JSON) -> JSON:
+    from .seat_view import view_data
+    state = session.state(request["state"])
+    player = request["player"]
+    if player != -1 and player >= state.game.num_players:
+        raise IllegalActionError(f"there is no seat {player} (player {player + 1}): "
+                                 f"the game has {state.game.num_players}")
+    return view_data(seat_data(state.game), state, player)
+
+
+@functools.lru_cache(maxsize=GAMES_CACHED)
+def seat_data(game: Game) -> SeatData:
+    """What the views of a game's seats share (its catalog info, read once)."""
+    from .seat_view import SeatData
+    return SeatData(game)
+
+
+def op_agent_action(session: Session, request: JSON) -> JSON:
+    from .agents import AgentSpecError, parse_agents
+    state, player = session.state(request["state"]), request["player"]
+    try:
+        spec = parse_agents(request["agent"], 1)[0]
+        check_budget(spec)
+        agent = spec.build(state.game, request.get("seed", 0))
+    except AgentSpecError as error:
+        raise ProtocolError("P003", f"request.agent: {_short(str(error))}") from None
+    if state.is_terminal() or player not in state.current_players():
+        acting = ", ".join(f"player {p + 1}" if p >= 0 else "chance" for p in state.current_players())
+        raise IllegalActionError(f"player {player + 1} is not to act; to act: {acting or 'nobody'}")
+    action = agent.choose(state.clone(), player)
+    return {"action": [action.id, action.label]}
+
+
+def check_budget(spec: AgentSpec) -> None:
+    """AgentSpecError for an agent that would hold the server too long."""
+    from .agents import AgentSpecError
+    if (spec.iterations or 0) > MAX_AGENT_ITERATIONS or (spec.seconds or 0) > MAX_AGENT_SECONDS:
+        raise AgentSpecError(f"a budget of at most {MAX_AGENT_ITERATIONS} iterations or "
+                             f"{MAX_AGENT_SECONDS:g} seconds per decision, here")
+
+
+def op_replay(session: Session, request: JSON) -> JSON:
+    state, step = session.state(request["state"]), request["step"]
+    history = state.history()
+    if step > len(history):
+        raise ProtocolError("P003", f"request.step must be at most {len(history)}, the actions of this game")
+    replayed = state.game.new_initial_state(seed=state.seed, explicit_chance=state.explicit_chance)
+    last: JSON | None = None
+    for player, action_id in history[:step]:
+        asked = replayed.decision(player)
+        offered = asked.actions if asked is not None else ()
+        label = next((a.label for a in offered if a.id == action_id), str(action_id))
+        replayed.apply_action(action_id, player=player)
+        last = {"player": player, "action": action_id, "label": label}
+    handle = session.add_state(session.game_of(request["state"]), replayed)
+    return {"state": handle, "step": step, "steps": len(history), **progress(replayed), "last": last}
+
+
 def progress(state: State) -> JSON:
     """Who is to act and whether the game is over: what a client needs after each move."""
     return {"to_act": state.current_players(), "terminal": state.is_terminal()}
@@ -280,7 +491,9 @@ OPS: dict[str, Handler] = {
     "hello": op_hello, "load": op_load, "new_game": op_new_game, "status": op_status,
     "decision": op_decision, "legal_actions": op_legal_actions, "apply": op_apply,
     "observe": op_observe, "resample": op_resample, "clone": op_clone, "save": op_save,
-    "restore": op_restore, "close": op_close,
+    "restore": op_restore, "close": op_close, "rulesets": op_rulesets, "source": op_source, "lint": op_lint,
+    "save_source": op_save_source, "graph": op_graph, "boards": op_boards, "view": op_view,
+    "agent_action": op_agent_action, "replay": op_replay,
 }
 
 

@@ -1,8 +1,9 @@
 """The terminal view of one seat: what that player may see, drawn with rich.
 
 Everything comes from data: the seat's observation (``State.observation``), the decision it
-is asked (``State.decision``), the game's catalog info (``Game.catalog_info``) and its boards.
-Nothing here knows a game. The view is a stack of panels:
+is asked (``State.decision``), the game's catalog info (``Game.catalog_info``) and its boards;
+what a view shows as data (values as text, what lies on each space) is ``seat_view``'s, the
+web page shares it. Nothing here knows a game. The view is a stack of panels:
 
 - a header (title, seat, who acts, the result once the game is over);
 - each board drawn as text: a square grid as a table with row 1 at the bottom (``y`` grows
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich import box
@@ -37,7 +37,16 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .values import CHANCE
+from .seat_view import (
+    Card,
+    SeatData,
+    hidden_size,
+    items_of,
+    mapping_of,
+    shown_attributes,
+    whole_number,
+    zone_cards,
+)
 
 if TYPE_CHECKING:
     from rulelang.boards import Board, Space
@@ -45,10 +54,6 @@ if TYPE_CHECKING:
     from .game import Game
     from .state import State
 
-MAX_MARKED_SPACES = 12
-"""A list of spaces longer than this is counted, not marked on the board (it is an area)."""
-MAX_LISTED_ITEMS = 8
-"""A list value longer than this is shortened when written."""
 MAX_OPTION_ROWS = 16
 """More options than this are laid out in columns."""
 
@@ -74,185 +79,23 @@ def plain_text(renderable: RenderableType, width: int) -> str:
     return console.export_text(styles=False)
 
 
-# ------------------------------------------------------------------ reading observations
-
-
-def _mapping(value: object) -> Mapping[str, object]:
-    """An object of the observation or the catalog info; anything else is empty."""
-    return value if isinstance(value, dict) else {}
-
-
-def _items(value: object) -> list[object]:
-    """A list of the observation or the catalog info; anything else is empty."""
-    return value if isinstance(value, list) else []
-
-
-def _number(value: object, default: int = 0) -> int:
-    """A whole number of the data (a seat, an index, a count)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _space_of(value: object) -> tuple[str, str] | None:
-    """(board, space name) if ``value`` is a space."""
-    data = _mapping(value)
-    if "space" in data and "board" in data:
-        return str(data["board"]), str(data["space"])
-    return None
-
-
-def spaces_in(value: object) -> list[tuple[str, str]]:
-    """The spaces a value puts markers on: a space, or a short list of spaces."""
-    single = _space_of(value)
-    if single is not None:
-        return [single]
-    found = [s for s in map(_space_of, _items(value)) if s is not None]
-    return found if len(found) <= MAX_MARKED_SPACES else []
-
-
-def _space_holders(variables: Mapping[str, object]) -> int:
-    """How many of these declared variables hold spaces (a space, a list of spaces)."""
-    return sum(1 for v in variables.values() if "space" in str(_mapping(v).get("type")))
-
-
-@dataclass(frozen=True)
-class Card:
-    """A component as the seat sees it in a zone: label, tokens on it, visible variables."""
-
-    id: int
-    label: str
-    tokens: Mapping[str, int]
-    variables: Mapping[str, object]
-
-    @staticmethod
-    def read(value: object) -> Card:
-        """The card of an observed zone entry."""
-        data = _mapping(value)
-        tokens = {k: _number(n) for k, n in _mapping(data.get("tokens")).items() if _number(n)}
-        return Card(_number(data.get("component"), -1), str(data.get("label", "?")), tokens,
-                    _mapping(data.get("vars")))
-
-
-def zone_cards(value: object) -> list[Card] | None:
-    """The cards of an observed zone, or None when only its size is shown."""
-    if isinstance(value, list):
-        return [Card.read(v) for v in value]
-    return None
-
-
-def hidden_size(value: object) -> int:
-    """The size of a zone shown only as ``{"count": n}``."""
-    return _number(_mapping(value).get("count"))
-
-
 # ------------------------------------------------------------------ the view
 
 
-class SeatView:
-    """Draws the views of the seats of one game (the catalog info is read once)."""
+class SeatView(SeatData):
+    """Draws the views of the seats of one game (the catalog info is read once; the data of
+    a view, the marks on the spaces, come from ``seat_view.SeatData``)."""
 
     def __init__(self, game: Game, *, boxes: box.Box = box.ROUNDED) -> None:
-        self.game = game
-        self.info = game.catalog_info()
+        super().__init__(game)
         self.boxes = boxes
         self.grid_lines = box.ASCII if boxes is box.ASCII else box.SQUARE
-        variables = _mapping(self.info.get("variables"))
-        self.player_vars = _mapping(variables.get("player"))
-        self.component_vars = _mapping(variables.get("component"))
-        self.supplies = list(_mapping(self.info.get("supplies")))
-        self.seats = [str(_mapping(s).get("name")) for s in _items(self.info.get("seats"))]
-        self.dummies = {i for i, s in enumerate(_items(self.info.get("seats"))) if _mapping(s).get("dummy")}
-        self.player_zones = list(dict.fromkeys(
-            str(_mapping(z).get("name")) for z in _items(self.info.get("zones"))
-            if _mapping(z).get("owner") is not None))
-        self.zone_names = [str(_mapping(z).get("position")) for z in _items(self.info.get("zones"))]
-        self.boards = {name: _mapping(b) for name, b in _mapping(self.info.get("boards")).items()}
-        self.space_by_id = [(name, _mapping(s)) for name, b in self.boards.items() for s in _items(b.get("spaces"))]
-
-    # -- values as text ------------------------------------------------
-
-    def text(self, value: object) -> str:
-        """One observed value as text: players by seat name, components by label, spaces by
-        name, hidden zones by size; long lists shortened."""
-        if value is None:
-            return "-"
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        if isinstance(value, float):
-            return f"{value:g}"
-        if isinstance(value, (int, str)):
-            return str(value)
-        if isinstance(value, list):
-            return self._list_text(value)
-        return self._tagged_text(_mapping(value))
-
-    def _list_text(self, values: list[object]) -> str:
-        """A list: a long list of spaces (an area) by its size, others by their first items."""
-        if values and len(spaces_in(values)) == 0 and all(_space_of(v) for v in values):
-            return f"{len(values)} spaces"
-        shown = [self.text(v) for v in values[:MAX_LISTED_ITEMS]]
-        if len(values) > MAX_LISTED_ITEMS:
-            shown.append(f"... {len(values)} in all")
-        return "[" + ", ".join(shown) + "]"
-
-    def _tagged_text(self, data: Mapping[str, object]) -> str:
-        """A tagged value of the observation (docs/state-format.md, "Values")."""
-        if "player" in data:
-            return self.seat_name(_number(data["player"]))
-        if "label" in data:
-            return str(data["label"])
-        if "enum" in data:
-            return str(data.get("value"))
-        if "space" in data:
-            return str(data["space"])
-        if "zone" in data:
-            slot = _number(data["zone"])
-            return self.zone_names[slot] if 0 <= slot < len(self.zone_names) else "zone"
-        if "count" in data:
-            return f"{data['count']} hidden"
-        if "map" in data:
-            pairs = [_items(p) for p in _items(data["map"])]
-            return "{" + ", ".join(f"{self.text(p[0])}: {self.text(p[1])}" for p in pairs if len(p) == 2) + "}"
-        return str(data.get("name", data.get("int", data)))
-
-    def seat_name(self, seat: int) -> str:
-        """How messages name a seat ("player 2")."""
-        if seat == CHANCE:
-            return "chance"
-        return self.seats[seat] if 0 <= seat < len(self.seats) else f"seat {seat}"
-
-    @staticmethod
-    def seat_mark(seat: int) -> str:
-        """A seat's short mark on a board ("P2")."""
-        return f"P{seat + 1}"
-
-    def card_text(self, card: Card) -> str:
-        """A card as a line: label, tokens on it in brackets, variables that hold something."""
-        parts = [card.label]
-        if card.tokens:
-            parts.append("[" + ", ".join(f"{n} {k}" for k, n in card.tokens.items()) + "]")
-        shown = [f"{k} {self.text(v)}" for k, v in card.variables.items() if v not in (None, [], False)]
-        if shown:
-            parts.append("(" + ", ".join(shown) + ")")
-        return " ".join(parts)
-
-    def cards_text(self, value: object) -> str:
-        """An observed zone as text: its cards (equal ones counted), or its size when hidden."""
-        cards = zone_cards(value)
-        if cards is None:
-            return f"{hidden_size(value)} hidden"
-        if not cards:
-            return "empty"
-        counted: dict[str, int] = {}
-        for card in cards:
-            line = self.card_text(card)
-            counted[line] = counted.get(line, 0) + 1
-        return ", ".join(line if n == 1 else f"{line} x{n}" for line, n in counted.items())
 
     # -- the whole view --------------------------------------------------
 
     def render(self, state: State, player: int, *, log_lines: int = 8) -> RenderableType:
         """The view of seat ``player`` of ``state``: the panels of the module docstring."""
-        obs = _mapping(state.observation(player))
+        obs = mapping_of(state.observation(player))
         marks = self.board_marks(obs)
         parts: list[RenderableType | None] = [self.header(obs)]
         parts += [self.board_panel(name, marks) for name in self.boards]
@@ -267,82 +110,20 @@ class SeatView:
 
     def header(self, obs: Mapping[str, object]) -> Text:
         """Title, seat, and who acts (or the result)."""
-        me = _number(obs.get("player"))
+        me = whole_number(obs.get("player"))
         text = Text(f"{self.info.get('title')} - you are {self.seat_name(me)}", style="bold")
         if obs.get("terminal"):
-            scores = ", ".join(f"{self.seat_name(i)} {self.text(s)}" for i, s in enumerate(_items(obs.get("returns"))))
-            winners = ", ".join(self.seat_name(_number(w)) for w in _items(obs.get("winners"))) or "nobody"
+            returns = items_of(obs.get("returns"))
+            scores = ", ".join(f"{self.seat_name(i)} {self.text(s)}" for i, s in enumerate(returns))
+            winners = ", ".join(self.seat_name(whole_number(w)) for w in items_of(obs.get("winners"))) or "nobody"
             text.append(f"   game over: {winners} won ({scores})", style="bold green")
         else:
-            acting = ", ".join("you" if _number(p) == me else self.seat_name(_number(p))
-                               for p in _items(obs.get("to_act")))
+            acting = ", ".join("you" if whole_number(p) == me else self.seat_name(whole_number(p))
+                               for p in items_of(obs.get("to_act")))
             text.append(f"   to act: {acting or 'nobody'}")
         return text
 
     # -- boards ------------------------------------------------------------
-
-    def board_marks(self, obs: Mapping[str, object]) -> dict[tuple[str, str], list[str]]:
-        """What lies on each space, by (board, space name): space variables' values, seats
-        whose variables hold the space, global variables and visible components that do."""
-        marks: dict[tuple[str, str], list[str]] = {}
-        for key, mark in self._marks(obs):
-            found = marks.setdefault(key, [])
-            if mark not in found:
-                found.append(mark)
-        return marks
-
-    def _marks(self, obs: Mapping[str, object]) -> Iterable[tuple[tuple[str, str], str]]:
-        """(space, mark) pairs from every part of the observation that names spaces."""
-        yield from self._space_variable_marks(_mapping(obs.get("spaces")))
-        yield from self._seat_marks(_items(obs.get("players")))
-        for name, value in _mapping(obs.get("globals")).items():   # a global named as its space says nothing
-            yield from ((space, name) for space in spaces_in(value) if space[1] != name)
-        yield from self._component_marks(obs)
-
-    def _seat_marks(self, players: list[object]) -> Iterable[tuple[tuple[str, str], str]]:
-        """A seat's mark ("P1") on the spaces its variables hold; the variable named when
-        several variables of a player may hold spaces."""
-        named = _space_holders(self.player_vars) > 1
-        for seat, view in enumerate(players):
-            for name, value in _mapping(view).items():
-                if name in self.player_vars:
-                    mark = f"{self.seat_mark(seat)} ({name})" if named else self.seat_mark(seat)
-                    yield from ((space, mark) for space in spaces_in(value))
-
-    def _component_marks(self, obs: Mapping[str, object]) -> Iterable[tuple[tuple[str, str], str]]:
-        """A visible component's label on the spaces its variables hold; the variable named
-        when several component variables may hold spaces."""
-        named = _space_holders(self.component_vars) > 1
-        for card in self._visible_cards(obs):
-            for name, value in card.variables.items():
-                mark = f"{card.label} ({name})" if named else card.label
-                yield from ((space, mark) for space in spaces_in(value))
-
-    def _space_variable_marks(self, spaces: Mapping[str, object]) -> Iterable[tuple[tuple[str, str], str]]:
-        """Space variables that hold something, as ``name value``; a seat alone ("P1") when
-        it is the only space variable."""
-        for variable, values in spaces.items():
-            for (board, space), value in zip(self.space_by_id, _items(values), strict=False):
-                if value is not None and value is not False:
-                    yield (board, str(space.get("name"))), self.mark_text(variable, value, alone=len(spaces) == 1)
-
-    def mark_text(self, variable: str, value: object, *, alone: bool) -> str:
-        """A space variable's value on a board: a seat short ("P1"), named by the variable
-        unless ``alone``; any other value after the variable's name."""
-        data = _mapping(value)
-        if "player" in data:
-            mark = self.seat_mark(_number(data["player"]))
-            return mark if alone else f"{variable} {mark}"
-        return f"{variable} {self.text(value)}"
-
-    def _visible_cards(self, obs: Mapping[str, object]) -> Iterable[Card]:
-        """Every component the seat sees face up, in shared zones then players' zones."""
-        for value in _mapping(obs.get("zones")).values():
-            yield from zone_cards(value) or []
-        for view in _items(obs.get("players")):
-            for name, value in _mapping(view).items():
-                if name in self.player_zones:
-                    yield from zone_cards(value) or []
 
     def board_panel(self, name: str, marks: Mapping[tuple[str, str], list[str]]) -> Panel:
         """A board drawn as its kind allows, with what lies on its spaces."""
@@ -362,14 +143,14 @@ class SeatView:
         """One line per seat: its variables (supplies and zones have their own panels)."""
         if not self.player_vars:
             return None
-        me = _number(obs.get("player"))
-        acting = {_number(p) for p in _items(obs.get("to_act"))}
+        me = whole_number(obs.get("player"))
+        acting = {whole_number(p) for p in items_of(obs.get("to_act"))}
         table = Table(box=None, show_header=False, expand=False, pad_edge=False)
         table.add_column("seat", no_wrap=True)
         table.add_column("variables", overflow="fold")
-        for seat, view in enumerate(_items(obs.get("players"))):
+        for seat, view in enumerate(items_of(obs.get("players"))):
             table.add_row(Text(self._seat_title(seat, me, acting), style="bold" if seat == me else ""),
-                          Text(self._pairs(_mapping(view), self.player_vars)))
+                          Text(self._pairs(mapping_of(view), self.player_vars)))
         return self.panel(table, "players (* to act)")
 
     def _seat_title(self, seat: int, me: int, acting: set[int]) -> str:
@@ -386,16 +167,16 @@ class SeatView:
     def zones_panel(self, obs: Mapping[str, object]) -> Panel | None:
         """The seat's own zones, the others' zones, then the shared zones: the cards of each
         zone the seat sees, the sizes of the hidden ones, the names of the empty ones."""
-        me = _number(obs.get("player"))
+        me = whole_number(obs.get("player"))
         table = Table(box=None, show_header=False, expand=False, pad_edge=False)
         table.add_column("whose", style="bold", no_wrap=True)
         table.add_column("zone", no_wrap=True)
         table.add_column("cards", overflow="fold")
-        players = _items(obs.get("players"))
+        players = items_of(obs.get("players"))
         for seat in [me] + [s for s in range(len(players)) if s != me]:
-            zones = {k: v for k, v in _mapping(players[seat]).items() if k in self.player_zones}
+            zones = {k: v for k, v in mapping_of(players[seat]).items() if k in self.player_zones}
             self._zone_rows(table, "you" if seat == me else self.seat_name(seat), zones)
-        self._zone_rows(table, "shared", _mapping(obs.get("zones")))
+        self._zone_rows(table, "shared", mapping_of(obs.get("zones")))
         return self.panel(table, "zones") if table.row_count else None
 
     def _zone_rows(self, table: Table, whose: str, zones: Mapping[str, object]) -> None:
@@ -417,8 +198,8 @@ class SeatView:
         table.add_column("holder")
         for name in self.supplies:
             table.add_column(name, justify="right")
-        for seat, view in enumerate(_items(obs.get("players"))):
-            data = _mapping(view)
+        for seat, view in enumerate(items_of(obs.get("players"))):
+            data = mapping_of(view)
             if any(name in data for name in self.supplies):
                 counts = [self.text(data.get(name, "?")) for name in self.supplies]
                 table.add_row(*map(Text, [self.seat_name(seat), *counts]))
@@ -429,7 +210,7 @@ class SeatView:
 
     def globals_panel(self, obs: Mapping[str, object]) -> Panel | None:
         """The global variables the seat sees, ``name value`` side by side."""
-        values = _mapping(obs.get("globals"))
+        values = mapping_of(obs.get("globals"))
         if not values:
             return None
         cells = [Text.assemble((name, "bold"), " ", self.text(value)) for name, value in values.items()]
@@ -442,13 +223,13 @@ class SeatView:
         """What the seat is asked: kind, prompt and numbered options; or whom it waits for."""
         decision = None if state.is_terminal() else state.decision(player)
         if decision is None:
-            waiting = ", ".join(self.seat_name(_number(p)) for p in _items(obs.get("to_act")))
+            waiting = ", ".join(self.seat_name(whole_number(p)) for p in items_of(obs.get("to_act")))
             body = "the game is over" if obs.get("terminal") else f"waiting for {waiting}"
             return self.panel(Text(body, style="dim"), "question")
         cards = {card.id: card for card in self._visible_cards(obs)}
         options = [self.option_text(action.id, str(action), marks, cards) for action in decision.actions]
         prompt = Text(decision.prompt or "choose", style="bold")
-        chosen = [self.seat_name(_number(p)) for p in _items(obs.get("already_chosen"))]
+        chosen = [self.seat_name(whole_number(p)) for p in items_of(obs.get("already_chosen"))]
         extra = [Text("already chosen: " + ", ".join(chosen), style="dim")] if chosen else []
         title = f"your choice ({decision.kind}): {len(decision.actions)} options"
         return self.panel(Group(prompt, *extra, numbered(options)), title)
@@ -464,14 +245,14 @@ class SeatView:
         if action_id < 0:
             return label
         board, space = self.space_by_id[action_id]
-        attributes = _shown_attributes(_mapping(space.get("attributes")), str(self.boards[board].get("kind")))
+        attributes = shown_attributes(mapping_of(space.get("attributes")), str(self.boards[board].get("kind")))
         details = [" ".join(f"{k} {v}" for k, v in attributes.items())] if attributes else []
         details += marks.get((board, str(space.get("name"))), [])
         return f"{label} ({'; '.join(details)})" if details else label
 
     def log_panel(self, obs: Mapping[str, object], log_lines: int) -> Panel | None:
         """The last ``log_lines`` lines of the log the seat may see."""
-        log = [str(line) for line in _items(obs.get("log"))]
+        log = [str(line) for line in items_of(obs.get("log"))]
         if not log or log_lines <= 0:
             return None
         shown = log[-log_lines:]
@@ -495,17 +276,6 @@ def numbered(options: Sequence[str]) -> RenderableType:
 
 # ------------------------------------------------------------------ boards
 
-
-COORDINATES = {"square": frozenset({"x", "y"}), "hex": frozenset({"q", "r"})}
-"""The attributes that place a space on a board of each kind (not shown as its data)."""
-
-
-def _shown_attributes(attributes: Mapping[str, object], kind: str) -> dict[str, object]:
-    """A space's attributes worth showing: not the coordinates of a board of ``kind``."""
-    hidden = COORDINATES.get(kind, frozenset())
-    return {k: v for k, v in attributes.items() if k not in hidden}
-
-
 def _short(values: Sequence[str]) -> str:
     """Marks as one text."""
     return ", ".join(values)
@@ -515,7 +285,7 @@ def draw_square_grid(board: Board, marks: Mapping[str, list[str]], lines: box.Bo
     """A square board as a table: columns a, b, c... left to right, rows numbered from 1 at
     the bottom (``y`` grows northward); each cell holds what lies on it, else its
     attributes other than coordinates, dimmed."""
-    cells = {(_number(s.attributes.get("x")), _number(s.attributes.get("y"))): s for s in board.spaces}
+    cells = {(whole_number(s.attributes.get("x")), whole_number(s.attributes.get("y"))): s for s in board.spaces}
     width = 1 + max(x for x, _ in cells)
     height = 1 + max(y for _, y in cells)
     table = Table(box=lines, show_header=True, show_lines=True, pad_edge=True, expand=False)
@@ -536,14 +306,14 @@ def _grid_cell(space: Space | None, marks: Mapping[str, list[str]]) -> Text:
     found = marks.get(space.name)
     if found:
         return Text("\n".join(found), style="bold")
-    attributes = _shown_attributes(space.attributes, "square")
+    attributes = shown_attributes(space.attributes, "square")
     return Text(" ".join(str(v) for v in attributes.values()) or ".", style="dim")
 
 
 def text_attributes(board: Board) -> list[str]:
     """The attributes of a board's spaces that hold text (a terrain, a landmark), in the
     order they first appear."""
-    names = (name for space in board.spaces for name, value in _shown_attributes(space.attributes, board.kind).items()
+    names = (name for space in board.spaces for name, value in shown_attributes(space.attributes, board.kind).items()
              if isinstance(value, str) and name != "id")
     return list(dict.fromkeys(names))
 
@@ -590,7 +360,7 @@ def _hex_lines(board: Board, cells: Mapping[str, str]) -> list[str]:
     half = (max(map(len, cells.values())) + 2) // 2      # characters per half hex, a space between hexes
     rows: dict[int, dict[int, str]] = {}
     for space in board.spaces:
-        q, r = _number(space.attributes.get("q")), _number(space.attributes.get("r"))
+        q, r = whole_number(space.attributes.get("q")), whole_number(space.attributes.get("r"))
         rows.setdefault(r, {})[2 * q + r] = cells[space.name]
     left = min(column for row in rows.values() for column in row)
     return [_hex_row(row, left, half) for _, row in sorted(rows.items())]
@@ -615,7 +385,7 @@ def draw_track(board: Board, marks: Mapping[str, list[str]]) -> Group:
     attribute values, where it leads when that is not the next space (a fork, a jump, a
     loop), and what lies on it."""
     fullest_first = sorted(board.spaces, key=lambda s: -len(s.attributes))
-    names = list(dict.fromkeys(k for s in fullest_first for k in _shown_attributes(s.attributes, board.kind)))
+    names = list(dict.fromkeys(k for s in fullest_first for k in shown_attributes(s.attributes, board.kind)))
     cells = [_track_cell(board, i, names, marks) for i in range(len(board.spaces))]
     legend = Text("each space: number, name" + "".join(f", {n}" for n in names) + "; -> where it leads next",
                   style="dim")

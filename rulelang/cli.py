@@ -1,4 +1,4 @@
-"""The command line: ``rulelang lint | explain | test | graph | code | simulate | compare | play | serve``.
+"""The command line: ``rulelang lint | explain | test | graph | code | simulate | compare | play | serve | web``.
 
 Results go to stdout (machine-readable in the json formats); progress bars and load
 errors go to stderr. Exit codes: 0 success or clean, 1 problems found, a ruleset that
@@ -502,6 +502,24 @@ def serve(port: int | None, host: str, root: str | None) -> None:
         run_server(port, host, root)
     except OSError as error:   # the port is taken, the address cannot be used...
         click.echo(f"rulelang serve: {error}", err=True)
+        sys.exit(1)
+
+
+# ---------------------------------------------------------------- web
+
+@main.command()
+@click.argument("path", type=click.Path(file_okay=False, exists=True), default=".")
+@click.option("--port", type=click.IntRange(0, 65535), default=7371, show_default=True,
+              help="The local TCP port (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+def web(path: str, port: int, host: str, no_browser: bool) -> None:
+    """Play, edit and lint the rulesets under PATH (default: here) in a web page."""
+    from .interpreter.web import serve as run_web
+    try:
+        run_web(path, host, port, open_browser=not no_browser, echo=click.echo)
+    except OSError as error:   # the port is taken, the address cannot be used...
+        click.echo(f"rulelang web: {error}", err=True)
         sys.exit(1)
 
 

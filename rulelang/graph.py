@@ -507,3 +507,47 @@ def to_mermaid(g: PhaseGraph) -> str:
         arrow = "-.->" if kind == "call" else ("==>" if kind == "end" else "-->")
         lines.append(f"  {ids[a]} {arrow}|{kind}| {ids[b]}")
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- layout
+
+def graph_layout(g: PhaseGraph) -> dict[str, list[dict[str, object]]]:
+    """The graph as data for drawing in layers: each node with its kind, label, marks, the
+    line that declares it, its ``layer`` (row from the top: its distance from START, END
+    below every other node, nodes START never reaches above END) and its ``order`` in the
+    row (by the mean order of the nodes above that lead to it, so edges cross less)."""
+    layers = _layers(g)
+    orders = _orders(g, layers)
+    nodes = [{"id": node, "kind": data["kind"], "label": data["label"], "decision": bool(data["decision"]),
+              "chance": bool(data["chance"]), "line": data["span"].line if data["span"] is not None else None,
+              "layer": layers[node], "order": orders[node]} for node, data in g.nodes(data=True)]
+    edges = [{"from": a, "to": b, "kind": data.get("kind", "next")} for a, b, data in g.edges(data=True)]
+    return {"nodes": nodes, "edges": edges}
+
+
+def _layers(g: PhaseGraph) -> dict[str, int]:
+    """Each node's row: its distance from START; then the nodes START does not reach; END last."""
+    layers: dict[str, int] = dict(nx.single_source_shortest_path_length(g, START)) if START in g else {}
+    layers.pop(END, None)
+    below = max(layers.values(), default=-1) + 1
+    for node in g.nodes:
+        if node not in layers and node != END:
+            layers[node] = below
+    if END in g:
+        layers[END] = max(layers.values(), default=-1) + 1
+    return layers
+
+
+def _orders(g: PhaseGraph, layers: Mapping[str, int]) -> dict[str, int]:
+    """Each node's place in its row, row after row: by the mean place of its predecessors in
+    the rows above (a node without one keeps the graph's order)."""
+    orders: dict[str, int] = {}
+    rows: dict[int, list[str]] = {}
+    for node in g.nodes:
+        rows.setdefault(layers[node], []).append(node)
+    for layer in sorted(rows):
+        def key(node: str, layer: int = layer) -> float:
+            above = [orders[p] for p in g.predecessors(node) if layers[p] < layer and p in orders]
+            return sum(above) / len(above) if above else float("inf")
+        orders.update({node: place for place, node in enumerate(sorted(rows[layer], key=key))})
+    return orders

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import pickle
 import textwrap
 
@@ -20,6 +21,7 @@ from rulelang.boards import (
     load_board_file,
     square_grid,
 )
+from rulelang.interpreter.board_layout import HEX_HEIGHT, board_layout, route_places, track_centres
 
 
 def names(spaces):
@@ -582,3 +584,87 @@ def test_square_distance_is_manhattan_or_chebyshev(width, height, diagonal):
         for d in range(len(board.directions)):
             t = board.step(s, d)
             assert t is None or board.direction(s, t) == d
+
+
+# ---------------------------------------------------------------- layouts (interpreter/board_layout.py)
+
+
+def track_board(spaces):
+    """A graph board from (id, next) pairs."""
+    return board_from_data("t", {"kind": "graph", "spaces": [{"id": i, "next": n} for i, n in spaces]})
+
+
+def centres(layout):
+    return {s["name"]: (s["x"], s["y"]) for s in layout["spaces"]}
+
+
+def closest(points):
+    return min(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 for i, a in enumerate(points) for b in points[:i])
+
+
+def test_a_square_grid_is_laid_out_with_row_1_at_the_bottom():
+    layout = board_layout(square_grid("g", 4, 2))
+    at = centres(layout)
+    assert (layout["cell"], layout["width"], layout["height"], layout["links"]) == ("square", 4, 2, [])
+    assert at["a1"] == (0.5, 1.5) and at["d1"] == (3.5, 1.5) and at["a2"] == (0.5, 0.5)
+
+
+def test_a_hex_grid_is_laid_out_pointy_topped_each_row_half_a_hex_right():
+    board = hex_grid("h", [(0, 0), (1, 0), (0, 1), (1, 1), (-1, 2)])
+    layout = board_layout(board)
+    at = centres(layout)
+    assert layout["cell"] == "hex"
+    assert at["1,0"][0] - at["0,0"][0] == 1 and at["1,0"][1] == at["0,0"][1]
+    assert at["0,1"][0] - at["0,0"][0] == 0.5 and round(at["0,1"][1] - at["0,0"][1], 3) == 0.866
+    assert at["-1,2"][0] == 0.5                      # the leftmost hex touches the left edge
+    assert abs(layout["height"] - (2 * 0.866 + HEX_HEIGHT)) < 1e-3
+    assert closest(list(at.values())) >= 0.999       # neighbours one hex apart, never closer
+
+
+def test_a_closed_track_goes_around_a_rectangle():
+    names = [f"s{i}" for i in range(16)]
+    layout = board_layout(track_board([(n, names[(i + 1) % 16]) for i, n in enumerate(names)]))
+    at = centres(layout)
+    assert layout["cell"] == "circle"
+    assert layout["links"] == [[i, (i + 1) % 16] for i in range(16)]
+    xs, ys = {x for x, _ in at.values()}, {y for _, y in at.values()}
+    assert all(x in (min(xs), max(xs)) or y in (min(ys), max(ys)) for x, y in at.values())   # on the border
+    assert layout["width"] > layout["height"] > 1
+    steps = [((at[a][0] - at[b][0]) ** 2 + (at[a][1] - at[b][1]) ** 2) ** 0.5 for a, b in itertools.pairwise(names)]
+    assert all(abs(step - 1) < 1e-6 for step in steps)   # one cell between following spaces
+
+
+def test_the_branches_of_a_fork_lie_side_by_side():
+    spaces = [("start", "a"), ("a", ["l1", "r1"]), ("l1", "l2"), ("l2", "l3"), ("l3", "b"), ("r1", "r2"),
+              ("r2", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("e", "f"), ("f", "g"), ("g", "start")]
+    layout = board_layout(track_board(spaces))
+    at = centres(layout)
+    placed, length, closed = route_places([[s.index for s in board.successors(space)] for board in [track_board(spaces)]
+                                           for space in board.spaces])
+    assert closed and length == 11                  # the longer branch (3 spaces) counts
+    names = [name for name, _ in spaces]
+    left = {placed[names.index(n)].across for n in ("l1", "l2", "l3")}
+    right = {placed[names.index(n)].across for n in ("r1", "r2")}
+    assert len(left) == 1 and len(right) == 1 and left != right and left | right == {-0.5, 0.5}
+    assert closest(list(at.values())) >= 0.99
+    assert all(0.5 <= x <= layout["width"] - 0.5 and 0.5 <= y <= layout["height"] - 0.5 for x, y in at.values())
+
+
+def test_an_open_track_snakes_and_unreached_spaces_go_below():
+    names = [f"s{i}" for i in range(30)]
+    spaces = [(n, names[i + 1] if i + 1 < 30 else []) for i, n in enumerate(names)] + [("island", [])]
+    layout = board_layout(track_board(spaces))
+    at = centres(layout)
+    rows = sorted({y for name, (_, y) in at.items() if name != "island"})
+    assert len(rows) >= 3 and at["s0"][1] == rows[0]
+    assert at["island"][1] > rows[-1]
+    assert closest(list(at.values())) >= 0.99
+
+
+def test_track_layouts_take_any_shape_of_successors():
+    """Forks that never meet again, loops into the middle, self-loops, dead ends, empty."""
+    shapes = [[], [[0]], [[1], [2], [1]], [[1, 2], [], []], [[1, 2], [3], [3], [0, 1]], [[1], [0], [0]]]
+    for successors in shapes:
+        found = track_centres(successors)
+        assert len(found) == len(successors)
+        assert all(isinstance(x, (float, int)) for point in found for x in point)
