@@ -1,7 +1,7 @@
 """How strong and how fast the agents of interpreter/agents.py are, on two goals of issue 13.
 
-    python benchmarks/agents.py [--games 200] [--ttt-games 100] [--spec mcts:200 ...] [--jobs 1]
-                                [--seed 0] [--minutes M]
+    python benchmarks/agents.py [--games 200] [--ttt-games 100] [--replies 0] [--spec mcts:200 ...]
+                                [--jobs 1] [--seed 0] [--minutes M]
 
 - Jolly Roger, 3 players: one ``--spec`` agent (IS-MCTS with 200 iterations per decision by
   default) against two random agents. Its seat turns with the game number (game i: seat
@@ -11,6 +11,11 @@
   seat's share.
 - Tic-tac-toe: ``--spec`` against greedy, ``--ttt-games`` games with each seat order. The
   goal: it never loses (every game won or drawn).
+- Tic-tac-toe, first replies (``--replies N``): for each of the 9 openings, ``N`` searches
+  (agent seeds 0 .. N-1) choose the second player's reply; prints how many replies lose
+  against perfect play (by a full minimax of the game through the host API). A sharper
+  measure than games against greedy, which punishes a losing reply only when it stumbles
+  on the win.
 
 ``--spec`` may be given several times: each spec plays both. A spec takes every option of
 ``rulelang simulate --agents`` (``--spec mcts:200:rave=1000``, ``--spec mcts:200:decisive=1``).
@@ -134,10 +139,51 @@ def tic_tac_toe(spec: AgentSpec, games: int, seed: int, jobs: int) -> None:
         print(f"  {spec} as player {seat + 1}: {won} won, {drawn} drawn, {lost} lost; {rate:.1f} games/s")
 
 
+def perfect_value(state: rulelang.State, seat: int, memo: dict[object, float]) -> float:
+    """``seat``'s share of the win in ``state`` when both sides play perfectly (two players,
+    no chance): 1 a win, 1/2 a draw, 0 a loss."""
+    if state.is_terminal():
+        winners = state.winners()
+        return 1.0 / len(winners) if seat in winners else 0.0
+    key = frozenset(state.history())
+    if key not in memo:
+        actor = state.current_players()[0]
+        values = []
+        for action_id in state.legal_action_ids(actor):
+            after = state.clone()
+            after.apply_action(action_id, player=actor)
+            values.append(perfect_value(after, seat, memo))
+        memo[key] = max(values) if actor == seat else min(values)
+    return memo[key]
+
+
+def first_replies(spec: AgentSpec, searches: int) -> None:
+    """How often ``spec``, second at tic-tac-toe, answers an opening with a losing reply."""
+    game = rulelang.load(TIC_TAC_TOE)
+    memo: dict[object, float] = {}
+    start = game.new_initial_state(seed=0)
+    losing = 0
+    for opening in start.legal_actions(0):
+        state = start.clone()
+        state.apply_action(opening.id, player=0)
+        holding = perfect_value(state, 1, memo)
+        lost = 0
+        for seed in range(searches):
+            reply = spec.build(game, seed).choose(state.clone(), 1)
+            after = state.clone()
+            after.apply_action(reply.id, player=1)
+            lost += perfect_value(after, 1, memo) < holding
+        losing += lost
+        print(f"  after {opening}: {lost} of {searches} replies lose")
+    print(f"Tic-tac-toe, {spec}'s reply to each opening: {losing} of {9 * searches} lose against perfect play")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="Jolly Roger games (default 200)")
     parser.add_argument("--ttt-games", type=int, default=100, help="tic-tac-toe games per seat order")
+    parser.add_argument("--replies", type=int, default=0,
+                        help="searches per opening of tic-tac-toe for the reply measure (0: none)")
     parser.add_argument("--spec", action="append", help="an agent to measure (default mcts:200); repeatable")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
     parser.add_argument("--seed", type=int, default=0)
@@ -145,6 +191,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     for text in args.spec or ["mcts:200"]:
         [spec] = parse_agents(text, 1)
+        if args.replies:
+            first_replies(spec, args.replies)
         if args.ttt_games:
             tic_tac_toe(spec, args.ttt_games, args.seed, args.jobs)
         if args.games:

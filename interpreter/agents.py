@@ -193,6 +193,17 @@ class Node:
         return mean + exploration * math.sqrt(math.log(self.availability) / self.visits)
 
 
+def standing(child: Node | None, player: int) -> tuple[int, int]:
+    """How a root action ranks for ``player``: a proved win first, a proved loss last,
+    then by visits (an action never tried comes after every tried one of its rank)."""
+    if child is None:
+        return 1, -1
+    if child.result is None:
+        return 1, child.visits
+    reward = child.result[player]
+    return (2 if reward == 1.0 else 0 if reward == 0.0 else 1), child.visits
+
+
 def _proved(parent: Node, child: Node, actor: int, rewards: list[float]) -> list[float]:
     """``rewards``, those of the finished game at ``child`` (reached by ``actor`` from
     ``parent``), recorded; when ``actor`` wins it alone, they are ``parent``'s too: he will
@@ -297,7 +308,8 @@ class MctsAgent:
         self.decisive = decisive
 
     def choose(self, state: State, player: int) -> Action:
-        """One of ``player``'s legal actions in ``state``: the most visited at the root."""
+        """One of ``player``'s legal actions in ``state``: a proved win if the search found
+        one, else the most visited at the root that is not a proved loss."""
         actions = state.legal_actions(player)
         if len(actions) < 2:
             return _only(actions, player)
@@ -305,8 +317,7 @@ class MctsAgent:
             root = self.search(Sampler(state, player), player)
         except RulelangError:
             return actions[self.rng.randrange(len(actions))]
-        visits = {key[1]: child.visits for key, child in root.children.items()}
-        return max(actions, key=lambda a: visits.get(a.id, -1))
+        return max(actions, key=lambda a: standing(root.children.get((player, a.id)), player))
 
     def search(self, sampler: Sampler, player: int) -> Node:
         """The tree grown from ``sampler``'s samples within the budget; its root."""

@@ -18,9 +18,11 @@ from rulelang.interpreter.agents import (
     AgentSpecError,
     GreedyAgent,
     MctsAgent,
+    Node,
     RandomAgent,
     parse_agents,
     rewards_of,
+    standing,
 )
 from rulelang.interpreter.infostate import Sampler, canonical_state
 from rulelang.interpreter.state import State
@@ -406,3 +408,17 @@ def test_docs_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
     assert blocks
     for block in blocks:
         exec(compile(block, str(AGENTS_DOC), "exec"), {})
+
+
+def test_the_final_choice_prefers_a_proved_win_and_avoids_a_proved_loss() -> None:
+    """At the root, a proved loss ranks below an action never tried, whatever its visits;
+    a proved win ranks above every action, however few its visits."""
+    def child(visits: int, result: list[float] | None = None) -> Node:
+        node = Node(0)
+        node.visits, node.result = visits, result
+        return node
+
+    lost, open_, won, drawn = child(150, [0.0, 1.0]), child(40), child(3, [1.0, 0.0]), child(60, [0.5, 0.5])
+    ranked = sorted([("lost", lost), ("open", open_), ("won", won), ("drawn", drawn), ("untried", None)],
+                    key=lambda item: standing(item[1], 0), reverse=True)
+    assert [name for name, _ in ranked] == ["won", "drawn", "open", "untried", "lost"]
