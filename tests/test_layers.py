@@ -133,7 +133,8 @@ def _game_names() -> set[str]:
 
 
 @pytest.mark.parametrize("path", [*sorted(LANGUAGE.glob("*.py")), *sorted(LANGUAGE.glob("*.lark")),
-                                  *sorted(RUNTIME.glob("*.py"))], ids=lambda p: f"{p.parent.name}/{p.name}")
+                                  *sorted(RUNTIME.glob("*.py")), *sorted((RUNTIME / "web").glob("*.*"))],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_no_source_of_the_engine_names_a_game(path):
     text = path.read_text(encoding="utf-8").lower()
     named = sorted(name for name in _game_names() if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text))
