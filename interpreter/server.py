@@ -26,12 +26,12 @@ import signal
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rulelang.diagnostics import Diagnostic
-from rulelang.errors import BUG_HINT, IllegalActionError, RulelangError
+from rulelang.errors import BUG_HINT, IllegalActionError, RulelangError, RulesetError
 from rulelang.files import MAX_RULESET_BYTES, inside, resolved
 from rulelang.loader import lint_text, load, read_ruleset
 from rulelang.settings import read_settings
@@ -122,7 +122,17 @@ class GameLibrary:
         """The Game of ``text`` read as the ruleset file ``name`` (its ``extends`` and boards
         resolve from that file's folder); never cached: an editor's text changes."""
         path = self.path_of(name)
-        return load(text, players, path=str(path), root=self.root)
+        try:
+            return load(text, players, path=str(path), root=self.root)
+        except RulesetError as error:   # located as the client named the files, as 'lint' does
+            raise RulesetError([self.as_named(d, str(path), name) for d in error.diagnostics]) from None
+
+    def as_named(self, diagnostic: Diagnostic, full: str, name: str) -> Diagnostic:
+        """``diagnostic`` with its file as a client of the root names it (``shown_file``)."""
+        if diagnostic.span is None:
+            return diagnostic
+        file = shown_file(diagnostic.span.file, full, name, self.root)
+        return replace(diagnostic, span=replace(diagnostic.span, file=file))
 
     def ruleset_file(self, name: str) -> Path:
         """The path of the ruleset file ``name``: P007 unless it names a ``.rules`` file in the root."""
