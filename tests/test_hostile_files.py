@@ -57,11 +57,13 @@ def secret_file(folder: Path, name: str = "secret.txt") -> Path:
 
 @pytest.fixture(autouse=True)
 def no_hang() -> Iterator[None]:
-    """A read that blocks (a named pipe opened for reading) fails the test instead of hanging."""
+    """A read that blocks (a named pipe opened for reading) fails the test instead of hanging.
+    By the clock, as a blocked read uses no CPU: 60 s, far above any test's time on a busy
+    machine."""
     def stop(signum: int, frame: object) -> None:
-        raise TimeoutError("blocked for 20 s")
+        raise TimeoutError("blocked for 60 s")
     previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(20)
+    signal.alarm(60)
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)

@@ -36,10 +36,12 @@ TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\.\.|[=!<
 
 def lint_cli(*paths, seconds: float = 10.0):
     """Run `rulelang lint` on ``paths``: (exit code, output, codes reported). Fails on a
-    traceback, an uncaught exception or a run longer than ``seconds``."""
-    started = time.perf_counter()
+    traceback, an uncaught exception or a run of more than ``seconds`` of this process's CPU
+    (CPU, not the clock: other work on the machine, such as the browser tests beside it, must
+    not make it fail)."""
+    started = time.process_time()
     result = CliRunner().invoke(main, ["lint", *map(str, paths)])
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
     assert "rulelang failed on this file" not in result.output, result.output
