@@ -1,6 +1,6 @@
 """Random playouts per second for every ruleset in games/, through the public host API.
 
-    python benchmarks/playouts.py [--seconds 3] [--players N] [--events] [--ids] [RULESET...]
+    python benchmarks/playouts.py [--seconds 3] [--players N] [--events] [--ids] [--playouts N] [RULESET...]
 
 Each playout plays the way a host does: ``legal_actions(p)``, then ``apply_action(action,
 player=p)`` with one of them (``--ids``: through ``legal_action_ids``, which builds no
@@ -8,7 +8,9 @@ Action objects).
 
 On tic-tac-toe it also measures OpenSpiel's pure-Python tic-tac-toe in the same run, when
 open_spiel is installed (pip install open-spiel), and prints the ratio. Time is the CPU time
-of this process (``time.process_time``), steadier than the clock on a shared machine. A
+of this process (``time.process_time``), steadier than the clock on a shared machine.
+``--playouts N`` plays exactly N playouts (seeds 0..N-1) instead, for a profile or a count
+of instructions (docs/performance.md), which no other job on the machine changes. A
 benchmark, not a test.
 """
 from __future__ import annotations
@@ -29,14 +31,14 @@ from rulelang.settings import read_settings  # noqa: E402
 
 
 def playouts_per_second(game, seconds: float, seed: int = 0, events: bool = False,
-                        ids: bool = False) -> tuple[float, float]:
+                        ids: bool = False, count: int | None = None) -> tuple[float, float]:
     """(playouts per second, mean decisions per playout) of uniformly random play, the way a
     host plays: ``legal_actions(p)``, then ``apply_action(action, player=p)`` with one of the
     returned actions (``ids``: the ids-only path, ``legal_action_ids``); recording events
-    when ``events``."""
+    when ``events``; for ``seconds``, or ``count`` playouts when given."""
     chooser = random.Random(seed)
     start, games, decisions = time.process_time(), 0, 0
-    while time.process_time() - start < seconds:
+    while games < count if count is not None else time.process_time() - start < seconds:
         state = game.new_initial_state(seed=games, events=events)
         while not state.is_terminal():
             for player in state.current_players():
@@ -66,15 +68,17 @@ def main(argv=None) -> None:
     parser.add_argument("--players", type=int)
     parser.add_argument("--events", action="store_true", help="record events (State.events) in every playout")
     parser.add_argument("--ids", action="store_true", help="play through legal_action_ids instead of legal_actions")
+    parser.add_argument("--playouts", type=int, help="play exactly this many playouts (no comparison with OpenSpiel)")
     args = parser.parse_args(argv)
     paths = args.rulesets or sorted((ROOT / "games").glob("*.rules"))
     print(f"{'ruleset':<28} {'players':>7} {'playouts/s':>11} {'decisions/game':>15}")
     for path in paths:
         players = args.players or default_players(path)
         game = rulelang.load(path, players=players)
-        rate, length = playouts_per_second(game, args.seconds, events=args.events, ids=args.ids)
+        rate, length = playouts_per_second(game, args.seconds, events=args.events, ids=args.ids,
+                                           count=args.playouts)
         print(f"{path.name:<28} {players:>7} {rate:>11.1f} {length:>15.1f}")
-        if path.name == "tic_tac_toe.rules":
+        if path.name == "tic_tac_toe.rules" and args.playouts is None:
             compare_with_openspiel(game, rate, args)
 
 

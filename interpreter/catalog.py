@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 VISIBILITIES = {"all", "owner", "none", "count"}
 MAX_COMPONENTS = 20_000  # more would make every state copy slow; no table game comes near
+KNOWN_OPTIONS = 4096  # the most lists of options kept for ``known_ids``, per game (more would cost memory
+# and the garbage collector's time in games whose options rarely come again)
 
 D = TypeVar("D", bound=ast.Decl)
 Reader = Callable[["State", Any], Value]
@@ -124,6 +126,8 @@ class Catalog:
         self.constant_base = self.int_base = 0
         self.enum_index: dict[int, int] = {}
         self.code_of: dict[object, int] = {}
+        # Lists of options offered before, with their action ids (``known_ids``).
+        self.known_options: dict[tuple[Value, ...], tuple[int, ...]] = {}
         # The lowered program.
         self.code: dict[str, Code] = {}
         self.first_phase: str | None = None
@@ -340,6 +344,26 @@ class Catalog:
         # Keyed by the values themselves: they are equal only to themselves, so a lookup
         # finds them and nothing else (an int, a string or a true never matches).
         self.code_of = {v: i for i, v in enumerate(interned)}
+
+    def known_ids(self, options: tuple[Value, ...]) -> tuple[int, ...] | None:
+        """The action ids of ``options`` if this list of options was offered before (then
+        it has no copies: see ``remember_ids``), else None: one lookup of the whole list."""
+        try:
+            return self.known_options.get(options)
+        except TypeError:  # a value that cannot be hashed (a map)
+            return None
+
+    def remember_ids(self, options: tuple[Value, ...]) -> tuple[int, ...]:
+        """``action_ids`` of ``options``, which has no two equal values; kept for
+        ``known_ids`` when every option is an interned value (equal only to itself, so a
+        list equal to this one holds the very same values), up to KNOWN_OPTIONS lists."""
+        try:
+            ids = tuple(map(self.code_of.__getitem__, options))
+        except (KeyError, TypeError):   # a number, a string, a constant, an unhashable value
+            return tuple(map(self.encode, options))
+        if len(self.known_options) < KNOWN_OPTIONS:
+            self.known_options[options] = ids
+        return ids
 
     def action_ids(self, options: tuple[Value, ...]) -> tuple[int, ...]:
         """``encode`` of each option, in one lookup each when they are all interned values."""

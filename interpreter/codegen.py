@@ -187,6 +187,11 @@ class Scope:
         # the state's tables it reads (``st.player_values[NAME]``...), each read once at its
         # start into a Python local (table -> local). None: read where used.
         self.tables: dict[str, str] | None = None
+        # Python locals (comprehension and loop variables) known to hold a player, space or
+        # component, or lists of them: local -> (that class, how many lists deep). Known
+        # from where their items come from (``ExpressionWriter.items_kind``), never from a
+        # declared type: an attribute of such a local is read without testing its kind.
+        self.kinds: dict[str, tuple[type, int]] = {}
 
     def table_reads(self, indent: str) -> list[str]:
         """The lines that read the tables this scope uses into their locals."""
@@ -369,6 +374,9 @@ class ExpressionWriter:
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
             dispatch = self.module.constant(_dispatch(readers, node.name), f"<reads x.{node.name}>")
             return f"{dispatch}(st, {obj})"
+        known = scope.kinds.get(obj)
+        if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
+            return f"({self._read(readers[known[0]], obj, node.name, scope)})"
         text = f"_no_attribute({obj}, {name})"
         for kind, reader in reversed(readers.items()):
             text = f"{self._read(reader, obj, node.name, scope)} if type({obj}) is {_KIND_NAMES[kind]} else {text}"
@@ -407,6 +415,7 @@ class ExpressionWriter:
         for clause in clauses:
             source = self.write(clause.source, scope)
             var = scope.python[clause.var] = self.module.fresh("_v")
+            self._bind_item_kind(var, clause.source, scope)
             loops.append(f"for {var} in _items(st, {source})")
             tests = [f"{visits}.step()"] if visits is not None else []
             if clause.condition is not None:
@@ -537,14 +546,24 @@ class ExpressionWriter:
         inner = Scope(scope.env_names, scope.key, dict(scope.python), scope.depth)
         inner.keys_read = scope.keys_read  # a KeyError in the loop reaches the expression's function
         inner.tables = {}
+        inner.kinds = dict(scope.kinds)
         loop = self._deciding(name, gen, inner, "_source", "_found")
         used = set(re.findall(r"\w+", " ".join(loop)))
         passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
+        # The work charged is counted in a Python local, and written back at the end, when
+        # nothing else in the loop can read or charge it (no line uses the state).
+        local = not any(_STATE.search(line) for line in loop if not _CHARGING.match(line))
+        charged = {"_W": "_w" if local else "st.work",
+                   "_CHARGE": "st.charge(_w - st.work)" if local else "st.charge(0)"}
+        loop = [_PLACEHOLDER.sub(lambda m: charged[m.group(0)], line) for line in loop]
         helper = self.module.fresh("_g")
         self.module.define(helper, "\n".join([
             f"def {helper}({', '.join(['_source', 'st', 'env', *passed])}):  # {name}() at {_where(gen)}",
+            "    _limit = st.game.max_steps",  # (the bound of a charge, read once)
+            *(["    _w = st.work"] if local else []),
             *inner.table_reads("    "),
-            *("    " + line for line in loop), "    return _found"]) + "\n")
+            *("    " + line for line in loop),
+            *(["    st.work = _w"] if local else []), "    return _found"]) + "\n")
         return f"{helper}({', '.join([source, 'st', scope.env, *passed])})"
 
     def _deciding(self, name: str, gen: ast.Generator, scope: Scope, items: str, found: str) -> list[str]:
@@ -552,7 +571,9 @@ class ExpressionWriter:
         list in the Python local ``items``, charged as ``runtime.items`` charges it. An element
         that is itself any() or all() over one clause is a loop within this one."""
         (clause,) = gen.clauses
+        source_kind = self.items_kind(clause.source, scope)
         var = scope.python[clause.var] = self.module.fresh("_v")
+        self._bind_item_kind(var, clause.source, scope)
         condition = self.write(clause.condition, scope) if clause.condition is not None else None
         body: list[str] = []
         element = gen.element
@@ -568,11 +589,44 @@ class ExpressionWriter:
                  "first": [f"{found} = {value}", "break"]}[name]
         if condition is not None:
             body = [f"if {condition}:", *("    " + line for line in body)]
-        return [f"if type({items}) is not tuple:", f"    {items} = _sequence(st, {items})",
-                f"if {items}:", f"    st.work += len({items})",   # charged: st.charge, in place
-                "    if st.work > st.game.max_steps:", "        st.charge(0)",
+        # A list known to be one (a board query's, a constant's) is not made one; the items
+        # are charged in place (_W: the work counted so far, _CHARGE: the error past the
+        # bound, as ``_short_circuit`` writes them).
+        known_list = source_kind is not None and source_kind[1] >= 1
+        return [*([] if known_list else [f"if type({items}) is not tuple:", f"    {items} = _sequence(st, {items})"]),
+                f"if {items}:", f"    _W += len({items})",
+                "    if _W > _limit:", "        _CHARGE",
                 f"{found} = {dict(any='False', all='True', first='None')[name]}",
                 f"for {var} in {items}:", *("    " + line for line in body)]
+
+    def _bind_item_kind(self, var: str, source: ast.Expr, scope: Scope) -> None:
+        """Record in ``scope`` what the Python local ``var``, bound to each item of
+        ``source`` in turn, certainly holds, when ``items_kind`` knows."""
+        kind = self.items_kind(source, scope)
+        if kind is not None and kind[1] >= 1:
+            scope.kinds[var] = (kind[0], kind[1] - 1)
+
+    def items_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
+        """What ``node`` certainly is, as (class, how many lists deep) for a player, a
+        space or a component or lists of one of them, from what it is made of, not from a
+        declared type (which the engine does not enforce): a board query (its result's kind
+        is fixed), ``players`` and ``seats``, a constant of the game whose value is known
+        now, or a comprehension variable already known. None when not certain."""
+        cat = self.cat
+        if isinstance(node, ast.Name):
+            name = node.name
+            if name in scope.python:
+                return scope.kinds.get(scope.python[name])
+            if name in scope.env_names or name in cat.global_vars:
+                return None
+            if name in ("players", "seats"):
+                return Player, 1
+            return _value_kind(cat.constants[name]) if name in cat.constants else None
+        if isinstance(node, ast.Call) and node.function in _BOARD_QUERY_KINDS \
+                and node.function not in cat.component_types and node.function not in cat.functions \
+                and node.function not in cat.load_time_functions:
+            return Space, _BOARD_QUERY_KINDS[node.function]
+        return None
 
     def _nested_short_circuit(self, node: ast.Expr) -> bool:
         """Whether ``node`` is any() or all() over a generator of one clause (not a function
@@ -581,6 +635,31 @@ class ExpressionWriter:
                 and node.function not in self.cat.component_types and node.function not in self.cat.functions
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Generator)
                 and node.args[0].key is None and len(node.args[0].clauses) == 1)
+
+
+_PLACEHOLDER = re.compile(r"\b_W\b|\b_CHARGE\b")
+_CHARGING = re.compile(r"\s*(_W \+= len\(\w+\)|if _W > _limit:|_CHARGE|\w+ = _sequence\(st, \w+\))$")
+"""The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``
+charges nothing)."""
+_STATE = re.compile(r"\bst\b")
+
+_BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "region": 1, "largest_region": 1, "lines": 2}
+"""Board queries whose result is always a list of spaces (1), or of lists of spaces (2):
+builtins.py returns the board's own tuples of spaces (rulelang.boards), or raises."""
+
+
+def _value_kind(value: object) -> tuple[type, int] | None:
+    """``ExpressionWriter.items_kind`` of a value known now: a player, a space or a
+    component (0), or a non-empty list whose items all have one such kind (one list deeper)."""
+    if type(value) in _KIND_NAMES:
+        return type(value), 0
+    if type(value) is tuple and value:
+        kinds = {_value_kind(item) for item in value}
+        if len(kinds) == 1:
+            (kind,) = kinds
+            if kind is not None:
+                return kind[0], kind[1] + 1
+    return None
 
 
 def _dispatch(readers: dict[type, Callable[[State, Any], Value]], name: str) -> Callable[[State, Any], Value]:

@@ -80,6 +80,10 @@ class Compiler:
         self.module = Module()  # the generated code of the game's expressions
         self.writer = ExpressionWriter(catalog, self.module)
         self.never_pausing: dict[str, str] = {}  # procedure -> the name of its compiled function
+        # In the procedure being lowered: the unconditional jumps (operation -> its target), and
+        # every target that a jump, a test, a compiled block or a choice goes on to (``_thread``).
+        self.jumps: dict[int, Box] = {}
+        self.targets: list[Box] = []
         self.block_writer = ProcedureWriter(self, self.never_pausing, in_env=True)
 
     def compile_never_pausing(self, procedures: Mapping[str, ast.ProcedureDecl]) -> None:
@@ -109,8 +113,26 @@ class Compiler:
         self.scope = set(params)
         self.renames, self.block_names = {}, [set()]
         self.loops = []
+        self.jumps, self.targets = {}, []
         self.block(body, code)
+        self._thread()
         return code
+
+    def _thread(self) -> None:
+        """Every target that lands on an unconditional jump goes straight to where that jump
+        goes (the run loop then dispatches one operation less there). The code and its
+        positions stay as they are: only where operations go on to changes."""
+        for box in self.targets:
+            seen: set[int] = set()
+            while box[0] in self.jumps and box[0] not in seen:  # (a loop of jumps ends at itself)
+                seen.add(box[0])
+                box[0] = self.jumps[box[0]][0]
+
+    def target(self, where: int = -1) -> Box:
+        """A jump target (patched later when -1), threaded once the procedure is lowered."""
+        box: Box = [where]
+        self.targets.append(box)
+        return box
 
     def block(self, block: ast.Block, code: Code) -> None:
         saved = dict(self.renames)
@@ -134,7 +156,7 @@ class Compiler:
             return
         saved = set(self.scope), dict(self.renames), set(self.block_names[-1]), self.counter
         try:
-            op = self.block_writer.write_block(run, code.name, len(code.ops) + 1)
+            op = self.block_writer.write_block(run, code.name, self.target(len(code.ops) + 1))
         except (CompileError, SyntaxError):
             self.scope, self.renames, self.block_names[-1], self.counter = saved
             for stmt in run:
@@ -191,11 +213,11 @@ class Compiler:
 
     def emit_jump(self, code: Code, span: Span, target: int = -1) -> Box:
         """A jump whose target may be patched later: returns a one-item list holding it."""
-        box: Box = [target]
+        box = self.target(target)
 
         def op(st: State, fr: Frame) -> None:
             fr.pc = box[0]  # patched by the time the code runs
-        self.emit(code, op, span)
+        self.jumps[self.emit(code, op, span)] = box
         return box
 
     def _s_Let(self, node: ast.Let, code: Code) -> None:
@@ -264,7 +286,7 @@ class Compiler:
     def _s_If(self, node: ast.If, code: Code) -> None:
         exits: list[Box] = []
         for cond, body in node.branches:
-            box: Box = [-1]
+            box = self.target()
             self.emit(code, self.writer.branch(cond, self.scope, self.key, box), cond.span)
             self.block(body, code)
             exits.append(self.emit_jump(code, node.span))
@@ -320,7 +342,7 @@ class Compiler:
         self._close_loop(code, loop, break_target=end_box[0])
 
     def _s_While(self, node: ast.While, code: Code) -> None:
-        end_box: Box = [-1]
+        end_box = self.target()
         head = self.emit(code, self.writer.branch(node.condition, self.scope, self.key, end_box), node.span)
         loop = self._loop(code, head)
         self.block(node.body, code)
@@ -336,7 +358,7 @@ class Compiler:
             self.emit_jump(code, node.span, head)
             self._close_loop(code, loop)
             return
-        tail = self.emit(code, self.writer.branch(node.until, self.scope, self.key, [head]), node.until.span)
+        tail = self.emit(code, self.writer.branch(node.until, self.scope, self.key, self.target(head)), node.until.span)
         self._close_loop(code, loop, continue_target=tail)
 
     def _s_Break(self, node: ast.Break, code: Code) -> None:
@@ -358,25 +380,31 @@ class Compiler:
         prompt = self.prompt(node.prompt, f"choose {node.var} in {_source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
-        var, action_ids = self.bind_plain(node.var), self.cat.action_ids
-        otherwise_box: Box = [-1]
+        var, known_ids, remember_ids = self.bind_plain(node.var), self.cat.known_ids, self.cat.remember_ids
+        otherwise_box = self.target()
         has_otherwise = node.otherwise is not None
+        after = self.target(len(code.ops) + 1)  # the operation after the choice (threaded)
 
         def resume(st: State, fr: Frame, value: Value, player: int) -> None:
             fr.env[var] = value
-            fr.pc += 1
+            fr.pc = after[0]
+
+        prompt_of = _prompt_of(prompt)  # made once: a decision reads the state it is asked from
 
         def choose(st: State, fr: Frame) -> None:
-            options = _unique(as_list(st, source(st, fr.env)))
-            if not options:
-                if has_otherwise:
-                    fr.pc = otherwise_box[0]
-                    return
-                raise RuleError("this choice offers no option", "E604")
+            options = as_list(st, source(st, fr.env))
+            ids = known_ids(options)  # options offered before: no copies, and their ids known
+            if ids is None:
+                options = _unique(options)
+                if not options:
+                    if has_otherwise:
+                        fr.pc = otherwise_box[0]
+                        return
+                    raise RuleError("this choice offers no option", "E604")
             player = _chooser(st, chooser(st, fr.env))
-            ids = action_ids(options)
-            st.pending = Decision("choose", (player.index,), options, ids, resume,
-                                  prompt_of=lambda st, p: prompt(st, st.frames[-1].env, p), span=span, asks=asks)
+            if ids is None:
+                ids = remember_ids(options)
+            st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
         code.stops.add(self.emit(code, choose, node.span))
         if node.otherwise is not None:
             skip = self.emit_jump(code, node.span)
@@ -397,16 +425,22 @@ class Compiler:
         def resume(st: State, fr: Frame, value: Value, player: int) -> None:
             fr.pc = targets[names.index(value)]
 
+        prompt_of = _prompt_of(prompt)
+        ids = tuple(labels)
+        always_open = bool(conds) and all(c is None for c in conds)  # no conditions: the same options each time
+
         def menu(st: State, fr: Frame) -> None:
             env = fr.env
-            open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
-            if not open_:
-                raise RuleError("no option of this choice is available", "E604")
+            if always_open:
+                options, option_ids = names, ids
+            else:
+                open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
+                if not open_:
+                    raise RuleError("no option of this choice is available", "E604")
+                options, option_ids = tuple(names[i] for i in open_), tuple(labels[i] for i in open_)
             player = _chooser(st, chooser(st, env))
-            st.pending = Decision("menu", (player.index,), tuple(names[i] for i in open_),
-                                  tuple(labels[i] for i in open_), resume,
-                                  prompt_of=lambda st, p: prompt(st, st.frames[-1].env, p),
-                                  span=span)
+            st.pending = Decision("menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
+                                  "menu")
         code.stops.add(self.emit(code, menu, node.span))
         for option in node.options:
             targets.append(len(code.ops))
@@ -512,6 +546,9 @@ class Compiler:
             if st.event_log is not None:
                 st.event_log.append(chance_event(st, asked, value))
 
+        def asked_of(st: State, player: int) -> str:
+            return asked
+
         def chance(st: State, fr: Frame) -> None:
             values = outcomes_of(st, fr.env)
             if not values:
@@ -520,7 +557,7 @@ class Compiler:
                 options, probs = _distribution(st, values)
                 if len(options) > 1:
                     st.pending = Decision("chance", (CHANCE,), options, action_ids(options), resume,
-                                          probs, prompt_of=lambda st, p: asked, span=span)
+                                          probs, prompt_of=asked_of, span=span)
                     return
                 value = options[0]  # a single outcome is no chance node
             else:
@@ -562,6 +599,9 @@ class Compiler:
             items[i], items[j] = items[j], items[i]
             fr.env[key] = (tuple(items), i - 1)
 
+        def shuffled_of(st: State, player: int) -> str:
+            return shuffled
+
         def shuffle(st: State, fr: Frame) -> None:
             env = fr.env
             items: tuple[Value, ...]
@@ -581,7 +621,7 @@ class Compiler:
                 options, probs = _distribution(st, items[: i + 1])
                 if len(options) > 1:
                     st.pending = Decision("chance", (CHANCE,), options, action_ids(options), resume,
-                                          probs, prompt_of=lambda st, p: shuffled, span=span)
+                                          probs, prompt_of=shuffled_of, span=span)
                     return
                 i = 0  # the items left are interchangeable: their order is decided
             order = list(items)
@@ -715,6 +755,14 @@ class Compiler:
         def reveal(st: State, env: Env) -> None:
             effects.reveal(st, value(st, env), audience(st, env))
         self.emit_step(code, reveal, node.span)
+
+
+def _prompt_of(prompt: PromptOf) -> Callable[[State, int], str]:
+    """A decision's ``prompt_of``: ``prompt`` with the locals of the procedure running in
+    the state asked (made once per statement, not once per decision)."""
+    def prompt_of(st: State, player: int) -> str:
+        return prompt(st, st.frames[-1].env, player)
+    return prompt_of
 
 
 def _source_text(expr: ast.Expr) -> str:

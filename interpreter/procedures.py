@@ -144,9 +144,10 @@ class ProcedureWriter:
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
                            local_names={py: key for key, py in self.locals.items()})
 
-    def write_block(self, statements: list[ast.Stmt], procedure: str, next_pc: int) -> Op:
+    def write_block(self, statements: list[ast.Stmt], procedure: str, next_pc: list[int]) -> Op:
         """One operation of a procedure that may pause (lowered, with ``in_env``) that runs
-        ``statements``, none of which pauses, and moves on to operation ``next_pc``."""
+        ``statements``, none of which pauses, and moves on to operation ``next_pc[0]`` (a
+        jump target: where it goes is known once the procedure is lowered)."""
         self.lines = []
         name = self.module.fresh("_b")
         first = statements[0].span
@@ -154,7 +155,7 @@ class ProcedureWriter:
         self.emit(1, "env = fr.env", first)
         for stmt in statements:
             getattr(self, "_" + type(stmt).__name__)(stmt, 1)
-        self.emit(1, f"fr.pc = {int(next_pc)}", statements[-1].span)
+        self.emit(1, f"fr.pc = {self.module.constant(next_pc, '<where to go next>')}[0]", statements[-1].span)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         op: Op = self.module.define(name, source, spans=[span for _, span in self.lines], procedure=procedure)
         return op

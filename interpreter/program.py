@@ -59,7 +59,11 @@ class Frame:
     __slots__ = ("code", "env", "name", "pc", "ret")
 
     def __init__(self, name: str, code: list[Op], pc: int, env: Env, ret: str | None = None):
-        self.name, self.code, self.pc, self.env, self.ret = name, code, pc, env, ret
+        self.name = name  # (one assignment each: faster than one of a tuple, and states copy frames often)
+        self.code = code
+        self.pc = pc
+        self.env = env
+        self.ret = ret
 
     def copy(self) -> Frame:
         """An independent copy (the locals are copied; the values themselves are immutable)."""
@@ -78,11 +82,17 @@ class Decision:
                  "span")
 
     def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
-                 resume: Resume, probs: tuple[float, ...] = (), *,
+                 resume: Resume, probs: tuple[float, ...] = (),
                  per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = (),
                  prompt_of: Callable[[State, int], str] | None = None, span: Span | None = None, asks: str = ""):
-        self.kind, self.players, self.options, self.ids = kind, players, options, ids
-        self.resume, self.probs = resume, probs
+        # (Every argument may be given by position: a choice, made at each decision, is
+        # made faster so than with keywords.)
+        self.kind = kind
+        self.players = players
+        self.options = options
+        self.ids = ids
+        self.resume = resume
+        self.probs = probs
         self.per_player = per_player
         self.chosen = chosen  # in a simultaneous choice: the players who have already chosen
         # What is asked, for one of ``players``: computed only when a host asks for it, from

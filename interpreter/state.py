@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from rulelang.boards import BoardError
 from rulelang.diagnostics import Diagnostic, Span
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["CHANCE", "Action", "State"]
 
 ACTIONS_KEPT = 10_000  # Action objects a game keeps for each player, to give them again
+_V = TypeVar("_V")
 _ID = attrgetter("id")  # a component's id, for fast loops over a zone
 
 
@@ -184,7 +185,8 @@ class State:
                 prefix, steps, work = start
                 state = prefix.clone()
                 state.seed, state.rng = seed, rng.seed_state(seed)
-                state.run(steps, work)  # the run goes on as if it had not stopped
+                if state.pending is None and not state.terminal:  # (else it is at its first decision)
+                    state.run(steps, work)  # the run goes on as if it had not stopped
                 return state
         state = cls(game, seed, explicit_chance, events)
         state._set_up_and_start()
@@ -242,7 +244,10 @@ class State:
     # ---- host API ----
     def current_players(self) -> list[int]:
         """The players to act: one, several (a simultaneous choice), [CHANCE] or []."""
-        return list(self._to_act())
+        decision = self.pending  # (``_to_act`` written in place: a host asks this at every turn)
+        if decision is None or self.terminal:
+            return []
+        return list(decision.players)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -254,10 +259,14 @@ class State:
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The actions ``player`` may take now (the only player to act by default)."""
-        player = self._resolve_player(player)
-        if player is None:
-            return []
-        options, ids = self._options(player)
+        decision = self.pending
+        if decision is not None and type(player) is int and player in decision.players and not self.terminal:
+            options, ids = decision.options_of(player)  # the usual call: a player to act
+        else:
+            player = self._resolve_player(player)
+            if player is None:
+                return []
+            options, ids = self._options(player)
         made = self.game.actions[player]
         try:
             return list(map(made.__getitem__, ids))
@@ -322,6 +331,18 @@ class State:
 
     def apply_action(self, action: Action | int, player: int | None = None) -> None:
         """Apply an Action or an action id for ``player``; IllegalActionError if not legal."""
+        decision = self.pending
+        if type(action) is Action and type(player) is int and decision is not None and not self.terminal \
+                and player in decision.players:  # the usual call: an Action of legal_actions, for a player to act
+            options, ids = decision.options_of(player)
+            action_id = action.id
+            try:
+                chosen = options[ids.index(action_id)]
+            except ValueError:
+                pass  # not legal: said below
+            else:
+                self._resume(player, chosen, action_id)
+                return
         if isinstance(action, Action):
             if player is None:
                 player = action.player
@@ -595,19 +616,37 @@ class State:
         steps done, counting ``steps`` already done by this run."""
         limit = self.game.max_steps
         self.work, self.rounds = work, 0
-        code = self.game.catalog.code
-        while self.pending is None and not self.terminal:
+        if until_stop:
+            code = self.game.catalog.code
+            while self.pending is None and not self.terminal:
+                fr = self.frames[-1]
+                if fr.pc < len(fr.code) and fr.pc in code[fr.name].stops:
+                    break
+                steps = self._step(fr, steps, limit)
+            return steps
+        while self.pending is None and not self.terminal:  # the hot loop: one operation a round
             fr = self.frames[-1]
-            ops = fr.code
-            if fr.pc >= len(ops):
+            try:
+                op = fr.code[fr.pc]
+            except IndexError:  # past its last operation: the procedure returns
                 self.pop(None)
                 continue
-            if until_stop and fr.pc in code[fr.name].stops:
-                break
-            ops[fr.pc](self, fr)
+            op(self, fr)
             steps += 1
             if steps > limit:
                 raise _runaway(limit)
+        return steps
+
+    def _step(self, fr: Frame, steps: int, limit: int) -> int:
+        """One round of the run loop on frame ``fr``, the innermost: its operation, or its
+        return when it is past its last; the steps done then."""
+        if fr.pc >= len(fr.code):
+            self.pop(None)
+            return steps
+        fr.code[fr.pc](self, fr)
+        steps += 1
+        if steps > limit:
+            raise _runaway(limit)
         return steps
 
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
@@ -667,11 +706,11 @@ class State:
         """Make every field of this state a copy of ``other``'s (values are shared: immutable)."""
         self.game, self.seed, self.explicit_chance, self.rng = other.game, other.seed, other.explicit_chance, other.rng
         self.global_values = dict(other.global_values)
-        self.player_values = {k: v[:] for k, v in other.player_values.items()}
-        self.space_values = {k: v[:] for k, v in other.space_values.items()}
-        self.component_values = {k: v[:] for k, v in other.component_values.items()}
-        self.supply_counts = {k: v[:] for k, v in other.supply_counts.items()}
-        self.zones = [z[:] for z in other.zones]
+        self.player_values = _copied(other.player_values)
+        self.space_values = _copied(other.space_values)
+        self.component_values = _copied(other.component_values)
+        self.supply_counts = _copied(other.supply_counts)
+        self.zones = [z[:] for z in other.zones] if other.zones else []
         self.component_zone = other.component_zone[:]
         self.component_knowledge = other.component_knowledge[:]
         self.frames = [f.copy() for f in other.frames]
@@ -782,7 +821,24 @@ def _start_of(game: Game, events: bool) -> tuple[State, int, int] | None:
             return None
         if state.pending is None:
             starts[key] = (state, steps, state.work)
+            starts[key] = _first_decision(state, steps) or starts[key]
     return starts[key]
+
+
+def _first_decision(prefix: State, steps: int) -> tuple[State, int, int] | None:
+    """``prefix`` (a start of ``_start_of``) run on to its first decision, or to its end, when
+    that run draws nothing from the random generator: then every new game reaches the very
+    same decision (the decision holds no state of its own), and a copy of it needs no run.
+    None if the run draws (its generator moved), or fails (each game's own run reports it)."""
+    state = prefix.clone()
+    drawn = state.rng
+    try:
+        state._run_until_decision(steps, state.work)
+    except Exception:
+        return None
+    if state.rng != drawn or (state.pending is None and not state.terminal):
+        return None
+    return state, 0, 0
 
 
 class InitialTables(NamedTuple):
@@ -795,9 +851,9 @@ class InitialTables(NamedTuple):
     max_steps: int  # the bound on the work they were computed within
 
 
-def _copied(table: dict[str, list[Value]]) -> dict[str, list[Value]]:
+def _copied(table: dict[str, list[_V]]) -> dict[str, list[_V]]:
     """A table of owned variables whose lists can change without changing ``table``'s."""
-    return {name: values[:] for name, values in table.items()}
+    return {name: values[:] for name, values in table.items()} if table else {}  # (no comprehension run for none)
 
 
 def _cause(error: Exception) -> BaseException | None:

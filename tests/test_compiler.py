@@ -152,3 +152,69 @@ def test_loops_in_compiled_code_break_continue_and_test_as_written(tmp_path):
     data = game.new_initial_state().to_json()["globals"]
     assert data["seen"] == [1, 3, 5, 7]
     assert data["rounds"] == 2   # a 'continue' in 'repeat ... until' tests the condition (else 3)
+
+
+def test_an_attribute_of_an_item_whose_kind_is_certain_is_read_without_a_test(tmp_path):
+    code = rulelang.load(ROOT / "games" / "tic_tac_toe.rules", players=2).generated_code()
+    # [s for s in spaces(grid) if s.mark == none] and all(s.mark == p for s in line) for line in lines(grid, 3):
+    # spaces come from board queries, so s.mark is read in place, with no test of the kind of s
+    assert "type(_v" not in code and "_no_attribute(_v" not in code
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        board grid = square_grid(2, 2)
+        space var mark: int = 0
+        var chosen: list[space] = []
+        phase p {
+          chosen = [s for s in spaces(grid) if s.mark == 0]
+          let found = [s.mark for s in chosen]
+          end game
+        }
+    ''')
+    assert "type(_v" in game.generated_code()  # a variable's list may hold anything: its items are tested
+    game.new_initial_state()
+
+
+def test_a_list_of_options_offered_again_is_looked_up_once(tmp_path):
+    game = rulelang.load(ROOT / "games" / "tic_tac_toe.rules", players=2)
+    state = game.new_initial_state()
+    known = game.catalog.known_options
+    assert list(known.values()) == [tuple(state.legal_action_ids())]   # the nine spaces, interned values
+    numbers = load(tmp_path, '''\
+        game "G" { players 1 }
+        phase p { choose k in [1, 2, 3] by players[0]  end game }
+    ''')
+    assert numbers.new_initial_state().legal_action_ids() and not numbers.catalog.known_options  # not interned
+
+
+def test_a_new_game_starts_as_a_copy_of_the_first_decision_when_nothing_before_it_draws(tmp_path):
+    game = rulelang.load(ROOT / "games" / "tic_tac_toe.rules", players=2)
+    first, second = game.new_initial_state(seed=1), game.new_initial_state(seed=2)
+    (start, _, _), = game.starts.values()
+    assert start.pending is not None   # kept at its decision: a new game runs nothing
+    assert first.legal_action_ids() == second.legal_action_ids() and first.rng != second.rng
+    rolling = load(tmp_path, '''\
+        game "G" { players 1 }
+        die d6 = 1..6
+        var rolled: int = 0
+        setup { let r = roll d6  rolled = r }
+        phase p { choose k in 1..rolled by players[0]  end game }
+    ''')
+    sizes = {len(rolling.new_initial_state(seed=seed).legal_action_ids()) for seed in range(20)}
+    (start, _, _), = rolling.starts.values()
+    assert start.pending is None and len(sizes) > 1   # the setup draws: each game runs from its draw
+
+
+def test_work_counted_in_a_loop_of_any_still_meets_the_bound(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1  max_steps 5000 }
+        board grid = square_grid(30, 30)
+        space var mark: int = 0
+        var hit: bool = false
+        phase p {
+          hit = any(all(s.mark == 1 for s in line) for line in lines(grid, 2))
+          end game
+        }
+    ''')
+    assert "_w += len(" in game.generated_code()  # counted in a local: the loop reads nothing of the state
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.code == "E603" and "items of work" in diagnostic.message and diagnostic.span.line == 6
