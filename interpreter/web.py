@@ -39,7 +39,12 @@ STATIC_FILES = {"/": "index.html", "/index.html": "index.html", "/app.js": "app.
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
-                    "Content-Security-Policy": "frame-ancestors 'none'", "Referrer-Policy": "no-referrer",
+                    # the page's own script only: text that a ruleset puts on the page never runs
+                    "Content-Security-Policy": "default-src 'self'; script-src 'self'; "
+                                               "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                                               "connect-src 'self'; base-uri 'none'; form-action 'none'; "
+                                               "frame-ancestors 'none'",
+                    "Referrer-Policy": "no-referrer",
                     "Cache-Control": "no-store"}
 
 

@@ -518,3 +518,13 @@ def test_rulelang_web_refuses_a_root_that_is_not_a_folder(tmp_path: Path) -> Non
     run = subprocess.run([sys.executable, "-m", "rulelang", "web", str(tmp_path / "none"), "--no-browser"],
                          capture_output=True, text=True, timeout=HANG)
     assert run.returncode == 2 and "does not exist" in run.stderr
+
+
+
+def test_the_page_may_run_only_its_own_script(web: str) -> None:
+    """The page comes with a Content-Security-Policy that runs scripts from the server only,
+    so no text a ruleset puts on the page (a label, a log line) can ever run as a script."""
+    _, headers, _ = fetch(f"{web}/")
+    policy = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))
+    assert policy["script-src"] == "'self'" and policy["default-src"] == "'self'"
+    assert policy["frame-ancestors"] == "'none'" and policy["form-action"] == "'none'"
