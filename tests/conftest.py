@@ -1,6 +1,7 @@
 """Shared helpers for the engine's test suite."""
 from __future__ import annotations
 
+import random
 import sys
 import textwrap
 from pathlib import Path
@@ -55,3 +56,14 @@ def load_text():
     def load(text, players=None):
         return rulelang.load(rules(text), players=players)
     return load
+
+
+def play_randomly(state, chooser: random.Random, limit: int | None = None):
+    """``state`` after random actions (each drawn by ``chooser`` from the legal actions of the
+    first player to act) until the end, or ``limit`` actions."""
+    done = 0
+    while not state.is_terminal() and (limit is None or done < limit):
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+        done += 1
+    return state

@@ -8,6 +8,7 @@ import pickle
 import random
 
 import pytest
+from conftest import play_randomly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,14 +35,7 @@ invariant "coins are conserved" = bank(coins) + sum(p.coins for p in players) ==
 
 
 def _played(game, seed, steps, explicit_chance=False):
-    state = game.new_initial_state(seed, explicit_chance=explicit_chance)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        player = state.current_players()[0]
-        state.apply_action(rng.choice(state.legal_actions(player)), player=player)
-    return state
+    return play_randomly(game.new_initial_state(seed, explicit_chance=explicit_chance), random.Random(seed), steps)
 
 
 def _refused(game, data, *fragments):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import play_randomly
 
 import rulelang
 from rulelang import Game, IllegalActionError, State
@@ -34,15 +35,6 @@ def load(name: str, players: int) -> Game:
 
 def labelled(state: State, player: int) -> list[tuple[int, str]]:
     return [(a.id, a.label) for a in state.legal_actions(player)]
-
-
-def play_randomly(state: State, chooser: random.Random, limit: int | None = None) -> None:
-    """Random actions until the end (or ``limit`` actions)."""
-    done = 0
-    while not state.is_terminal() and (limit is None or done < limit):
-        player = state.current_players()[0]
-        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
-        done += 1
 
 
 def stops(game: Game, seed: int, stride: int) -> Iterator[State]:

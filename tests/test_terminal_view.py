@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from conftest import GAMES_DIR, game_cases
+from conftest import GAMES_DIR, game_cases, play_randomly
 from rich.console import Console
 
 import rulelang
@@ -41,16 +41,6 @@ def text_of(game, state, player, width=WIDTH):
     return console.export_text()
 
 
-def play_random(state, rng, steps):
-    """Up to ``steps`` random actions (fewer if the game ends)."""
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        mover = state.current_players()[0]
-        state.apply_action(rng.choice(state.legal_actions(mover)), player=mover)
-    return state
-
-
 def panel(text, title):
     """The lines of the panel whose title starts with ``title``."""
     lines = text.splitlines()
@@ -67,7 +57,7 @@ def test_every_ruleset_renders_through_a_random_game(path, players):
     state = game.new_initial_state(seed=3)
     rng = random.Random(3)
     for steps, seats in ((0, [0]), (12, range(players)), (10_000, [players - 1])):
-        play_random(state, rng, steps)
+        play_randomly(state, rng, steps)
         for seat in seats:
             lines = plain_text(view.render(state, seat), WIDTH).splitlines()
             assert game.title in lines[0] and f"you are player {seat + 1}" in lines[0]
@@ -114,7 +104,7 @@ def test_the_hidden_hand_of_another_player_shows_only_its_size():
 
 def test_jolly_roger_hands_of_the_others_stay_hidden():
     game = load("jolly_roger", 3)
-    state = play_random(game.new_initial_state(seed=9), random.Random(9), 6)
+    state = play_randomly(game.new_initial_state(seed=9), random.Random(9), 6)
     labels = {c["id"]: c["label"] for c in game.catalog_info()["components"]}
     seen = json.dumps(state.observation(0), ensure_ascii=False)
     hidden = [labels[i] for seat in (1, 2) for i in state.to_json()["zones"][f"hand/{seat}"]]
@@ -130,7 +120,7 @@ def test_jolly_roger_hands_of_the_others_stay_hidden():
 
 def test_goods_on_components_appear_in_the_supplies_panel():
     game = load("jamaica", 3)
-    state = play_random(game.new_initial_state(seed=4), random.Random(4), 30)
+    state = play_randomly(game.new_initial_state(seed=4), random.Random(4), 30)
     obs = state.observation(0)
     loaded = [(card["label"], card["tokens"]) for view in obs["players"] for zone in view.values()
               if isinstance(zone, list) for card in zone if isinstance(card, dict) and card.get("tokens")]
@@ -150,9 +140,9 @@ def test_goods_on_components_appear_in_the_supplies_panel():
 
 def test_the_prompt_and_the_numbered_options_appear():
     game = load("jamaica", 3)
-    state = play_random(game.new_initial_state(seed=2), random.Random(2), 12)
+    state = play_randomly(game.new_initial_state(seed=2), random.Random(2), 12)
     while 0 not in state.current_players():
-        play_random(state, random.Random(5), 1)
+        play_randomly(state, random.Random(5), 1)
     text = text_of(game, state, 0)
     question = panel(text, "your choice")
     assert state.prompt(0) in question[0]
@@ -166,7 +156,7 @@ def test_a_space_option_says_what_the_space_is():
     game = load("tobago", 2)
     state = game.new_initial_state(seed=1)
     while not any(a.id < 144 for a in state.legal_actions(state.current_players()[0])):
-        play_random(state, random.Random(1), 1)
+        play_randomly(state, random.Random(1), 1)
     seat = state.current_players()[0]
     text = text_of(game, state, seat)
     first = state.legal_actions(seat)[0]
@@ -183,7 +173,7 @@ def test_a_seat_not_to_act_sees_whom_it_waits_for():
 
 def test_the_log_shows_the_last_lines_the_seat_may_see():
     game = load("jamaica", 3)
-    state = play_random(game.new_initial_state(seed=6), random.Random(6), 25)
+    state = play_randomly(game.new_initial_state(seed=6), random.Random(6), 25)
     log = state.observation(1)["log"]
     assert len(log) > 3
     text = plain_text(render_view(game, state, 1, log_lines=3), WIDTH)
@@ -210,7 +200,7 @@ def test_a_track_numbers_its_spaces_and_shows_forks_loops_and_pieces():
 
 def test_the_ship_of_each_player_is_on_its_space_of_the_track():
     game = load("jamaica", 3)
-    state = play_random(game.new_initial_state(seed=8), random.Random(8), 20)
+    state = play_randomly(game.new_initial_state(seed=8), random.Random(8), 20)
     view = SeatView(game)
     obs = state.observation(0)
     marks = view.board_marks(obs)
@@ -337,7 +327,7 @@ def test_a_simultaneous_choice_says_who_has_chosen():
     rng = random.Random(1)
     while state.current_players() != [0, 1]:
         assert not state.is_terminal()
-        play_random(state, rng, 1)
+        play_randomly(state, rng, 1)
     state.apply_action(state.legal_actions(1)[0], player=1)
     text = text_of(game, state, 0)
     assert "already chosen: player 2" in "\n".join(panel(text, "your choice (simultaneous)"))
