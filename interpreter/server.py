@@ -481,8 +481,11 @@ def op_replay(session: Session, request: JSON) -> JSON:
     if step > len(history):
         raise ProtocolError("P003", f"request.step must be at most {len(history)}, the actions of this game")
     replayed = state.game.new_initial_state(seed=state.seed, explicit_chance=state.explicit_chance)
+    for player, action_id in history[:max(step - 1, 0)]:
+        replayed.apply_action(action_id, player=player)
     last: JSON | None = None
-    for player, action_id in history[:step]:
+    if step:   # the last action, labelled as it was offered
+        player, action_id = history[step - 1]
         asked = replayed.decision(player)
         offered = asked.actions if asked is not None else ()
         label = next((a.label for a in offered if a.id == action_id), str(action_id))
