@@ -819,9 +819,8 @@ def _start_of(game: Game, events: bool) -> tuple[State, int, int] | None:
             steps = state._run_until_decision(until_stop=True)
         except Exception:
             return None
-        if state.pending is None:
-            starts[key] = (state, steps, state.work)
-            starts[key] = _first_decision(state, steps) or starts[key]
+        if state.pending is None:   # on to the first decision itself when nothing on the way draws
+            starts[key] = _first_decision(state, steps) or (state, steps, state.work)
     return starts[key]
 
 
