@@ -51,17 +51,18 @@ def board_layout(board: Board) -> dict[str, Any]:
     """The layout of ``board`` as data: its name, kind, the shape of its cells, its extent
     (``width``, ``height``) and each space's centre and attributes; ``links`` are the
     directed successors of a graph board ([] for grids)."""
+    links: list[list[int]] = []
     if board.kind == "square":
         centres, cell, size = square_centres(board), "square", (1.0, 1.0)
     elif board.kind == "hex":
         centres, cell, size = hex_centres(board), "hex", (1.0, HEX_HEIGHT)
     else:
-        centres, cell, size = track_centres(successor_lists(board)), "circle", (1.0, 1.0)
+        successors = successor_lists(board)
+        centres, cell, size = track_centres(successors), "circle", (1.0, 1.0)
+        links = [[i, j] for i, targets in enumerate(successors) for j in targets]
     shifted, width, height = fitted(centres, size)
     spaces = [{"name": s.name, "index": s.index, "x": x, "y": y, "attributes": dict(s.attributes)}
               for s, (x, y) in zip(board.spaces, shifted, strict=True)]
-    links = [] if board.kind in ("square", "hex") else \
-        [[i, j] for i, targets in enumerate(successor_lists(board)) for j in targets]
     return {"name": board.name, "kind": board.kind, "cell": cell, "width": width, "height": height,
             "spaces": spaces, "links": links}
 
