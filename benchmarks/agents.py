@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
-from rulelang.interpreter.agents import AgentSpec, derive_seed, parse_agents  # noqa: E402
+from rulelang.interpreter.agents.agents import AgentSpec, derive_seed, parse_agents  # noqa: E402
 
 JOLLY_ROGER = ROOT / "games" / "jolly_roger.rules"
 TIC_TAC_TOE = ROOT / "games" / "tic_tac_toe.rules"

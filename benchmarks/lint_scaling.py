@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rulelang.linter import lint_text
+from rulelang.check.linter import lint_text
 
 
 def chain(count: int) -> str:

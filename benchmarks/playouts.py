@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import rulelang  # noqa: E402
+from rulelang.check.settings import read_settings  # noqa: E402
 from rulelang.loader import read_ruleset  # noqa: E402
-from rulelang.settings import read_settings  # noqa: E402
 
 
 def playouts_per_second(game, seconds: float, seed: int = 0, events: bool = False,

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
-from rulelang.interpreter.simulate import SimulationReport, simulate  # noqa: E402
+from rulelang.interpreter.sim.simulate import SimulationReport, simulate  # noqa: E402
 
 
 def deterministic(report: SimulationReport) -> dict[str, object]:

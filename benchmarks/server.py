@@ -2,7 +2,7 @@
 
     python benchmarks/server.py [--seconds 3] [--ruleset games/tic_tac_toe.rules]
 
-The server runs in a process of its own (``python -m rulelang.interpreter.server``), over
+The server runs in a process of its own (``python -m rulelang.interpreter.hosts.server``), over
 stdin/stdout and over TCP; this process is its client. Three figures per transport:
 
 - **round trips**: random playouts, one request at a time (legal_actions, then apply with
@@ -32,7 +32,7 @@ from typing import Any, BinaryIO
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulelang.interpreter.server import GameLibrary, Session  # noqa: E402
+from rulelang.interpreter.hosts.server import GameLibrary, Session  # noqa: E402
 
 BATCH = 500
 Ask = Callable[[dict[str, Any]], dict[str, Any]]
@@ -116,7 +116,7 @@ def both(pid: int, client: LineClient, ruleset: str, seconds: float) -> tuple[Fi
 
 
 def over_stdio(ruleset: str, seconds: float) -> tuple[Figure, Figure]:
-    server = subprocess.Popen([sys.executable, "-m", "rulelang.interpreter.server"], cwd=ROOT,
+    server = subprocess.Popen([sys.executable, "-m", "rulelang.interpreter.hosts.server"], cwd=ROOT,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert server.stdin is not None and server.stdout is not None
     client = LineClient(server.stdin, server.stdout)
@@ -128,7 +128,7 @@ def over_stdio(ruleset: str, seconds: float) -> tuple[Figure, Figure]:
 
 
 def over_tcp(ruleset: str, seconds: float) -> tuple[Figure, Figure]:
-    server = subprocess.Popen([sys.executable, "-m", "rulelang.interpreter.server", "--port", "0"], cwd=ROOT,
+    server = subprocess.Popen([sys.executable, "-m", "rulelang.interpreter.hosts.server", "--port", "0"], cwd=ROOT,
                               stderr=subprocess.PIPE)
     assert server.stderr is not None
     try:

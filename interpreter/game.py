@@ -6,14 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from rulelang import ast
+from rulelang.check.settings import Settings
 from rulelang.errors import IllegalActionError, RulesetError
-from rulelang.settings import Settings
 
-from .catalog import Catalog, diagnostics_of
-from .catalog_info import catalog_info
-from .deserialize import state_from_json
-from .position import state_from_position
-from .state import Action, InitialTables, State
+from .state.catalog_info import catalog_info
+from .state.deserialize import state_from_json
+from .state.position import state_from_position
+from .state.state import Action, InitialTables, State
+from .tables.catalog import Catalog, diagnostics_of
 
 
 class Game:
@@ -80,7 +80,7 @@ class Game:
         """How many action ids the game has: every id a state offers is below it. Ids name
         spaces, components, players, enum values, labels and constants, then the numbers up
         to ``max_number`` (default: the bound the ruleset gives them, tensors.action_space)."""
-        from .tensors import action_space
+        from .state.tensors import action_space
         return action_space(self, max_number).size
 
     def __reduce__(self) -> tuple[type[Game], tuple[Sequence[ast.Decl], int, Path, Settings]]:

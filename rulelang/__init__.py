@@ -6,8 +6,8 @@
 
 ``rulelang`` is the only import root: the runtime is ``rulelang.interpreter``.
 """
-from .diagnostics import Diagnostic
-from .errors import (
+from rulelang.diagnostics import Diagnostic
+from rulelang.errors import (
     IllegalActionError,
     InternalError,
     RulelangError,
@@ -15,8 +15,8 @@ from .errors import (
     RulesRuntimeError,
     StateDataError,
 )
-from .interpreter import CHANCE, Action, DecisionContext, Game, State
-from .loader import load
+from rulelang.interpreter import CHANCE, Action, DecisionContext, Game, State
+from rulelang.loader import load
 
 __all__ = [
     "CHANCE",

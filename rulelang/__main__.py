@@ -1,3 +1,3 @@
-from .cli import main
+from rulelang.cli import main
 
 main(prog_name="rulelang")

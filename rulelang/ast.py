@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from typing import TypeAlias, TypeVar
 
-from .diagnostics import Span
+from rulelang.diagnostics import Span
 
 
 @dataclass(frozen=True)

@@ -22,20 +22,20 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar
 
 import click
 
-from .diagnostics import REGISTRY, Diagnostic, errors_in
-from .errors import BUG_HINT, RulelangError, RulesetError, RulesRuntimeError
-from .linter import collect_rulesets, internal_error, sort_diagnostics
-from .loader import lint_file
-from .report import FORMATS, SourceCache, render, render_text
+from rulelang.check.linter import collect_rulesets, internal_error, sort_diagnostics
+from rulelang.diagnostics import REGISTRY, Diagnostic, errors_in
+from rulelang.errors import BUG_HINT, RulelangError, RulesetError, RulesRuntimeError
+from rulelang.loader import lint_file
+from rulelang.report import FORMATS, SourceCache, render, render_text
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from .ast import Decl
-    from .interpreter import Game, State
-    from .interpreter.agents import Agent, AgentSpec
-    from .interpreter.scenarios import FileResult
-    from .interpreter.simulate import SimulationReport
+    from rulelang.ast import Decl
+    from rulelang.interpreter import Game, State
+    from rulelang.interpreter.agents.agents import Agent, AgentSpec
+    from rulelang.interpreter.sim.scenarios import FileResult
+    from rulelang.interpreter.sim.simulate import SimulationReport
 
 PROGRESS_THRESHOLD = 100
 SEED_LIMIT = 2**63 - 1   # seeds of simulate and play lie in -SEED_LIMIT..SEED_LIMIT
@@ -102,7 +102,7 @@ def lint(paths: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tupl
 @click.argument("code")
 def explain(code: str) -> None:
     """Explain a diagnostic code (E101, W303...): what it means, an example and a fix."""
-    from .report import explain as entry
+    from rulelang.report import explain as entry
     code = code.strip().upper()
     if code not in REGISTRY:
         close = difflib.get_close_matches(code, list(REGISTRY), n=1)
@@ -122,7 +122,7 @@ def explain(code: str) -> None:
               help="The folder that files named by a test file must lie in. Default: the test file's folder.")
 def test(paths: tuple[str, ...], select: str | None, verbose: bool, fmt: str, root: str | None = None) -> None:
     """Run scenario tests: .tests files, rulesets (their .tests file) or directories."""
-    from .interpreter.scenarios import find_test_files
+    from rulelang.interpreter.sim.scenarios import find_test_files
     files = find_test_files(paths)
     if not files:
         raise click.BadParameter("no .tests file there", param_hint="PATHS")
@@ -133,7 +133,7 @@ def test(paths: tuple[str, ...], select: str | None, verbose: bool, fmt: str, ro
 
 
 def _run_test_file(file: Path, root: str | None, select: str | None) -> FileResult:
-    from .interpreter.scenarios import FileResult, run_file
+    from rulelang.interpreter.sim.scenarios import FileResult, run_file
     try:
         return run_file(file, root, select)
     except Exception as error:   # a bug of rulelang: reported as one, never as a traceback
@@ -141,8 +141,8 @@ def _run_test_file(file: Path, root: str | None, select: str | None) -> FileResu
 
 
 def _print_test_results(results: Sequence[FileResult], verbose: bool, fmt: str) -> None:
-    from .interpreter.scenarios import diagnostics, summary
-    from .report import format_text, to_dict
+    from rulelang.interpreter.sim.scenarios import diagnostics, summary
+    from rulelang.report import format_text, to_dict
     if fmt == "json":
         data = {"files": [{"path": r.path, "problems": [to_dict(d) for d in r.problems],
                            "scenarios": [{"name": s.name, "line": s.span.line, "file": s.span.file,
@@ -177,7 +177,7 @@ def _fail(diagnostics: Iterable[Diagnostic], path: str) -> NoReturn:
 
 def _declarations(path: str, root: str | None = None) -> list[Decl]:
     """The merged declarations of ``path``, or diagnostics on stderr and exit 1."""
-    from .loader import read_ruleset
+    from rulelang.loader import read_ruleset
     problems = errors_in(lint_file(Path(path), root))
     if problems:
         _fail(problems, path)
@@ -191,7 +191,7 @@ def _declarations(path: str, root: str | None = None) -> list[Decl]:
 
 def load_game(path: str, players: int | None, root: str | None = None) -> Game:
     """The Game of ``path``, or diagnostics on stderr and exit 1."""
-    from .loader import load
+    from rulelang.loader import load
     _declarations(path, root)
     try:
         return load(Path(path), players=players, root=root)
@@ -209,7 +209,7 @@ def load_game(path: str, players: int | None, root: str | None = None) -> Game:
 @click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
 def graph(path: str, fmt: str, root: str | None = None) -> None:
     """Draw the graph of phases and procedures (Graphviz DOT or Mermaid)."""
-    from .graph import phase_graph, to_dot, to_mermaid
+    from rulelang.check.graph import phase_graph, to_dot, to_mermaid
     g = phase_graph(_declarations(path, root))
     click.echo(to_dot(g) if fmt == "dot" else to_mermaid(g), nl=False)
 
@@ -253,7 +253,7 @@ def _run_options(command: Callable[..., None]) -> Callable[..., None]:
 def _lineup(text: str, games: Sequence[Game], option: str) -> tuple[AgentSpec, ...]:
     """The agents of ``text``, one per seat, each able to play every one of ``games`` (a
     greedy agent's function declared...), or a usage error naming ``option``."""
-    from .interpreter.agents import parse_agents
+    from rulelang.interpreter.agents.agents import parse_agents
     try:
         specs = parse_agents(text, games[0].num_players)
         for spec in specs:
@@ -269,8 +269,8 @@ def _check_plotting(plot: str | None) -> None:
     its folder does not exist."""
     if plot is None:
         return
-    from .interpreter.plots import require_matplotlib
-    from .interpreter.simulate import MissingExtraError
+    from rulelang.interpreter.sim.plots import require_matplotlib
+    from rulelang.interpreter.sim.simulate import MissingExtraError
     try:
         require_matplotlib()
     except MissingExtraError as error:
@@ -284,9 +284,9 @@ def _simulate_run(game: Game, games: int, seed: int, agents: Sequence[AgentSpec]
                   scheduler: str | None, label: str = "simulating") -> SimulationReport:
     """A simulation with a progress bar on a terminal; clean errors for a missing Dask or an
     unusable cluster, and for Ctrl-C (exit 130)."""
-    from .interpreter.parallel import ParallelError
-    from .interpreter.simulate import MissingExtraError
-    from .interpreter.simulate import simulate as run
+    from rulelang.interpreter.sim.parallel import ParallelError
+    from rulelang.interpreter.sim.simulate import MissingExtraError
+    from rulelang.interpreter.sim.simulate import simulate as run
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     try:
         return _with_progress(lambda progress: run(game, games, seed=seed, on_progress=progress, agents=agents,
@@ -329,7 +329,7 @@ def simulate(path: str, games: int, players: int | None, seed: int, agents: str,
     else:
         _print_report(game, report)
     if plot is not None:
-        from .interpreter.plots import plot_report
+        from rulelang.interpreter.sim.plots import plot_report
         _save_plot(lambda file: plot_report(report, file, game.title), plot)
     sys.exit(1 if report.failed else 0)
 
@@ -440,7 +440,7 @@ def compare(rulesets: tuple[str, ...], games: int, players: int | None, seed: in
     sides = [_side(path, game, report) for path, game, report in zip(paths, (game_a, game_b), reports, strict=True)]
     _print_comparison(sides, reports, fmt)
     if plot is not None:
-        from .interpreter.plots import plot_comparison
+        from rulelang.interpreter.sim.plots import plot_comparison
         labels = (f"A: {_short(sides[0])}", f"B: {_short(sides[1])}")
         _save_plot(lambda file: plot_comparison(reports[0], reports[1], file, labels), plot)
     sys.exit(1 if any(r.failed for r in reports) else 0)
@@ -457,7 +457,7 @@ def _short(side: Mapping[str, object]) -> str:
 
 
 def _print_comparison(sides: Sequence[dict[str, object]], reports: Sequence[SimulationReport], fmt: str) -> None:
-    from .interpreter.simulate import compare_reports
+    from rulelang.interpreter.sim.simulate import compare_reports
     rows = compare_reports(reports[0], reports[1])
     a, b = reports
     if fmt == "json":
@@ -497,7 +497,7 @@ def _print_comparison(sides: Sequence[dict[str, object]], reports: Sequence[Simu
                    "Default: any file the server can read.")
 def serve(port: int | None, host: str, root: str | None) -> None:
     """Serve the JSON-lines protocol (docs/protocol.md) on stdin/stdout or a local TCP port."""
-    from .interpreter.server import serve as run_server
+    from rulelang.interpreter.hosts.server import serve as run_server
     try:
         run_server(port, host, root)
     except OSError as error:   # the port is taken, the address cannot be used...
@@ -515,7 +515,7 @@ def serve(port: int | None, host: str, root: str | None) -> None:
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
 def web(path: str, port: int, host: str, no_browser: bool) -> None:
     """Play, edit and lint the rulesets under PATH (default: here) in a web page."""
-    from .interpreter.web import serve as run_web
+    from rulelang.interpreter.hosts.web import serve as run_web
     try:
         run_web(path, host, port, open_browser=not no_browser, echo=click.echo)
     except OSError as error:   # the port is taken, the address cannot be used...
@@ -540,7 +540,7 @@ def play(path: str, players: int | None, seat: int, seed: int | None, bots: str,
     """Play one seat in the terminal against agents; choose by number, 'u' takes back your last choice."""
     from rich.console import Console
 
-    from rulelang.interpreter.agents import AgentSpecError, derive_seed, parse_agents
+    from rulelang.interpreter.agents.agents import AgentSpecError, derive_seed, parse_agents
     game = load_game(path, players, root)
     if seat > game.num_players:
         raise click.BadParameter(f"this game has {game.num_players} seats", param_hint="--seat")
@@ -583,7 +583,7 @@ class _Table:
 
     def __init__(self, game: Game, me: int, agents: Mapping[int, Agent], chance: random.Random,
                  console: Console) -> None:
-        from rulelang.interpreter.terminal_view import SeatView
+        from rulelang.interpreter.hosts.terminal_view import SeatView
         self.me, self.agents, self.chance, self.console = me, agents, chance, console
         self.view = SeatView(game)
         # Before each of the person's choices: the state, and the state of every generator
@@ -595,7 +595,7 @@ class _Table:
 
     def play(self, state: State) -> None:
         """Play ``state`` to its end, showing the seat's view before each of its choices."""
-        from rulelang.interpreter.simulate import play_step
+        from rulelang.interpreter.sim.simulate import play_step
         while not state.is_terminal():
             if self.me in state.current_players():
                 state = self._ask(state)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .diagnostics import Diagnostic
+from rulelang.diagnostics import Diagnostic
 
 
 class RulelangError(Exception):

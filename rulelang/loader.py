@@ -11,16 +11,17 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from . import ast, linter
-from .checker import check
-from .diagnostics import Diagnostic, Span, errors_in
-from .errors import RulesetError
-from .files import real_path
-from .interpreter.catalog import data_diagnostics
-from .interpreter.game import Game
-from .parser import parse
-from .settings import Settings, read_settings
-from .variants import read_source, resolve
+from rulelang import ast
+from rulelang.check import linter
+from rulelang.check.checker import check
+from rulelang.check.settings import Settings, read_settings
+from rulelang.check.variants import read_source, resolve
+from rulelang.diagnostics import Diagnostic, Span, errors_in
+from rulelang.errors import RulesetError
+from rulelang.files import real_path
+from rulelang.interpreter.game import Game
+from rulelang.interpreter.tables.catalog import data_diagnostics
+from rulelang.syntax.parser import parse
 
 
 def looks_like_path(source: str | Path) -> bool:

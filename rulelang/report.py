@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeAlias
 
-from .diagnostics import REGISTRY, Diagnostic
+from rulelang.diagnostics import REGISTRY, Diagnostic
 
 FORMATS = ("text", "json", "sarif", "github")
 TAB = 4

@@ -23,8 +23,8 @@ def game_files() -> list[Path]:
 def player_counts(path: Path) -> list[int]:
     """The smallest and the largest player count a ruleset declares (its `players` setting):
     the counts in between exercise no other rule, and the suite must stay fast."""
+    from rulelang.check.settings import read_settings
     from rulelang.loader import read_ruleset
-    from rulelang.settings import read_settings
 
     declarations, _, _ = read_ruleset(path)
     low, high = read_settings(declarations, str(path))[0].players

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.interpreter.agents import (
+from rulelang.interpreter.agents.agents import (
     Agent,
     AgentSpec,
     AgentSpecError,
@@ -24,8 +24,8 @@ from rulelang.interpreter.agents import (
     rewards_of,
     standing,
 )
-from rulelang.interpreter.infostate import Sampler, canonical_state
-from rulelang.interpreter.state import State
+from rulelang.interpreter.state.infostate import Sampler, canonical_state
+from rulelang.interpreter.state.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"

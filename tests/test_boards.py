@@ -21,7 +21,7 @@ from rulelang.boards import (
     load_board_file,
     square_grid,
 )
-from rulelang.interpreter.board_layout import HEX_HEIGHT, board_layout, route_places, track_centres
+from rulelang.interpreter.hosts.board_layout import HEX_HEIGHT, board_layout, route_places, track_centres
 
 
 def names(spaces):

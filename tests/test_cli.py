@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulelang import linter
+from rulelang.check import linter
+from rulelang.check.graph import END, START, phase_graph, to_dot, to_mermaid
 from rulelang.cli import main
 from rulelang.diagnostics import REGISTRY
-from rulelang.graph import END, START, phase_graph, to_dot, to_mermaid
-from rulelang.parser import parse
+from rulelang.syntax.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 TIC_TAC_TOE = str(ROOT / "games" / "tic_tac_toe.rules")

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from rulelang.check.signatures import SIGNATURES
 from rulelang.diagnostics import REGISTRY
-from rulelang.signatures import SIGNATURES
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGE = ROOT / "docs" / "language.md"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from rulelang.check.settings import read_settings
 from rulelang.loader import lint_file, read_ruleset
-from rulelang.settings import read_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((ROOT / "examples" / "variants").glob("*.rules"))

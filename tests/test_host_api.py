@@ -379,9 +379,9 @@ def test_missing_file():
 
 
 def test_data_diagnostics_report_every_data_problem_without_lowering(tmp_path):
-    from rulelang.interpreter.catalog import data_diagnostics
+    from rulelang.check.settings import read_settings
+    from rulelang.interpreter.tables.catalog import data_diagnostics
     from rulelang.loader import read_ruleset
-    from rulelang.settings import read_settings
 
     text = rules("""
         game "D" { players 2..4 }

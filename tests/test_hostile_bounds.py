@@ -184,7 +184,7 @@ def test_board_relations_with_a_huge_count_answer_at_once(tmp_path: Path) -> Non
 
 def test_long_walks_agree_with_the_step_by_step_answer(tmp_path: Path) -> None:
     from rulelang.boards import load_board_file
-    from rulelang.interpreter.builtins import _walk
+    from rulelang.interpreter.tables.builtins import _walk
 
     (tmp_path / "track.yaml").write_text(textwrap.dedent(TRACK))
     board = load_board_file("t", tmp_path / "track.yaml")
@@ -228,7 +228,7 @@ def test_arithmetic_near_the_bound_still_works() -> None:
     (1, (2, "a"), None, True, {1: (2, 3), "k": False}), (), {}, "x", ((),), {(1, 2): {}}, ("é", ("",)),
 ])
 def test_bounded_text_is_the_text_up_to_its_length(value: object) -> None:
-    from rulelang.interpreter.values import display, display_within
+    from rulelang.interpreter.model.values import display, display_within
 
     text = display(value)
     assert display_within(value, len(text)) == text

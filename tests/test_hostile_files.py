@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import rulelang
-from rulelang import linter
+from rulelang.check import linter
 from rulelang.cli import main
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import RulesetError

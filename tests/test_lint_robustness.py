@@ -21,11 +21,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rulelang.check.linter import is_internal_error
+from rulelang.check.variants import MAX_BYTES
 from rulelang.cli import main
 from rulelang.diagnostics import Diagnostic
-from rulelang.linter import is_internal_error
 from rulelang.loader import lint_text
-from rulelang.variants import MAX_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").rglob("*.rules"))
@@ -309,7 +309,7 @@ def test_games_cut_at_declarations(game):
 
 
 def test_internal_failures_are_told_apart_from_runtime_errors(monkeypatch):
-    from rulelang import linter
+    from rulelang.check import linter
 
     def explode(ctx):
         raise ValueError("boom")

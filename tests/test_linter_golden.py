@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import linter
+from rulelang.check import linter
 from rulelang.diagnostics import REGISTRY, errors_in
 from rulelang.loader import lint_file
 

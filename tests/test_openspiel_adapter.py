@@ -7,7 +7,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from rulelang.interpreter.openspiel_adapter import register  # noqa: E402
+from rulelang.interpreter.hosts.openspiel_adapter import register  # noqa: E402
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -130,7 +130,7 @@ def test_zero_sum_registration_lets_exploitability_run_on_kuhn_poker():
 def test_tensors_through_openspiel_are_the_engines_and_keep_their_shape():
     from open_spiel.python.observation import make_observation
 
-    from rulelang.interpreter import tensors
+    from rulelang.interpreter.state import tensors
     game = pyspiel.load_game(register(GAMES / "kuhn_poker.rules", players=2, short_name="rl_kuhn_tensors"))
     engine = game.new_initial_state().inner.game
     assert game.get_type().provides_observation_tensor and game.get_type().provides_information_state_tensor

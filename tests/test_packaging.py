@@ -39,8 +39,8 @@ def test_the_only_top_level_package_is_rulelang(wheel: Path) -> None:
 def test_the_runtime_and_the_package_data_are_inside(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-    for expected in ("rulelang/interpreter/__init__.py", "rulelang/interpreter/state.py", "rulelang/py.typed",
-                     "rulelang/grammar.lark", "rulelang/schemas/board.schema.json",
+    for expected in ("rulelang/interpreter/__init__.py", "rulelang/interpreter/state/state.py", "rulelang/py.typed",
+                     "rulelang/syntax/grammar.lark", "rulelang/schemas/board.schema.json",
                      "rulelang/schemas/state.schema.json", "rulelang/docs/diagnostics.md"):
         assert expected in names
 

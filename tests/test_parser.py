@@ -11,8 +11,8 @@ import pytest
 
 import rulelang
 from rulelang import RulesetError, ast
-from rulelang.parser import GRAMMAR, MAX_DEPTH, grammar_parser, parse, unquote
-from rulelang.syntax_errors import grammar_words
+from rulelang.syntax.parser import GRAMMAR, MAX_DEPTH, grammar_parser, parse, unquote
+from rulelang.syntax.syntax_errors import grammar_words
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RECURSION_LIMIT = 1000   # CPython's
@@ -93,7 +93,7 @@ def test_a_suggestion_is_a_keyword_that_fits_there():
 
 def test_importing_and_parsing_leave_the_recursion_limit_alone():
     script = ("import sys\nbefore = sys.getrecursionlimit()\nimport rulelang\n"
-              "from rulelang.parser import parse\n"
+              "from rulelang.syntax.parser import parse\n"
               "try:\n    parse('phase main { let x = ' + 'not ' * 5000 + 'true }')\nexcept rulelang.RulesetError:\n"
               "    pass\nassert sys.getrecursionlimit() == before, sys.getrecursionlimit()\n")
     subprocess.run([sys.executable, "-c", script], check=True, cwd=ROOT)

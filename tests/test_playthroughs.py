@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "playthroughs"))
 from regenerate import cases, trace_file
 
 import rulelang
-from rulelang.interpreter.playthrough import playthrough
+from rulelang.interpreter.sim.playthrough import playthrough
 
 CASES = list(cases())
 

@@ -22,7 +22,7 @@ import pytest
 
 import rulelang
 from rulelang import StateDataError
-from rulelang.interpreter.serialize import FORMAT
+from rulelang.interpreter.model.serialize import FORMAT
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [("jamaica", 3), ("jamaica_2p", 2), ("jolly_roger", 3), ("asterix", 2), ("tobago", 2), ("kuhn_poker", 2),
@@ -52,7 +52,7 @@ phase trade {
 """
 
 
-def kept(state: rulelang.interpreter.state.State) -> dict[str, object]:
+def kept(state: rulelang.interpreter.state.state.State) -> dict[str, object]:
     return {k: v for k, v in state.to_json().items() if k not in LEFT_OUT}
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.errors import StateDataError
-from rulelang.interpreter.state import CHANCE
+from rulelang.interpreter.state.state import CHANCE
 
 CASES = game_cases()
 

@@ -19,10 +19,10 @@ from gymnasium.utils.env_checker import check_env, data_equivalence
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 import rulelang
-from rulelang.interpreter import tensors
-from rulelang.interpreter.agents import AgentSpec, AgentSpecError
-from rulelang.interpreter.gymnasium_env import RulesetEnv
-from rulelang.interpreter.pettingzoo_env import aec_env, parallel_env
+from rulelang.interpreter.agents.agents import AgentSpec, AgentSpecError
+from rulelang.interpreter.hosts.gymnasium_env import RulesetEnv
+from rulelang.interpreter.hosts.pettingzoo_env import aec_env, parallel_env
+from rulelang.interpreter.state import tensors
 
 CASES = game_cases()   # every ruleset at its smallest and largest player count
 SMALLEST = [case for i, case in enumerate(CASES) if i == 0 or case.values[0] != CASES[i - 1].values[0]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulelang.interpreter import rng
+from rulelang.interpreter.model import rng
 
 
 @given(st.integers(0, 2**64 - 1), st.integers(0, 80), st.data())

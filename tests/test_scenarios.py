@@ -13,7 +13,7 @@ from conftest import GAMES_DIR, ROOT
 
 import rulelang
 from rulelang.cli import main
-from rulelang.interpreter.scenarios import find_test_files, run_file, summary
+from rulelang.interpreter.sim.scenarios import find_test_files, run_file, summary
 
 SEED_GAMES = ("jamaica", "jolly_roger", "asterix", "tobago")
 

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.interpreter.server import (
+from rulelang.interpreter.hosts.server import (
     MAX_LINE_BYTES,
     OPS,
     TOO_LONG,
@@ -328,7 +328,7 @@ def test_lines_are_split_and_a_line_too_long_is_dropped_up_to_its_newline() -> N
 # ---------------------------------------------------------------- stdin/stdout
 
 def server_command(*arguments: str) -> list[str]:
-    return [sys.executable, "-m", "rulelang.interpreter.server", *arguments]
+    return [sys.executable, "-m", "rulelang.interpreter.hosts.server", *arguments]
 
 
 def test_stdio_answers_pipelined_requests_in_order_and_ends_with_its_input() -> None:

@@ -7,11 +7,11 @@ import inspect
 
 import pytest
 
-from rulelang.interpreter.builtins import AGGREGATES, BUILTINS, LOAD_TIME
-from rulelang.interpreter.catalog import Catalog
-from rulelang.interpreter.codegen import COMPILED_AGGREGATES
-from rulelang.linter import lint_text
-from rulelang.signatures import AGGREGATE, BOARD, QUERY, SIGNATURES, names_with_role
+from rulelang.check.linter import lint_text
+from rulelang.check.signatures import AGGREGATE, BOARD, QUERY, SIGNATURES, names_with_role
+from rulelang.interpreter.compiler.codegen import COMPILED_AGGREGATES
+from rulelang.interpreter.tables.builtins import AGGREGATES, BUILTINS, LOAD_TIME
+from rulelang.interpreter.tables.catalog import Catalog
 
 POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 

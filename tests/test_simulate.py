@@ -15,10 +15,10 @@ from click.testing import CliRunner
 
 import rulelang
 from rulelang.cli import main
-from rulelang.interpreter import statistics as st
-from rulelang.interpreter.agents import AgentSpec, parse_agents
-from rulelang.interpreter.parallel import ParallelError, chunks, make_job
-from rulelang.interpreter.simulate import SimulationReport, compare_reports, simulate
+from rulelang.interpreter.agents.agents import AgentSpec, parse_agents
+from rulelang.interpreter.sim import statistics as st
+from rulelang.interpreter.sim.parallel import ParallelError, chunks, make_job
+from rulelang.interpreter.sim.simulate import SimulationReport, compare_reports, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 TIC_TAC_TOE = str(ROOT / "games" / "tic_tac_toe.rules")
@@ -380,7 +380,7 @@ def test_an_interrupted_parallel_run_stops_its_workers(kuhn):
 
 
 def test_cli_ctrl_c_exits_130_without_a_traceback(monkeypatch):
-    import rulelang.interpreter.simulate as module
+    import rulelang.interpreter.sim.simulate as module
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -410,7 +410,7 @@ def test_a_game_that_cannot_be_built_on_a_worker_is_a_clear_error(tmp_path):
 
 
 def test_chunks_done_out_of_order_are_recorded_in_the_games_order(kuhn, monkeypatch):
-    from rulelang.interpreter import parallel
+    from rulelang.interpreter.sim import parallel
 
     def backwards(job, work, processes, game):   # the last chunk first, as a slow first worker would give
         yield from (job.play(chunk) for chunk in reversed(work))

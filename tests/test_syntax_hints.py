@@ -11,8 +11,8 @@ from lark.exceptions import UnexpectedInput
 
 from rulelang import RulesetError
 from rulelang.diagnostics import Diagnostic
-from rulelang.parser import GRAMMAR, grammar_parser, parse
-from rulelang.syntax_errors import grammar_words, spellings, syntax_diagnostics, terminal_word
+from rulelang.syntax.parser import GRAMMAR, grammar_parser, parse
+from rulelang.syntax.syntax_errors import grammar_words, spellings, syntax_diagnostics, terminal_word
 
 HEADER = 'game "g" { players 2 }\nvar total: int = 0\n'
 

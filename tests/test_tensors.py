@@ -10,8 +10,8 @@ import pytest
 from conftest import GAMES_DIR, ROOT, game_cases, rules
 
 import rulelang
-from rulelang.interpreter import tensors
-from rulelang.interpreter.values import CHANCE
+from rulelang.interpreter.model.values import CHANCE
+from rulelang.interpreter.state import tensors
 
 
 def _playout(game, seed: int, limit: int):

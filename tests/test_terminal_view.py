@@ -1,4 +1,4 @@
-"""The terminal view of one seat (rulelang.interpreter.terminal_view): panels drawn from the
+"""The terminal view of one seat (rulelang.interpreter.hosts.terminal_view): panels drawn from the
 observation, the catalog info and the boards' data, for every ruleset in games/."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rich.console import Console
 
 import rulelang
 from rulelang.boards import board_from_data, hex_grid
-from rulelang.interpreter.terminal_view import (
+from rulelang.interpreter.hosts.terminal_view import (
     SeatView,
     draw_hex_map,
     draw_square_grid,

@@ -1,7 +1,7 @@
 """The web page's backend (issue 15): the protocol ops an editor and a game table need
 (rulesets, source, lint, save_source, load with a text, graph, boards, view, agent_action,
 replay), each reply checked against the protocol's schema; and the HTTP server of
-``rulelang web`` (rulelang.interpreter.web): sessions, the page's files, and the refusals
+``rulelang web`` (rulelang.interpreter.hosts.web): sessions, the page's files, and the refusals
 that keep other web sites and other folders out."""
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ import pytest
 from test_server import error, result
 
 import rulelang
-from rulelang.graph import END, START, phase_graph
-from rulelang.interpreter.seat_view import SeatData
-from rulelang.interpreter.server import MAX_LINE_BYTES, GameLibrary, Session, validator
-from rulelang.interpreter.web import MAX_SESSIONS, make_server
+from rulelang.check.graph import END, START, phase_graph
+from rulelang.interpreter.hosts.seat_view import SeatData
+from rulelang.interpreter.hosts.server import MAX_LINE_BYTES, GameLibrary, Session, validator
+from rulelang.interpreter.hosts.web import MAX_SESSIONS, make_server
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -93,7 +93,7 @@ def test_rulesets_lists_the_ruleset_files_under_the_root_and_leaves_out_the_rest
 
 
 def test_rulesets_lists_at_most_its_limit(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("rulelang.interpreter.server.MAX_RULESETS", 2)
+    monkeypatch.setattr("rulelang.interpreter.hosts.server.MAX_RULESETS", 2)
     found = result(Session(GameLibrary(folder)), "rulesets")["rulesets"]
     assert [r["path"] for r in found] == ["broken.rules", "games/kuhn_poker.rules"]
 

@@ -1,6 +1,6 @@
 """The page of ``rulelang web`` in a real browser: Playwright drives headless Chromium.
 
-The server runs in this process (``rulelang.interpreter.web.make_server`` on a free port, in a
+The server runs in this process (``rulelang.interpreter.hosts.web.make_server`` on a free port, in a
 thread) for the repository's rulesets; the browser is the system's Chromium (Debian's
 ``chromium`` package), named by ``RULELANG_CHROMIUM`` or found on the PATH. Without it, or
 without the ``playwright`` package, the tests are skipped, except on CI (``CI`` set), where
@@ -29,7 +29,7 @@ except ImportError:   # the tests are skipped (or fail on CI) below
 else:
     HAVE_PLAYWRIGHT = True
 
-from rulelang.interpreter.web import address, make_server
+from rulelang.interpreter.hosts.web import address, make_server
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_MS = 20_000     # the longest wait for one page state (two shared cores, a busy machine)

@@ -11,7 +11,7 @@ from conftest import rules
 
 import rulelang
 from rulelang import RulesRuntimeError
-from rulelang.interpreter.program import LogLine
+from rulelang.interpreter.model.program import LogLine
 
 
 def load(text, players=None):

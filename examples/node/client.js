@@ -43,9 +43,9 @@ class RulelangClient {
     output.on('error', (error) => this.failAll(error));
   }
 
-  // Runs `python -m rulelang.interpreter.server` in `cwd` and talks to it on its stdin/stdout.
+  // Runs `python -m rulelang.interpreter.hosts.server` in `cwd` and talks to it on its stdin/stdout.
   static spawn({ cwd = process.cwd(), python = process.env.RULELANG_PYTHON || 'python3', args = [] } = {}) {
-    const child = spawn(python, ['-m', 'rulelang.interpreter.server', ...args],
+    const child = spawn(python, ['-m', 'rulelang.interpreter.hosts.server', ...args],
       { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
     const client = new RulelangClient(child.stdin, child.stdout, () => new Promise((resolve) => {
       child.once('exit', resolve);

@@ -4,7 +4,7 @@
 //
 //   node examples/node/play_jamaica.js [--players 3|4] [--seed N] [--port P] [--rules PATH]
 //
-// Without --port it spawns the server (`python -m rulelang.interpreter.server`, from the
+// Without --port it spawns the server (`python -m rulelang.interpreter.hosts.server`, from the
 // repository root; RULELANG_PYTHON chooses the Python). With --port it connects to a server
 // already running there (`rulelang serve --port P`, started from the repository root).
 //

@@ -11,9 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
-from rulelang.interpreter.playthrough import playthrough  # noqa: E402
+from rulelang.check.settings import read_settings  # noqa: E402
+from rulelang.interpreter.sim.playthrough import playthrough  # noqa: E402
 from rulelang.loader import read_ruleset  # noqa: E402
-from rulelang.settings import read_settings  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 

@@ -1,0 +1,1 @@
+"""The compiler from checked rules to generated Python: expressions, procedures, statements and decisions."""

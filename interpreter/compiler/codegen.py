@@ -1,0 +1,676 @@
+"""The compiler of expressions: the checked AST of an expression -> Python source -> a function.
+
+Each expression of the rules becomes one generated function ``f(st, env) -> value`` that
+reads the state's tables directly, keeps comprehension variables and function parameters in
+Python locals, and calls the operations of runtime.py only where a check or a bound is
+needed. A function of the ruleset becomes a Python function of its parameters. The source is
+compiled once per game.
+
+No text of a ruleset is ever written into the source: every name the generated code uses is
+made here (``_k3``, ``_v2``, ``_fn1``...), and every value the rules write (a string, a number,
+a player, a board query...) is a constant of the game's namespace. ``Module.listing`` shows
+the code, with the ruleset line and column of each function, for a curious author.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from rulelang import ast
+from rulelang.boards import Space
+from rulelang.diagnostics import Span
+
+from ..model.program import Expr, Op
+from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, kind_of
+from ..tables import effects, runtime
+from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity, as_list, sequence
+
+if TYPE_CHECKING:
+    from ..state.state import State
+    from ..tables.catalog import Catalog
+
+_HELPERS: dict[str, object] = {
+    "_as_list": as_list, "_sequence": sequence, "_items": runtime.items, "_plus": runtime.plus, "_times": runtime.times,
+    "_minus": runtime.minus, "_divide": runtime.divide, "_modulo": runtime.modulo, "_negated": runtime.negated,
+    "_range": runtime.inclusive_range, "_index": runtime.index, "_top": runtime.top, "_Visits": runtime.Visits,
+    "_spec": runtime.component_spec, "_enter": runtime.enter, "_too_deep": runtime.too_deep,
+    "_no_attribute": runtime.no_attribute, "_unbound": runtime.unbound, "_total": runtime.total,
+    "_count": runtime.count, "_least": runtime.least, "_most": runtime.most, "_least_of_two": runtime.least_of_two,
+    "_most_of_two": runtime.most_of_two, "_in_order": runtime.in_order, "_in_order_by": runtime.in_order_by,
+    "_best": runtime.best, "_worst": runtime.worst, "_first": runtime.first, "_elements": runtime.elements,
+    "_enter_procedure": runtime.enter_procedure, "_updated": effects.updated, "_set_global": effects.set_global,
+    "_move": effects.move, "_supply_named": effects.supply_named, "_amount": effects.amount, "_log": effects.log,
+    "_line": effects.line, "_lazy_text": effects.lazy_text, "_reveal": effects.reveal,
+    "_Player": Player, "_Component": Component, "_Space": Space, "_ZoneRef": ZoneRef,
+    **{f"_order{i}": fn for i, fn in enumerate(runtime.ORDERINGS.values())},
+}
+_ORDER_NAMES = {op: f"_order{i}" for i, op in enumerate(runtime.ORDERINGS)}
+_KIND_NAMES = {Player: "_Player", Component: "_Component", Space: "_Space"}
+_ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
+
+# aggregate -> the runtime function applied to its elements (or, keyed, its pairs)
+_OVER_ELEMENTS = {"sum": "_total", "count": "_count", "any": "any", "all": "all", "min": "_least",
+                  "max": "_most", "first": "_first"}
+_OVER_PAIRS = {"best": "_best", "worst": "_worst"}
+COMPILED_AGGREGATES = frozenset({*_OVER_ELEMENTS, *_OVER_PAIRS, "sorted"})
+"""The aggregates the compiler writes: the language's, no more and no fewer (a test checks)."""
+
+
+class CompileError(Exception):
+    """A problem found while building a game's tables or compiling its rules (the catalog
+    collects them; the Game reports them all as one RulesetError)."""
+
+    def __init__(self, message: str, span: Span | None, code: str = "E101", hint: str | None = None):
+        super().__init__(message)
+        self.message, self.span, self.code, self.hint = message, span, code, hint
+
+
+class Module:
+    """The generated code of one game: the namespace it runs in (helpers and constants) and
+    the source of every function, in the order compiled."""
+
+    def __init__(self) -> None:
+        self.namespace: dict[str, Any] = dict(_HELPERS)
+        self._constants: dict[object, str] = {}
+        self._kept: list[object] = []  # constants known by identity, kept alive
+        self._notes: dict[str, str] = {}
+        self._count = 0
+        self.units: list[str] = []
+        self.functions: dict[str, str] = {}  # function of the ruleset -> its generated name
+        # For the code of a procedure (by its file name): the span of each line, the name of
+        # the procedure, and the local of the rules that each Python local holds.
+        self._spans: dict[str, list[Span | None]] = {}
+        self._procedures: dict[str, str] = {}
+        self._local_names: dict[str, dict[str, str]] = {}
+
+    def fresh(self, prefix: str) -> str:
+        """A name of the generated code not used before."""
+        self._count += 1
+        return f"{prefix}{self._count}"
+
+    def constant(self, value: object, note: str = "") -> str:
+        """The name of a constant holding ``value`` (the same name for the same value);
+        ``note`` says what it is in the listing, where the value itself would not."""
+        key: object = (type(value), value) if type(value) in (str, int) else id(value)
+        name = self._constants.get(key)
+        if name is None:
+            name = self.fresh("_k")
+            self._constants[key] = name
+            self._kept.append(value)
+            self.namespace[name] = value
+            if note:
+                self._notes[name] = note
+        return name
+
+    def define(self, name: str, source: str, spans: list[Span | None] | None = None, procedure: str = "",
+               local_names: dict[str, str] | None = None) -> Any:
+        """Compile and run ``source``, which defines ``name``; the function it defines. The
+        code of a procedure gives the span of each of its lines, the procedure's name, and
+        which local of the rules each Python local holds (``locate``)."""
+        filename = f"<rules:{name}>"
+        if spans is not None:
+            self._spans[filename], self._procedures[filename] = spans, procedure
+            self._local_names[filename] = local_names or {}
+        exec(compile(source, filename, "exec"), self.namespace)  # our own source, names and constants only
+        self.units.append(source)
+        return self.namespace[name]
+
+    def locate(self, error: BaseException) -> tuple[Span | None, str, BaseException] | None:
+        """Where ``error`` happened in the code of a procedure (the innermost one on its
+        traceback): the span of the statement, the procedure's name, and the error itself,
+        or the rules' error for a local read before it had a value. None if it did not
+        happen in a procedure's code."""
+        found = None
+        trace = error.__traceback__
+        while trace is not None:
+            filename = trace.tb_frame.f_code.co_filename
+            if filename in self._spans:
+                found = filename, trace.tb_lineno
+            trace = trace.tb_next
+        if found is None:
+            return None
+        filename, line = found
+        spans = self._spans[filename]
+        span = spans[line - 1] if 0 < line <= len(spans) else None
+        innermost = trace_end(error).tb_frame.f_code.co_filename if error.__traceback__ else ""
+        if isinstance(error, KeyError) and innermost.startswith("<rules:") and error.args \
+                and isinstance(error.args[0], str):  # a local of a block read before it has a value
+            error = runtime.no_value(error.args[0])
+        elif isinstance(error, NameError):
+            local = re.search(r"'(_l\d+)'", str(error))
+            key = self._local_names[filename].get(local.group(1)) if local else None
+            if key is not None:
+                error = runtime.no_value(key)
+        return span, self._procedures[filename], error
+
+    def listing(self) -> str:
+        """The generated source of every function, with the constants it names."""
+        constants = [f"# {name} = {self._notes.get(name) or _shown(self.namespace[name])}"
+                     for name in self._constants.values()]
+        return "\n".join([*constants, "", *self.units])
+
+
+def trace_end(error: BaseException) -> TracebackType:
+    """The innermost entry of the traceback of ``error`` (which has one)."""
+    trace = error.__traceback__
+    assert trace is not None
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    return trace
+
+
+def _shown(value: object) -> str:
+    """A constant as the listing shows it: a value of the rules as they write it, a function
+    by its name."""
+    if isinstance(value, (str, int)):
+        text = repr(value)
+    elif callable(value) and hasattr(value, "__qualname__"):
+        text = f"<function {value.__qualname__}>"
+    else:
+        text = display(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class Scope:
+    """Where the names of one expression live: locals of the running procedure (in ``env``, by
+    their key) and Python locals of the generated code (parameters, comprehension variables)."""
+
+    def __init__(self, env_names: set[str], key: Callable[[str], str], python: dict[str, str], depth: str,
+                 env: str = "env"):
+        self.env_names, self.key, self.python = env_names, key, python
+        self.depth = depth  # how deep the ruleset's functions run here: "0", or a parameter
+        self.env = env      # the text of the environment: "env", or "None" in a function's body
+        self.keys_read: set[str] = set()  # env keys read: a KeyError of one means "no value yet"
+        # In a generated function that runs no statement (an expression, a loop of any/all):
+        # the state's tables it reads (``st.player_values[NAME]``...), each read once at its
+        # start into a Python local (table -> local). None: read where used.
+        self.tables: dict[str, str] | None = None
+        # Python locals (comprehension and loop variables) known to hold a player, space or
+        # component, or lists of them: local -> (that class, how many lists deep). Known
+        # from where their items come from (``ExpressionWriter.items_kind``), never from a
+        # declared type: an attribute of such a local is read without testing its kind.
+        self.kinds: dict[str, tuple[type, int]] = {}
+
+    def table_reads(self, indent: str) -> list[str]:
+        """The lines that read the tables this scope uses into their locals."""
+        return [f"{indent}{local} = {table}" for table, local in (self.tables or {}).items()]
+
+    def is_local(self, name: str) -> bool:
+        return name in self.python or name in self.env_names
+
+
+class ExpressionWriter:
+    """Writes expressions as Python source against a catalog of declarations."""
+
+    def __init__(self, catalog: Catalog, module: Module):
+        self.cat, self.module = catalog, module
+
+    # ---- units ----
+    def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
+        """The compiled function ``f(st, env)`` of ``node``, whose local names ``env_names``
+        are in ``env`` under ``key(name)``."""
+        name = self.module.fresh("_e")
+        scope = self._scope(env_names, key)
+        text = self.write(node, scope)
+        compiled: Expr = self._define(name, "st, env", _where(node), scope, [], [f"return {text}"], [])
+        return compiled
+
+    def branch(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str], target: list[int]) -> Op:
+        """An operation ``op(st, frame)`` of lowered code that goes on to the next operation
+        if ``node`` is true, else to operation ``target[0]`` (patched once the code is laid out)."""
+        name = self.module.fresh("_i")
+        scope = self._scope(env_names, key)
+        text = self.write(node, scope)
+        jump = self.module.constant(target, "<where to go if false>")
+        op: Op = self._define(name, "st, fr", f"test at {_where(node)}", scope, ["env = fr.env"],
+                              [f"fr.pc = fr.pc + 1 if {text} else {jump}[0]"], [])
+        return op
+
+    def call(self, node: ast.CallStmt | ast.CallLet, params: list[str], env_names: set[str],
+             key: Callable[[str], str], bind_result: Callable[[], str | None], compiled: str | None) -> Op:
+        """An operation of lowered code that calls a procedure with the values of its
+        arguments: ``compiled``, the generated function of one that never pauses, else a new
+        frame whose locals ``params`` hold the values. The result goes to the local that
+        ``bind_result()`` binds once the arguments are written (None: no result kept)."""
+        name = self.module.fresh("_c")
+        scope = self._scope(env_names, key)
+        values = [self.write(arg, scope) for arg in node.args]
+        ret = bind_result()
+        if compiled is not None:   # bounded in depth before its arguments are computed
+            result = f"env[{self.module.constant(ret)}] = " if ret else ""
+            before = ["env = fr.env", "_depth = _enter_procedure(st, len(st.frames))"]
+            computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
+            after = [f"{result}{compiled}(st, _depth, *_args)"]
+        else:
+            pairs = ", ".join(f"{self.module.constant(p)}: {v}" for p, v in zip(params, values, strict=True))
+            before, computed = ["env = fr.env"], [f"_locals = {{{pairs}}}"]
+            after = [f"st.push({self.module.constant(node.procedure)}, _locals, {self.module.constant(ret)})"]
+        op: Op = self._define(name, "st, fr", f"call at {_where(node)}", scope, before, computed,
+                              [*after, "fr.pc += 1"])
+        return op
+
+    @staticmethod
+    def _scope(env_names: set[str], key: Callable[[str], str]) -> Scope:
+        scope = Scope(set(env_names), key, {}, "0")
+        scope.tables = {}
+        return scope
+
+    def _define(self, name: str, params: str, comment: str, scope: Scope, before: list[str],
+                computed: list[str], after: list[str]) -> Any:
+        """The function ``name(params)``: ``before``, the tables ``scope`` reads, then the lines
+        ``computed`` (where a local read before it has a value says so), then ``after``."""
+        body = [f"def {name}({params}):  # {comment}", *("    " + line for line in before),
+                *scope.table_reads("    ")]
+        if scope.keys_read:
+            keys = self.module.constant(tuple(sorted(scope.keys_read)))
+            body += ["    try:", *("        " + line for line in computed), "    except KeyError as error:",
+                     f"        raise _unbound(error, {keys}) from None"]
+        else:
+            body += ["    " + line for line in computed]
+        body += ["    " + line for line in after]
+        return self.module.define(name, "\n".join(body) + "\n")
+
+    def _ruleset_function(self, decl: ast.FunctionDecl) -> str:
+        """The generated name of function ``decl`` of the ruleset, compiled at its first call."""
+        found = self.module.functions.get(decl.name)
+        if found is not None:
+            return found
+        if decl.body is None:
+            raise CompileError(f"function '{decl.name}' needs a body", decl.span, "E205")
+        name = self.module.fresh("_fn")
+        self.module.functions[decl.name] = name  # a recursive call finds it while it compiles
+        params = {p.name: self.module.fresh("_v") for p in decl.params}
+        scope = Scope(set(), str, dict(params), "_depth", env="None")
+        scope.tables = {}
+        text = self.write(decl.body, scope)
+        head = ", ".join(["st", "_depth", *params.values()])
+        self.module.define(name, "\n".join([
+            f"def {name}({head}):  # function at {_where(decl)}", *scope.table_reads("    "),
+            "    try:", f"        return {text}",
+            "    except RecursionError:", "        raise _too_deep(_depth) from None"]) + "\n")
+        return name
+
+    # ---- expressions ----
+    def write(self, node: ast.Expr, scope: Scope) -> str:
+        """The Python source of ``node``: an expression, parenthesized where it has operators."""
+        method: Callable[[Any, Scope], str] = getattr(self, "_" + type(node).__name__)
+        return method(node, scope)
+
+    def _Literal(self, node: ast.Literal, scope: Scope) -> str:
+        value = node.value
+        if value is None or value is True or value is False:
+            return repr(value)
+        return self.module.constant(value)
+
+    def _Name(self, node: ast.Name, scope: Scope) -> str:
+        name = node.name
+        if name in scope.python:
+            return scope.python[name]
+        if name in scope.env_names:
+            key = scope.key(name)
+            scope.keys_read.add(key)
+            return f"{scope.env}[{self.module.constant(key)}]"
+        cat = self.cat
+        if name in cat.global_vars:
+            return f"st.global_values[{self.module.constant(name)}]"
+        if name in ("players", "seats"):
+            return self.module.constant(cat.real_players if name == "players" else cat.players)
+        if name in cat.constants:
+            return self.module.constant(cat.constants[name])
+        pool = [*cat.constants, *cat.global_vars, "players", "seats", *sorted(scope.env_names), *scope.python]
+        hint = cat.suggest(name, pool)
+        if hint is None and name in cat.attribute_names():
+            hint = f"'{name}' belongs to each player, space or component: write x.{name}"
+        raise CompileError(f"unknown name '{name}'", node.span, hint=hint)
+
+    def _ListExpr(self, node: ast.ListExpr, scope: Scope) -> str:
+        return "(" + "".join(self.write(item, scope) + ", " for item in node.items) + ")"
+
+    def _IfExpr(self, node: ast.IfExpr, scope: Scope) -> str:
+        condition, then, otherwise = (self.write(e, scope) for e in (node.condition, node.then, node.otherwise))
+        return f"({then} if {condition} else {otherwise})"
+
+    def _UnaryOp(self, node: ast.UnaryOp, scope: Scope) -> str:
+        operand = self.write(node.operand, scope)
+        return f"(not {operand})" if node.op == "not" else f"_negated({operand})"
+
+    def _BinaryOp(self, node: ast.BinaryOp, scope: Scope) -> str:
+        op = node.op
+        a, b = self.write(node.left, scope), self.write(node.right, scope)
+        if op in ("and", "or"):
+            return f"({a} {op} {b})"
+        if op in ("==", "!=") and isinstance(node.right, ast.Literal) and node.right.value is None:
+            return f"({a} is None)" if op == "==" else f"({a} is not None)"
+        if op in ("==", "!="):
+            return f"({a} {op} {b})"
+        if op in ("in", "not in"):
+            return f"({a} {op} _as_list(st, {b}))"
+        if op == "..":
+            return f"_range(st, {a}, {b})"
+        if op in _ORDER_NAMES:
+            return f"{_ORDER_NAMES[op]}({a}, {b})"
+        if op == "+":
+            return f"_plus(st, {a}, {b})"
+        if op == "*":
+            return f"_times(st, {a}, {b})"
+        return f"{_ARITHMETIC[op]}({a}, {b})"
+
+    def _Attribute(self, node: ast.Attribute, scope: Scope) -> str:
+        target, cat = node.target, self.cat
+        if isinstance(target, ast.Name) and not scope.is_local(target.name) and target.name in cat.enums:
+            enum = cat.enums[target.name]
+            value = next((v for v in enum.values if v.name == node.name), None)
+            if value is None:
+                raise CompileError(f"enum '{enum.name}' has no value '{node.name}'", node.span, "E103")
+            return self.module.constant(value)
+        readers = cat.attribute_readers(node.name)
+        if not readers:
+            raise CompileError(f"nothing has an attribute '{node.name}'", node.span, "E103",
+                               hint=cat.suggest(node.name, cat.attribute_names()))
+        obj = self.write(target, scope)
+        name = self.module.constant(node.name)
+        if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
+            dispatch = self.module.constant(_dispatch(readers, node.name), f"<reads x.{node.name}>")
+            return f"{dispatch}(st, {obj})"
+        known = scope.kinds.get(obj)
+        if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
+            return f"({self._read(readers[known[0]], obj, node.name, scope)})"
+        text = f"_no_attribute({obj}, {name})"
+        for kind, reader in reversed(readers.items()):
+            text = f"{self._read(reader, obj, node.name, scope)} if type({obj}) is {_KIND_NAMES[kind]} else {text}"
+        return f"({text})"
+
+    def _read(self, reader: Callable[[State, Any], Value], obj: str, name: str, scope: Scope) -> str:
+        """``reader`` applied to ``obj``, written in place for a variable."""
+        from ..tables.catalog import VariableReader
+
+        if isinstance(reader, VariableReader):
+            table = f"st.{reader.table}[{self.module.constant(reader.name)}]"
+            if scope.tables is not None:
+                table = scope.tables.setdefault(table, self.module.fresh("_t"))
+            return f"{table}[{obj}.{reader.index}]"
+        return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
+
+    def _Index(self, node: ast.Index, scope: Scope) -> str:
+        target, index = self.write(node.target, scope), self.write(node.index, scope)
+        if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
+            return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
+                    f" and -len({target}) <= {index} < len({target}) else _index(st, {target}, {index}))")
+        return f"_index(st, {target}, {index})"
+
+    def _Comprehension(self, node: ast.Comprehension, scope: Scope) -> str:
+        return f"tuple({self._list(node.clauses, (node.element,), scope)})"
+
+    def _list(self, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...], scope: Scope,
+              brackets: str = "[]") -> str:
+        """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
+        pair): each source's items charged (``_items``); several clauses counted (``_Visits``)."""
+        saved = dict(scope.python)
+        loops = []
+        visits = self.module.fresh("_c") if len(clauses) > 1 else None
+        if visits is not None:
+            loops.append(f"for {visits} in (_Visits(),)")
+        for clause in clauses:
+            source = self.write(clause.source, scope)
+            var = scope.python[clause.var] = self.module.fresh("_v")
+            self._bind_item_kind(var, clause.source, scope)
+            loops.append(f"for {var} in _items(st, {source})")
+            tests = [f"{visits}.step()"] if visits is not None else []
+            if clause.condition is not None:
+                tests.append(self.write(clause.condition, scope))
+            if tests:
+                loops.append("if " + " and ".join(tests))
+        values = [self.write(part, scope) for part in parts]
+        scope.python = saved
+        element = values[0] if len(values) == 1 else f"({', '.join(values)})"
+        return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
+
+    def _Generator(self, node: ast.Generator, scope: Scope) -> str:
+        raise CompileError("a generator ('x for x in ...') is only allowed as a function argument", node.span, "E202")
+
+    def _KeywordArg(self, node: ast.KeywordArg, scope: Scope) -> str:
+        raise CompileError(f"keyword argument '{node.name}:' is only allowed in a component constructor",
+                           node.span, "E201")
+
+    def _Call(self, node: ast.Call, scope: Scope) -> str:
+        name, cat = node.function, self.cat
+        if name in cat.component_types:
+            return self._constructor(node, scope)
+        if name in cat.functions:
+            return self._function_call(node, scope)
+        if name in AGGREGATES:
+            return self._aggregate(node, scope)
+        if name in cat.load_time_functions:
+            return self._load_time_call(node, scope)
+        if name not in BUILTINS:
+            raise CompileError(f"unknown function '{name}'", node.span, hint=cat.suggest(name))
+        low, high = arity(name)
+        if not low <= len(node.args) <= high:
+            want = str(low) if low == high else f"{low} to {high}"
+            raise CompileError(f"{name}() takes {want} arguments, got {len(node.args)}", node.span, "E201")
+        args = [self.write(a, scope) for a in node.args]
+        constants = self._constant_values(node.args, scope) if name in BOARD_QUERIES else None
+        if constants is not None:
+            query = self.module.constant(runtime.once_per_game(BUILTINS[name], constants),
+                                         f"<{name}(...), computed once per game>")
+            return f"{query}(st, {scope.env})"
+        if name == "top" and len(args) == 1:
+            return f"_top(st, {args[0]})"
+        return f"{self.module.constant(BUILTINS[name], f'<builtin {name}>')}({', '.join(['st', *args])})"
+
+    def _constant_values(self, nodes: tuple[ast.Expr, ...], scope: Scope) -> list[Value] | None:
+        """The values of ``nodes`` if each is a constant (a literal, or a name of the game's
+        constants: a board, an enum value...), else None."""
+        values: list[Value] = []
+        cat = self.cat
+        for node in nodes:
+            if isinstance(node, ast.Literal):
+                values.append(node.value)
+            elif (isinstance(node, ast.Name) and not scope.is_local(node.name) and node.name not in cat.global_vars
+                  and node.name not in ("players", "seats") and node.name in cat.constants):
+                values.append(cat.constants[node.name])
+            else:
+                return None
+        return values
+
+    def _function_call(self, node: ast.Call, scope: Scope) -> str:
+        """A call of a function of the ruleset: bounded in depth and charged (``_enter``)
+        before its arguments are computed."""
+        decl = self.cat.functions[node.function]
+        if len(node.args) != len(decl.params):
+            count = len(decl.params)
+            raise CompileError(f"function '{node.function}' takes {count} argument{'' if count == 1 else 's'}, "
+                               f"got {len(node.args)}", node.span, "E201")
+        args = [self.write(a, scope) for a in node.args]
+        called = self._ruleset_function(decl)
+        return f"(_enter(st, {scope.depth}) and {called}({', '.join(['st', f'{scope.depth} + 1', *args])}))"
+
+    def _load_time_call(self, node: ast.Call, scope: Scope) -> str:
+        fn = self.module.constant(self.cat.load_time_functions[node.function], f"<{node.function}, at load time>")
+        args = [self.write(a, scope) for a in node.args if not isinstance(a, ast.KeywordArg)]
+        named = [f"{self.module.constant(a.name)}: {self.write(a.value, scope)}"
+                 for a in node.args if isinstance(a, ast.KeywordArg)]
+        if named:
+            args.append(f"**{{{', '.join(named)}}}")
+        return f"{fn}({', '.join(args)})"
+
+    def _constructor(self, node: ast.Call, scope: Scope) -> str:
+        decl = self.cat.component_types[node.function]
+        fields = {f.name for f in decl.fields}
+        given: dict[str, str] = {}
+        for arg in node.args:
+            if not isinstance(arg, ast.KeywordArg):
+                raise CompileError(f"{node.function}(...) takes named fields, like {node.function}(name: value)",
+                                   arg.span, "E201")
+            if arg.name not in fields:
+                raise CompileError(f"component '{node.function}' has no field '{arg.name}'", arg.span, "E103",
+                                   hint=self.cat.suggest(arg.name, fields))
+            given[arg.name] = self.write(arg.value, scope)
+        missing = fields - set(given)
+        if missing:
+            raise CompileError(f"{node.function}(...) is missing {', '.join(sorted(missing))}", node.span, "E201")
+        entries = ", ".join(f"{self.module.constant(k)}: {v}" for k, v in given.items())
+        return f"_spec({self.module.constant(node.function)}, {{{entries}}})"
+
+    def _aggregate(self, node: ast.Call, scope: Scope) -> str:
+        name, args = node.function, node.args
+        gen = args[0] if len(args) == 1 and isinstance(args[0], ast.Generator) else None
+        if gen is not None and gen.key is None and len(gen.clauses) == 1 and name in ("any", "all", "first"):
+            return self._short_circuit(name, gen, scope)
+        if name in ("min", "max") and len(args) == 2:
+            return f"_{'least' if name == 'min' else 'most'}_of_two({self.write(args[0], scope)}, " \
+                   f"{self.write(args[1], scope)})"
+        if gen is not None:
+            keyed = gen.key is not None
+            parts = (gen.element, gen.key) if gen.key is not None else (gen.element,)
+            values, descending = self._list(gen.clauses, parts, scope), gen.descending
+        elif len(args) == 1:
+            keyed, values, descending = False, f"_as_list(st, {self.write(args[0], scope)})", False
+        else:
+            raise CompileError(f"{name}() takes one list or generator", node.span, "E201")
+        if name == "sorted":
+            return f"{'_in_order_by' if keyed else '_in_order'}({values}, {descending})"
+        if name in _OVER_PAIRS:
+            if not keyed:
+                raise CompileError(f"{name}() needs 'by KEY'", node.span, "E201")
+            return f"{_OVER_PAIRS[name]}({values})"
+        return f"{_OVER_ELEMENTS[name]}({f'_elements({values})' if keyed else values})"
+
+
+    def _short_circuit(self, name: str, gen: ast.Generator, scope: Scope) -> str:
+        """any(), all() or first() over one clause: a loop that stops at the first item that
+        decides, as a function of the Python locals in scope."""
+        source = self.write(gen.clauses[0].source, scope)
+        inner = Scope(scope.env_names, scope.key, dict(scope.python), scope.depth)
+        inner.keys_read = scope.keys_read  # a KeyError in the loop reaches the expression's function
+        inner.tables = {}
+        inner.kinds = dict(scope.kinds)
+        loop = self._deciding(name, gen, inner, "_source", "_found")
+        used = set(re.findall(r"\w+", " ".join(loop)))
+        passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
+        # The work charged is counted in a Python local, and written back at the end, when
+        # nothing else in the loop can read or charge it (no line uses the state).
+        local = not any(_STATE.search(line) for line in loop if not _CHARGING.match(line))
+        charged = {"_W": "_w" if local else "st.work",
+                   "_CHARGE": "st.charge(_w - st.work)" if local else "st.charge(0)"}
+        loop = [_PLACEHOLDER.sub(lambda m: charged[m.group(0)], line) for line in loop]
+        helper = self.module.fresh("_g")
+        self.module.define(helper, "\n".join([
+            f"def {helper}({', '.join(['_source', 'st', 'env', *passed])}):  # {name}() at {_where(gen)}",
+            "    _limit = st.game.max_steps",  # (the bound of a charge, read once)
+            *(["    _w = st.work"] if local else []),
+            *inner.table_reads("    "),
+            *("    " + line for line in loop),
+            *(["    st.work = _w"] if local else []), "    return _found"]) + "\n")
+        return f"{helper}({', '.join([source, 'st', scope.env, *passed])})"
+
+    def _deciding(self, name: str, gen: ast.Generator, scope: Scope, items: str, found: str) -> list[str]:
+        """Lines that set ``found`` to any(), all() or first() of ``gen`` (one clause) over the
+        list in the Python local ``items``, charged as ``runtime.items`` charges it. An element
+        that is itself any() or all() over one clause is a loop within this one."""
+        (clause,) = gen.clauses
+        source_kind = self.items_kind(clause.source, scope)
+        var = scope.python[clause.var] = self.module.fresh("_v")
+        self._bind_item_kind(var, clause.source, scope)
+        condition = self.write(clause.condition, scope) if clause.condition is not None else None
+        body: list[str] = []
+        element = gen.element
+        if self._nested_short_circuit(element):
+            assert isinstance(element, ast.Call) and isinstance(element.args[0], ast.Generator)
+            inner_items, value = self.module.fresh("_s"), self.module.fresh("_r")
+            body.append(f"{inner_items} = {self.write(element.args[0].clauses[0].source, scope)}")
+            body += self._deciding(element.function, element.args[0], scope, inner_items, value)
+        else:
+            value = self.write(element, scope)
+        body += {"any": [f"if {value}:", f"    {found} = True", "    break"],
+                 "all": [f"if not {value}:", f"    {found} = False", "    break"],
+                 "first": [f"{found} = {value}", "break"]}[name]
+        if condition is not None:
+            body = [f"if {condition}:", *("    " + line for line in body)]
+        # A list known to be one (a board query's, a constant's) is not made one; the items
+        # are charged in place (_W: the work counted so far, _CHARGE: the error past the
+        # bound, as ``_short_circuit`` writes them).
+        known_list = source_kind is not None and source_kind[1] >= 1
+        return [*([] if known_list else [f"if type({items}) is not tuple:", f"    {items} = _sequence(st, {items})"]),
+                f"if {items}:", f"    _W += len({items})",
+                "    if _W > _limit:", "        _CHARGE",
+                f"{found} = {dict(any='False', all='True', first='None')[name]}",
+                f"for {var} in {items}:", *("    " + line for line in body)]
+
+    def _bind_item_kind(self, var: str, source: ast.Expr, scope: Scope) -> None:
+        """Record in ``scope`` what the Python local ``var``, bound to each item of
+        ``source`` in turn, certainly holds, when ``items_kind`` knows."""
+        kind = self.items_kind(source, scope)
+        if kind is not None and kind[1] >= 1:
+            scope.kinds[var] = (kind[0], kind[1] - 1)
+
+    def items_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
+        """What ``node`` certainly is, as (class, how many lists deep) for a player, a
+        space or a component or lists of one of them, from what it is made of, not from a
+        declared type (which the engine does not enforce): a board query (its result's kind
+        is fixed), ``players`` and ``seats``, a constant of the game whose value is known
+        now, or a comprehension variable already known. None when not certain."""
+        cat = self.cat
+        if isinstance(node, ast.Name):
+            name = node.name
+            if name in scope.python:
+                return scope.kinds.get(scope.python[name])
+            if name in scope.env_names or name in cat.global_vars:
+                return None
+            if name in ("players", "seats"):
+                return Player, 1
+            return _value_kind(cat.constants[name]) if name in cat.constants else None
+        if isinstance(node, ast.Call) and node.function in _BOARD_QUERY_KINDS \
+                and node.function not in cat.component_types and node.function not in cat.functions \
+                and node.function not in cat.load_time_functions:
+            return Space, _BOARD_QUERY_KINDS[node.function]
+        return None
+
+    def _nested_short_circuit(self, node: ast.Expr) -> bool:
+        """Whether ``node`` is any() or all() over a generator of one clause (not a function
+        or component of the ruleset of that name)."""
+        return (isinstance(node, ast.Call) and node.function in ("any", "all")
+                and node.function not in self.cat.component_types and node.function not in self.cat.functions
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Generator)
+                and node.args[0].key is None and len(node.args[0].clauses) == 1)
+
+
+_PLACEHOLDER = re.compile(r"\b_W\b|\b_CHARGE\b")
+_CHARGING = re.compile(r"\s*(_W \+= len\(\w+\)|if _W > _limit:|_CHARGE|\w+ = _sequence\(st, \w+\))$")
+"""The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``
+charges nothing)."""
+_STATE = re.compile(r"\bst\b")
+
+_BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "region": 1, "largest_region": 1, "lines": 2}
+"""Board queries whose result is always a list of spaces (1), or of lists of spaces (2):
+builtins.py returns the board's own tuples of spaces (rulelang.boards), or raises."""
+
+
+def _value_kind(value: object) -> tuple[type, int] | None:
+    """``ExpressionWriter.items_kind`` of a value known now: a player, a space or a
+    component (0), or a non-empty list whose items all have one such kind (one list deeper)."""
+    if type(value) in _KIND_NAMES:
+        return type(value), 0
+    if type(value) is tuple and value:
+        kinds = {_value_kind(item) for item in value}
+        if len(kinds) == 1:
+            (kind,) = kinds
+            if kind is not None:
+                return kind[0], kind[1] + 1
+    return None
+
+
+def _dispatch(readers: dict[type, Callable[[State, Any], Value]], name: str) -> Callable[[State, Any], Value]:
+    """``x.name`` for a value ``x`` computed once: the reader of its kind."""
+    def read(st: State, obj: Any) -> Value:
+        reader = readers.get(type(obj))
+        if reader is None:
+            raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
+        return reader(st, obj)
+    return read
+
+
+def _where(node: ast.Node) -> str:
+    return f"line {node.span.line}, column {node.span.column}"

@@ -1,0 +1,347 @@
+"""Procedures that never pause, compiled to Python functions.
+
+A procedure that cannot stop for a decision or for chance (no choice, roll, random pick or
+shuffle, no 'next' or 'end game', and calls of such procedures only) runs from its start to
+its end within one step of its caller. It becomes one generated Python function of its
+arguments, ``f(st, depth, *args)`` (``depth``: the procedures running, itself included):
+its locals are Python locals, its 'if', 'for', 'while' and 'repeat' are Python's own, and
+a call of another such procedure is a Python call. Each loop round and each call is
+counted as a step (``State.step``), and calls are bounded in depth, as in the lowered code. Each
+line of the generated source knows the span of its statement (``Module.locate``), so a
+runtime error is reported where the rules wrote it.
+
+The other procedures and the phases stay lowered (lower.py): they can pause, so their
+position must be data that a state saves.
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping
+from typing import TYPE_CHECKING
+
+from rulelang import ast
+from rulelang.diagnostics import Span
+
+from ..model.program import Op
+from .codegen import CompileError, Scope
+
+if TYPE_CHECKING:
+    from .lower import Compiler
+
+_PAUSES = (ast.Choose, ast.Menu, ast.Simultaneous, ast.Roll, ast.RandomPick, ast.Shuffle, ast.Next, ast.EndGame)
+_LOOPS = (ast.For, ast.While, ast.Repeat)
+
+
+def never_pausing(procedures: Mapping[str, ast.ProcedureDecl]) -> list[str]:
+    """The procedures that can never pause, in declaration order."""
+    calls: dict[str, set[str]] = {}
+    for name, decl in procedures.items():
+        called: set[str] = set()
+        if decl.body is not None and _straight(decl.body, called, until_loop=False):
+            calls[name] = called
+    changed = True
+    while changed:  # a procedure that calls one that may pause may pause
+        changed = False
+        for name in list(calls):
+            if not calls[name] <= set(calls):
+                del calls[name]
+                changed = True
+    return [name for name in procedures if name in calls]
+
+
+def _straight(block: ast.Block, called: set[str], until_loop: bool) -> bool:
+    """Whether ``block`` cannot pause by itself and needs nothing but Python's control flow
+    (a 'continue' in a 'repeat ... until' would skip the test); the procedures it calls are
+    added to ``called``. ``until_loop``: the innermost loop is a 'repeat ... until'."""
+    for stmt in block.statements:
+        if isinstance(stmt, _PAUSES) or (isinstance(stmt, ast.Continue) and until_loop):
+            return False
+        if isinstance(stmt, ast.Assign) and not isinstance(stmt.target, (ast.Name, ast.Attribute)):
+            return False
+        if isinstance(stmt, (ast.CallStmt, ast.CallLet)):
+            called.add(stmt.procedure)
+        inner_until = isinstance(stmt, ast.Repeat) and stmt.until is not None
+        for inner in _blocks(stmt):
+            if not _straight(inner, called, inner_until if isinstance(stmt, _LOOPS) else until_loop):
+                return False
+    return True
+
+
+def runs_through(stmt: ast.Stmt, never_pausing: Collection[str], loops: int = 0) -> bool:
+    """Whether ``stmt``, in a procedure that may pause, can be part of a compiled block
+    (``write_block``): it cannot pause, calls only procedures that never pause, and neither
+    returns nor leaves a loop outside itself ('break' and 'continue' are in its own loops)."""
+    if isinstance(stmt, (*_PAUSES, ast.Return)):
+        return False
+    if isinstance(stmt, (ast.Break, ast.Continue)):
+        return loops > 0
+    if isinstance(stmt, ast.Assign) and not isinstance(stmt.target, (ast.Name, ast.Attribute)):
+        return False
+    if isinstance(stmt, (ast.CallStmt, ast.CallLet)):
+        return stmt.procedure in never_pausing
+    if isinstance(stmt, ast.Repeat) and stmt.until is not None and _continues(stmt.body):
+        return False
+    inner = loops + 1 if isinstance(stmt, _LOOPS) else loops
+    return all(runs_through(s, never_pausing, inner) for block in _blocks(stmt) for s in block.statements)
+
+
+def lowered_size(stmt: ast.Stmt) -> int:
+    """How many operations the lowering (lower.py) makes of ``stmt``, a statement that
+    ``runs_through``, statement by statement: saved formats 1 and 2 counted them."""
+    def size(block: ast.Block) -> int:
+        return sum(map(lowered_size, block.statements))
+    if isinstance(stmt, ast.If):
+        return sum(2 + size(body) for _, body in stmt.branches) + (size(stmt.otherwise) if stmt.otherwise else 0)
+    if isinstance(stmt, ast.For):
+        return 4 + size(stmt.body)  # start, step, the body, jump back, drop the list
+    if isinstance(stmt, ast.While):
+        return 2 + size(stmt.body)  # test, the body, jump back
+    if isinstance(stmt, ast.Repeat):
+        return 1 + size(stmt.body)  # the body, then jump back or test
+    return 1
+
+
+def _continues(block: ast.Block) -> bool:
+    """Whether a 'continue' of ``block`` continues the loop whose body it is."""
+    return any(isinstance(s, ast.Continue) or (not isinstance(s, _LOOPS) and any(_continues(b) for b in _blocks(s)))
+               for s in block.statements)
+
+
+def _blocks(stmt: ast.Stmt) -> Iterator[ast.Block]:
+    if isinstance(stmt, ast.If):
+        yield from (body for _, body in stmt.branches)
+        if stmt.otherwise is not None:
+            yield stmt.otherwise
+    elif isinstance(stmt, _LOOPS):
+        yield stmt.body
+
+
+class ProcedureWriter:
+    """Writes the procedures that never pause as Python functions, in the game's module."""
+
+    def __init__(self, compiler: Compiler, names: Mapping[str, str], in_env: bool = False):
+        self.compiler, self.cat, self.module = compiler, compiler.cat, compiler.module
+        self.names = names  # procedure -> the name of its generated function
+        # Where the locals of the rules live: Python locals (a procedure that never pauses), or
+        # the running procedure's environment (a block of a procedure that may pause).
+        self.in_env = in_env
+        self.locals: dict[str, str] = {}  # environment key of a local -> its Python local
+        self.lines: list[tuple[str, Span | None]] = []
+
+    def write(self, decl: ast.ProcedureDecl) -> None:
+        """Compile ``decl`` (one of ``names``) into the module; CompileError if it cannot be."""
+        c = self.compiler
+        c.scope = {p.name for p in decl.params}
+        c.renames, c.block_names, c.loops = {}, [set()], []
+        self.locals, self.lines = {}, []
+        params = [self.local(p.name) for p in decl.params]
+        name = self.names[decl.name]
+        self.emit(0, f"def {name}({', '.join(['st', '_depth', *params])}):  # procedure at {_where(decl.span)}",
+                  decl.span)
+        if decl.body is not None:
+            self.block(decl.body, 1)
+        self.emit(1, "return None", decl.span)
+        source = "\n".join(line for line, _ in self.lines) + "\n"
+        self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
+                           local_names={py: key for key, py in self.locals.items()})
+
+    def write_block(self, statements: list[ast.Stmt], procedure: str, next_pc: list[int]) -> Op:
+        """One operation of a procedure that may pause (lowered, with ``in_env``) that runs
+        ``statements``, none of which pauses, and moves on to operation ``next_pc[0]`` (a
+        jump target: where it goes is known once the procedure is lowered)."""
+        self.lines = []
+        name = self.module.fresh("_b")
+        first = statements[0].span
+        self.emit(0, f"def {name}(st, fr):  # {len(statements)} statements at {_where(first)}", first)
+        self.emit(1, "env = fr.env", first)
+        for stmt in statements:
+            getattr(self, "_" + type(stmt).__name__)(stmt, 1)
+        self.emit(1, f"fr.pc = {self.module.constant(next_pc, '<where to go next>')}[0]", statements[-1].span)
+        source = "\n".join(line for line, _ in self.lines) + "\n"
+        op: Op = self.module.define(name, source, spans=[span for _, span in self.lines], procedure=procedure)
+        return op
+
+    def local(self, key: str) -> str:
+        """Where the procedure's local whose environment key is ``key`` is: a Python local,
+        or its entry of the environment."""
+        if self.in_env:
+            return f"env[{self.constant(key)}]"
+        found = self.locals.get(key)
+        if found is None:
+            found = self.locals[key] = self.module.fresh("_l")
+        return found
+
+    def emit(self, indent: int, text: str, span: Span | None) -> None:
+        self.lines.append(("    " * indent + text, span))
+
+    def expr(self, node: ast.Expr) -> str:
+        c = self.compiler
+        if self.in_env:
+            return c.writer.write(node, Scope(set(c.scope), c.key, {}, "0"))
+        scope = Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None")
+        return self.compiler.writer.write(node, scope)
+
+    def constant(self, value: object) -> str:
+        return self.module.constant(value)
+
+    # ---- statements ----
+    def block(self, block: ast.Block, indent: int) -> None:
+        c = self.compiler
+        saved = dict(c.renames)
+        c.block_names.append(set())
+        for stmt in block.statements:
+            getattr(self, "_" + type(stmt).__name__)(stmt, indent)
+        if not block.statements:
+            self.emit(indent, "pass", block.span)
+        c.block_names.pop()
+        c.renames = saved
+
+    def _Let(self, node: ast.Let, indent: int) -> None:
+        value = self.expr(node.value)
+        self.emit(indent, f"{self.local(self.compiler.bind_let(node.name, node.span))} = {value}", node.span)
+
+    def _Assign(self, node: ast.Assign, indent: int) -> None:
+        value, target, c = self.expr(node.value), node.target, self.compiler
+        op = self.constant(node.op)
+        if isinstance(target, ast.Name) and target.name in c.scope:
+            local = self.local(c.key(target.name))
+            new = value if node.op == "=" else f"_updated({local}, {value}, {op})"
+            self.emit(indent, f"{local} = {new}", node.span)
+        elif isinstance(target, ast.Name) and target.name in self.cat.global_vars:
+            name = self.constant(target.name)
+            new = value if node.op == "=" else f"_updated(st.global_values[{name}], {value}, {op})"
+            self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
+        elif isinstance(target, ast.Attribute):
+            variable = self.constant(self.cat.owned_variable(target.name, target.span))
+            owner, temp = self.expr(target.target), self.module.fresh("_t")
+            if node.op == "=":  # the value first, then whose it is
+                self.emit(indent, f"{temp} = {value}", node.span)
+                self.emit(indent, f"{variable}.write(st, {owner}, {temp})", node.span)
+            else:
+                self.emit(indent, f"{temp} = {owner}", node.span)
+                self.emit(indent, f"{variable}.write(st, {temp}, _updated({variable}.read(st, {temp}), {value}, {op}))",
+                          node.span)
+        else:
+            name = target.name if isinstance(target, ast.Name) else "this"
+            raise CompileError(f"'{name}' is not a variable", target.span, "E203")
+
+    def _If(self, node: ast.If, indent: int) -> None:
+        for k, (condition, body) in enumerate(node.branches):
+            self.emit(indent, f"{'if' if k == 0 else 'elif'} {self.expr(condition)}:", condition.span)
+            self.block(body, indent + 1)
+        if node.otherwise is not None:
+            self.emit(indent, "else:", node.span)
+            self.block(node.otherwise, indent + 1)
+
+    def _For(self, node: ast.For, indent: int) -> None:
+        if self.in_env:
+            self.compiler.counter += 1  # as the lowering would: its other loops keep their names
+        source = self.expr(node.source)
+        var = self.local(self.compiler.bind_plain(node.var))
+        self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
+        self.emit(indent + 1, "st.step()", node.span)
+        self.block(node.body, indent + 1)
+
+    def _While(self, node: ast.While, indent: int) -> None:
+        self.emit(indent, f"while {self.expr(node.condition)}:", node.span)
+        self.emit(indent + 1, "st.step()", node.span)
+        self.block(node.body, indent + 1)
+
+    def _Repeat(self, node: ast.Repeat, indent: int) -> None:
+        self.emit(indent, "while True:", node.span)
+        self.emit(indent + 1, "st.step()", node.span)
+        self.block(node.body, indent + 1)
+        if node.until is not None:
+            self.emit(indent + 1, f"if {self.expr(node.until)}:", node.until.span)
+            self.emit(indent + 2, "break", node.until.span)
+
+    def _Break(self, node: ast.Break, indent: int) -> None:
+        self.emit(indent, "break", node.span)
+
+    def _Continue(self, node: ast.Continue, indent: int) -> None:
+        self.emit(indent, "continue", node.span)
+
+    def _Move(self, node: ast.Move, indent: int) -> None:
+        what, to = self.expr(node.what), self.expr(node.to)
+        where, moved = self.module.fresh("_t"), self.module.fresh("_t")
+        self.emit(indent, f"{where} = {to}", node.span)
+        self.emit(indent, f"{moved} = {what}", node.span)
+        self.emit(indent, f"if type({moved}) is _Component and type({where}) is _ZoneRef:", node.span)
+        self.emit(indent + 1, f"st.move({moved}, {where}.slot)", node.span)  # one component: effects.move's first case
+        self.emit(indent, "else:", node.span)
+        self.emit(indent + 1, f"_move(st, {where}, {moved})", node.span)
+
+    def _supply(self, name: str, span: Span) -> str:
+        """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""
+        variable = self.compiler.supply_variable(name, span)
+        if variable is None:
+            return self.constant(name)
+        return f"_supply_named({self.expr(variable)}, {self.constant(name)})"
+
+    def _holder(self) -> str:
+        return self.module.constant(self.cat.holder_slot, "<the holder of tokens>")
+
+    def _Gain(self, node: ast.Gain, indent: int) -> None:
+        supply, holder = self._supply(node.supply, node.span), self._holder()
+        who, amount = self.expr(node.player), self.expr(node.amount)
+        self.emit(indent, f"st.transfer({supply}, 0, {holder}({who}), _amount({amount}))", node.span)
+
+    def _Pay(self, node: ast.Pay, indent: int) -> None:
+        supply, holder = self._supply(node.supply, node.span), self._holder()
+        payer, amount = self.expr(node.payer), self.expr(node.amount)
+        payee = "0"
+        if node.payee is not None:
+            payee = self.module.fresh("_t")
+            self.emit(indent, f"{payee} = {holder}({self.expr(node.payee)})", node.span)
+        self.emit(indent, f"st.transfer({supply}, {holder}({payer}), {payee}, _amount({amount}))", node.span)
+
+    def _call(self, node: ast.CallStmt | ast.CallLet) -> str:
+        proc = self.cat.procedure_called(node)
+        args = [self.expr(a) for a in node.args]
+        depth = "len(st.frames)" if self.in_env else "_depth"
+        return f"{self.names[proc.name]}({', '.join(['st', f'_enter_procedure(st, {depth})', *args])})"
+
+    def _CallStmt(self, node: ast.CallStmt, indent: int) -> None:
+        self.emit(indent, self._call(node), node.span)
+
+    def _CallLet(self, node: ast.CallLet, indent: int) -> None:
+        call = self._call(node)
+        self.emit(indent, f"{self.local(self.compiler.bind_let(node.name, node.span))} = {call}", node.span)
+
+    def _Return(self, node: ast.Return, indent: int) -> None:
+        self.emit(indent, f"return {self.expr(node.value) if node.value is not None else 'None'}", node.span)
+
+    def _Log(self, node: ast.Log, indent: int) -> None:
+        message = self._message(node.message)
+        if node.audience is None:
+            self.emit(indent, f"_log(st, {message})", node.span)
+        else:
+            self.emit(indent, f"_log(st, {message}, {self.expr(node.audience)}, True)", node.span)
+
+    def _message(self, node: ast.Expr) -> str:
+        """The line a 'log' writes: ``"text" + a + b...`` keeps its values (``effects.line``)."""
+        parts = text_and_values(node)
+        if parts is None:
+            return f"_lazy_text({self.expr(node)}, '')"
+        first, operands = parts
+        values = [self.expr(operand) for operand in operands]
+        return f"_line(st, {self.constant(first)}, [{', '.join(values)}])"
+
+    def _Reveal(self, node: ast.Reveal, indent: int) -> None:
+        self.emit(indent, f"_reveal(st, {self.expr(node.value)}, {self.expr(node.audience)})", node.span)
+
+
+def text_and_values(message: ast.Expr) -> tuple[str, list[ast.Expr]] | None:
+    """A log message ``"text" + a + b...`` as its text and the values joined to it, in
+    order; None for any other message."""
+    operands: list[ast.Expr] = []
+    node = message
+    while isinstance(node, ast.BinaryOp) and node.op == "+":
+        operands.append(node.right)
+        node = node.left
+    if not operands or not (isinstance(node, ast.Literal) and isinstance(node.value, str)):
+        return None
+    return node.value, operands[::-1]
+
+
+def _where(span: Span) -> str:
+    return f"line {span.line}, column {span.column}"

@@ -1,0 +1,229 @@
+"""The web page's server (``rulelang web``): the protocol of ``rulelang serve`` over HTTP.
+
+``GET /`` gives the page (``index.html``, ``app.js``, ``style.css``: package data in
+``interpreter/web/``); ``POST /api/session`` gives a token for a new protocol ``Session``;
+``POST /api`` with the header ``X-Rulelang-Session: TOKEN`` and one request as its JSON body
+gives the reply, as ``Session.handle`` makes it (HTTP 200 even for a protocol error).
+
+A server on localhost must not be driven by other web sites: a request whose ``Host`` is not
+this server's (DNS rebinding), a POST whose ``Origin`` is another site's, or that is not
+``application/json`` (a cross-site form) is refused with 403 or 415. Every path a request
+names is confined to the root folder, and the sessions may write ``.rules`` files there
+(``save_source``). Requests run one at a time: one lock around the engine.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib.resources
+import secrets
+import sys
+import threading
+import webbrowser
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .server import JSON, MAX_LINE_BYTES, READ_CHUNK, GameLibrary, ProtocolError, Session, encode, error_reply
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
+
+DEFAULT_PORT = 7371
+MAX_SESSIONS = 16              # pages served at once; the least recently used session goes
+MAX_DRAINED = 4 * MAX_LINE_BYTES   # a body too long but below this is read and dropped before the 413
+SESSION_HEADER = "X-Rulelang-Session"
+STATIC_FILES = {"/": "index.html", "/index.html": "index.html", "/app.js": "app.js", "/style.css": "style.css"}
+CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                 ".css": "text/css; charset=utf-8"}
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+                    # the page's own script only: text that a ruleset puts on the page never runs
+                    "Content-Security-Policy": "default-src 'self'; script-src 'self'; "
+                                               "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                                               "connect-src 'self'; base-uri 'none'; form-action 'none'; "
+                                               "frame-ancestors 'none'",
+                    "Referrer-Policy": "no-referrer",
+                    "Cache-Control": "no-store"}
+
+
+def package_files() -> Traversable:
+    """The page's files, as installed with the package."""
+    return importlib.resources.files("rulelang.interpreter.hosts").joinpath("web")
+
+
+@dataclass
+class WebApp:
+    """What the HTTP handlers share: the rulesets, the sessions by token, the lock, the page."""
+
+    library: GameLibrary
+    static: Traversable = field(default_factory=package_files)
+    sessions: OrderedDict[str, Session] = field(default_factory=OrderedDict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    hosts: frozenset[str] = frozenset()
+
+    def listen_on(self, host: str, port: int) -> None:
+        """Accept the ``Host`` headers that name this server: its address, localhost, 127.0.0.1."""
+        names = {host, "localhost", "127.0.0.1", "[::1]"} if host in ("127.0.0.1", "localhost", "::1") else {host}
+        self.hosts = frozenset(f"{name}:{port}" for name in names)
+
+    def new_session(self) -> str:
+        """The token of a new session (which may write ruleset files under the root)."""
+        token = secrets.token_urlsafe(24)
+        with self.lock:
+            self.sessions[token] = Session(self.library, allow_write=True)
+            while len(self.sessions) > MAX_SESSIONS:
+                self.sessions.popitem(last=False)
+        return token
+
+    def answer(self, token: str, body: bytes) -> JSON | None:
+        """The reply to one request of the session ``token``; None for an unknown session."""
+        with self.lock:
+            session = self.sessions.get(token)
+            if session is None:
+                return None
+            self.sessions.move_to_end(token)
+            return session.handle_line(body)
+
+    def static_file(self, name: str) -> bytes | None:
+        """A file of the page, or None when it is not there."""
+        try:
+            data: bytes = self.static.joinpath(name).read_bytes()
+        except OSError:
+            return None
+        return data
+
+
+def refusal(code: str, message: str) -> JSON:
+    """A protocol-shaped error reply for a request HTTP refuses."""
+    return error_reply(None, None, ProtocolError(code, message))
+
+
+class Handler(BaseHTTPRequestHandler):
+    """One HTTP request: the page's files, a new session, or a protocol request."""
+
+    app: WebApp   # set on the subclass that make_server builds
+    server_version = "rulelang-web"
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True   # a reply goes out in two writes: without this, each waits ~40 ms
+
+    def do_GET(self) -> None:
+        if not self.host_allowed():
+            return
+        name = STATIC_FILES.get(self.path.split("?", 1)[0])
+        data = None if name is None else self.app.static_file(name)
+        if name is None or data is None:
+            self.send(404, b"not found\n", "text/plain; charset=utf-8")
+            return
+        self.send(200, data, CONTENT_TYPES[Path(name).suffix])
+
+    def do_POST(self) -> None:
+        if not self.host_allowed() or not self.origin_allowed():
+            return
+        route = self.path.split("?", 1)[0]
+        if route not in ("/api", "/api/session"):
+            self.send_json(404, refusal("P010", f"no such page: {route[:100]}"))
+            return
+        body = self.body()
+        if body is None:
+            return
+        if route == "/api/session":
+            self.send_json(200, {"session": self.app.new_session()})
+            return
+        reply = self.app.answer(self.headers.get(SESSION_HEADER, ""), body)
+        if reply is None:
+            self.send_json(403, refusal("P009", "unknown session: reload the page"))
+        else:
+            self.send_json(200, reply)
+
+    # -- checks ----------------------------------------------------------
+
+    def host_allowed(self) -> bool:
+        """Whether the Host header names this server (else a 403 is sent)."""
+        if self.headers.get("Host", "") in self.app.hosts:
+            return True
+        self.send_json(403, refusal("P010", "this server answers only requests addressed to it (Host)"))
+        return False
+
+    def origin_allowed(self) -> bool:
+        """Whether a POST comes from this server's page (no Origin, or this server's) and is
+        JSON (else a 403 or 415 is sent)."""
+        origin = self.headers.get("Origin")
+        if origin is not None and origin.removeprefix("http://") not in self.app.hosts:
+            self.send_json(403, refusal("P010", "requests from another site are refused (Origin)"))
+            return False
+        if self.headers.get_content_type() != "application/json":
+            self.send_json(415, refusal("P010", "a request's Content-Type must be application/json"))
+            return False
+        return True
+
+    def body(self) -> bytes | None:
+        """The request's body, at most the protocol's line limit (else a 411 or 413 is sent)."""
+        length = self.headers.get("Content-Length", "")
+        if not length.isdigit():
+            self.send_json(411, refusal("P010", "a request needs a Content-Length"))
+            return None
+        if int(length) > MAX_LINE_BYTES:
+            drained = int(length) <= MAX_DRAINED   # read, so that the client sees the reply, not a broken pipe
+            for start in range(0, int(length) if drained else 0, READ_CHUNK):
+                self.rfile.read(min(READ_CHUNK, int(length) - start))
+            self.send_json(413, refusal("P002", f"the request is longer than {MAX_LINE_BYTES} bytes"),
+                           close=not drained)
+            return None
+        return self.rfile.read(int(length))
+
+    # -- replies ---------------------------------------------------------
+
+    def send_json(self, status: int, reply: JSON, *, close: bool | None = None) -> None:
+        """A reply; ``close``: close the connection after it (default: for a refusal, whose
+        body is not read)."""
+        self.send(status, encode(reply), "application/json; charset=utf-8",
+                  close=status >= 400 and status != 404 if close is None else close)
+
+    def send(self, status: int, data: bytes, content_type: str, *, close: bool = False) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Requests are not logged: the terminal shows the address only."""
+
+
+def make_server(root: Path, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
+                static: Traversable | None = None) -> tuple[ThreadingHTTPServer, WebApp]:
+    """A server bound to ``host:port`` (0: any free port) for the rulesets under ``root``,
+    not yet serving; ``static`` replaces the page's files (tests)."""
+    app = WebApp(GameLibrary(root)) if static is None else WebApp(GameLibrary(root), static)
+    handler = type("BoundHandler", (Handler,), {"app": app})
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    app.listen_on(host, server.server_address[1])
+    return server, app
+
+
+def address(server: ThreadingHTTPServer, host: str) -> str:
+    """The page's address."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{server.server_address[1]}/"
+
+
+def serve(root: str = ".", host: str = "127.0.0.1", port: int = DEFAULT_PORT, open_browser: bool = True,
+          echo: Callable[[str], None] = print) -> None:
+    """Serve the page for the rulesets under ``root`` until Ctrl-C."""
+    server, _ = make_server(Path(root), host, port)
+    url = address(server, host)
+    echo(f"rulelang web: {url}")
+    sys.stdout.flush()
+    if open_browser:
+        with contextlib.suppress(Exception):   # no browser here: the address is printed
+            webbrowser.open(url)
+    with server, contextlib.suppress(KeyboardInterrupt):
+        server.serve_forever()

@@ -1,0 +1,126 @@
+"""The shapes that the lowered program and the run loop share.
+
+A procedure is lowered to a ``Code``: a flat list of operations ``op(state, frame)`` that
+each move ``frame.pc`` on, with the span of each for error messages. Expressions are
+closures ``expr(state, env) -> Value``. A running procedure is a ``Frame``: its code, its
+program counter and its local values (``env``), all plain data, so a state pauses and
+resumes anywhere. A ``Decision`` is where the run loop stops for a choice or for chance.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias
+
+from rulelang.diagnostics import Span
+
+from .values import Value, display
+
+if TYPE_CHECKING:
+    from ..state.state import State
+
+Env: TypeAlias = dict[str, Value]
+"""The local values of a running procedure, by name."""
+
+Expr: TypeAlias = Callable[["State", Env], Value]
+"""A compiled expression: reads the state and the locals, returns a value."""
+
+Op: TypeAlias = Callable[["State", "Frame"], None]
+"""A compiled operation: changes the state or the frame, and moves ``frame.pc`` on."""
+
+Resume: TypeAlias = Callable[["State", "Frame", Value, int], None]
+"""How a decision goes on once ``player`` (the last argument) has chosen ``value``."""
+
+Options: TypeAlias = tuple[tuple[Value, ...], tuple[int, ...]]
+"""The options of one player at a decision, and their action ids (in the same order)."""
+
+
+class Code:
+    """One lowered procedure or phase: its operations and the span of each."""
+
+    __slots__ = ("legacy", "legacy_size", "name", "ops", "spans", "stops")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.ops: list[Op] = []
+        self.spans: list[Span | None] = []
+        # The operations (by index) that may stop the run for a decision or draw from the
+        # random generator: before the first of them, a new game is the same whatever its seed.
+        self.stops: set[int] = set()
+        # Saved states of formats 1 and 2 count one operation per statement, where a compiled
+        # block is now one: the operation (index) that starts at each of those positions.
+        self.legacy: dict[int, int] = {}
+        self.legacy_size = 0  # the operations these formats counted so far
+
+
+class Frame:
+    """One running procedure: its code, program counter, local values, and the caller's
+    variable that receives its return value."""
+
+    __slots__ = ("code", "env", "name", "pc", "ret")
+
+    def __init__(self, name: str, code: list[Op], pc: int, env: Env, ret: str | None = None):
+        self.name = name  # (one assignment each: faster than one of a tuple, and states copy frames often)
+        self.code = code
+        self.pc = pc
+        self.env = env
+        self.ret = ret
+
+    def copy(self) -> Frame:
+        """An independent copy (the locals are copied; the values themselves are immutable)."""
+        return Frame(self.name, self.code, self.pc, dict(self.env), self.ret)
+
+
+_ASKS = {"choose": "choice"}  # what a decision asks for, by its kind, where the two differ
+
+
+class Decision:
+    """A point where the run stops for a choice. Rebuilt by re-running its operation, so it
+    is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
+    choice has options per player (``per_player``), the others one list for ``players``."""
+
+    __slots__ = ("asks", "chosen", "ids", "kind", "options", "per_player", "players", "probs", "prompt_of", "resume",
+                 "span")
+
+    def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
+                 resume: Resume, probs: tuple[float, ...] = (),
+                 per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = (),
+                 prompt_of: Callable[[State, int], str] | None = None, span: Span | None = None, asks: str = ""):
+        # (Every argument may be given by position: a choice, made at each decision, is
+        # made faster so than with keywords.)
+        self.kind = kind
+        self.players = players
+        self.options = options
+        self.ids = ids
+        self.resume = resume
+        self.probs = probs
+        self.per_player = per_player
+        self.chosen = chosen  # in a simultaneous choice: the players who have already chosen
+        # What is asked, for one of ``players``: computed only when a host asks for it, from
+        # the state that asks (clones share their decision: it holds no state of its own);
+        # the statement that asks; and what kind of answer it wants (see State.decision).
+        self.prompt_of = prompt_of
+        self.span = span
+        self.asks = asks or _ASKS.get(kind, kind)
+
+    def options_of(self, player: int) -> Options:
+        """The options of ``player`` (one of ``players``) and their action ids."""
+        if self.per_player is not None:
+            return self.per_player[player]
+        return self.options, self.ids
+
+
+class LogLine:
+    """A line of the log kept as the pieces of its text, built only when someone reads the
+    log (``State.log``): ``str(line)`` joins the pieces, each value shown as the rules show
+    it. The values are immutable, so the text is the one the statement would have built."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces: tuple[Value, ...]):
+        self.pieces = pieces
+
+    def __str__(self) -> str:
+        return "".join([piece if type(piece) is str else display(piece) for piece in self.pieces])
+
+    def __repr__(self) -> str:
+        return repr(str(self))

@@ -1,0 +1,1 @@
+"""Many games at once: simulation (serial and parallel), statistics, plots, scenario tests, playthroughs."""

@@ -1,0 +1,216 @@
+"""Playing a simulation's games in several local processes, or on a Dask cluster.
+
+The games are cut into chunks of consecutive numbers. A worker plays a chunk with
+``simulate.play_game``, which depends only on the run's seed and the game's number, and the
+results are recorded in the games' order: the report is the one a single process would make.
+
+What a worker needs travels once as a ``Job``: the pickled game (a ``Game`` pickles as its
+checked declarations and is built again where it is unpickled, reading its board files
+there), the agents' specs, the seed and the bound on decisions. Each worker process (or, on
+Dask, each worker thread) builds the game once and keeps it for the chunks that follow;
+local workers forked on Linux start with the game already built, as copies of the parent.
+Ctrl-C in the parent stops the local workers (they ignore it themselves) or cancels the
+cluster's tasks.
+"""
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..agents.agents import AgentSpec
+from .simulate import GameResult, MissingExtraError, OnProgress, SimulationReport, bound_of, play_game, record
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+CHUNKS_PER_WORKER = 8   # chunks per worker: enough to balance the load and show progress
+MAX_CHUNK = 100         # games in one chunk at most
+DIST_HINT = "pip install 'rulelang[dist]'"
+Chunk = tuple[int, int]   # games start..stop-1
+ChunkResult = tuple[int, list[GameResult]]   # (start, the results of its games in order)
+
+
+class ParallelError(RuntimeError):
+    """The workers could not be used (a scheduler that cannot be reached...); the message says why."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to play any game of a run, as plain data."""
+
+    game_data: bytes   # the pickled Game
+    token: str         # names the game in the workers' caches
+    agents: tuple[AgentSpec, ...]
+    seed: int
+    max_decisions: int
+
+    def game(self) -> Game:
+        """This job's game, built once per process and thread and kept."""
+        key = (self.token, threading.get_ident())
+        game = _GAMES.get(key)
+        if game is None:
+            game = pickle.loads(self.game_data)
+            with _GAMES_LOCK:   # worker threads of one process share the cache
+                for old in [k for k in _GAMES if k[1] == key[1]]:   # one game per thread at a time
+                    del _GAMES[old]
+                _GAMES[key] = game
+        return game
+
+    def play(self, chunk: Chunk) -> ChunkResult:
+        """The results of the games of ``chunk``, in order."""
+        start, stop = chunk
+        game = self.game()
+        return start, [play_game(game, self.agents, self.seed, i, self.max_decisions) for i in range(start, stop)]
+
+
+_GAMES: dict[tuple[str, int], Game] = {}   # (job token, thread id) -> the game built for it
+_GAMES_LOCK = threading.Lock()
+
+
+def make_job(game: Game, agents: Sequence[AgentSpec], seed: int) -> Job:
+    """The job of a run of ``game``: it must pickle (``Game`` does, as its declarations)."""
+    try:
+        data = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, RecursionError, TypeError, AttributeError) as error:
+        raise ParallelError(f"this game cannot be sent to other processes ({error}): play it with one job") from None
+    return Job(data, hashlib.sha256(data).hexdigest(), tuple(agents), seed, bound_of(game))
+
+
+def chunks(games: int, workers: int) -> list[Chunk]:
+    """Consecutive ranges covering games 0..games-1, about CHUNKS_PER_WORKER per worker."""
+    size = max(1, min(MAX_CHUNK, -(-games // (max(1, workers) * CHUNKS_PER_WORKER))))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def play_in_parallel(report: SimulationReport, game: Game, agents: Sequence[AgentSpec], games: int,
+                     jobs: int, scheduler: str | None, on_progress: OnProgress | None) -> None:
+    """Play the games on ``jobs`` local processes (or the Dask cluster at ``scheduler``) and
+    record them in ``report`` in their order."""
+    job = make_job(game, agents, report.seed)
+    pending: dict[int, list[GameResult]] = {}   # chunks done before an earlier one, by their first game
+    done = 0
+    if scheduler is not None:
+        results, report.workers = _dask_results(job, games, scheduler)
+    else:
+        work = chunks(games, jobs)
+        processes = max(1, min(jobs, len(work)))
+        results = _pool_results(job, work, processes, game)
+        report.workers = f"{processes} processes" if processes > 1 else "1 process"
+    checked = _worker_errors(results)
+    try:
+        for start, chunk_results in checked:
+            pending[start] = chunk_results
+            done += len(chunk_results)
+            while report.games in pending:   # record in the games' order, as soon as possible
+                for result in pending.pop(report.games):
+                    record(report, result)
+            if on_progress is not None:
+                on_progress(done, games)
+    finally:   # stops the workers at once on an error or Ctrl-C
+        checked.close()
+
+
+def _worker_errors(results: Generator[ChunkResult, None, None]) -> Generator[ChunkResult, None, None]:
+    """``results``, with an error raised in a worker (a game that cannot be built there: a
+    board file missing on a remote machine...) turned into a ParallelError that names it."""
+    try:
+        yield from results
+    except (MissingExtraError, ParallelError):
+        raise
+    except Exception as error:
+        raise ParallelError(f"a worker failed: {type(error).__name__}: {error}") from None
+
+
+# ---------------------------------------------------------------- local processes
+
+_JOB: Job | None = None   # the job of this worker process
+
+
+def _start_worker(job: Job) -> None:
+    """In a new worker process: leave Ctrl-C to the parent (which stops the workers), and build
+    the game once."""
+    global _JOB
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _JOB = job
+    with contextlib.suppress(Exception):   # if it fails, the first chunk fails again and says why
+        job.game()
+
+
+def _play_chunk(chunk: Chunk) -> ChunkResult:
+    if _JOB is None:   # pragma: no cover - the initializer always runs first
+        raise RuntimeError("a worker process without its job")
+    return _JOB.play(chunk)
+
+
+FORK = sys.platform == "linux"   # fork where it is safe and cheap; spawn elsewhere
+
+
+def _pool_results(job: Job, work: list[Chunk], processes: int, game: Game) -> Generator[ChunkResult, None, None]:
+    """Each chunk's results as it is done, from a pool of ``processes``; the pool is stopped
+    when the iteration ends, early too (Ctrl-C in the parent). Forked workers find ``game``
+    already built (they start as copies of this process); spawned ones build it from the job."""
+    if not work:
+        return
+    key = (job.token, threading.get_ident())   # the forked workers' main thread keeps this thread's id
+    if FORK:
+        _GAMES[key] = game
+        gc.freeze()   # the collector of a worker leaves the inherited objects alone: no copies of their pages
+    try:
+        context = multiprocessing.get_context("fork" if FORK else "spawn")
+        pool = context.Pool(processes, initializer=_start_worker, initargs=(job,))
+    finally:
+        if FORK:
+            _GAMES.pop(key, None)
+            gc.unfreeze()
+    with pool:
+        yield from pool.imap_unordered(_play_chunk, work)
+
+
+# ---------------------------------------------------------------- Dask
+
+def _play_chunk_on_worker(job: Job, start: int, stop: int) -> ChunkResult:
+    """A chunk played by a Dask worker (module-level, so that workers import it by name)."""
+    return job.play((start, stop))
+
+
+def _client(scheduler: str) -> Any:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MissingExtraError(f"running on a Dask cluster needs Dask: {DIST_HINT}") from None
+    try:
+        timeout = os.environ.get("RULELANG_DASK_TIMEOUT", "10s")
+        return Client(scheduler, timeout=timeout)  # type: ignore[no-untyped-call]  # distributed is untyped here
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise ParallelError(f"cannot use the Dask scheduler at {scheduler}: {error}") from None
+
+
+def _dask_results(job: Job, games: int, scheduler: str) -> tuple[Generator[ChunkResult, None, None], str]:
+    """(each chunk's results as it is done, a description of the workers) on the cluster at
+    ``scheduler``."""
+    client = _client(scheduler)
+    threads = sum(client.nthreads().values()) or 1
+    return _dask_iterate(client, job, chunks(games, threads)), f"Dask, {threads} worker threads"
+
+
+def _dask_iterate(client: Any, job: Job, work: list[Chunk]) -> Generator[ChunkResult, None, None]:
+    from distributed import as_completed
+    with client:
+        shared = client.scatter(job, broadcast=True)   # sent once to every worker
+        futures = [client.submit(_play_chunk_on_worker, shared, start, stop, pure=False) for start, stop in work]
+        try:
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+                yield future.result()
+        finally:
+            client.cancel(futures)
+

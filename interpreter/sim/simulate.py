@@ -1,0 +1,350 @@
+"""Simulation: many games between agents chosen per seat, summarised per seat with statistics.
+
+``simulate`` is deterministic for a seed: game ``i`` starts from a seed derived from
+``(seed, i)``, each seat's agent from ``(seed, i, seat)`` and the sampler of any chance node
+the state exposes from ``(seed, i, CHANCE)``. Every game depends on its number only, so a run
+split among processes (``jobs``) or the machines of a Dask cluster (``scheduler``, see
+``parallel``) gives the same report as a run in one process. Games that hit the bound on
+decisions, or stop on a runtime error, are counted as unfinished, never raised. A game that
+stops on an error is also counted as failed, and each distinct error (code, message,
+location) is kept once with the number of games that hit it (at most
+``MAX_DISTINCT_ERRORS``; the rest are counted together).
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulelang.diagnostics import Diagnostic
+from rulelang.errors import BUG_HINT, RulelangError, RulesRuntimeError
+
+from ..agents.agents import Agent, AgentSpec, derive_seed
+from ..model.values import CHANCE
+from ..state.state import State
+from . import statistics as st
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+DEFAULT_MAX_DECISIONS = 10_000
+MAX_DISTINCT_ERRORS = 20
+OTHER_ERRORS = "other"   # the key that counts games whose error was not kept
+OnProgress = Callable[[int, int], None]   # (games done, games in all)
+
+
+class MissingExtraError(RuntimeError):
+    """An optional part of rulelang (Dask, matplotlib) is not installed; the message says how to."""
+
+
+@dataclass
+class ErrorSummary:
+    """One distinct error that stopped games: its diagnostic and how many games hit it."""
+
+    diagnostic: Diagnostic
+    games: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: code, message, ``path:line:col`` (empty if unknown) and games."""
+        d = self.diagnostic
+        return {"code": d.code, "message": d.message, "location": str(d.span) if d.span else "",
+                "games": self.games}
+
+
+@dataclass
+class SimulationReport:
+    """Totals and per-game records of a simulation; ``to_dict`` keeps timing apart from the
+    deterministic part.
+
+    A win shared by several players counts for each of them in ``wins``; ``shared`` counts
+    such games, ``draws`` the finished games that nobody won or every seat won (all tied; these
+    count as shared wins too), ``sole_wins`` each seat's wins alone.
+    ``unfinished`` counts every game that did not end: cut by ``max_decisions`` (not a
+    failure) or stopped by an error; ``failed`` counts the latter, and ``distinct_errors``
+    keeps each distinct error once with the number of games it stopped. ``lengths`` (decisions)
+    and ``scores`` (one list per seat) hold one entry per finished game, in the games' order.
+    """
+
+    players: int
+    seed: int
+    agents: list[str] = field(default_factory=list)
+    games: int = 0
+    finished: int = 0
+    unfinished: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    failed: int = 0
+    distinct_errors: dict[tuple[str, str, str], ErrorSummary] = field(default_factory=dict)
+    other_errors: int = 0
+    shared: int = 0
+    draws: int = 0
+    total_decisions: int = 0
+    wins: list[int] = field(default_factory=list)
+    sole_wins: list[int] = field(default_factory=list)
+    total_score: list[float] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+    scores: list[list[float]] = field(default_factory=list)
+    seconds: float = 0.0
+    workers: str = "1 process"   # how the games were run: timing, not results
+
+    def __post_init__(self) -> None:
+        self.agents = self.agents or ["random"] * self.players
+        self.wins = self.wins or [0] * self.players
+        self.sole_wins = self.sole_wins or [0] * self.players
+        self.total_score = self.total_score or [0.0] * self.players
+        self.scores = self.scores or [[] for _ in range(self.players)]
+
+    @property
+    def mean_decisions(self) -> float:
+        """Mean number of decisions in a finished game."""
+        return self.total_decisions / self.finished if self.finished else 0.0
+
+    @property
+    def mean_score(self) -> list[float]:
+        """Each seat's mean score over finished games."""
+        return [s / self.finished if self.finished else 0.0 for s in self.total_score]
+
+    @property
+    def games_per_second(self) -> float:
+        """Games simulated per second of wall-clock time."""
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def decided(self) -> int:
+        """Finished games with exactly one winner."""
+        return sum(self.sole_wins)
+
+    def win_interval(self, seat: int) -> tuple[float, float]:
+        """The 95% Wilson interval of ``seat``'s win rate (wins, shared ones too, per finished game)."""
+        return st.wilson_interval(self.wins[seat], self.finished)
+
+    def first_player(self) -> dict[str, Any]:
+        """The first seat's share of the games won by one player, against the share 1/players that
+        equal seats would give: its Wilson interval and the exact binomial test's p-value."""
+        k, n, expected = self.sole_wins[0], self.decided, 1 / self.players
+        return {"sole_wins": k, "decided_games": n, "share": _num(k / n if n else 0.0),
+                "interval": [_num(x) for x in st.wilson_interval(k, n)], "expected_share": _num(expected),
+                "p_value": _num(st.binomial_test(k, n, expected)), "test": "exact binomial"}
+
+    def seat_balance(self) -> dict[str, Any]:
+        """Pearson's chi-square test of the seats' sole wins against equal shares."""
+        n = self.decided
+        statistic, df, p = st.chi_square_test(self.sole_wins, [n / self.players] * self.players)
+        return {"statistic": _num(statistic), "df": df, "p_value": _num(p if n else 1.0),
+                "test": "chi-square goodness of fit of sole wins against equal seats"}
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """One row per seat: agent, wins, win rate with its interval, the distribution of scores."""
+        rows = []
+        for seat in range(self.players):
+            low, high = self.win_interval(seat)
+            rate = self.wins[seat] / self.finished if self.finished else 0.0
+            rows.append({"seat": seat + 1, "agent": self.agents[seat], "wins": self.wins[seat],
+                         "sole_wins": self.sole_wins[seat], "win_rate": _num(rate),
+                         "win_interval": [_num(low), _num(high)],
+                         "score": _described(self.scores[seat])})
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready results; everything but the "timing" entry is the same for a seed, whatever
+        the number of processes or machines that played the games."""
+        return {"games": self.games, "players": self.players, "seed": self.seed, "agents": list(self.agents),
+                "finished": self.finished, "unfinished": self.unfinished, "failed": self.failed,
+                "errors": dict(sorted(self.errors.items())),
+                "error_details": [e.to_dict() for e in self.distinct_errors.values()]
+                + ([{"code": OTHER_ERRORS, "message": "other distinct errors", "location": "",
+                     "games": self.other_errors}] if self.other_errors else []),
+                "mean_decisions": round(self.mean_decisions, 6), "wins": list(self.wins),
+                "shared_wins": self.shared, "draws": self.draws,
+                "mean_score": [round(s, 6) for s in self.mean_score],
+                "seats": self.seat_rows(), "first_player": self.first_player(),
+                "seat_balance": self.seat_balance(), "length": _described(self.lengths),
+                "timing": {"seconds": round(self.seconds, 6), "games_per_second": round(self.games_per_second, 3),
+                           "workers": self.workers}}
+
+
+def _num(x: float) -> float:
+    """``x`` to 6 significant digits: short JSON, and the same on every machine."""
+    return float(f"{x:.6g}")
+
+
+def _described(values: Sequence[float]) -> dict[str, float]:
+    """count (a whole number), mean, sd, min, quantiles and max, to 6 significant digits."""
+    return {k: len(values) if k == "count" else _num(v) for k, v in st.describe(values).items()}
+
+
+@dataclass
+class GameResult:
+    """How one simulated game went."""
+
+    finished: bool
+    decisions: int
+    returns: list[float] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    error: str = ""
+    diagnostic: Diagnostic | None = None   # the error that stopped the game, if one did
+
+
+def play_one(game: Game, seed: int, agents: Sequence[Agent], max_decisions: int,
+             chance: random.Random | None = None) -> GameResult:
+    """One game from ``seed`` with one agent per seat; a chance node that the state exposes is
+    sampled with ``chance`` (by default a generator seeded with ``seed``)."""
+    decisions = 0
+    chance = chance if chance is not None else random.Random(seed)
+    try:
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            decisions = state.decisions
+            if decisions >= max_decisions:
+                return GameResult(False, decisions, error="max_decisions")
+            play_step(state, agents, chance)
+        return GameResult(True, state.decisions, state.returns(), state.winners())
+    except RulelangError as error:  # the rules failed, or (a bug) the engine did
+        return _failed(decisions, error.diagnostic)
+    except ValueError as error:  # an agent found no legal action
+        return _failed(decisions, Diagnostic("E602", str(error)))
+    except Exception as error:  # a bug in rulelang: reported as such, never raised
+        message = f"rulelang failed while simulating: {type(error).__name__}: {error}"
+        return _failed(decisions, Diagnostic("E900", message, hint=BUG_HINT))
+
+
+def play_game(game: Game, agents: Sequence[AgentSpec], seed: int, index: int, max_decisions: int) -> GameResult:
+    """Game number ``index`` of a run seeded with ``seed``: it depends on nothing else."""
+    seated = [spec.build(game, derive_seed(seed, index, seat)) for seat, spec in enumerate(agents)]
+    chance = random.Random(derive_seed(seed, index, CHANCE))
+    return play_one(game, derive_seed(seed, index), seated, max_decisions, chance)
+
+
+def _failed(decisions: int, diagnostic: Diagnostic) -> GameResult:
+    return GameResult(False, decisions, error=diagnostic.code, diagnostic=diagnostic)
+
+
+def play_step(state: State, agents: Sequence[Agent] | Mapping[int, Agent], chance: random.Random) -> None:
+    """Apply one action: the first player to act picks with his agent (a simultaneous choice
+    takes one step per player); a chance node that is exposed anyway is sampled with ``chance``."""
+    players = state.current_players()
+    if not players:
+        raise RulesRuntimeError(Diagnostic("E602", "the game is not over but nobody is to act"))
+    player = players[0]
+    if player == CHANCE:
+        outcomes = state.chance_outcomes()
+        action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+    else:
+        action = agents[player].choose(state, player)
+    state.apply_action(action, player=player)
+
+
+def bound_of(game: Game) -> int:
+    """The most decisions a simulated game of ``game`` may take before it counts as unfinished."""
+    return int(game.max_decisions or DEFAULT_MAX_DECISIONS)
+
+
+def simulate(game: Game, games: int, seed: int = 0, on_progress: OnProgress | None = None, *,
+             agents: Sequence[AgentSpec] | None = None, jobs: int = 1,
+             scheduler: str | None = None) -> SimulationReport:
+    """Play ``games`` games of ``game`` and summarise them; the report is the same whatever
+    ``jobs`` and ``scheduler``.
+
+    ``agents`` gives one spec per seat (default: random everywhere). ``jobs`` > 1 plays in
+    that many local processes; ``scheduler`` (a Dask scheduler's address, e.g.
+    ``tcp://host:8786``) plays on a Dask cluster instead (MissingExtraError without Dask;
+    ``parallel.ParallelError`` if the cluster cannot be used). ``on_progress(done, total)``
+    is called as games finish.
+    """
+    specs = tuple(agents) if agents is not None else (AgentSpec(),) * game.num_players
+    if len(specs) != game.num_players:
+        raise ValueError(f"{len(specs)} agents for {game.num_players} seats")
+    report = SimulationReport(players=game.num_players, seed=seed, agents=[str(a) for a in specs])
+    started = time.perf_counter()
+    if jobs <= 1 and scheduler is None:
+        _play_here(report, game, specs, games, on_progress)
+    else:
+        from . import parallel
+        parallel.play_in_parallel(report, game, specs, games, jobs, scheduler, on_progress)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _play_here(report: SimulationReport, game: Game, agents: Sequence[AgentSpec], games: int,
+               on_progress: OnProgress | None) -> None:
+    bound = bound_of(game)
+    for i in range(games):
+        record(report, play_game(game, agents, report.seed, i, bound))
+        if on_progress is not None:
+            on_progress(i + 1, games)
+
+
+def record(report: SimulationReport, result: GameResult) -> None:
+    """Count one game's result into ``report`` (games must be recorded in their order)."""
+    report.games += 1
+    if not result.finished:
+        report.unfinished += 1
+        report.errors[result.error] = report.errors.get(result.error, 0) + 1
+        if result.diagnostic is not None:
+            _record_error(report, result.diagnostic)
+        return
+    report.finished += 1
+    report.total_decisions += result.decisions
+    report.lengths.append(result.decisions)
+    report.shared += len(result.winners) > 1
+    report.draws += not result.winners or len(result.winners) == report.players
+    if len(result.winners) == 1:
+        report.sole_wins[result.winners[0]] += 1
+    for seat in result.winners:
+        report.wins[seat] += 1
+    for seat, score in enumerate(result.returns):
+        report.total_score[seat] += score
+        report.scores[seat].append(score)
+
+
+def _record_error(report: SimulationReport, diagnostic: Diagnostic) -> None:
+    report.failed += 1
+    key = (diagnostic.code, diagnostic.message, str(diagnostic.span) if diagnostic.span else "")
+    summary = report.distinct_errors.get(key)
+    if summary is None and len(report.distinct_errors) >= MAX_DISTINCT_ERRORS:
+        report.other_errors += 1
+        return
+    if summary is None:
+        summary = report.distinct_errors[key] = ErrorSummary(diagnostic)
+    summary.games += 1
+
+
+# ---------------------------------------------------------------- comparing two runs
+
+@dataclass(frozen=True)
+class Comparison:
+    """One measure of two runs: its value in each and the difference (second minus first)."""
+
+    measure: str
+    a: float
+    b: float
+    difference: st.Difference
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, numbers to 6 significant digits (None where the data give none)."""
+        d = self.difference
+        maybe = [None if x is None else _num(x) for x in (d.low, d.high, d.p_value)]
+        return {"measure": self.measure, "a": _num(self.a), "b": _num(self.b),
+                "difference": _num(d.estimate), "interval": maybe[:2], "p_value": maybe[2], "test": d.test}
+
+
+def compare_reports(a: SimulationReport, b: SimulationReport) -> list[Comparison]:
+    """Each seat's win rate (two-proportion z-test) and mean score (Welch's t), the mean length
+    and the draw rate, of run ``b`` against run ``a`` (which must seat as many players)."""
+    if a.players != b.players:
+        raise ValueError(f"the runs seat {a.players} and {b.players} players")
+    seats = range(a.players)
+    rows = [_proportion(f"seat {s + 1} win rate", a.wins[s], a.finished, b.wins[s], b.finished) for s in seats]
+    rows += [_means(f"seat {s + 1} mean score", a.scores[s], b.scores[s]) for s in seats]
+    rows.append(_means("mean length (decisions)", [float(x) for x in a.lengths], [float(x) for x in b.lengths]))
+    rows.append(_proportion("draw rate", a.draws, a.finished, b.draws, b.finished))
+    return rows
+
+
+def _proportion(measure: str, ka: int, na: int, kb: int, nb: int) -> Comparison:
+    return Comparison(measure, ka / na if na else 0.0, kb / nb if nb else 0.0, st.proportion_difference(ka, na, kb, nb))
+
+
+def _means(measure: str, a: Sequence[float], b: Sequence[float]) -> Comparison:
+    return Comparison(measure, st.mean(a), st.mean(b), st.mean_difference(a, b))

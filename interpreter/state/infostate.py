@@ -1,0 +1,399 @@
+"""Information-set sampling: ``State.resample_from_infostate(player, seed)``.
+
+A sample is a new state that ``player`` cannot tell apart from the true one (the same
+observation, the same legal actions with the same labels) in which what he cannot see is
+drawn again. The state tracks, for every component ``c``, in one integer
+``component_knowledge[c]`` (cheap to keep up: a move is two more integer operations):
+
+- in its low bits, one per player, the players who know where ``c`` lies. A new game
+  starts with every bit set (the declared layout of the decks is public); a ``move`` adds
+  the players who fully see the zone it leaves or the zone it enters; a ``shuffle`` of a
+  zone resets its components' bits to the players who fully see that zone; a ``reveal``
+  adds its audience. A state loaded from data has no such history (it is not saved): it
+  starts with no bits set, so only what the viewer sees now counts as known, and its
+  unknown components are only reordered within their zones until a shuffle;
+- above them, the shuffle that last put ``c`` in a random place (0: none tracked).
+  Components of one type from one shuffle are interchangeable for a player who knows
+  neither of them: the sampler permutes them among the places they occupy.
+
+A sample swaps the unknown components of each such group uniformly among their places
+(zone and position), relabels every reference to them (variables, the locals of running
+procedures, the history's component ids) by the same permutation, gives the state a fresh
+random generator, rebuilds the decision awaited by running on, and checks that the
+viewer's observation and legal actions are unchanged and the ruleset's invariants still
+hold. A permutation that fails the check is drawn again; after a few failures the groups
+are narrowed (same zone, then same zone slot), and at worst only future chance is new.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from rulelang.errors import RulelangError
+
+from ..model import rng
+from ..model.values import Component, Value
+from .events import Event, redacted
+from .observe import _visible
+
+if TYPE_CHECKING:
+    from rulelang import ast
+
+    from ..tables.catalog import Catalog
+    from .state import State
+
+Mapping = dict[int, Component]
+"""A permutation of components by id: the component that takes the place of each one moved."""
+
+GroupKey = Callable[["State", Component], tuple[Any, ...]]
+"""What makes two unknown components interchangeable at one level of caution."""
+
+_MIX = 0xD1B54A32D192ED03  # odd constant that spreads the count of decisions over the seed's bits
+
+
+def components_in(value: Value) -> Iterator[Component]:
+    """Every component a value holds, in lists and maps (keys too) at any depth."""
+    if isinstance(value, Component):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from components_in(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from components_in(key)
+            yield from components_in(item)
+
+
+# ---------------------------------------------------------------- the sampler
+
+def resample(st: State, viewer: int, seed: int) -> State:
+    """A state that ``viewer`` cannot tell apart from ``st``, its hidden part drawn again
+    from ``seed`` (``st`` is unchanged). See the module's docstring."""
+    view, broken = _view(st, viewer), set(st.check_invariants())
+    generator, fresh_rng = _generators(st, seed)
+    fresh = _Fresh(fresh_rng, viewer, None if st.event_log is None else redacted(st, viewer))
+    unknown = _unknown_components(st, viewer)
+    levels = ((_groups(st, unknown, key), tries) for key, tries in _LEVELS)   # each only if reached
+
+    def fits(sample: State) -> bool:
+        return _looks_the_same(sample, viewer, view) and _keeps_invariants(sample, broken)
+    return _drawn(st, levels, generator, fresh, fits)
+
+
+def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], generator: int, fresh: _Fresh,
+           fits: Callable[[State], bool]) -> State:
+    """The first permutation of the unknown components drawn from ``generator`` that ``fits``,
+    trying each level of groups (widest first) its number of times; else ``st`` with the
+    fresh generator and nothing moved."""
+    for groups, tries in levels:
+        for _ in range(tries if groups else 0):
+            generator, mapping = _permutation(groups, generator)
+            sample = _built(st, mapping, fresh)
+            if sample is not None and fits(sample):
+                return sample
+    return _built(st, {}, fresh) or _with_rng(st, fresh)
+
+
+# ---------------------------------------------------------------- one state for what a seat may know
+
+def canonical_state(state: State, viewer: int) -> State:
+    """A state that ``viewer`` cannot tell from ``state``, and the same one for every state he
+    cannot tell from it: the components he does not know the place of are put back in a fixed
+    order (by id, over the places their group occupies), with every reference relabelled, and
+    the generator is reset (future chance is unknown to him). Searching from it, an agent's
+    choices depend only on what its seat may see. The groups are those ``resample_from_infostate``
+    permutes; an arrangement that the viewer could tell apart (or that breaks an invariant) is
+    tried again with narrower groups, as the sampler does."""
+    view, broken = _view(state, viewer), set(state.check_invariants())
+    events = None if state.event_log is None else redacted(state, viewer)
+    fresh = _Fresh(rng.seed_state(0), viewer, events)
+    unknown = _unknown_components(state, viewer)
+    for key, _ in _LEVELS:
+        mapping = _sorted_mapping(state, _groups(state, unknown, key))
+        sample = _built(state, mapping, fresh)
+        if sample is not None and _looks_the_same(sample, viewer, view) and _keeps_invariants(sample, broken):
+            return _without_seed(sample)
+    sample = _built(state, {}, fresh)
+    return _without_seed(sample if sample is not None else state.clone())
+
+
+def _sorted_mapping(state: State, groups: list[list[Component]]) -> Mapping:
+    """The permutation that puts each group's components, lowest id first, in its places
+    taken in order (zone slot, then position in the zone)."""
+    mapping: Mapping = {}
+    for group in groups:
+        places = sorted(group, key=lambda c: _place(state, c))
+        ordered = sorted(group, key=lambda c: c.id)
+        mapping.update((old.id, new) for old, new in zip(places, ordered, strict=True) if old is not new)
+    return mapping
+
+
+def _place(state: State, component: Component) -> tuple[int, int]:
+    """Where ``component`` lies: its zone slot and its position in that zone (0: bottom)."""
+    slot = state.component_zone[component.id]
+    return slot, state.zones[slot].index(component)
+
+
+def _without_seed(state: State) -> State:
+    """``state`` with nothing left of the true game's generator (its seed, its state)."""
+    state.seed, state.rng = 0, rng.seed_state(0)
+    return state
+
+
+class Sampler:
+    """Samples of what one seat cannot see, for one decision: the canonical state
+    (``canonical_state``) resampled as ``resample_from_infostate`` does, with what every sample
+    of it shares (the viewer's view, the invariants, the groups of unknown components)
+    computed once. Without unknown components, a sample is a copy with a new generator."""
+
+    def __init__(self, state: State, viewer: int):
+        root = self.root = canonical_state(state, viewer)
+        self.viewer = viewer
+        self.view, self.broken = _view(root, viewer), set(root.check_invariants())
+        unknown = _unknown_components(root, viewer)
+        self.levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
+        self.hidden = any(groups for groups, _ in self.levels)
+
+    def sample(self, seed: int) -> State:
+        """The state ``root.resample_from_infostate(viewer, seed)`` gives (the same for a
+        seed), or, with nothing hidden to draw again, a copy with a generator from ``seed``."""
+        root, viewer = self.root, self.viewer
+        if not self.hidden:
+            copy = root.clone()
+            copy.rng = rng.seed_state(seed)
+            return copy
+        generator, fresh_rng = _generators(root, seed)
+        fresh = _Fresh(fresh_rng, viewer, None if root.event_log is None else root.event_log[:])
+        return _drawn(root, self.levels, generator, fresh, self._fits)
+
+    def _fits(self, sample: State) -> bool:
+        """Whether the viewer sees what he sees in the sample, and it keeps the invariants."""
+        return _looks_the_same(sample, self.viewer, self.view) and _keeps_invariants(sample, self.broken)
+
+
+def _view(st: State, viewer: int) -> tuple[object, ...]:
+    """What ``viewer`` can tell a state by: his observation and his labelled legal actions."""
+    return st.observation(viewer), [(a.id, a.label) for a in st.legal_actions(viewer)]
+
+
+def _looks_the_same(sample: State, viewer: int, view: tuple[object, ...]) -> bool:
+    """Whether ``viewer`` sees ``view`` in the sample (a view that fails to compute, a prompt
+    say, is not the same)."""
+    try:
+        return _view(sample, viewer) == view
+    except RulelangError:
+        return False
+
+
+def _keeps_invariants(sample: State, broken: set[str]) -> bool:
+    """Whether the sample breaks no invariant but those already ``broken`` in the original."""
+    try:
+        return set(sample.check_invariants()) <= broken
+    except RulelangError:
+        return False
+
+
+def _generators(st: State, seed: int) -> tuple[int, int]:
+    """(the generator that draws the permutations, the sample's own generator state): both
+    from ``seed`` and the count of decisions made, so one seed gives other samples at other
+    points of a game."""
+    base = rng.seed_state(seed ^ (st.decisions * _MIX))
+    base, permutations = rng.next_u64(base)
+    _, fresh = rng.next_u64(base)
+    return rng.seed_state(permutations), fresh
+
+
+# ---------------------------------------------------------------- who knows what
+
+def _unknown_components(st: State, viewer: int) -> list[Component]:
+    """The components ``viewer`` does not know the place of: not in a zone he sees in full,
+    not tracked as known to him, and named by no value he sees."""
+    catalog = st.game.catalog
+    bit = 1 << viewer
+    seers, knowers, zone_of = catalog.zone_seers, st.component_knowledge, st.component_zone
+    named = {c.id for value in _values_seen(st, viewer) for c in components_in(value)}
+    return [c for c in catalog.components
+            if not (knowers[c.id] | seers[zone_of[c.id]]) & bit and c.id not in named]
+
+
+def _values_seen(st: State, viewer: int) -> Iterator[Value]:
+    """Every value ``viewer``'s observation shows (a component it names is known to him),
+    and his own options when he is to act."""
+    catalog = st.game.catalog
+    yield from (v for k, v in st.global_values.items() if catalog.global_vars[k].visibility != "none")
+    for name, values in st.player_values.items():
+        visibility = catalog.player_vars[name].visibility
+        yield from (v for p, v in enumerate(values) if _visible(visibility, p, viewer) == "full")
+    for name, values in st.space_values.items():
+        if catalog.space_vars[name].visibility != "none":
+            yield from values
+    bit = 1 << viewer
+    shown = [c.id for zone, seers in zip(st.zones, catalog.zone_seers, strict=True) if seers & bit for c in zone]
+    for name, values in st.component_values.items():
+        if catalog.component_vars[name].visibility != "none":
+            yield from (values[cid] for cid in shown)
+    pending = st.pending
+    if pending is not None and viewer in pending.players:
+        yield from pending.options_of(viewer)[0]
+
+
+# ---------------------------------------------------------------- groups and permutations
+
+def _by_shuffle(st: State, c: Component) -> tuple[Any, ...]:
+    """Level 0: the same type from the same shuffle. Without a tracked shuffle (a state
+    loaded from data, whose history is unknown) only the order within each zone."""
+    shuffle = _shuffle_of(st, c)
+    return (c.type, shuffle) if shuffle else _by_slot(st, c)
+
+
+def _by_zone(st: State, c: Component) -> tuple[Any, ...]:
+    """Level 1: and in the same kind of zone (a hand with hands, a pile with piles)."""
+    return c.type, _shuffle_of(st, c), st.game.catalog.zone_refs[st.component_zone[c.id]].name
+
+
+def _by_slot(st: State, c: Component) -> tuple[Any, ...]:
+    """Level 2: and in the same zone (only the order within each zone is drawn again)."""
+    return c.type, _shuffle_of(st, c), st.component_zone[c.id]
+
+
+def _shuffle_of(st: State, c: Component) -> int:
+    """The shuffle that last put ``c`` in a random place (0: none tracked)."""
+    return st.component_knowledge[c.id] >> st.game.num_players
+
+
+_LEVELS: tuple[tuple[GroupKey, int], ...] = ((_by_shuffle, 8), (_by_zone, 4), (_by_slot, 2))
+"""The ways to group unknown components, most to least random, with how many permutations
+each may draw before the next, more cautious, is tried."""
+
+
+def _groups(st: State, unknown: list[Component], key: GroupKey) -> list[list[Component]]:
+    """The groups of interchangeable unknown components (only those of two or more)."""
+    groups: dict[tuple[Any, ...], list[Component]] = {}
+    for c in unknown:
+        groups.setdefault(key(st, c), []).append(c)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def _permutation(groups: list[list[Component]], generator: int) -> tuple[int, Mapping]:
+    """A uniform permutation within each group (Fisher-Yates): the component that takes the
+    place of each; and the generator's new state."""
+    mapping: Mapping = {}
+    for group in groups:
+        order = list(group)
+        generator = rng.shuffle(generator, order, len(order) - 1)
+        mapping.update((c.id, d) for c, d in zip(group, order, strict=True) if c is not d)
+    return generator, mapping
+
+
+# ---------------------------------------------------------------- building a sample
+
+class _Fresh(NamedTuple):
+    """What every sample of one call gets: its generator state, and the viewer's own record
+    of the past (his private log lines; the event log redacted for him, if one is kept)."""
+
+    rng: int
+    viewer: int
+    events: list[Event] | None
+
+
+def _built(st: State, mapping: Mapping, fresh: _Fresh) -> State | None:
+    """A copy of ``st`` with the components of ``mapping`` swapped into each other's places
+    and every reference relabelled, the viewer's record of the past only, a fresh generator,
+    and the decision awaited rebuilt by running on; None if running on fails."""
+    sample = _copy(st, fresh)
+    if mapping:
+        _relabel_state(sample, mapping)
+    if not sample.terminal:
+        sample.pending = None
+        try:
+            sample.run()
+        except RulelangError:
+            return None
+    _make_origin(sample)
+    return sample
+
+
+def _with_rng(st: State, fresh: _Fresh) -> State:
+    """The last resort: a copy where only future chance is new."""
+    sample = _copy(st, fresh)
+    _make_origin(sample)
+    return sample
+
+
+def _copy(st: State, fresh: _Fresh) -> State:
+    """A copy of ``st`` with the viewer's record of the past only (his private log lines,
+    the event log redacted for him) and a fresh generator."""
+    sample = st.clone()
+    sample.rng = fresh.rng
+    sample.private_log = [line for line in sample.private_log if fresh.viewer in line[1]]
+    if fresh.events is not None:
+        sample.event_log = fresh.events[:]
+    return sample
+
+
+def _make_origin(sample: State) -> None:
+    """A failed action on the sample puts it back by replaying from here, not from the start
+    (its history is the true game's, relabelled, and does not replay to it)."""
+    sample.origin = sample.clone()
+    sample.since_origin = 0
+
+
+def _relabel_state(st: State, mapping: Mapping) -> None:
+    """Put ``mapping[c]`` where each ``c`` of the mapping was, and relabel every reference.
+    The knowledge of a place goes with it; a component's variables and the tokens on it are
+    its own and stay with it."""
+    def swap(value: Value) -> Value:
+        return _relabelled(value, mapping)
+
+    knowledge = st.component_knowledge[:]
+    for slot, zone in enumerate(st.zones):
+        for i, c in enumerate(zone):
+            new = mapping.get(c.id)
+            if new is not None:
+                zone[i] = new
+                st.component_zone[new.id] = slot
+                knowledge[new.id] = st.component_knowledge[c.id]
+    st.component_knowledge = knowledge
+    catalog = st.game.catalog
+    st.global_values = {k: swap(v) if _may_hold_components(catalog, catalog.global_vars[k].type) else v
+                        for k, v in st.global_values.items()}
+    declared = (catalog.player_vars, catalog.space_vars, catalog.component_vars)
+    for table, variables in zip((st.player_values, st.space_values, st.component_values), declared, strict=True):
+        for name, values in table.items():
+            if _may_hold_components(catalog, variables[name].type):
+                table[name] = [swap(v) for v in values]
+    for frame in st.frames:
+        frame.env = {k: swap(v) for k, v in frame.env.items()}
+    st.action_history = [(p, _relabelled_id(catalog, a, mapping)) for p, a in st.action_history]
+
+
+_PLAIN_TYPES = frozenset({"int", "bool", "string", "player", "space"})
+
+
+def _may_hold_components(catalog: Catalog, declared: ast.TypeRef | None) -> bool:
+    """Whether a variable of the ``declared`` type may hold a component (a list of numbers
+    needs no relabelling: tables of them can be long)."""
+    if declared is None:
+        return True
+    if declared.name == "list":
+        return _may_hold_components(catalog, declared.item)
+    return declared.name not in _PLAIN_TYPES and declared.name not in catalog.enums
+
+
+def _relabelled(value: Value, mapping: Mapping) -> Value:
+    """``value`` with every component of ``mapping`` replaced, at any depth."""
+    if isinstance(value, Component):
+        return mapping.get(value.id, value)
+    if isinstance(value, tuple):
+        return tuple(_relabelled(v, mapping) for v in value)
+    if isinstance(value, dict):
+        return {_relabelled(k, mapping): _relabelled(v, mapping) for k, v in value.items()}
+    return value
+
+
+def _relabelled_id(catalog: Catalog, action_id: int, mapping: Mapping) -> int:
+    """An action id of the history, relabelled when it names a component of ``mapping``."""
+    cid = action_id - catalog.component_base
+    if 0 <= cid < len(catalog.components) and cid in mapping:
+        return catalog.component_base + mapping[cid].id
+    return action_id

@@ -1,0 +1,880 @@
+"""The state of one game: plain data plus a program position, and the host API on it.
+
+The interpreter runs the lowered program until it reaches a decision (one player's
+choice, several players' simultaneous hidden choices, or a chance event the host asked
+to control) and stops there. ``apply_action`` checks the action, resumes, and runs on.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+
+from rulelang.boards import BoardError
+from rulelang.diagnostics import Diagnostic, Span
+from rulelang.errors import BUG_HINT, IllegalActionError, InternalError, RulelangError, RulesRuntimeError
+
+from ..model import rng
+from ..model.program import Decision, Env, Expr, Frame, LogLine, Options
+from ..model.serialize import state_to_json
+from ..model.values import CHANCE, Component, Player, RuleError, Value, display, kind_of, who
+from ..tables.runtime import MAX_DEPTH
+from .events import Event, action_event, events_for, tokens_event
+from .infostate import components_in, resample
+from .observe import describe, observation
+
+if TYPE_CHECKING:
+    from rulelang import ast
+
+    from ..game import Game
+    from ..tables.catalog import PlayerRule
+
+__all__ = ["CHANCE", "Action", "State"]
+
+ACTIONS_KEPT = 10_000  # Action objects a game keeps for each player, to give them again
+_V = TypeVar("_V")
+_ID = attrgetter("id")  # a component's id, for fast loops over a zone
+
+
+class Action:
+    """A legal action: a stable integer ``id`` and a readable ``str()`` (its ``label``: the
+    value as the rules show it, unless given). Immutable: a game gives the same Action
+    objects again (``Game.actions``)."""
+
+    __slots__ = ("_label", "id", "player", "value")
+    id: int
+    player: int
+    value: Value
+    _label: str | None
+
+    def __init__(self, action_id: int, label: str | None, player: int, value: Value = None):
+        for name, field_value in (("id", action_id), ("_label", label), ("player", player), ("value", value)):
+            object.__setattr__(self, name, field_value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an Action cannot be changed ('{name}')")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"an Action cannot be changed ('{name}')")
+
+    def __reduce__(self) -> tuple[type[Action], tuple[int, str | None, int, Value]]:
+        return Action, (self.id, self._label, self.player, self.value)
+
+    @property
+    def label(self) -> str:
+        """The action as the rules show it (made when first asked for: a host that plays by
+        ids never needs it)."""
+        if self._label is None:
+            object.__setattr__(self, "_label", display(self.value))
+        assert self._label is not None
+        return self._label
+
+    def __str__(self) -> str:
+        return self.label
+
+    def __repr__(self) -> str:
+        return f"Action({self.id}, {self.label!r}, player={self.player})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and other.id == self.id and other.player == self.player
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.player))
+
+
+@dataclass(frozen=True)
+class DecisionContext:
+    """What a player is asked now (``State.decision``)."""
+
+    kind: str                     # "choice", "number range", "menu", "simultaneous" or "chance"
+    prompt: str                   # the rule's prompt, or one derived from the statement
+    player: int                   # who answers (CHANCE for a chance event)
+    span: Span | None             # the statement of the ruleset that asks
+    actions: tuple[Action, ...]   # the legal actions (or the chance outcomes), with their labels
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "prompt": self.prompt, "player": self.player,
+                "at": None if self.span is None else f"{self.span.line}:{self.span.column}",
+                "actions": [[a.id, a.label] for a in self.actions]}
+
+
+class State:
+    """One game in progress. Create with ``Game.new_initial_state``."""
+
+    __slots__ = (
+        "action_history",
+        "component_knowledge",
+        "component_values",
+        "component_zone",
+        "decisions",
+        "event_log",
+        "explicit_chance",
+        "frames",
+        "game",
+        "global_values",
+        "log_lines",
+        "origin",
+        "pending",
+        "player_values",
+        "private_lines",
+        "rng",
+        "rounds",
+        "seed",
+        "since_origin",
+        "space_values",
+        "supply_counts",
+        "terminal",
+        "work",
+        "zones",
+    )
+
+    def __init__(self, game: Game, seed: int, explicit_chance: bool, events: bool = False):
+        """The state before setup: every component in its starting zone, every token in its
+        bank, no variable set yet and no procedure running; recording events or not."""
+        catalog = game.catalog
+        self.game = game
+        self.seed = seed
+        self.explicit_chance = explicit_chance
+        self.rng: int = rng.seed_state(seed)  # the random generator's whole state
+        # Variables: by name, then (for owned variables) by player, space or component index.
+        self.global_values: dict[str, Value] = {}
+        self.player_values: dict[str, list[Value]] = {}
+        self.space_values: dict[str, list[Value]] = {}
+        self.component_values: dict[str, list[Value]] = {}
+        # Tokens of each supply by holder: 0 is the bank, then the seats, then the components.
+        holders = catalog.holder_base + len(catalog.components)
+        self.supply_counts: dict[str, list[int]] = {
+            name: [total] + [0] * (holders - 1) for name, total in catalog.supplies.items()}
+        # The components in each zone slot (bottom first), and the zone slot of each component.
+        self.zones: list[list[Component]] = [[] for _ in catalog.zone_refs]
+        for component, slot in zip(catalog.components, catalog.initial_zone, strict=True):
+            self.zones[slot].append(component)
+        self.component_zone: list[int] = list(catalog.initial_zone)
+        # Per component: the players who know where it is (a bit per player), and above those
+        # bits the shuffle that last put it in a random place (0: none); see infostate.py. A
+        # state made here without a history (loaded) knows nothing; a new game's layout is
+        # public (``initial``).
+        self.component_knowledge: list[int] = [0] * len(catalog.components)
+        # The program position: running procedures (innermost last), and the decision awaited.
+        self.frames: list[Frame] = []
+        self.pending: Decision | None = None
+        self.terminal = False
+        self.decisions = 0  # choices made by players (chance outcomes not counted)
+        self.action_history: list[tuple[int, int]] = []  # (player, action id), chance included
+        # The log (``log``, ``private_log``): a line's text is built when someone reads it.
+        self.log_lines: list[str | LogLine] = []
+        # Lines for some players only ('log ... to', 'reveal'): (how many public lines came
+        # before it, the players who see it, the text).
+        self.private_lines: list[tuple[int, tuple[int, ...], str | LogLine]] = []
+        # What happened, as recorded tuples (events.py), or None when no events are recorded.
+        self.event_log: list[Event] | None = [] if events else None
+        # A failed action is undone by replaying from the origin: the start (None) or the
+        # state this one was loaded from; ``since_origin`` counts the actions applied since.
+        self.origin: State | None = None
+        self.since_origin = 0
+        self.work = 0  # items of work charged (charge()) since the run or evaluation began
+        self.rounds = 0  # rounds of compiled loops and calls of compiled procedures (step()), as work
+
+    @classmethod
+    def initial(cls, game: Game, seed: int, explicit_chance: bool, events: bool = False) -> State:
+        """A new game, set up and run to its first decision."""
+        if not explicit_chance:
+            start = _start_of(game, events)
+            if start is not None:  # the setup up to its first draw or decision: the same for every seed
+                prefix, steps, work = start
+                state = prefix.clone()
+                state.seed, state.rng = seed, rng.seed_state(seed)
+                if state.pending is None and not state.terminal:  # (else it is at its first decision)
+                    state.run(steps, work)  # the run goes on as if it had not stopped
+                return state
+        state = cls(game, seed, explicit_chance, events)
+        state._set_up_and_start()
+        state.run()
+        return state
+
+    def _set_up_and_start(self) -> None:
+        everyone = (1 << self.game.num_players) - 1
+        self.component_knowledge = [everyone] * len(self.game.catalog.components)  # the decks' declared order
+        self._set_up()
+
+    def _set_up(self) -> None:
+        """Give every variable its initial value, then enter the first phase, after the setup."""
+        catalog = self.game.catalog
+        self._set_initial_values_of_game()
+        if catalog.first_phase is not None:  # its event comes when the setup is done (pop)
+            self.enter_phase(catalog.first_phase, announce="$setup" not in catalog.code)
+        if "$setup" in catalog.code:
+            self.push("$setup", {}, None)
+        if not self.frames:
+            self.end_game()
+
+    def _set_initial_values_of_game(self) -> None:
+        """``set_initial_values``, computed by the game's first new state only: they read
+        nothing but the game (a new state's zones and the variables set before them; no
+        chance), and values are immutable, so every new game starts with copies of them."""
+        game = self.game
+        tables = game.initial_values
+        if tables is None or tables.max_steps != game.max_steps:  # (bounded by max_steps too)
+            self.set_initial_values()  # an error of the rules is raised again by the next game
+            game.initial_values = InitialTables(
+                dict(self.global_values), _copied(self.player_values), _copied(self.space_values),
+                _copied(self.component_values), game.max_steps)
+            return
+        self.global_values = dict(tables.global_values)
+        self.player_values = _copied(tables.player_values)
+        self.space_values = _copied(tables.space_values)
+        self.component_values = _copied(tables.component_values)
+
+    def set_initial_values(self) -> None:
+        """Give every variable its declared initial value (``me``: the owner of an owned
+        variable); a position's values default to these."""
+        catalog = self.game.catalog
+        initial = catalog.initial_values
+        for name, value in initial.global_values.items():
+            self.global_values[name] = self._evaluate(value, {}, catalog.global_vars[name].span)
+        owned: tuple[tuple[dict[str, Expr], dict[str, ast.VarDecl], dict[str, list[Value]], Sequence[Value]], ...] = (
+            (initial.player_values, catalog.player_vars, self.player_values, catalog.players),
+            (initial.space_values, catalog.space_vars, self.space_values, catalog.spaces),
+            (initial.component_values, catalog.component_vars, self.component_values, catalog.components))
+        for values, variables, table, owners in owned:
+            for name, value in values.items():
+                table[name] = [self._evaluate(value, {"me": owner}, variables[name].span) for owner in owners]
+
+    # ---- host API ----
+    def current_players(self) -> list[int]:
+        """The players to act: one, several (a simultaneous choice), [CHANCE] or []."""
+        decision = self.pending  # (``_to_act`` written in place: a host asks this at every turn)
+        if decision is None or self.terminal:
+            return []
+        return list(decision.players)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.terminal
+
+    def is_chance_node(self) -> bool:
+        """Whether the state waits for a chance outcome (only with explicit chance)."""
+        return self.pending is not None and self.pending.kind == "chance"
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The actions ``player`` may take now (the only player to act by default)."""
+        decision = self.pending
+        if decision is not None and type(player) is int and player in decision.players and not self.terminal:
+            options, ids = decision.options_of(player)  # the usual call: a player to act
+        else:
+            player = self._resolve_player(player)
+            if player is None:
+                return []
+            options, ids = self._options(player)
+        made = self.game.actions[player]
+        try:
+            return list(map(made.__getitem__, ids))
+        except KeyError:
+            pass
+        if len(made) >= ACTIONS_KEPT:
+            return [Action(i, None, player, o) for i, o in zip(ids, options, strict=True)]
+        for i, o in zip(ids, options, strict=True):
+            if i not in made:
+                made[i] = Action(i, None, player, o)
+        return list(map(made.__getitem__, ids))
+
+    def decision(self, player: int | None = None) -> DecisionContext | None:
+        """What ``player`` (the only one to act by default; ``CHANCE`` at a chance node) is
+        asked now, or None if that player is not to act: the kind of answer ("choice", "number
+        range", "menu", "simultaneous", "chance"), the prompt, the statement's span in the
+        ruleset, and the legal actions (or chance outcomes) with their labels."""
+        decision = self.pending
+        if decision is None:
+            return None
+        if player == CHANCE or (player is None and decision.kind == "chance"):
+            if decision.kind != "chance":
+                return None
+            actions = [action for action, _ in self.chance_outcomes()]
+            return DecisionContext(decision.asks, self.prompt(CHANCE) or "chance", CHANCE, decision.span,
+                                   tuple(actions))
+        resolved = self._resolve_player(player)
+        if resolved is None:
+            return None
+        return DecisionContext(decision.asks, self.prompt(resolved) or "", resolved, decision.span,
+                               tuple(self.legal_actions(resolved)))
+
+    def prompt(self, player: int | None = None) -> str | None:
+        """What ``player`` (the only player to act by default) is asked now: the choice's
+        ``prompt`` with its placeholders filled in, or one derived from the statement
+        ("choose c in p.hand"); "chance" at a chance node; None if that player is not to act."""
+        decision = self.pending
+        if decision is not None and decision.kind == "chance" and player in (None, CHANCE):
+            return decision.prompt_of(self, CHANCE) if decision.prompt_of is not None else "chance"
+        player = self._resolve_player(player)
+        if player is None or decision is None or decision.prompt_of is None:
+            return None
+        try:
+            return decision.prompt_of(self, player)
+        except Exception as error:
+            raise self._as_rulelang_error(error) from _cause(error)
+
+    def legal_action_ids(self, player: int | None = None) -> list[int]:
+        """The ids of ``legal_actions(player)``, without building Action objects."""
+        player = self._resolve_player(player)
+        if player is None:
+            return []
+        return list(self._options(player)[1])
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node: every outcome with its probability."""
+        decision = self.pending
+        if decision is None or decision.kind != "chance":
+            raise IllegalActionError("this is not a chance node")
+        return [(Action(i, None, CHANCE, o), p)
+                for o, i, p in zip(decision.options, decision.ids, decision.probs, strict=True)]
+
+    def apply_action(self, action: Action | int, player: int | None = None) -> None:
+        """Apply an Action or an action id for ``player``; IllegalActionError if not legal."""
+        decision = self.pending
+        if type(action) is Action and type(player) is int and decision is not None and not self.terminal \
+                and player in decision.players:  # the usual call: an Action of legal_actions, for a player to act
+            options, ids = decision.options_of(player)
+            action_id = action.id
+            try:
+                chosen = options[ids.index(action_id)]
+            except ValueError:
+                pass  # not legal: said below
+            else:
+                self._resume(player, chosen, action_id)
+                return
+        if isinstance(action, Action):
+            if player is None:
+                player = action.player
+            action_id = action.id
+        elif isinstance(action, int) and not isinstance(action, bool):
+            action_id = action
+        else:
+            raise IllegalActionError(f"an action must be an Action or an int id, not {type(action).__name__}")
+        player = self._acting_player(player)
+        options, ids = self._options(player)
+        try:
+            chosen = options[ids.index(action_id)]
+        except ValueError:
+            legal = ", ".join(f"{i} ({display(o)})" for o, i in zip(options, ids, strict=True))
+            raise IllegalActionError(f"action {action_id} is not legal for {who(player)}; legal: {legal}") from None
+        self._resume(player, chosen, action_id)
+
+    def returns(self) -> list[float]:
+        """Each player's score (the ruleset's 'score'); meaningful once terminal."""
+        catalog = self.game.catalog
+        if catalog.score is None:
+            return [0.0] * self.game.num_players
+        score = catalog.score
+        scores = []
+        for p in catalog.real_players:
+            value = self._number(score, p)   # RulesRuntimeError (E602, at the score) if not a number
+            try:
+                scores.append(float(value))
+            except OverflowError:
+                message = f"'{score.kind} {score.variable}' gives a number too large for a score"
+                raise RulesRuntimeError(Diagnostic("E602", message, score.span)) from None
+        return scores
+
+    def winners(self) -> list[int]:
+        """The players with the best score, after the tie-break; [] until the game ends."""
+        if not self.terminal:
+            return []
+        scores = self.returns()
+        best = max(scores)
+        tied = [i for i, s in enumerate(scores) if s == best]
+        tiebreak = self.game.catalog.tiebreak
+        if tiebreak is None or len(tied) < 2:
+            return tied
+        keys = {i: self._number(tiebreak, self.game.catalog.players[i]) for i in tied}
+        top = max(keys.values())
+        return [i for i in tied if keys[i] == top]
+
+    @property
+    def log(self) -> list[str]:
+        """The public lines of the log, oldest first (each line's text built when first read)."""
+        lines = self.log_lines
+        for k, line in enumerate(lines):
+            if type(line) is not str:
+                lines[k] = str(line)
+        return cast("list[str]", lines)
+
+    @log.setter
+    def log(self, lines: list[str]) -> None:
+        self.log_lines = cast("list[str | LogLine]", lines)
+
+    @property
+    def private_log(self) -> list[tuple[int, tuple[int, ...], str]]:
+        """The lines for some players only: (how many public lines came before it, the
+        players who see it, the text)."""
+        lines = self.private_lines
+        for k, (at, players, line) in enumerate(lines):
+            if type(line) is not str:
+                lines[k] = (at, players, str(line))
+        return cast("list[tuple[int, tuple[int, ...], str]]", lines)
+
+    @private_log.setter
+    def private_log(self, lines: list[tuple[int, tuple[int, ...], str]]) -> None:
+        self.private_lines = cast("list[tuple[int, tuple[int, ...], str | LogLine]]", lines)
+
+    def history(self) -> list[tuple[int, int]]:
+        """Every (player, action id) applied since the start, chance outcomes included."""
+        return list(self.action_history)
+
+    def events(self, player: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """What happened, from event number ``since`` on, as JSON data: everything for
+        ``player`` None, else only what that player may see (``CHANCE``: what everyone
+        sees). Each event has its number ``seq`` and a ``type`` (docs/embedding.md, Events).
+        IllegalActionError if this state records no events (recording is opt-in:
+        ``new_initial_state(events=True)``)."""
+        viewer = None if player is None else self._check_player(player)
+        if isinstance(since, bool) or not isinstance(since, int):
+            raise IllegalActionError(f"since must be an integer, not {type(since).__name__}")
+        if self.event_log is None:
+            raise IllegalActionError("this state records no events: start it with new_initial_state(events=True)")
+        return events_for(self, viewer, since)
+
+    def event_count(self) -> int:
+        """How many events are recorded so far: the ``seq`` of the next one (0 when no
+        events are recorded). ``events(player, since=state.event_count())`` taken before an
+        action gives what that action did."""
+        return 0 if self.event_log is None else len(self.event_log)
+
+    def clone(self) -> State:
+        """An independent copy."""
+        other = State.__new__(State)
+        other._copy_fields_of(self)
+        return other
+
+    def __copy__(self) -> State:
+        # copy.copy(state) is clone() too: a shallow copy would share the tables it changes.
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        # copy.deepcopy(state) is clone(): the game and its interned values are shared.
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # Pickled as its game's reader (the game itself pickled as its source) and its JSON data.
+        return self.game.state_from_json, (self.to_json(),)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-serializable data."""
+        return observation(self, self._check_player(player))
+
+    def resample_from_infostate(self, player: int, seed: int) -> State:
+        """A new state that ``player`` cannot tell apart from this one (the same observation
+        and legal actions), in which what he cannot see is drawn again from ``seed``: hidden
+        components permuted among their places, future chance new (see infostate.py and
+        docs/embedding.md). This state is unchanged."""
+        viewer = self._check_player(player)
+        if viewer == CHANCE:
+            raise IllegalActionError("chance has no information state: resample for a player")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise IllegalActionError(f"seed must be an integer, not {type(seed).__name__}")
+        try:
+            return resample(self, viewer, seed)
+        except Exception as error:
+            raise _rulelang_error(error, None, "") from _cause(error)
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-serializable data; ``Game.state_from_json`` reads it back."""
+        return state_to_json(self)
+
+    def to_position(self) -> str:
+        """The state as a position: readable text naming zones, components, spaces, players
+        and variables (docs/state-format.md); ``Game.state_from_position`` reads it back.
+        Like FEN it leaves out the history, the count of decisions, the log and events."""
+        from .position import position_text
+
+        return position_text(self)
+
+    def check_invariants(self) -> list[str]:
+        """The labels of the ruleset's invariants that do not hold now."""
+        return [rule.label for rule in self.game.catalog.invariants
+                if not self._evaluate(rule.condition, {}, rule.span)]
+
+    def __str__(self) -> str:
+        return describe(self)
+
+    # ---- used by the lowered operations ----
+    def move(self, component: Component, slot: int) -> None:
+        """Move ``component`` to the top of the zone in ``slot``."""
+        cid = component.id
+        source = self.component_zone[cid]
+        zone = self.zones[source]
+        if zone[-1] is component:  # the top, as most moves take: no search
+            zone.pop()
+        else:
+            zone.remove(component)
+        self.zones[slot].append(component)
+        self.component_zone[cid] = slot
+        seers = self.game.catalog.zone_seers  # who saw it leave or arrive knows where it is
+        self.component_knowledge[cid] |= seers[source] | seers[slot]
+        if self.event_log is not None:
+            self.event_log.append(("move", cid, source, slot))
+
+    def move_all(self, source: int, slot: int) -> None:
+        """Move every component of the zone in ``source``, bottom first, to the top of the
+        zone in ``slot``: the same as ``move`` of each in turn, without a search."""
+        moving = self.zones[source][:]
+        if source != slot:  # (a zone moved onto itself keeps its order)
+            self.zones[slot] += moving
+            self.zones[source].clear()
+        seers = self.game.catalog.zone_seers
+        seen = seers[source] | seers[slot]
+        zone_of, knowledge = self.component_zone, self.component_knowledge
+        for cid in map(_ID, moving):
+            zone_of[cid] = slot
+            knowledge[cid] |= seen
+        if self.event_log is not None:
+            self.event_log += [("move", cid, source, slot) for cid in map(_ID, moving)]
+
+    def shuffled(self, slot: int) -> None:
+        """After a shuffle of the zone in ``slot``: only the players who see it in full know
+        where its components are, and they come from one shuffle (infostate.py)."""
+        shuffle = len(self.action_history) * len(self.zones) + slot + 1
+        stamp = shuffle << self.game.num_players | self.game.catalog.zone_seers[slot]
+        knowledge = self.component_knowledge
+        for cid in map(_ID, self.zones[slot]):
+            knowledge[cid] = stamp
+
+    def revealed(self, value: Value, players: tuple[int, ...]) -> None:
+        """After a reveal of ``value`` to ``players``: they know where its components are."""
+        bits = sum(1 << p for p in players)
+        for component in components_in(value):
+            self.component_knowledge[component.id] |= bits
+
+    def transfer(self, supply: str, source: int, target: int, amount: int) -> None:
+        """Move up to ``amount`` tokens between holders (0 is the bank, 1+i player i)."""
+        holders = self.supply_counts[supply]
+        amount = min(amount, holders[source])
+        holders[source] -= amount
+        holders[target] += amount
+        if amount and self.event_log is not None:
+            self.event_log.append(tokens_event(self, supply, source, target, amount))
+
+    def push(self, name: str, env: Env, ret: str | None) -> None:
+        """Start procedure ``name``; its return value goes to the caller's local ``ret``.
+        A call deeper than MAX_DEPTH running procedures is a runaway (E603)."""
+        if len(self.frames) >= MAX_DEPTH:
+            raise RuleError(f"procedures call each other more than {MAX_DEPTH} deep", "E603")
+        self.frames.append(Frame(name, self.game.catalog.code[name].ops, 0, env, ret))
+
+    def pop(self, value: Value = None) -> None:
+        """Return from the running procedure with ``value`` (the game ends with the last)."""
+        done = self.frames.pop()
+        if not self.frames:
+            self.end_game()
+        elif done.ret is not None:
+            self.frames[-1].env[done.ret] = value
+        if self.event_log is not None and done.name == "$setup" and self.frames:  # the first phase starts
+            self.event_log.append(("phase", self.frames[0].name))
+
+    def enter_phase(self, name: str, announce: bool = True) -> None:
+        """Leave every running procedure and start phase ``name`` (recording its event, when
+        ``announce`` and events are recorded)."""
+        self.frames = [Frame(name, self.game.catalog.code[name].ops, 0, {})]
+        if announce and self.event_log is not None:
+            self.event_log.append(("phase", name))
+
+    def end_game(self) -> None:
+        """Stop the game: nothing runs and nobody is to act any more."""
+        self.terminal = True
+        self.frames = []
+        self.pending = None
+
+    # ---- running ----
+    def run(self, steps: int = 0, work: int = 0) -> None:
+        """Run until a decision or the end. An error of the rules becomes RulesRuntimeError,
+        any other failure InternalError, both located at the operation that failed. (``steps``
+        and ``work``: what this run has already done, when it goes on from where it stopped.)"""
+        try:
+            self._run_until_decision(steps, work)
+        except Exception as error:
+            raise self._as_rulelang_error(error) from _cause(error)
+
+    def charge(self, work: int) -> None:
+        """Count ``work`` items (of a comprehension, a board relation...) against ``max_steps``:
+        between two decisions the items of work, like the steps, are at most ``max_steps``."""
+        work += self.work
+        self.work = work
+        if work > self.game.max_steps:
+            raise RuleError(f"the rules went through more than {self.game.max_steps} items of work"
+                            " without reaching a decision", "E603")
+
+    def step(self) -> None:
+        """Count a round of a compiled loop, or a call of a compiled procedure: a step that
+        the run loop does not see, counted against ``max_steps`` like its own."""
+        self.rounds += 1
+        if self.rounds > self.game.max_steps:
+            raise _runaway(self.game.max_steps)
+
+    def _run_until_decision(self, steps: int = 0, work: int = 0, until_stop: bool = False) -> int:
+        """Run to the next decision or the end (``until_stop``: or up to the first operation
+        that may stop for a decision or draw from the random generator, left to run); the
+        steps done, counting ``steps`` already done by this run."""
+        limit = self.game.max_steps
+        self.work, self.rounds = work, 0
+        if until_stop:
+            code = self.game.catalog.code
+            while self.pending is None and not self.terminal:
+                fr = self.frames[-1]
+                if fr.pc < len(fr.code) and fr.pc in code[fr.name].stops:
+                    break
+                steps = self._step(fr, steps, limit)
+            return steps
+        while self.pending is None and not self.terminal:  # the hot loop: one operation a round
+            fr = self.frames[-1]
+            try:
+                op = fr.code[fr.pc]
+            except IndexError:  # past its last operation: the procedure returns
+                self.pop(None)
+                continue
+            op(self, fr)
+            steps += 1
+            if steps > limit:
+                raise _runaway(limit)
+        return steps
+
+    def _step(self, fr: Frame, steps: int, limit: int) -> int:
+        """One round of the run loop on frame ``fr``, the innermost: its operation, or its
+        return when it is past its last; the steps done then."""
+        if fr.pc >= len(fr.code):
+            self.pop(None)
+            return steps
+        fr.code[fr.pc](self, fr)
+        steps += 1
+        if steps > limit:
+            raise _runaway(limit)
+        return steps
+
+    def _as_rulelang_error(self, error: Exception) -> RulelangError:
+        """What went wrong while running, located at the statement of a compiled procedure
+        where it happened, else at the operation running now."""
+        located = self.game.catalog.compiler.module.locate(error)
+        if located is not None:
+            span, procedure, cause = located
+            if isinstance(cause, Exception):
+                return _rulelang_error(cause, span, f" (in {procedure})")
+        return _rulelang_error(error, *self._location())
+
+    def _location(self) -> tuple[Span | None, str]:
+        """The span of the operation running now, and " (in PROCEDURE)" to add to a message."""
+        if not self.frames:
+            return None, ""
+        fr = self.frames[-1]
+        spans = self.game.catalog.code[fr.name].spans
+        return (spans[fr.pc] if fr.pc < len(spans) else None), f" (in {fr.name})"
+
+    def _resume(self, player: int, value: Value, action_id: int) -> None:
+        decision = self.pending
+        assert decision is not None, "an action was checked against no decision"
+        self.pending = None
+        if player != CHANCE:
+            self.decisions += 1
+            if self.event_log is not None:
+                self.event_log.append(action_event(self, player, action_id, value, decision.kind == "simultaneous"))
+        self.action_history.append((player, action_id))
+        self.since_origin += 1
+        self.work = 0
+        try:
+            decision.resume(self, self.frames[-1], value, player)
+            self._run_until_decision()
+        except Exception as error:
+            failure = self._as_rulelang_error(error)  # located before the state is put back
+            self._restore()
+            raise failure from _cause(error)
+
+    def _restore(self) -> None:
+        """Put the state back as it was before the failed action, by replaying from its origin."""
+        self._copy_fields_of(self._replayed(self.since_origin - 1))
+
+    def _replayed(self, count: int) -> State:
+        """The origin of this state with its first ``count`` actions since then applied again."""
+        if self.origin is None:
+            fresh = State.initial(self.game, self.seed, self.explicit_chance, self.event_log is not None)
+        else:
+            fresh = self.origin.clone()
+            fresh.origin, fresh.since_origin = self.origin, 0
+        first = len(self.action_history) - self.since_origin
+        for player, action_id in self.action_history[first:first + count]:
+            fresh.apply_action(action_id, player=player)
+        return fresh
+
+    def _copy_fields_of(self, other: State) -> None:
+        """Make every field of this state a copy of ``other``'s (values are shared: immutable)."""
+        self.game, self.seed, self.explicit_chance, self.rng = other.game, other.seed, other.explicit_chance, other.rng
+        self.global_values = dict(other.global_values)
+        self.player_values = _copied(other.player_values)
+        self.space_values = _copied(other.space_values)
+        self.component_values = _copied(other.component_values)
+        self.supply_counts = _copied(other.supply_counts)
+        self.zones = [z[:] for z in other.zones] if other.zones else []
+        self.component_zone = other.component_zone[:]
+        self.component_knowledge = other.component_knowledge[:]
+        self.frames = [f.copy() for f in other.frames]
+        self.pending, self.terminal, self.decisions = other.pending, other.terminal, other.decisions
+        self.action_history = other.action_history[:]
+        self.log_lines = other.log_lines[:]  # lines not built yet are shared: immutable
+        self.private_lines = other.private_lines[:]
+        self.event_log = None if other.event_log is None else other.event_log[:]
+        self.origin, self.since_origin = other.origin, other.since_origin
+        self.work, self.rounds = other.work, other.rounds
+
+    # ---- helpers ----
+    def _options(self, player: int) -> Options:
+        assert self.pending is not None
+        return self.pending.options_of(player)
+
+    def _number(self, rule: PlayerRule, player: Player) -> int:
+        """The value of a per-player rule (a score, a tie-break) for ``player``: a number
+        (true and false count as 1 and 0)."""
+        result = self._evaluate(rule.value, {rule.variable: player}, rule.span)
+        if not isinstance(result, int):
+            message = f"'{rule.kind} {rule.variable}' gives {kind_of(result)}, not a number"
+            raise RulesRuntimeError(Diagnostic("E602", message, rule.span))
+        return result
+
+    def evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
+        """The value of an expression compiled by ``game.catalog.compile_expression``, with
+        the locals ``env``; RulesRuntimeError (located at ``span``) if the rules fail."""
+        return self._evaluate(fn, env, span)
+
+    def _evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
+        """The value of a compiled expression, outside any running procedure."""
+        self.work = 0
+        try:
+            return fn(self, dict(env))
+        except Exception as error:
+            raise _rulelang_error(error, span, "") from _cause(error)
+
+    def _to_act(self) -> tuple[int, ...]:
+        """``current_players()``, as the decision holds them."""
+        if self.terminal or self.pending is None:
+            return ()
+        return self.pending.players
+
+    def _check_player(self, player: object) -> int:
+        count = self.game.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not (player == CHANCE or 0 <= player < count):
+            raise IllegalActionError(f"no player {player!r} in a {count}-player game (players are 0..{count - 1})")
+        return player
+
+    def _resolve_player(self, player: int | None) -> int | None:
+        """The player whose options are asked for, or None if that player is not to act."""
+        current = self._to_act()
+        if type(player) is int and player in current:  # the usual call: a player to act
+            return player
+        if player is None:
+            return current[0] if len(current) == 1 else None
+        player = self._check_player(player)
+        return player if player in current else None
+
+    def _acting_player(self, player: int | None) -> int:
+        current = self._to_act()
+        if type(player) is int and player in current:  # the usual call: a player to act
+            return player
+        if self.terminal:
+            raise IllegalActionError("the game is over: no action can be applied")
+        if player is None:
+            if len(current) != 1:
+                raise IllegalActionError(f"several players are to act ({list(current)}): say which with player=")
+            return current[0]
+        player = self._check_player(player)
+        if player not in current:
+            raise IllegalActionError(f"it is not {who(player)}'s turn to act; to act: "
+                                     + ", ".join(who(p) for p in current))
+        return player
+
+    # ---- tensors (tensors.py) ----
+    def legal_action_mask(self, player: int | None = None, max_number: int | None = None) -> list[int]:
+        """1 for each action id ``player`` may take now, 0 for the others, over the game's
+        action space (``Game.num_distinct_actions``)."""
+        from .tensors import legal_action_mask
+        return legal_action_mask(self, player, max_number)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """What ``player`` may see as floats, in a layout fixed per game (docs/embedding.md)."""
+        from .tensors import observation_tensor
+        return observation_tensor(self, player)
+
+
+def _runaway(limit: int) -> RuleError:
+    return RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
+
+
+def _start_of(game: Game, events: bool) -> tuple[State, int, int] | None:
+    """A new game of ``game`` (recording ``events`` or not) set up and run up to the first
+    operation that may stop for a decision or draw from the random generator, with the steps
+    and the work done so far; computed once per game. Nothing before that reads the seed, so
+    every new game starts as a copy of it. None if that run fails (the game's own run reports
+    it) or if the rules stop there in a way no copy could share."""
+    starts, key = game.starts, (events, game.max_steps)
+    if key not in starts:
+        starts[key] = None
+        state = State(game, 0, False, events)
+        try:
+            state._set_up_and_start()
+            steps = state._run_until_decision(until_stop=True)
+        except Exception:
+            return None
+        if state.pending is None:   # on to the first decision itself when nothing on the way draws
+            starts[key] = _first_decision(state, steps) or (state, steps, state.work)
+    return starts[key]
+
+
+def _first_decision(prefix: State, steps: int) -> tuple[State, int, int] | None:
+    """``prefix`` (a start of ``_start_of``) run on to its first decision, or to its end, when
+    that run draws nothing from the random generator: then every new game reaches the very
+    same decision (the decision holds no state of its own), and a copy of it needs no run.
+    None if the run draws (its generator moved), or fails (each game's own run reports it)."""
+    state = prefix.clone()
+    drawn = state.rng
+    try:
+        state._run_until_decision(steps, state.work)
+    except Exception:
+        return None
+    if state.rng != drawn or (state.pending is None and not state.terminal):
+        return None
+    return state, 0, 0
+
+
+class InitialTables(NamedTuple):
+    """The initial values of a game's variables (``State.set_initial_values``), by owner."""
+
+    global_values: dict[str, Value]
+    player_values: dict[str, list[Value]]
+    space_values: dict[str, list[Value]]
+    component_values: dict[str, list[Value]]
+    max_steps: int  # the bound on the work they were computed within
+
+
+def _copied(table: dict[str, list[_V]]) -> dict[str, list[_V]]:
+    """A table of owned variables whose lists can change without changing ``table``'s."""
+    return {name: values[:] for name, values in table.items()} if table else {}  # (no comprehension run for none)
+
+
+def _cause(error: Exception) -> BaseException | None:
+    """The error to chain to the one rulelang raises for ``error``: none for an error of the
+    rules (the user needs no Python traceback), the Python error itself for a bug, and its
+    own cause for an error of the family, raised again as it is."""
+    if isinstance(error, RulelangError):
+        return error.__cause__
+    return None if isinstance(error, (RuleError, RecursionError, BoardError)) else error
+
+
+def _rulelang_error(error: Exception, span: Span | None, where: str) -> RulelangError:
+    """What went wrong evaluating the rules, as an error of the family: the rules' own error
+    (RulesRuntimeError) or rulelang's (InternalError), located at ``span``; ``where`` (" (in
+    PROCEDURE)") ends the message."""
+    if isinstance(error, RulelangError):
+        return error
+    if isinstance(error, RuleError):
+        return RulesRuntimeError(Diagnostic(error.code, error.message + where, span))
+    if isinstance(error, BoardError):  # a board query the board cannot answer
+        return RulesRuntimeError(Diagnostic("E602", error.message + where, span))
+    if isinstance(error, RecursionError):
+        return RulesRuntimeError(Diagnostic("E603", "the rules nest calls too deeply" + where, span))
+    message = f"rulelang failed while running the rules{where}: {type(error).__name__}: {error}"
+    return InternalError(message, Diagnostic("E900", message, span, hint=BUG_HINT))

@@ -1,0 +1,621 @@
+"""Tensors and action masks for any ruleset: a fixed action space, a legal-action mask, and
+observation and information-state tensors derived from the declarations and their
+visibilities (docs/embedding.md, "Tensors and action masks").
+
+Nothing here is written for one game: the layout of a game's tensors is read from its
+catalog once (``layout``) and every state of the game fills the same layout, so the shape
+is constant. A tensor holds only what its viewer may see, as ``State.observation`` does:
+two states that the viewer cannot tell apart give the same tensor.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from rulelang import ast
+from rulelang.boards import Space
+from rulelang.check.checker import Kinds, walk
+from rulelang.check.signatures import SIGNATURES
+from rulelang.errors import IllegalActionError
+
+from ..model.values import CHANCE, Component, EnumValue, Player, Value
+from .observe import _visible
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..tables.catalog import Catalog
+    from .state import State
+
+DEFAULT_MAX_NUMBER = 100
+"""The largest number with an action id (at least) when some choice may offer numbers that
+the ruleset's text does not bound (``choose n in 0..size(hand)``) and the host gives no
+``max_number``."""
+
+DEFAULT_HISTORY = 8
+"""How many of the viewer's own last actions an information-state tensor spells out."""
+
+DECISION_KINDS = ("choice", "number range", "menu", "simultaneous", "chance")
+"""The kinds of decision (``DecisionContext.kind``), in the order of their one-hot block."""
+
+_LARGEST = 1e300   # numbers beyond this size are written as this size (a float holds them)
+
+
+# ---------------------------------------------------------------- the action space
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """A game's action ids, all below ``size``: the ids of spaces, components, players,
+    enum values, labels and constants below ``number_base``, then the numbers
+    ``0..max_number`` (number ``n`` is ``number_base + n``)."""
+
+    number_base: int
+    max_number: int        # -1: no number has an id
+    bounded: bool          # whether the ruleset's text bounds every number a choice offers
+
+    @property
+    def size(self) -> int:
+        """How many ids there are: ``num_distinct_actions``."""
+        return self.number_base + self.max_number + 1
+
+    def check(self, action_id: int) -> None:
+        """IllegalActionError if ``action_id`` is beyond this action space."""
+        if action_id >= self.size:
+            number = action_id - self.number_base
+            raise IllegalActionError(
+                f"the number {number} (action id {action_id}) is beyond this game's action space of "
+                f"{self.size} ids, where numbers up to {self.max_number} have ids: pass a larger max_number")
+
+
+_BOUNDS: WeakKeyDictionary[Game, tuple[int, bool]] = WeakKeyDictionary()   # number_bound, once per game
+
+
+def action_space(game: Game, max_number: int | None = None) -> ActionSpace:
+    """The action space of ``game``: numbers up to ``max_number`` if given; else up to the
+    largest number the ruleset's text bounds its choices, random picks and dice by, and at
+    least ``DEFAULT_MAX_NUMBER`` when some choice may offer numbers the text does not bound.
+    A ruleset that offers no number has no number ids (``max_number`` -1)."""
+    catalog = game.catalog
+    found = _BOUNDS.get(game)
+    if found is None:
+        found = _BOUNDS[game] = number_bound(catalog)
+    largest, bounded = found
+    if max_number is None:
+        max_number = largest if bounded else max(largest, DEFAULT_MAX_NUMBER)
+    elif isinstance(max_number, bool) or not isinstance(max_number, int) or max_number < 0:
+        raise IllegalActionError(f"max_number must be a whole number of 0 or more, not {max_number!r}")
+    elif max_number < largest:
+        raise IllegalActionError(f"max_number {max_number} is below {largest}, a number the rules offer")
+    return ActionSpace(catalog.int_base, max_number, bounded)
+
+
+def number_bound(catalog: Catalog) -> tuple[int, bool]:
+    """The largest number that the ruleset's choices, random picks and dice may offer, as
+    far as the text says it (-1 when it offers none), and whether the text bounds them all:
+    a range ``a..b`` with a constant ``b`` and a list of constant numbers are bounded; a set
+    whose items are not numbers (as far as the checker can tell) offers none; any other set
+    (``0..size(hand)``, a list computed while the game runs) is not bounded."""
+    largest, bounded = -1, True
+    for source, kinds in _choice_sources(catalog.decls):
+        bound = _constant_bound(source)
+        if bound is not None:
+            largest = max(largest, bound)
+        elif _is_range(source) or _may_hold_numbers(source, kinds):
+            bounded = False
+    faces = [face for die in catalog.dice.values() for face in die if isinstance(face, int)]
+    return max([largest, *faces]), bounded
+
+
+def _choice_sources(decls: list[ast.Decl]) -> Iterator[tuple[ast.Expr, Kinds]]:
+    """The sets that choices and random picks draw from, each with the checker's kinds of
+    the names of its declaration."""
+    kinds = Kinds(decls)
+    for decl in decls:
+        kinds.bind_locals(decl)
+        for node in walk(decl):
+            if isinstance(node, (ast.Choose, ast.Simultaneous, ast.RandomPick)):
+                yield node.source, kinds
+
+
+def _may_hold_numbers(source: ast.Expr, kinds: Kinds) -> bool:
+    """Whether the items of ``source`` may be numbers: False only where the text makes it
+    plain that they are not (the checker knows their kind; a comprehension over such a set;
+    a builtin that gives spaces or enum values, or that keeps the items of such a set)."""
+    item = kinds.item_of(source)
+    if item is not None:
+        return "number" in item.classes
+    if isinstance(source, ast.Comprehension):
+        return _element_may_be_number(source, kinds)
+    if isinstance(source, ast.ListExpr):
+        return any(_may_be_number(e, kinds) for e in source.items)
+    if isinstance(source, ast.IfExpr):
+        return _may_hold_numbers(source.then, kinds) or _may_hold_numbers(source.otherwise, kinds)
+    if isinstance(source, ast.BinaryOp) and source.op == "+":
+        return _may_hold_numbers(source.left, kinds) or _may_hold_numbers(source.right, kinds)
+    if isinstance(source, ast.Call):
+        return _call_may_hold_numbers(source, kinds)
+    return True
+
+
+def _may_be_number(expr: ast.Expr, kinds: Kinds) -> bool:
+    kind = kinds.of(expr)
+    return kind is None or "number" in kind.classes
+
+
+def _element_may_be_number(comprehension: ast.Comprehension, kinds: Kinds) -> bool:
+    """A comprehension's element is one of its own variables: the items of that set; else
+    its kind."""
+    element = comprehension.element
+    if isinstance(element, ast.Name):
+        for clause in comprehension.clauses:
+            if clause.var == element.name:
+                return _may_hold_numbers(clause.source, kinds)
+    return _may_be_number(element, kinds)
+
+
+def _call_may_hold_numbers(call: ast.Call, kinds: Kinds) -> bool:
+    """A builtin's list: of spaces (its first parameter a board or a space) or of enum
+    values (``values``): no numbers; the items of its first argument (a parameter of
+    ``items``), and any other argument that it adds to them, may be."""
+    signature = SIGNATURES.get(call.function)
+    if signature is None or signature.result != "list" or not signature.params or not call.args:
+        return True
+    first = signature.params[0]
+    if first in ("board", "space", "enum"):
+        return False
+    if first != "items":
+        return True
+    added = call.args[2:3] if call.function == "insert" else ()   # insert(items, at, item)
+    return _may_hold_numbers(call.args[0], kinds) or any(_may_be_number(a, kinds) for a in added)
+
+
+def _is_range(expr: ast.Expr) -> bool:
+    return isinstance(expr, ast.BinaryOp) and expr.op == ".."
+
+
+def _constant_bound(expr: ast.Expr) -> int | None:
+    """The largest number of a range with a constant upper end or of a list of constant
+    numbers; None when the text does not say."""
+    if isinstance(expr, ast.BinaryOp) and expr.op == "..":
+        return _constant_number(expr.right)
+    if isinstance(expr, ast.ListExpr) and expr.items:
+        numbers = [_constant_number(item) for item in expr.items]
+        return None if None in numbers else max(n for n in numbers if n is not None)
+    return None
+
+
+def _constant_number(expr: ast.Expr) -> int | None:
+    if isinstance(expr, ast.Literal) and _is_number(expr.value):
+        return int(expr.value)   # type: ignore[arg-type]  # a number, checked just above
+    return None
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def legal_action_mask(state: State, player: int | None = None, max_number: int | None = None) -> list[int]:
+    """1 for each action id ``player`` may take now, 0 for the others, over the game's
+    action space (``action_space``): all 0 when that player is not to act.
+    IllegalActionError if a legal id lies beyond the action space."""
+    space = action_space(state.game, max_number)
+    mask = [0] * space.size
+    for action_id in state.legal_action_ids(player):
+        space.check(action_id)
+        mask[action_id] = 1
+    return mask
+
+
+# ---------------------------------------------------------------- encoding values
+
+Writer = Callable[[Value, list[float], int], None]
+
+
+@dataclass(frozen=True)
+class ValueCode:
+    """How a value of one declared type is written: ``size`` floats from an offset."""
+
+    size: int
+    write: Writer
+
+
+def _number(value: Value) -> float:
+    """A value as one float: a number as it is (clamped), a boolean as 0 or 1, a reference
+    (player, space, component, enum value) as 1 + its index, a list as its length."""
+    if type(value) is int:   # the usual value first
+        return _clamped(value)
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, int):
+        return _clamped(value)
+    index = _reference_index(value)
+    if index is not None:
+        return float(index + 1)
+    if isinstance(value, (tuple, dict)):
+        return float(len(value))
+    return 0.0
+
+
+def _clamped(number: int) -> float:
+    return float(number) if -_LARGEST <= number <= _LARGEST else math.copysign(_LARGEST, number)
+
+
+def _reference_index(value: Value) -> int | None:
+    """The index of a player, component, enum value or space within its kind."""
+    if isinstance(value, Player):
+        return value.index
+    if isinstance(value, Component):
+        return value.id
+    if isinstance(value, EnumValue):
+        return value.ordinal
+    if isinstance(value, Space):
+        return value.index
+    return None
+
+
+def _scalar(out: list[float], at: int, value: Value) -> None:
+    out[at] = _number(value)
+
+
+SCALAR = ValueCode(1, lambda value, out, at: _scalar(out, at, value))
+
+
+def _optional_scalar(value: Value, out: list[float], at: int) -> None:
+    if value is None:
+        out[at] = 1.0
+    else:
+        out[at + 1] = _number(value)
+
+
+def _one_hot(size: int, index_of: Callable[[Value], int | None]) -> ValueCode:
+    """A value as a one-hot block of ``size`` (all 0 for none or a value out of place)."""
+    def write(value: Value, out: list[float], at: int) -> None:
+        index = index_of(value)
+        if index is not None and 0 <= index < size:
+            out[at + index] = 1.0
+    return ValueCode(size, write)
+
+
+def _counts(size: int, index_of: Callable[[Value], int | None]) -> ValueCode:
+    """A list as its length, then how many times each value of its item type is in it."""
+    def write(value: Value, out: list[float], at: int) -> None:
+        if not isinstance(value, tuple):
+            out[at] = _number(value)
+            return
+        out[at] = float(len(value))
+        for item in value:
+            index = index_of(item)
+            if index is not None and 0 <= index < size:
+                out[at + 1 + index] += 1.0
+    return ValueCode(1 + size, write)
+
+
+def _index_of(catalog: Catalog, typ: ast.TypeRef) -> tuple[int, Callable[[Value], int | None]] | None:
+    """The block size and the place in it of a value of a type with finitely many values
+    (player, space, enum, component type, ruleset string); None for other types."""
+    name = typ.name
+    if name == "player":
+        return len(catalog.players), lambda v: v.index if isinstance(v, Player) else None
+    if name == "space":
+        offsets = catalog.space_offset
+        return len(catalog.spaces), lambda v: offsets[v.board] + v.index if isinstance(v, Space) else None
+    if name in catalog.enums:
+        values = catalog.enums[name].values
+        return len(values), lambda v: v.ordinal if isinstance(v, EnumValue) and v.type == name else None
+    if name in catalog.component_types:
+        places = {c.id: i for i, c in enumerate(c for c in catalog.components if c.type == name)}
+        return len(places), lambda v: places.get(v.id) if isinstance(v, Component) else None
+    if name == "string":
+        labels = catalog.label_index
+        return len(labels), lambda v: labels.get(v) if isinstance(v, str) else None
+    return None
+
+
+def value_code(catalog: Catalog, typ: ast.TypeRef | None) -> ValueCode:
+    """How a variable of the declared type ``typ`` is written: a number or boolean as one
+    float (two for an optional one: whether it is none, then the value); a player, space,
+    enum value, component or ruleset string one-hot; a list as its length and the count of
+    each item (lengths only for lists of numbers); anything else as one float."""
+    if typ is None:
+        return SCALAR
+    if typ.name == "list":
+        finite = _index_of(catalog, typ.item) if typ.item is not None else None
+        return _counts(*finite) if finite is not None else SCALAR
+    finite = _index_of(catalog, typ)
+    if finite is not None:
+        return _one_hot(*finite)
+    return ValueCode(2, _optional_scalar) if typ.optional else SCALAR
+
+
+# ---------------------------------------------------------------- the layout of a game
+
+Filler = Callable[["State", int, list[float], int], None]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One named part of an observation tensor: ``size`` floats from ``offset``."""
+
+    name: str
+    offset: int
+    size: int
+    fill: Filler
+
+
+class Layout:
+    """The blocks of one game's observation tensor, read from its catalog once."""
+
+    def __init__(self, game: Game):
+        self.catalog = catalog = game.catalog
+        self.seats = len(catalog.players)
+        self.kinds, self.kind_of = _component_kinds(catalog)
+        self.blocks: list[Block] = []
+        self.size = 0
+        self._add("viewer", game.num_players, _fill_viewer)
+        self._add("to act", self.seats + 2, self._fill_to_act)
+        self._add("decision", len(DECISION_KINDS), _fill_decision)
+        self._add("already chosen", self.seats, _fill_already_chosen)
+        self._add_globals()
+        self._add_players()
+        self._add_banks()
+        self._add_spaces()
+        self._add_zones()
+        self._add_components()
+
+    def _add(self, name: str, size: int, fill: Filler) -> None:
+        self.blocks.append(Block(name, self.size, size, fill))
+        self.size += size
+
+    def tensor(self, state: State, viewer: int) -> list[float]:
+        """The observation tensor of ``viewer`` (a checked player, or CHANCE)."""
+        out = [0.0] * self.size
+        for block in self.blocks:
+            block.fill(state, viewer, out, block.offset)
+        return out
+
+    def _fill_to_act(self, state: State, viewer: int, out: list[float], at: int) -> None:
+        for player in state.current_players():
+            out[at + (self.seats if player == CHANCE else player)] = 1.0
+        out[at + self.seats + 1] = float(state.is_terminal())
+
+    def _add_globals(self) -> None:
+        for name, var in self.catalog.global_vars.items():
+            if var.visibility != "none":
+                code = value_code(self.catalog, var.type)
+                self._add(f"global {name}", code.size, _global_variable(name, code))
+
+    def _add_players(self) -> None:
+        for name, var in self.catalog.player_vars.items():
+            code = value_code(self.catalog, var.type)
+            self._add(f"player {name}", code.size * self.seats, _player_variable(name, var.visibility, code))
+        for name, supply in self.catalog.supply_decls.items():
+            self._add(f"supply {name} of players", self.seats, _player_supply(name, supply.visibility))
+
+    def _add_banks(self) -> None:
+        for name, supply in self.catalog.supply_decls.items():
+            if (supply.visibility or "all") == "all":
+                self._add(f"supply {name} bank", 1, _bank(name))
+
+    def _add_spaces(self) -> None:
+        count = len(self.catalog.spaces)
+        for name, var in self.catalog.space_vars.items():
+            if var.visibility != "none":
+                code = value_code(self.catalog, var.type)
+                self._add(f"space {name}", code.size * count, _space_variable(name, code))
+
+    def _add_zones(self) -> None:
+        for ref in self.catalog.zone_refs:
+            decl = self.catalog.zones[ref.name]
+            kinds = self.kinds[None] if decl.type is None else self.kinds.get(decl.type.name, {})
+            owner = ref.owner.index if ref.owner is not None else None
+            self._add(f"zone {ref.name}" + (f"/{owner}" if owner is not None else ""), 1 + len(kinds),
+                      _zone(ref.slot, decl, owner, kinds, self.kind_of))
+
+    def _add_components(self) -> None:
+        catalog = self.catalog
+        supplies = list(catalog.supply_decls)
+        variables = [name for name, var in catalog.component_vars.items() if var.visibility != "none"]
+        width = len(supplies) + len(variables)
+        if width and catalog.components:
+            self._add("components", width * len(catalog.components), _components(self, supplies, variables))
+
+
+def _component_kinds(catalog: Catalog) -> tuple[dict[str | None, dict[int, int]], list[int]]:
+    """Components that are alike (one type, equal fields) are one kind. By component type
+    (None: every type), the place of each kind in a zone's block; and each component's kind."""
+    seen: dict[tuple[str, tuple[tuple[str, str], ...]], int] = {}
+    kind_of: list[int] = []
+    for component in catalog.components:
+        key = (component.type, tuple((k, repr(v)) for k, v in component.fields.items()))
+        kind_of.append(seen.setdefault(key, len(seen)))
+    kinds: dict[str | None, dict[int, int]] = {None: {k: k for k in range(len(seen))}}
+    for (type_name, _), kind in seen.items():
+        places = kinds.setdefault(type_name, {})
+        places[kind] = len(places)
+    return kinds, kind_of
+
+
+def _fill_viewer(state: State, viewer: int, out: list[float], at: int) -> None:
+    if viewer != CHANCE:
+        out[at + viewer] = 1.0
+
+
+def _fill_decision(state: State, viewer: int, out: list[float], at: int) -> None:
+    """The kind of decision the viewer is asked now (nothing when he is not asked)."""
+    pending = state.pending
+    if pending is None or state.is_terminal() or viewer not in state.current_players():
+        return
+    if pending.asks in DECISION_KINDS:
+        out[at + DECISION_KINDS.index(pending.asks)] = 1.0
+
+
+def _fill_already_chosen(state: State, viewer: int, out: list[float], at: int) -> None:
+    pending = state.pending
+    if pending is not None and pending.kind == "simultaneous":
+        for player in pending.chosen:
+            out[at + player] = 1.0
+
+
+def _global_variable(name: str, code: ValueCode) -> Filler:
+    def fill(state: State, viewer: int, out: list[float], at: int) -> None:
+        code.write(state.global_values[name], out, at)
+    return fill
+
+
+def _player_variable(name: str, visibility: str | None, code: ValueCode) -> Filler:
+    def fill(state: State, viewer: int, out: list[float], at: int) -> None:
+        for seat, value in enumerate(state.player_values[name]):
+            if _visible(visibility, seat, viewer) == "full":
+                code.write(value, out, at + seat * code.size)
+    return fill
+
+
+def _player_supply(name: str, visibility: str | None) -> Filler:
+    def fill(state: State, viewer: int, out: list[float], at: int) -> None:
+        counts = state.supply_counts[name]
+        for seat in range(len(state.game.catalog.players)):
+            if _visible(visibility, seat, viewer) == "full":
+                out[at + seat] = float(counts[seat + 1])
+    return fill
+
+
+def _bank(name: str) -> Filler:
+    def fill(state: State, viewer: int, out: list[float], at: int) -> None:
+        out[at] = float(state.supply_counts[name][0])
+    return fill
+
+
+def _space_variable(name: str, code: ValueCode) -> Filler:
+    def fill(state: State, viewer: int, out: list[float], at: int) -> None:
+        for index, value in enumerate(state.space_values[name]):
+            code.write(value, out, at + index * code.size)
+    return fill
+
+
+def zone_visibility(decl: ast.ZoneDecl, owner: int | None, viewer: int) -> str:
+    """'full', 'count' or 'hidden': how ``viewer`` sees the zone slot of ``decl`` owned by
+    seat ``owner`` (None: shared), as observations show it."""
+    default = "owner" if decl.owner == "player" else "all"
+    return _visible(decl.visibility, owner, viewer, default, others_count=True)
+
+
+def _zone(slot: int, decl: ast.ZoneDecl, owner: int | None, places: dict[int, int], kind_of: list[int]) -> Filler:
+    """A zone as its size (when the viewer sees it in full or its size), then how many
+    components of each kind it holds (only when he sees it in full)."""
+    def fill(state: State, viewer: int, out: list[float], at: int) -> None:
+        how = zone_visibility(decl, owner, viewer)
+        if how == "hidden":
+            return
+        items = state.zones[slot]
+        out[at] = float(len(items))
+        if how == "full":
+            for component in items:
+                place = places.get(kind_of[component.id])
+                if place is not None:
+                    out[at + 1 + place] += 1.0
+    return fill
+
+
+def _components(layout: Layout, supplies: list[str], variables: list[str]) -> Filler:
+    """For each component the viewer sees (in a zone he sees in full): the tokens of each
+    supply on it, then each visible component variable as one float (``_number``)."""
+    catalog = layout.catalog
+    width = len(supplies) + len(variables)
+    base = catalog.holder_base
+    slots = [(catalog.zones[ref.name], ref.owner.index if ref.owner is not None else None) for ref in catalog.zone_refs]
+    seen_by: dict[int, list[bool]] = {}   # by viewer: whether he sees each zone slot in full
+
+    def fill(state: State, viewer: int, out: list[float], at: int) -> None:
+        seen = seen_by.get(viewer)
+        if seen is None:
+            seen = seen_by[viewer] = [zone_visibility(decl, owner, viewer) == "full" for decl, owner in slots]
+        zone_of = state.component_zone
+        visible = [cid for cid, slot in enumerate(zone_of) if seen[slot]]
+        for i, name in enumerate(supplies):
+            counts = state.supply_counts[name]
+            for cid in visible:
+                if counts[base + cid]:
+                    out[at + cid * width + i] = float(counts[base + cid])
+        for j, name in enumerate(variables, len(supplies)):
+            values = state.component_values[name]
+            for cid in visible:
+                if values[cid] is not None:
+                    out[at + cid * width + j] = _number(values[cid])
+    return fill
+
+
+# ---------------------------------------------------------------- observation tensors
+
+_LAYOUTS: WeakKeyDictionary[Game, Layout] = WeakKeyDictionary()
+
+
+def layout(game: Game) -> Layout:
+    """The layout of ``game``'s observation tensor (made once per game)."""
+    found = _LAYOUTS.get(game)
+    if found is None:
+        found = _LAYOUTS[game] = Layout(game)
+    return found
+
+
+def observation_shape(game: Game) -> tuple[int]:
+    """The shape of every observation tensor of ``game``: ``(size,)``."""
+    return (layout(game).size,)
+
+
+def observation_tensor(state: State, player: int) -> list[float]:
+    """What ``player`` (or CHANCE, for the public view) may see now, as floats laid out by
+    ``layout``; IllegalActionError for a player not in the game."""
+    return layout(state.game).tensor(state, _viewer(state, player))
+
+
+def _viewer(state: State, player: object) -> int:
+    count = state.game.num_players
+    if isinstance(player, bool) or not isinstance(player, int) or not (player == CHANCE or 0 <= player < count):
+        raise IllegalActionError(f"no player {player!r} in a {count}-player game (players are 0..{count - 1})")
+    return player
+
+
+# ---------------------------------------------------------------- information-state tensors
+
+def information_state_shape(game: Game, max_number: int | None = None,
+                            history: int = DEFAULT_HISTORY) -> tuple[int]:
+    """The shape of every information-state tensor of ``game``: the observation, then one
+    count per action id, then ``history`` one-hot blocks of the action space."""
+    actions = action_space(game, max_number).size
+    return (layout(game).size + actions * (1 + _history_length(history)),)
+
+
+def information_state_tensor(state: State, player: int, max_number: int | None = None,
+                             history: int = DEFAULT_HISTORY) -> list[float]:
+    """The observation tensor of ``player``, then ``own_actions_tensor``."""
+    if player == CHANCE:
+        raise IllegalActionError("chance has no information state: ask for a player")
+    own = own_actions_tensor(state, player, max_number, history)
+    return observation_tensor(state, player) + own
+
+
+def own_actions_tensor(state: State, player: int, max_number: int | None = None,
+                       history: int = DEFAULT_HISTORY) -> list[float]:
+    """What an information state adds to an observation: how many times ``player`` took
+    each action id (the whole game), then his last ``history`` actions one-hot, the latest
+    first (all 0 where he has taken fewer)."""
+    length = _history_length(history)
+    space = action_space(state.game, max_number)
+    viewer = _viewer(state, player)
+    own = [action for who, action in state.history() if who == viewer]
+    counts = [0.0] * space.size
+    for action_id in own:
+        space.check(action_id)
+        counts[action_id] += 1.0
+    recent = [0.0] * (space.size * length)
+    for back, action_id in enumerate(reversed(own[-length:] if length else [])):
+        recent[back * space.size + action_id] = 1.0
+    return counts + recent
+
+
+def _history_length(history: int) -> int:
+    if isinstance(history, bool) or not isinstance(history, int) or history < 0:
+        raise IllegalActionError(f"history must be a whole number of 0 or more, not {history!r}")
+    return history

@@ -1,0 +1,189 @@
+"""What the statements of the rules do to a state, on values already computed.
+
+The lowered operations (lower.py) and the compiled procedures (procedures.py) both call
+these, so a statement does the same thing, with the same checks, bounds and events, however
+it runs.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rulelang.boards import Space
+
+from ..model.program import LogLine
+from ..model.values import (
+    Component,
+    EnumType,
+    EnumValue,
+    Player,
+    Ref,
+    RuleError,
+    Value,
+    ZoneRef,
+    display_within,
+    kind_of,
+)
+from .builtins import FREE_WORK, as_list
+from .runtime import MAX_INT, MAX_STRING, bounded, join
+
+if TYPE_CHECKING:
+    from ..state.state import State
+
+LAZY_TEXT = 8 * FREE_WORK  # a text up to this long is joined by '+' without a charge
+_SHOWN_AS_STR = frozenset({Player, EnumValue, EnumType, Component, Space, ZoneRef, Ref})  # display(v) is str(v)
+
+
+# ---- variables ----
+
+def set_global(st: State, name: str, value: Value) -> None:
+    st.global_values[name] = value
+    if st.event_log is not None:
+        st.event_log.append(("set", "global", name, -1, value, -1))
+
+
+def updated(old: Any, delta: Any, op: str) -> int:
+    """The value of ``old += delta`` (or ``-=``): numbers only, bounded."""
+    if not isinstance(old, int) or not isinstance(delta, int):
+        raise RuleError(f"'{op}' needs numbers, got {kind_of(old)} and {kind_of(delta)}")
+    result: int = bounded(old + delta if op == "+=" else old - delta)
+    return result
+
+
+# ---- components and tokens ----
+
+def move(st: State, destination: Any, value: Any) -> None:
+    """``move value to destination``: a component, a list of them, or a whole zone."""
+    if not isinstance(destination, ZoneRef):
+        raise RuleError(f"'move ... to' needs a zone, got {kind_of(destination)}")
+    if isinstance(value, Component):
+        st.move(value, destination.slot)
+    elif value is None:
+        raise RuleError("nothing to move (the value is none)")
+    elif type(value) is ZoneRef:  # a whole zone, bottom first: as the loop below would
+        size = len(st.zones[value.slot])
+        if size > FREE_WORK:
+            st.charge(size)
+        st.move_all(value.slot, destination.slot)
+    else:
+        for c in as_list(st, value):
+            if not isinstance(c, Component):
+                raise RuleError(f"can only move components, not {kind_of(c)}")
+            st.move(c, destination.slot)
+
+
+def supply_named(value: Any, name: str) -> str:
+    """The supply a variable named in 'gain'/'pay' holds."""
+    if not (isinstance(value, Ref) and value.kind == "supply"):
+        raise RuleError(f"'{name}' should hold a supply, not a {kind_of(value)}")
+    return value.name
+
+
+def amount(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"an amount must be a number, got {kind_of(value)}")
+    if value < 0:
+        raise RuleError(f"an amount cannot be negative ({value})")
+    return value
+
+
+# ---- the log ----
+
+def log(st: State, text: str | LogLine, audience: Any = None, private: bool = False) -> None:
+    """``log text`` (``private``: ``log text to audience``)."""
+    players = None
+    if st.event_log is not None:
+        text = str(text)  # the event holds the text
+    if not private:
+        st.log_lines.append(text)
+    else:
+        players = audience_of(st, audience)
+        st.private_lines.append((len(st.log_lines), players, text))
+    if st.event_log is not None:
+        st.event_log.append(("log", text, players))
+
+
+def reveal(st: State, shown: Value, audience: Any) -> None:
+    """``reveal shown to audience``: a private line, and the audience knows where they are."""
+    text = lazy_text(shown, "you see ")
+    players = audience_of(st, audience)
+    if st.event_log is not None:
+        text = str(text)
+    st.private_lines.append((len(st.log_lines), players, text))
+    st.revealed(shown, players)
+    if st.event_log is not None:
+        st.event_log.append(("log", text, players))
+
+
+def line(st: State, first: str, values: Sequence[Value]) -> str | LogLine:
+    """The line ``first + values[0] + values[1]...`` that a 'log' writes, its text built
+    only when the log is read (``LogLine``) while it is known to be short: each '+' joins
+    texts as it would have (the same line, the same charges and bounds: a line is kept for
+    later only while its text stays within LAZY_TEXT characters, which '+' does not charge)."""
+    pieces: list[Value] = [first]
+    room = LAZY_TEXT - len(first)
+    text = None
+    for value in values:
+        if text is None:
+            size = shown_size(value, room)
+            if size >= 0:
+                room -= size
+                pieces.append(value)
+                continue
+            text = str(LogLine(tuple(pieces)))  # what the '+' so far made, uncharged
+        text = join(text, value)
+        if len(text) > LAZY_TEXT:
+            st.charge(len(text) // 8)
+    return LogLine(tuple(pieces)) if text is None else log_text(text, "")
+
+
+def shown_size(value: Any, room: int) -> int:
+    """At least the length of ``display(value)`` when that is at most ``room``, else -1:
+    found without building the text of most values."""
+    kind = type(value)
+    if kind is str:
+        size = len(value)
+    elif kind is int:
+        size = 20 if -MAX_INT <= value <= MAX_INT else room + 1
+    elif kind is bool or value is None:
+        size = 5
+    elif kind in _SHOWN_AS_STR:
+        size = len(str(value))
+    elif kind is tuple:
+        size = 2 * len(value) or 2  # the brackets and the separators
+        for item in value:
+            if size > room:
+                return -1
+            more = shown_size(item, room - size)
+            if more < 0:
+                return -1
+            size += more
+    else:
+        return -1
+    return size if size <= room else -1
+
+
+def lazy_text(value: Value, prefix: str) -> str | LogLine:
+    """``log_text(value, prefix)``, kept as a ``LogLine`` to build later when the text is
+    known to be short enough."""
+    if type(value) is not str and shown_size(value, MAX_STRING - len(prefix)) >= 0:
+        return LogLine((prefix, value))
+    return log_text(value, prefix)
+
+
+def log_text(value: Value, prefix: str) -> str:
+    """A value as a line of the log (at most MAX_STRING characters)."""
+    text = value if isinstance(value, str) else display_within(value, MAX_STRING - len(prefix))
+    if text is None or len(text) + len(prefix) > MAX_STRING:
+        raise RuleError(f"this {kind_of(value)} as text makes more than {MAX_STRING} characters to log")
+    return prefix + text
+
+
+def audience_of(st: State, value: Any) -> tuple[int, ...]:
+    """The players a private line is for: a player, or a list (or zone) of players."""
+    indices: set[int] = set()
+    for p in (value,) if isinstance(value, Player) else as_list(st, value):
+        if not isinstance(p, Player):
+            raise RuleError(f"'to' needs a player or a list of players, not {kind_of(p)}")
+        indices.add(p.index)
+    return tuple(sorted(indices))
