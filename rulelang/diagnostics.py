@@ -96,6 +96,9 @@ _CODES = [
     Code("E605", "invariant-broken", "A declared invariant does not hold."),
     Code("E606", "bad-state-data", "Saved state data or a position does not fit this game."),
     Code("E607", "illegal-call", "A host call that is not legal in this state (an action not offered...)."),
+    Code("E608", "bad-agent-spec", "A line-up of agents that cannot be read or does not fit the game."),
+    Code("E609", "missing-extra", "A feature asked for needs an optional package that is not installed."),
+    Code("E610", "worker-failed", "A simulation's worker process or cluster failed or could not be reached."),
     # Scenario tests (rulelang test).
     Code("E701", "expectation-failed", "A scenario's expectation does not hold."),
     Code("E702", "scenario-step-failed", "A scenario step cannot run (an action not offered, a player not to act...)."),
