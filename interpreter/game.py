@@ -9,11 +9,13 @@ from rulelang import ast
 from rulelang.check.settings import Settings
 from rulelang.errors import IllegalActionError, RulesetError
 
+from .compiler.driver import compile_program, evaluate_at_load
+from .model.problems import diagnostics_of
 from .state.catalog_info import catalog_info
 from .state.deserialize import state_from_json
 from .state.position import state_from_position
 from .state.state import Action, InitialTables, State
-from .tables.catalog import Catalog, diagnostics_of
+from .tables.catalog import Catalog
 
 
 class Game:
@@ -32,9 +34,10 @@ class Game:
         self.max_steps = settings.max_steps
         self.max_decisions = settings.max_decisions
         self.dummies = settings.dummies
-        self.catalog = Catalog(declarations, num_players, base_dir, settings)
+        self.catalog = Catalog(declarations, num_players, base_dir, settings, evaluate_at_load)
         if self.catalog.problems:
             raise RulesetError(diagnostics_of(self.catalog.problems))
+        self.program = compile_program(self.catalog)   # the rules, compiled against the catalog
         # What every new game computes the same way, kept by the first (State.initial): the
         # variables' initial values, which no chance or seed reaches...
         self.initial_values: InitialTables | None = None
@@ -74,7 +77,7 @@ class Game:
         """The Python source that this game's rules were compiled to (``rulelang code``):
         every function with the ruleset line and column it comes from, and the constants it
         names. For reading: the engine runs the code it compiled, not this text."""
-        return self.catalog.compiler.module.listing()
+        return self.program.generated.listing()
 
     def num_distinct_actions(self, max_number: int | None = None) -> int:
         """How many action ids the game has: every id a state offers is below it. Ids name

@@ -19,8 +19,8 @@ from rulelang.check.variants import read_source, resolve
 from rulelang.diagnostics import Diagnostic, Span, errors_in
 from rulelang.errors import RulesetError
 from rulelang.files import real_path
+from rulelang.interpreter.compiler.driver import data_diagnostics
 from rulelang.interpreter.game import Game
-from rulelang.interpreter.tables.catalog import data_diagnostics
 from rulelang.syntax.parser import parse
 
 

@@ -60,7 +60,7 @@ def test_the_generated_code_is_python_that_says_where_each_function_comes_from(t
     game = rulelang.load(ROOT / "games" / "jamaica.rules", players=3)
     code = game.generated_code()
     compile(code, "<listing>", "exec")
-    assert code.count("def _p") == len(game.catalog.compiler.never_pausing) > 0
+    assert code.count("def _p") == len(game.program.never_pausing) > 0
     assert "procedure at line " in code and "statements at line " in code
 
 
@@ -91,7 +91,7 @@ PAUSING = '''\
 
 def test_procedures_that_never_pause_are_python_functions(tmp_path):
     game = load(tmp_path, PAUSING, players=2)
-    assert set(game.catalog.compiler.never_pausing) == {"add", "twice", "deep"}
+    assert set(game.program.never_pausing) == {"add", "twice", "deep"}
     state = game.new_initial_state()
     assert [frame.name for frame in state.frames] == ["p", "relay", "ask"]  # a call of one is no frame
     state.apply_action(state.legal_action_ids()[2])   # 3

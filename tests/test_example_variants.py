@@ -73,7 +73,7 @@ def load(name: str, players: int, extra: str = "", tmp_path: Path | None = None)
 def test_half_tolls_halve_every_toll_rounding_up(tmp_path: Path) -> None:
     game = load("jamaica_half_tolls", 3, 'invariant "half" = all(s.price == none and toll(s) == none'
                 " or toll(s) * 2 >= s.price and toll(s) * 2 <= s.price + 1 for s in spaces(track))", tmp_path)
-    assert any(inv.label == "half" for inv in game.catalog.invariants)
+    assert any(inv.label == "half" for inv in game.program.invariants)
     play(game, seed=1)
 
 

@@ -380,7 +380,7 @@ def test_missing_file():
 
 def test_data_diagnostics_report_every_data_problem_without_lowering(tmp_path):
     from rulelang.check.settings import read_settings
-    from rulelang.interpreter.tables.catalog import data_diagnostics
+    from rulelang.interpreter.compiler.driver import data_diagnostics
     from rulelang.loader import read_ruleset
 
     text = rules("""

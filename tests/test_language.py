@@ -987,7 +987,7 @@ def test_an_invariant_is_added_or_overridden_by_its_label(tmp_path):
     """, base)
     state = rulelang.load(path).new_initial_state()
     assert state.check_invariants() == []
-    assert [i.label for i in state.game.catalog.invariants] == ["bonus is small", "bonus is odd"]
+    assert [i.label for i in state.game.program.invariants] == ["bonus is small", "bonus is odd"]
     same_label = write_variant(tmp_path, """
       extends "base.rules"
       invariant "bonus is small" = bonus < 9

@@ -236,7 +236,7 @@ def test_to_act_must_be_what_the_rules_ask(kuhn):
 
 
 def test_the_program_position_is_checked(kuhn):
-    size = len(kuhn.catalog.code["play"].ops)
+    size = len(kuhn.program.code["play"].ops)
     assert refused(kuhn, "zone deck: others\nframe play pc 999\n") == [("2:15", f"play has {size} operations", None)]
     assert refused(kuhn, "zone deck: others\n")[0][1].startswith("the position says neither which phase runs")
     assert refused(kuhn, "over\nphase play\nzone deck: others\n")[0][:2] == \
@@ -375,7 +375,7 @@ def test_a_format_2_position_where_no_game_stops_is_refused():
     saved = FORMAT_2["kuhn_poker"]
     game = rulelang.load(ROOT / "games" / "kuhn_poker.rules", players=2)
     data = copy.deepcopy(saved["state"])
-    code = game.catalog.code["play"]
+    code = game.program.code["play"]
     inside = next(pc for pc in range(code.legacy_size) if pc not in code.legacy)  # inside a compiled block
     data["frames"][0]["pc"] = inside
     with pytest.raises(StateDataError, match=r"\$\.frames\[0\]\.pc"):

@@ -91,7 +91,7 @@ def heuristic_function(game: Game, name: str) -> Evaluation:
     if shape:
         raise AgentSpecError(f"greedy:{name}: {shape}; a heuristic takes one player and returns an int")
     call = ast.Call(decl.span, name, (ast.Name(decl.span, "p"),))
-    compiled = game.catalog.compile_expression(call, {"p"})
+    compiled = game.program.compile_expression(call, {"p"})
     players = game.catalog.players
     return lambda state, player: _number(state.evaluate(compiled, {"p": players[player]}, decl.span))
 

@@ -22,14 +22,15 @@ from rulelang import ast
 from rulelang.boards import Space
 from rulelang.diagnostics import Span
 
+from ..model.problems import CompileError
 from ..model.program import Expr, Op
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, kind_of
 from ..tables import effects, runtime
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity, as_list, sequence
+from ..tables.catalog import Catalog, VariableReader
 
 if TYPE_CHECKING:
     from ..state.state import State
-    from ..tables.catalog import Catalog
 
 _HELPERS: dict[str, object] = {
     "_as_list": as_list, "_sequence": sequence, "_items": runtime.items, "_plus": runtime.plus, "_times": runtime.times,
@@ -56,15 +57,6 @@ _OVER_ELEMENTS = {"sum": "_total", "count": "_count", "any": "any", "all": "all"
 _OVER_PAIRS = {"best": "_best", "worst": "_worst"}
 COMPILED_AGGREGATES = frozenset({*_OVER_ELEMENTS, *_OVER_PAIRS, "sorted"})
 """The aggregates the compiler writes: the language's, no more and no fewer (a test checks)."""
-
-
-class CompileError(Exception):
-    """A problem found while building a game's tables or compiling its rules (the catalog
-    collects them; the Game reports them all as one RulesetError)."""
-
-    def __init__(self, message: str, span: Span | None, code: str = "E101", hint: str | None = None):
-        super().__init__(message)
-        self.message, self.span, self.code, self.hint = message, span, code, hint
 
 
 class Module:
@@ -323,7 +315,7 @@ class ExpressionWriter:
         hint = cat.suggest(name, pool)
         if hint is None and name in cat.attribute_names():
             hint = f"'{name}' belongs to each player, space or component: write x.{name}"
-        raise CompileError(f"unknown name '{name}'", node.span, hint=hint)
+        raise CompileError(f"unknown name '{name}'", node.span, "E101", hint=hint)
 
     def _ListExpr(self, node: ast.ListExpr, scope: Scope) -> str:
         return "(" + "".join(self.write(item, scope) + ", " for item in node.items) + ")"
@@ -384,7 +376,6 @@ class ExpressionWriter:
 
     def _read(self, reader: Callable[[State, Any], Value], obj: str, name: str, scope: Scope) -> str:
         """``reader`` applied to ``obj``, written in place for a variable."""
-        from ..tables.catalog import VariableReader
 
         if isinstance(reader, VariableReader):
             table = f"st.{reader.table}[{self.module.constant(reader.name)}]"
@@ -445,7 +436,7 @@ class ExpressionWriter:
         if name in cat.load_time_functions:
             return self._load_time_call(node, scope)
         if name not in BUILTINS:
-            raise CompileError(f"unknown function '{name}'", node.span, hint=cat.suggest(name))
+            raise CompileError(f"unknown function '{name}'", node.span, "E101", hint=cat.suggest(name))
         low, high = arity(name)
         if not low <= len(node.args) <= high:
             want = str(low) if low == high else f"{low} to {high}"

@@ -16,6 +16,7 @@ from rulelang.boards import Space
 from rulelang.syntax.parser import PLACEHOLDER
 
 from ..model import rng
+from ..model.problems import CompileError
 from ..model.program import Code, Decision, Env, Expr, Frame, LogLine, Op, Options
 from ..model.serialize import zone_key
 from ..model.values import (
@@ -34,7 +35,7 @@ from ..state.events import chance_event
 from ..tables import effects
 from ..tables.builtins import as_list
 from ..tables.runtime import make_room_for_calls
-from .codegen import CompileError, ExpressionWriter, Module
+from .codegen import ExpressionWriter, Module
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from ..state.state import State
     from ..tables.catalog import Catalog, Write
 
-__all__ = ["CompileError", "Compiler"]
+__all__ = ["Compiler"]
 
 _MISSING = object()
 
@@ -569,7 +570,8 @@ class Compiler:
 
     def _s_Roll(self, node: ast.Roll, code: Code) -> None:
         if node.die not in self.cat.dice:
-            raise CompileError(f"unknown die '{node.die}'", node.span, hint=self.cat.suggest(node.die, self.cat.dice))
+            raise CompileError(f"unknown die '{node.die}'", node.span, "E101",
+                               hint=self.cat.suggest(node.die, self.cat.dice))
         faces = self.cat.dice[node.die]
         self._chance(code, node.span, node.name, lambda st, env: faces, f"roll {node.die}")
 
@@ -658,7 +660,7 @@ class Compiler:
             return None
         if name in self.scope or name in self.cat.global_vars:
             return ast.Name(span, name)
-        raise CompileError(f"unknown supply '{name}'", span, hint=self.cat.suggest(name, self.cat.supplies))
+        raise CompileError(f"unknown supply '{name}'", span, "E101", hint=self.cat.suggest(name, self.cat.supplies))
 
     def _supply(self, name: str, span: Span) -> Callable[[State, Env], str]:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 from rulelang import ast
 from rulelang.diagnostics import Span
 
+from ..model.problems import CompileError
 from ..model.program import Op
-from .codegen import CompileError, Scope
+from .codegen import Scope
 
 if TYPE_CHECKING:
     from .lower import Compiler

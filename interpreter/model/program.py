@@ -8,9 +8,11 @@ resumes anywhere. A ``Decision`` is where the run loop stops for a choice or for
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeAlias
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeAlias
 
+from rulelang import ast
 from rulelang.diagnostics import Span
 
 from .values import Value, display
@@ -124,3 +126,63 @@ class LogLine:
 
     def __repr__(self) -> str:
         return repr(str(self))
+
+
+class PlayerRule(NamedTuple):
+    """A rule computed per player, ``score p = ...`` or ``tiebreak p = ...``."""
+
+    kind: str
+    variable: str
+    value: Expr
+    span: Span
+
+
+class Invariant(NamedTuple):
+    """A declared invariant: its label and its compiled condition."""
+
+    label: str
+    condition: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class InitialValues:
+    """The compiled initial value of each variable, by owner (``me`` is the owner)."""
+
+    global_values: dict[str, Expr] = field(default_factory=dict)
+    player_values: dict[str, Expr] = field(default_factory=dict)
+    space_values: dict[str, Expr] = field(default_factory=dict)
+    component_values: dict[str, Expr] = field(default_factory=dict)
+
+
+class GeneratedCode(Protocol):
+    """The Python code a game's rules were compiled to (the compiler's ``Module``)."""
+
+    def locate(self, error: BaseException) -> tuple[Span | None, str, BaseException] | None:
+        """Where ``error`` happened in the code of a procedure: its span, the procedure's
+        name and the error to report; None if not in a procedure's code."""
+
+    def listing(self) -> str:
+        """The generated source of every function, with the constants it names."""
+
+
+ExpressionCompiler: TypeAlias = Callable[[ast.Expr, Iterable[str]], Expr]
+"""How a host compiles an expression of the rules (checked with the ruleset) with the local
+names it binds: ``compile_expression(expr, scope)``."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """What a game's rules were compiled to (``compile_program``): the lowered code of each
+    phase and procedure (``$setup`` for the setup), the rules computed per player, the
+    initial values of the variables and the invariants, and the generated code itself."""
+
+    code: Mapping[str, Code]
+    score: PlayerRule | None
+    tiebreak: PlayerRule | None
+    initial_values: InitialValues
+    invariants: tuple[Invariant, ...]
+    generated: GeneratedCode
+    never_pausing: Mapping[str, str]
+    """The procedures compiled to Python functions (they never pause), with their names."""
+    compile_expression: ExpressionCompiler

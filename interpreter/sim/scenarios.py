@@ -390,7 +390,7 @@ class _Run:
     def _value(self, step: ast.Step, expr: ast.Expr) -> Value:
         state = self.state(step)
         try:
-            compiled: Expr = self.game.catalog.compile_expression(expr, (*self.players, *BOUND_NAMES))
+            compiled: Expr = self.game.program.compile_expression(expr, (*self.players, *BOUND_NAMES))
             return state.evaluate(compiled, self._bound(state), expr.span)
         except RulelangError as error:
             raise StepFailed(_failure("E702", "the expectation cannot be evaluated", step,

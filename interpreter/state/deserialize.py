@@ -355,7 +355,7 @@ class _Loader:
         frames = []
         for n, f in enumerate(data):
             path = f"$.frames[{n}]"
-            code = self.catalog.code.get(f["procedure"])
+            code = self.game.program.code.get(f["procedure"])
             if code is None:
                 raise _Bad(f"{path}.procedure", f"no procedure or phase {_short(f['procedure'])!r} in this game")
             pc = f["pc"]
@@ -505,7 +505,7 @@ def _check_after_run(st: State) -> None:
     for name, counts in st.supply_counts.items():
         if sum(counts) != catalog.supplies[name] or min(counts, default=0) < 0:
             raise _refuse(f"after resuming, the tokens of supply {name} do not add up")
-    for rule in catalog.invariants:
+    for rule in st.game.program.invariants:
         try:
             holds = st._evaluate(rule.condition, {}, rule.span)
         except RulelangError as error:

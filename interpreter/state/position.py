@@ -609,9 +609,9 @@ class _Reader:
 
     def frame_line(self, line: _Line, draft: _Draft, word: _Token) -> None:
         name = line.name("the name of a phase or procedure")
-        if name.text not in self.catalog.code:
+        if name.text not in self.game.program.code:
             raise _Problem(name, f"no phase or procedure '{name.text}' in this game",
-                           self.suggest(name.text, self.catalog.code))
+                           self.suggest(name.text, self.game.program.code))
         line.expect("pc")
         pc, pc_token = line.integer("the position in the procedure")
         returns_to = None

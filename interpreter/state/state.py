@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from rulelang import ast
 
     from ..game import Game
-    from ..tables.catalog import PlayerRule
+    from ..model.program import PlayerRule
 
 __all__ = ["CHANCE", "Action", "State"]
 
@@ -203,8 +203,8 @@ class State:
         catalog = self.game.catalog
         self._set_initial_values_of_game()
         if catalog.first_phase is not None:  # its event comes when the setup is done (pop)
-            self.enter_phase(catalog.first_phase, announce="$setup" not in catalog.code)
-        if "$setup" in catalog.code:
+            self.enter_phase(catalog.first_phase, announce="$setup" not in self.game.program.code)
+        if "$setup" in self.game.program.code:
             self.push("$setup", {}, None)
         if not self.frames:
             self.end_game()
@@ -230,7 +230,7 @@ class State:
         """Give every variable its declared initial value (``me``: the owner of an owned
         variable); a position's values default to these."""
         catalog = self.game.catalog
-        initial = catalog.initial_values
+        initial = self.game.program.initial_values
         for name, value in initial.global_values.items():
             self.global_values[name] = self._evaluate(value, {}, catalog.global_vars[name].span)
         owned: tuple[tuple[dict[str, Expr], dict[str, ast.VarDecl], dict[str, list[Value]], Sequence[Value]], ...] = (
@@ -363,9 +363,9 @@ class State:
     def returns(self) -> list[float]:
         """Each player's score (the ruleset's 'score'); meaningful once terminal."""
         catalog = self.game.catalog
-        if catalog.score is None:
+        if self.game.program.score is None:
             return [0.0] * self.game.num_players
-        score = catalog.score
+        score = self.game.program.score
         scores = []
         for p in catalog.real_players:
             value = self._number(score, p)   # RulesRuntimeError (E602, at the score) if not a number
@@ -383,7 +383,7 @@ class State:
         scores = self.returns()
         best = max(scores)
         tied = [i for i, s in enumerate(scores) if s == best]
-        tiebreak = self.game.catalog.tiebreak
+        tiebreak = self.game.program.tiebreak
         if tiebreak is None or len(tied) < 2:
             return tied
         keys = {i: self._number(tiebreak, self.game.catalog.players[i]) for i in tied}
@@ -491,7 +491,7 @@ class State:
 
     def check_invariants(self) -> list[str]:
         """The labels of the ruleset's invariants that do not hold now."""
-        return [rule.label for rule in self.game.catalog.invariants
+        return [rule.label for rule in self.game.program.invariants
                 if not self._evaluate(rule.condition, {}, rule.span)]
 
     def __str__(self) -> str:
@@ -559,7 +559,7 @@ class State:
         A call deeper than MAX_DEPTH running procedures is a runaway (E603)."""
         if len(self.frames) >= MAX_DEPTH:
             raise RuleError(f"procedures call each other more than {MAX_DEPTH} deep", "E603")
-        self.frames.append(Frame(name, self.game.catalog.code[name].ops, 0, env, ret))
+        self.frames.append(Frame(name, self.game.program.code[name].ops, 0, env, ret))
 
     def pop(self, value: Value = None) -> None:
         """Return from the running procedure with ``value`` (the game ends with the last)."""
@@ -574,7 +574,7 @@ class State:
     def enter_phase(self, name: str, announce: bool = True) -> None:
         """Leave every running procedure and start phase ``name`` (recording its event, when
         ``announce`` and events are recorded)."""
-        self.frames = [Frame(name, self.game.catalog.code[name].ops, 0, {})]
+        self.frames = [Frame(name, self.game.program.code[name].ops, 0, {})]
         if announce and self.event_log is not None:
             self.event_log.append(("phase", name))
 
@@ -617,7 +617,7 @@ class State:
         limit = self.game.max_steps
         self.work, self.rounds = work, 0
         if until_stop:
-            code = self.game.catalog.code
+            code = self.game.program.code
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
                 if fr.pc < len(fr.code) and fr.pc in code[fr.name].stops:
@@ -652,7 +652,7 @@ class State:
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
         """What went wrong while running, located at the statement of a compiled procedure
         where it happened, else at the operation running now."""
-        located = self.game.catalog.compiler.module.locate(error)
+        located = self.game.program.generated.locate(error)
         if located is not None:
             span, procedure, cause = located
             if isinstance(cause, Exception):
@@ -664,7 +664,7 @@ class State:
         if not self.frames:
             return None, ""
         fr = self.frames[-1]
-        spans = self.game.catalog.code[fr.name].spans
+        spans = self.game.program.code[fr.name].spans
         return (spans[fr.pc] if fr.pc < len(spans) else None), f" (in {fr.name})"
 
     def _resume(self, player: int, value: Value, action_id: int) -> None:
@@ -737,7 +737,7 @@ class State:
         return result
 
     def evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
-        """The value of an expression compiled by ``game.catalog.compile_expression``, with
+        """The value of an expression compiled by ``game.program.compile_expression``, with
         the locals ``env``; RulesRuntimeError (located at ``span``) if the rules fail."""
         return self._evaluate(fn, env, span)
 

@@ -1,25 +1,25 @@
 """The catalog: everything static about one game (a ruleset and a player count).
 
 Declarations become tables: players, enumerations, components with ids, zone slots,
-variables, supplies, dice, boards, lowered procedures and the action-id encoding. The
-state refers to this catalog for everything that never changes.
+variables, supplies, dice, boards and the action-id encoding. The state refers to this
+catalog for everything that never changes; the compiler (interpreter/compiler/) compiles the
+rules against it. The expressions of declarations (a deck's contents, a supply's total) are
+evaluated while the tables are built, by the ``Evaluate`` the catalog is given.
 """
 from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from rulelang import ast, boards
 from rulelang.check.checker import walk
 from rulelang.check.settings import Settings
-from rulelang.diagnostics import Diagnostic, Span
-from rulelang.errors import RulesetError
+from rulelang.diagnostics import Span
 
-from ..compiler.lower import CompileError, Compiler
-from ..model.program import Code, Env, Expr
+from ..model.problems import CompileError
+from ..model.program import Env, Expr
 from ..model.values import (
     Component,
     ComponentSpec,
@@ -34,7 +34,7 @@ from ..model.values import (
     kind_of,
 )
 from ..state.observe import full_viewers
-from .builtins import BUILTINS, LOAD_TIME, LoadTimeWork
+from .builtins import BUILTINS, LOAD_TIME
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -50,47 +50,23 @@ Reader = Callable[["State", Any], Value]
 is checked before (the attribute tables are by type), so readers take it as it comes."""
 Write = Callable[["State", Env, Value], None]
 """How an assignment writes: ``write(state, env, value)``."""
-
-
-class PlayerRule(NamedTuple):
-    """A rule computed per player, ``score p = ...`` or ``tiebreak p = ...``."""
-
-    kind: str
-    variable: str
-    value: Expr
-    span: Span
-
-
-class Invariant(NamedTuple):
-    """A declared invariant: its label and its compiled condition."""
-
-    label: str
-    condition: Expr
-    span: Span
-
-
-@dataclass
-class InitialValues:
-    """The compiled initial value of each variable, by owner (``me`` is the owner)."""
-
-    global_values: dict[str, Expr] = field(default_factory=dict)
-    player_values: dict[str, Expr] = field(default_factory=dict)
-    space_values: dict[str, Expr] = field(default_factory=dict)
-    component_values: dict[str, Expr] = field(default_factory=dict)
-
-
+Evaluate: TypeAlias = Callable[["Catalog", ast.Expr, Env], Value]
+"""How the catalog evaluates an expression of a declaration while it is built:
+``evaluate(catalog, expr, env)`` with the names of ``env`` bound (the compiler layer gives
+one: interpreter/compiler/driver.py); it raises what running the expression raises."""
 
 
 class Catalog:
     """Static tables of one game, built from a merged list of declarations.
 
-    Problems are not raised: they are collected in ``problems`` (the lowering is skipped
-    when the data tables have problems). ``lower=False`` builds the data tables only.
+    Problems are not raised: they are collected in ``problems``. The expressions of
+    declarations are evaluated by ``evaluate`` (see ``Evaluate``).
     """
 
     def __init__(self, declarations: Sequence[ast.Decl], num_players: int, base_dir: Path, settings: Settings,
-                 *, lower: bool = True):
+                 evaluate: Evaluate):
         self.decls = list(declarations)
+        self.evaluate = evaluate
         self.base_dir = base_dir
         self.problems: list[CompileError] = []
         # Seats: the players, then any dummy seats (played by the rules, never choosing).
@@ -118,7 +94,6 @@ class Catalog:
         self.phases: dict[str, ast.PhaseDecl] = {}
         self.procedures: dict[str, ast.ProcedureDecl] = {}
         self.functions: dict[str, ast.FunctionDecl] = {}
-        self.function_bodies: dict[str, Expr] = {}   # lowered on first use
         self.labels: list[str] = []
         self.label_index: dict[str, int] = {}
         # The action-id encoding: blocks of ids, in this order (see ``encode``).
@@ -128,22 +103,14 @@ class Catalog:
         self.code_of: dict[object, int] = {}
         # Lists of options offered before, with their action ids (``known_ids``).
         self.known_options: dict[tuple[Value, ...], tuple[int, ...]] = {}
-        # The lowered program.
-        self.code: dict[str, Code] = {}
-        self.first_phase: str | None = None
-        self.score: PlayerRule | None = None
-        self.tiebreak: PlayerRule | None = None
-        self.initial_values = InitialValues()
-        self.invariants: list[Invariant] = []
+        self.first_phase: str | None = None   # the phase that starts the game
         # The board constructors a `board` declaration may call, one method each.
         self.load_time_functions: dict[str, Callable[..., Value]] = {
             "square_grid": self._square_grid, "hex_grid": self._hex_grid, "load_board": self._load_board}
         assert set(self.load_time_functions) == LOAD_TIME
         self._current_board = ""
-        self.compiler = Compiler(self)
         self._build_data()
-        if lower and not self.problems:
-            self._compile_code(settings)
+        self._find_first_phase(settings)
 
     # ---- building ----
     def _build_data(self) -> None:
@@ -157,12 +124,13 @@ class Catalog:
         self._collect_labels()
         self._build_encoding()
 
-    def _decls(self, cls: type[D]) -> list[D]:
+    def declared(self, cls: type[D]) -> list[D]:
+        """The declarations of class ``cls``, in order."""
         return [d for d in self.decls if isinstance(d, cls)]
 
     def _each(self, cls: type[D], build: Callable[[D], None]) -> None:
         """``build`` each declaration of class ``cls``, recording the problems found."""
-        for decl in self._decls(cls):
+        for decl in self.declared(cls):
             self._recording_problems(build, decl)
 
     def _recording_problems(self, build: Callable[[D], None], decl: D) -> None:
@@ -172,14 +140,14 @@ class Catalog:
             self.problems.append(error)
 
     def _collect_names(self) -> None:
-        for c in self._decls(ast.ComponentDecl):
+        for c in self.declared(ast.ComponentDecl):
             self.component_types[c.name] = c
         self._each(ast.VarDecl, self._collect_variable)
-        for phase in self._decls(ast.PhaseDecl):
+        for phase in self.declared(ast.PhaseDecl):
             self.phases[phase.name] = phase
-        for procedure in self._decls(ast.ProcedureDecl):
+        for procedure in self.declared(ast.ProcedureDecl):
             self.procedures[procedure.name] = procedure
-        for function in self._decls(ast.FunctionDecl):
+        for function in self.declared(ast.FunctionDecl):
             self.functions[function.name] = function
 
     def _collect_variable(self, d: ast.VarDecl) -> None:
@@ -208,10 +176,8 @@ class Catalog:
         the board being built, is wrong)."""
         if expr is None:
             raise CompileError("this declaration needs a value", span, "E205")
-        env = dict(env or {})
-        self.compiler.scope = set(env)  # names bound while loading, like `me` in a per-player deck
         try:
-            return self.compiler.expr(expr)(cast("State", LoadTimeWork()), env)
+            return self.evaluate(self, expr, dict(env or {}))
         except boards.BoardError as error:
             if board is not None:
                 raise _board_error(error, board, expr.span) from None
@@ -401,39 +367,6 @@ class Catalog:
                             f"in the ruleset can")
         raise RuleError(f"a {kind_of(value)} cannot be an option of a choice")
 
-    # ---- lowering ----
-    def _compile_code(self, settings: Settings) -> None:
-        self._find_first_phase(settings)
-        self.compiler.compile_never_pausing(self.procedures)
-        for setup in self._decls(ast.SetupDecl):
-            self.code["$setup"] = self._procedure("setup", (), setup.body, setup.span)
-        for phase in self.phases.values():
-            self.code[phase.name] = self._procedure(phase.name, (), phase.body, phase.span)
-        for procedure in self.procedures.values():
-            params = tuple(p.name for p in procedure.params)
-            self.code[procedure.name] = self._procedure(procedure.name, params, procedure.body, procedure.span)
-        self.score = self._player_rule(ast.ScoreDecl, "score")
-        self.tiebreak = self._player_rule(ast.TiebreakDecl, "tiebreak")
-        self._compile_initial_values()
-        for d in self._decls(ast.InvariantDecl):
-            condition = self._expression(d.condition, d.span, set())
-            if condition is not None:
-                self.invariants.append(Invariant(d.name, condition, d.span))
-        self.problems.extend(self.compiler.errors)
-
-    def _compile_initial_values(self) -> None:
-        initial = self.initial_values
-        owned: tuple[tuple[dict[str, ast.VarDecl], dict[str, Expr], set[str]], ...] = (
-            (self.global_vars, initial.global_values, set()),
-            (self.player_vars, initial.player_values, {"me"}),
-            (self.space_vars, initial.space_values, {"me"}),
-            (self.component_vars, initial.component_values, {"me"}))
-        for variables, compiled, scope in owned:
-            for name, var in variables.items():
-                value = self._expression(var.initial, var.span, scope)
-                if value is not None:
-                    compiled[name] = value
-
     def _find_first_phase(self, settings: Settings) -> None:
         """The phase that starts the game: the 'start' setting, or the first declared."""
         self.first_phase = settings.start or next(iter(self.phases), None)
@@ -441,38 +374,6 @@ class Catalog:
             self.problems.append(CompileError(f"the 'start' setting names no phase: '{self.first_phase}'",
                                               settings.span_of("start", "<rules>"), "E104",
                                               hint=self.suggest(self.first_phase, self.phases)))
-
-    def _procedure(self, name: str, params: tuple[str, ...], body: ast.Block | None, span: Span) -> Code:
-        return self.compiler.procedure(name, params, body or ast.Block(span, ()))
-
-    def _expression(self, expr: ast.Expr | None, span: Span, scope: set[str]) -> Expr | None:
-        """``expr`` compiled with the names of ``scope`` bound, or None (the problem recorded)."""
-        self.compiler.scope = set(scope)
-        try:
-            if expr is None:
-                raise CompileError("this declaration needs a value", span, "E205")
-            return self.compiler.expr(expr)
-        except CompileError as error:
-            error.span = error.span or span
-            self.problems.append(error)
-            return None
-
-    def compile_expression(self, expr: ast.Expr, scope: Iterable[str]) -> Expr:
-        """``expr`` (checked with the ruleset) compiled with the local names of ``scope``
-        bound, for a host that evaluates an expression of the rules; RulesetError if it
-        cannot be compiled."""
-        compiled = self._expression(expr, expr.span, set(scope))
-        if compiled is None:
-            raise RulesetError(diagnostics_of([self.problems.pop()]))
-        return compiled
-
-    def _player_rule(self, cls: type[ast.ScoreDecl] | type[ast.TiebreakDecl], kind: str) -> PlayerRule | None:
-        found = self._decls(cls)
-        if not found:
-            return None
-        decl = found[-1]
-        value = self._expression(decl.value, decl.span, {decl.name})
-        return None if value is None else PlayerRule(kind, decl.name, value, decl.span)
 
     def procedure_decl(self, name: str, span: Span) -> ast.ProcedureDecl:
         """The declaration of procedure ``name`` (E105 if there is none)."""
@@ -598,19 +499,6 @@ class Catalog:
             list(self.constants) + list(self.global_vars) + list(BUILTINS) + ["players"])
         close = difflib.get_close_matches(name, pool, n=1, cutoff=0.7)
         return f"did you mean '{close[0]}'?" if close else None
-
-
-def diagnostics_of(problems: Iterable[CompileError]) -> list[Diagnostic]:
-    """The problems found while building a catalog, as diagnostics in source order."""
-    found = sorted(problems, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))
-    return [Diagnostic(e.code, e.message, e.span, hint=e.hint) for e in found]
-
-
-def data_diagnostics(declarations: Sequence[ast.Decl], settings: Settings, base_dir: Path) -> list[Diagnostic]:
-    """The problems of a ruleset's data (boards and their files, zones, supplies, dice,
-    decks: E401, E402, E205...), found by building its data tables for the lowest player
-    count without lowering its procedures."""
-    return diagnostics_of(Catalog(declarations, settings.players[0], base_dir, settings, lower=False).problems)
 
 
 def _board_error(error: boards.BoardError, board: str, source_span: Span) -> CompileError:

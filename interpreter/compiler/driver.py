@@ -1,0 +1,143 @@
+"""The compiler's driver: a game's catalog -> its ``Program``, and the evaluation of the
+declarations while the catalog is built.
+
+``compile_program`` lowers the setup, the phases and the procedures, and compiles the
+rules per player (score, tiebreak), the variables' initial values and the invariants, with
+one ``Compiler`` whose generated code the program keeps. ``evaluate_at_load`` is the
+``Evaluate`` a catalog is built with: an expression of a declaration compiled and run
+against no state. ``data_diagnostics`` builds a ruleset's tables only, for the linter.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from rulelang import ast
+from rulelang.check.settings import Settings
+from rulelang.diagnostics import Diagnostic, Span
+from rulelang.errors import RulesetError
+
+from ..model.problems import CompileError, diagnostics_of
+from ..model.program import Code, Env, Expr, InitialValues, Invariant, PlayerRule, Program
+from ..model.values import Value
+from ..tables.builtins import LoadTimeWork
+from ..tables.catalog import Catalog
+from .lower import Compiler
+
+if TYPE_CHECKING:
+    from ..state.state import State
+
+
+def compile_program(catalog: Catalog) -> Program:
+    """The program of ``catalog``'s rules (a catalog built without problems); RulesetError
+    with every problem found while compiling them."""
+    return _ProgramCompiler(catalog).program()
+
+
+def evaluate_at_load(catalog: Catalog, expr: ast.Expr, env: Env) -> Value:
+    """The value of ``expr``, an expression of a declaration of ``catalog``, with the names
+    of ``env`` bound (like ``me`` in a per-player deck): compiled by a compiler of its own
+    (its code is not the game's) and run against a stand-in for a state, which bounds its
+    work and has no game data."""
+    compiler = Compiler(catalog)
+    compiler.scope = set(env)
+    return compiler.expr(expr)(cast("State", LoadTimeWork()), env)
+
+
+def data_diagnostics(declarations: Sequence[ast.Decl], settings: Settings, base_dir: Path) -> list[Diagnostic]:
+    """The problems of a ruleset's data (boards and their files, zones, supplies, dice,
+    decks: E401, E402, E205...), found by building its data tables for the lowest player
+    count without compiling its rules."""
+    return diagnostics_of(Catalog(declarations, settings.players[0], base_dir, settings, evaluate_at_load).problems)
+
+
+class _ProgramCompiler:
+    """Compiles the rules of one catalog, collecting the problems found."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self.compiler = Compiler(catalog)
+        self.problems: list[CompileError] = []
+
+    def program(self) -> Program:
+        """The program, once every part is compiled; RulesetError if any had a problem."""
+        catalog, compiler = self.catalog, self.compiler
+        compiler.compile_never_pausing(catalog.procedures)
+        code = self._code()
+        score = self._player_rule(ast.ScoreDecl, "score")
+        tiebreak = self._player_rule(ast.TiebreakDecl, "tiebreak")
+        initial_values = self._initial_values()
+        invariants = self._invariants()
+        self.problems.extend(compiler.errors)
+        if self.problems:
+            raise RulesetError(diagnostics_of(self.problems))
+        return Program(code, score, tiebreak, initial_values, invariants, compiler.module,
+                       compiler.never_pausing, self.compile_expression)
+
+    def _code(self) -> dict[str, Code]:
+        """The lowered code of the setup (``$setup``), each phase and each procedure."""
+        catalog, code = self.catalog, {}
+        for setup in catalog.declared(ast.SetupDecl):
+            code["$setup"] = self._procedure("setup", (), setup.body, setup.span)
+        for phase in catalog.phases.values():
+            code[phase.name] = self._procedure(phase.name, (), phase.body, phase.span)
+        for procedure in catalog.procedures.values():
+            params = tuple(p.name for p in procedure.params)
+            code[procedure.name] = self._procedure(procedure.name, params, procedure.body, procedure.span)
+        return code
+
+    def _procedure(self, name: str, params: tuple[str, ...], body: ast.Block | None, span: Span) -> Code:
+        return self.compiler.procedure(name, params, body or ast.Block(span, ()))
+
+    def _initial_values(self) -> InitialValues:
+        """The compiled initial value of every variable, by owner."""
+        catalog, initial = self.catalog, InitialValues()
+        owned: tuple[tuple[dict[str, ast.VarDecl], dict[str, Expr], set[str]], ...] = (
+            (catalog.global_vars, initial.global_values, set()),
+            (catalog.player_vars, initial.player_values, {"me"}),
+            (catalog.space_vars, initial.space_values, {"me"}),
+            (catalog.component_vars, initial.component_values, {"me"}))
+        for variables, compiled, scope in owned:
+            for name, var in variables.items():
+                value = self._expression(var.initial, var.span, scope)
+                if value is not None:
+                    compiled[name] = value
+        return initial
+
+    def _invariants(self) -> tuple[Invariant, ...]:
+        found = []
+        for d in self.catalog.declared(ast.InvariantDecl):
+            condition = self._expression(d.condition, d.span, set())
+            if condition is not None:
+                found.append(Invariant(d.name, condition, d.span))
+        return tuple(found)
+
+    def _player_rule(self, cls: type[ast.ScoreDecl] | type[ast.TiebreakDecl], kind: str) -> PlayerRule | None:
+        found = self.catalog.declared(cls)
+        if not found:
+            return None
+        decl = found[-1]
+        value = self._expression(decl.value, decl.span, {decl.name})
+        return None if value is None else PlayerRule(kind, decl.name, value, decl.span)
+
+    def _expression(self, expr: ast.Expr | None, span: Span, scope: set[str]) -> Expr | None:
+        """``expr`` compiled with the names of ``scope`` bound, or None (the problem recorded)."""
+        self.compiler.scope = set(scope)
+        try:
+            if expr is None:
+                raise CompileError("this declaration needs a value", span, "E205")
+            return self.compiler.expr(expr)
+        except CompileError as error:
+            error.span = error.span or span
+            self.problems.append(error)
+            return None
+
+    def compile_expression(self, expr: ast.Expr, scope: Iterable[str]) -> Expr:
+        """``expr`` (checked with the ruleset) compiled with the local names of ``scope``
+        bound, for a host that evaluates an expression of the rules; RulesetError if it
+        cannot be compiled."""
+        compiled = self._expression(expr, expr.span, set(scope))
+        if compiled is None:
+            raise RulesetError(diagnostics_of([self.problems.pop()]))
+        return compiled
