@@ -22,7 +22,7 @@ from rulelang import ast
 from rulelang.boards import Space
 from rulelang.diagnostics import Span
 
-from ..model.problems import CompileError
+from ..model.problems import unchecked
 from ..model.program import Expr, Op
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, kind_of
 from ..tables import effects, runtime
@@ -270,7 +270,7 @@ class ExpressionWriter:
         if found is not None:
             return found
         if decl.body is None:
-            raise CompileError(f"function '{decl.name}' needs a body", decl.span, "E205")
+            raise unchecked(f"function '{decl.name}' needs a body", decl.span)
         name = self.module.fresh("_fn")
         self.module.functions[decl.name] = name  # a recursive call finds it while it compiles
         params = {p.name: self.module.fresh("_v") for p in decl.params}
@@ -311,11 +311,7 @@ class ExpressionWriter:
             return self.module.constant(cat.real_players if name == "players" else cat.players)
         if name in cat.constants:
             return self.module.constant(cat.constants[name])
-        pool = [*cat.constants, *cat.global_vars, "players", "seats", *sorted(scope.env_names), *scope.python]
-        hint = cat.suggest(name, pool)
-        if hint is None and name in cat.attribute_names():
-            hint = f"'{name}' belongs to each player, space or component: write x.{name}"
-        raise CompileError(f"unknown name '{name}'", node.span, "E101", hint=hint)
+        raise unchecked(f"unknown name '{name}'", node.span)
 
     def _ListExpr(self, node: ast.ListExpr, scope: Scope) -> str:
         return "(" + "".join(self.write(item, scope) + ", " for item in node.items) + ")"
@@ -355,12 +351,11 @@ class ExpressionWriter:
             enum = cat.enums[target.name]
             value = next((v for v in enum.values if v.name == node.name), None)
             if value is None:
-                raise CompileError(f"enum '{enum.name}' has no value '{node.name}'", node.span, "E103")
+                raise unchecked(f"enum '{enum.name}' has no value '{node.name}'", node.span)
             return self.module.constant(value)
         readers = cat.attribute_readers(node.name)
         if not readers:
-            raise CompileError(f"nothing has an attribute '{node.name}'", node.span, "E103",
-                               hint=cat.suggest(node.name, cat.attribute_names()))
+            raise unchecked(f"nothing has an attribute '{node.name}'", node.span)
         obj = self.write(target, scope)
         name = self.module.constant(node.name)
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
@@ -419,11 +414,10 @@ class ExpressionWriter:
         return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
 
     def _Generator(self, node: ast.Generator, scope: Scope) -> str:
-        raise CompileError("a generator ('x for x in ...') is only allowed as a function argument", node.span, "E202")
+        raise unchecked("a generator ('x for x in ...') is only allowed as a function argument", node.span)
 
     def _KeywordArg(self, node: ast.KeywordArg, scope: Scope) -> str:
-        raise CompileError(f"keyword argument '{node.name}:' is only allowed in a component constructor",
-                           node.span, "E201")
+        raise unchecked(f"keyword argument '{node.name}:' is only allowed in a component constructor", node.span)
 
     def _Call(self, node: ast.Call, scope: Scope) -> str:
         name, cat = node.function, self.cat
@@ -436,11 +430,11 @@ class ExpressionWriter:
         if name in cat.load_time_functions:
             return self._load_time_call(node, scope)
         if name not in BUILTINS:
-            raise CompileError(f"unknown function '{name}'", node.span, "E101", hint=cat.suggest(name))
+            raise unchecked(f"unknown function '{name}'", node.span)
         low, high = arity(name)
         if not low <= len(node.args) <= high:
             want = str(low) if low == high else f"{low} to {high}"
-            raise CompileError(f"{name}() takes {want} arguments, got {len(node.args)}", node.span, "E201")
+            raise unchecked(f"{name}() takes {want} arguments, got {len(node.args)}", node.span)
         args = [self.write(a, scope) for a in node.args]
         constants = self._constant_values(node.args, scope) if name in BOARD_QUERIES else None
         if constants is not None:
@@ -472,8 +466,8 @@ class ExpressionWriter:
         decl = self.cat.functions[node.function]
         if len(node.args) != len(decl.params):
             count = len(decl.params)
-            raise CompileError(f"function '{node.function}' takes {count} argument{'' if count == 1 else 's'}, "
-                               f"got {len(node.args)}", node.span, "E201")
+            raise unchecked(f"function '{node.function}' takes {count} argument{'' if count == 1 else 's'}, "
+                            f"got {len(node.args)}", node.span)
         args = [self.write(a, scope) for a in node.args]
         called = self._ruleset_function(decl)
         return f"(_enter(st, {scope.depth}) and {called}({', '.join(['st', f'{scope.depth} + 1', *args])}))"
@@ -493,15 +487,13 @@ class ExpressionWriter:
         given: dict[str, str] = {}
         for arg in node.args:
             if not isinstance(arg, ast.KeywordArg):
-                raise CompileError(f"{node.function}(...) takes named fields, like {node.function}(name: value)",
-                                   arg.span, "E201")
+                raise unchecked(f"{node.function}(...) takes named fields, like {node.function}(name: value)", arg.span)
             if arg.name not in fields:
-                raise CompileError(f"component '{node.function}' has no field '{arg.name}'", arg.span, "E103",
-                                   hint=self.cat.suggest(arg.name, fields))
+                raise unchecked(f"component '{node.function}' has no field '{arg.name}'", arg.span)
             given[arg.name] = self.write(arg.value, scope)
         missing = fields - set(given)
         if missing:
-            raise CompileError(f"{node.function}(...) is missing {', '.join(sorted(missing))}", node.span, "E201")
+            raise unchecked(f"{node.function}(...) is missing {', '.join(sorted(missing))}", node.span)
         entries = ", ".join(f"{self.module.constant(k)}: {v}" for k, v in given.items())
         return f"_spec({self.module.constant(node.function)}, {{{entries}}})"
 
@@ -520,12 +512,12 @@ class ExpressionWriter:
         elif len(args) == 1:
             keyed, values, descending = False, f"_as_list(st, {self.write(args[0], scope)})", False
         else:
-            raise CompileError(f"{name}() takes one list or generator", node.span, "E201")
+            raise unchecked(f"{name}() takes one list or generator", node.span)
         if name == "sorted":
             return f"{'_in_order_by' if keyed else '_in_order'}({values}, {descending})"
         if name in _OVER_PAIRS:
             if not keyed:
-                raise CompileError(f"{name}() needs 'by KEY'", node.span, "E201")
+                raise unchecked(f"{name}() needs 'by KEY'", node.span)
             return f"{_OVER_PAIRS[name]}({values})"
         return f"{_OVER_ELEMENTS[name]}({f'_elements({values})' if keyed else values})"
 

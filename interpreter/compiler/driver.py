@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, cast
 from rulelang import ast
 from rulelang.check.settings import Settings
 from rulelang.diagnostics import Diagnostic, Span
-from rulelang.errors import RulesetError
 
-from ..model.problems import CompileError, diagnostics_of
+from ..model.problems import diagnostics_of, unchecked
 from ..model.program import Code, Env, Expr, InitialValues, Invariant, PlayerRule, Program
 from ..model.values import Value
 from ..tables.builtins import LoadTimeWork
@@ -30,8 +29,8 @@ if TYPE_CHECKING:
 
 
 def compile_program(catalog: Catalog) -> Program:
-    """The program of ``catalog``'s rules (a catalog built without problems); RulesetError
-    with every problem found while compiling them."""
+    """The program of ``catalog``'s rules (a checked ruleset, whose catalog was built without
+    problems)."""
     return _ProgramCompiler(catalog).program()
 
 
@@ -53,26 +52,21 @@ def data_diagnostics(declarations: Sequence[ast.Decl], settings: Settings, base_
 
 
 class _ProgramCompiler:
-    """Compiles the rules of one catalog, collecting the problems found."""
+    """Compiles the rules of one catalog (checked by the front end: the compiler meets no
+    problem of the rules but as a bug, InternalError)."""
 
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
         self.compiler = Compiler(catalog)
-        self.problems: list[CompileError] = []
 
     def program(self) -> Program:
-        """The program, once every part is compiled; RulesetError if any had a problem."""
-        catalog, compiler = self.catalog, self.compiler
-        compiler.compile_never_pausing(catalog.procedures)
+        """The program, once every part is compiled."""
+        compiler = self.compiler
+        compiler.compile_never_pausing(self.catalog.procedures)
         code = self._code()
         score = self._player_rule(ast.ScoreDecl, "score")
         tiebreak = self._player_rule(ast.TiebreakDecl, "tiebreak")
-        initial_values = self._initial_values()
-        invariants = self._invariants()
-        self.problems.extend(compiler.errors)
-        if self.problems:
-            raise RulesetError(diagnostics_of(self.problems))
-        return Program(code, score, tiebreak, initial_values, invariants, compiler.module,
+        return Program(code, score, tiebreak, self._initial_values(), self._invariants(), compiler.module,
                        compiler.never_pausing, self.compile_expression)
 
     def _code(self) -> dict[str, Code]:
@@ -100,44 +94,29 @@ class _ProgramCompiler:
             (catalog.component_vars, initial.component_values, {"me"}))
         for variables, compiled, scope in owned:
             for name, var in variables.items():
-                value = self._expression(var.initial, var.span, scope)
-                if value is not None:
-                    compiled[name] = value
+                compiled[name] = self._expression(var.initial, var.span, scope)
         return initial
 
     def _invariants(self) -> tuple[Invariant, ...]:
-        found = []
-        for d in self.catalog.declared(ast.InvariantDecl):
-            condition = self._expression(d.condition, d.span, set())
-            if condition is not None:
-                found.append(Invariant(d.name, condition, d.span))
-        return tuple(found)
+        return tuple(Invariant(d.name, self._expression(d.condition, d.span, set()), d.span)
+                     for d in self.catalog.declared(ast.InvariantDecl))
 
     def _player_rule(self, cls: type[ast.ScoreDecl] | type[ast.TiebreakDecl], kind: str) -> PlayerRule | None:
         found = self.catalog.declared(cls)
         if not found:
             return None
         decl = found[-1]
-        value = self._expression(decl.value, decl.span, {decl.name})
-        return None if value is None else PlayerRule(kind, decl.name, value, decl.span)
+        return PlayerRule(kind, decl.name, self._expression(decl.value, decl.span, {decl.name}), decl.span)
 
-    def _expression(self, expr: ast.Expr | None, span: Span, scope: set[str]) -> Expr | None:
-        """``expr`` compiled with the names of ``scope`` bound, or None (the problem recorded)."""
+    def _expression(self, expr: ast.Expr | None, span: Span, scope: Iterable[str]) -> Expr:
+        """``expr``, the value of a declaration at ``span``, compiled with the names of
+        ``scope`` bound."""
+        if expr is None:
+            raise unchecked("this declaration needs a value", span)
         self.compiler.scope = set(scope)
-        try:
-            if expr is None:
-                raise CompileError("this declaration needs a value", span, "E205")
-            return self.compiler.expr(expr)
-        except CompileError as error:
-            error.span = error.span or span
-            self.problems.append(error)
-            return None
+        return self.compiler.expr(expr)
 
     def compile_expression(self, expr: ast.Expr, scope: Iterable[str]) -> Expr:
         """``expr`` (checked with the ruleset) compiled with the local names of ``scope``
-        bound, for a host that evaluates an expression of the rules; RulesetError if it
-        cannot be compiled."""
-        compiled = self._expression(expr, expr.span, set(scope))
-        if compiled is None:
-            raise RulesetError(diagnostics_of([self.problems.pop()]))
-        return compiled
+        bound, for a host that evaluates an expression of the rules."""
+        return self._expression(expr, expr.span, scope)

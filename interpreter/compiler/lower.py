@@ -16,7 +16,7 @@ from rulelang.boards import Space
 from rulelang.syntax.parser import PLACEHOLDER
 
 from ..model import rng
-from ..model.problems import CompileError
+from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Expr, Frame, LogLine, Op, Options
 from ..model.serialize import zone_key
 from ..model.values import (
@@ -78,7 +78,6 @@ class Compiler:
         self.block_names: list[set[str]] = [set()]
         self.loops: list[_Loop] = []
         self.counter = 0
-        self.errors: list[CompileError] = []
         self.module = Module()  # the generated code of the game's expressions
         self.writer = ExpressionWriter(catalog, self.module)
         self.never_pausing: dict[str, str] = {}  # procedure -> the name of its compiled function
@@ -90,8 +89,8 @@ class Compiler:
 
     def compile_never_pausing(self, procedures: Mapping[str, ast.ProcedureDecl]) -> None:
         """Compile the procedures that never pause to Python functions (procedures.py),
-        before any code that calls them is lowered. If one cannot be compiled, none is: the
-        lowering of its code reports the problem."""
+        before any code that calls them is lowered. If Python cannot compile one (its code
+        nests too deeply), none is compiled: they are all lowered."""
         names = never_pausing(procedures)
         if names:
             make_room_for_calls()
@@ -100,7 +99,7 @@ class Compiler:
         try:
             for name in names:
                 writer.write(procedures[name])
-        except (CompileError, SyntaxError):
+        except SyntaxError:
             self.never_pausing.clear()
 
     def expr(self, node: ast.Expr) -> Expr:
@@ -153,13 +152,13 @@ class Compiler:
 
     def compiled_block(self, run: list[ast.Stmt], code: Code) -> None:
         """``run`` as one operation, compiled (procedures.py); statement by statement, each
-        lowered, if it cannot be compiled (the lowering reports why)."""
+        lowered, if Python cannot compile it (its code nests too deeply)."""
         if not run:
             return
         saved = set(self.scope), dict(self.renames), set(self.block_names[-1]), self.counter
         try:
             op = self.block_writer.write_block(run, code.name, self.target(len(code.ops) + 1))
-        except (CompileError, SyntaxError):
+        except SyntaxError:
             self.scope, self.renames, self.block_names[-1], self.counter = saved
             for stmt in run:
                 self.statement(stmt, code)
@@ -187,14 +186,8 @@ class Compiler:
         return name
 
     def statement(self, stmt: ast.Stmt, code: Code) -> None:
-        """Lower one statement; a problem is recorded and lowering goes on, so that one pass
-        reports every independent problem."""
-        try:
-            getattr(self, "_s_" + type(stmt).__name__)(stmt, code)
-        except CompileError as error:
-            if error.span is None:
-                error.span = stmt.span
-            self.errors.append(error)
+        """Lower one statement (checked by the front end: a problem here is a bug)."""
+        getattr(self, "_s_" + type(stmt).__name__)(stmt, code)
 
     @staticmethod
     def emit(code: Code, op: Op, span: Span | None, legacy_size: int = 1) -> int:
@@ -245,6 +238,13 @@ class Compiler:
             write(st, env, effects.updated(old, value(st, env), op))
         return update
 
+    def assignable(self, target: ast.Expr) -> bool:
+        """Whether ``target`` is a variable, local or global, or an attribute that is a
+        variable of players, spaces or components (a list held in one can be shuffled)."""
+        if isinstance(target, ast.Name):
+            return target.name in self.scope or target.name in self.cat.global_vars
+        return isinstance(target, ast.Attribute) and self.cat.is_owned_variable(target.name)
+
     def access(self, target: ast.Expr) -> tuple[Expr, Write]:
         """(read, write) of an assignable place: a local, a global, an attribute, or an item
         of a list held by one of those (``piles[i]``: the list is replaced by a new one)."""
@@ -275,14 +275,12 @@ class Compiler:
             elif name in self.cat.global_vars:
                 read, write = _global_access(name)
             else:
-                raise CompileError(f"'{name}' is not a variable", target.span, "E203",
-                                   hint=self.cat.suggest(name))
+                raise unchecked(f"'{name}' is not a variable", target.span)
         elif isinstance(target, ast.Attribute):
             obj = self.expr(target.target)
             read, write = self.cat.attribute_setter(obj, target.name, target.span)
         else:
-            raise CompileError("only a variable, an attribute or an item of a list can be assigned", target.span,
-                               "E203")
+            raise unchecked("only a variable, an attribute or an item of a list can be assigned", target.span)
         return read, write
 
     def _s_If(self, node: ast.If, code: Code) -> None:
@@ -365,19 +363,19 @@ class Compiler:
 
     def _s_Break(self, node: ast.Break, code: Code) -> None:
         if not self.loops:
-            raise CompileError("'break' outside a loop", node.span, "E204")
+            raise unchecked("'break' outside a loop", node.span)
         self.loops[-1]["breaks"].append(self.emit_jump(code, node.span))
 
     def _s_Continue(self, node: ast.Continue, code: Code) -> None:
         if not self.loops:
-            raise CompileError("'continue' outside a loop", node.span, "E204")
+            raise unchecked("'continue' outside a loop", node.span)
         self.loops[-1]["continues"].append(self.emit_jump(code, node.span))
 
     # ---- decisions and chance ----
     def _s_Choose(self, node: ast.Choose, code: Code) -> None:
         source = self.expr(node.source)
         if node.chooser is None:
-            raise CompileError("a choice needs 'by PLAYER' to say who chooses", node.span, "E204")
+            raise unchecked("a choice needs 'by PLAYER' to say who chooses", node.span)
         chooser = self.expr(node.chooser)
         prompt = self.prompt(node.prompt, f"choose {node.var} in {_source_text(node.source)}")
         span = node.span
@@ -570,8 +568,7 @@ class Compiler:
 
     def _s_Roll(self, node: ast.Roll, code: Code) -> None:
         if node.die not in self.cat.dice:
-            raise CompileError(f"unknown die '{node.die}'", node.span, "E101",
-                               hint=self.cat.suggest(node.die, self.cat.dice))
+            raise unchecked(f"unknown die '{node.die}'", node.span)
         faces = self.cat.dice[node.die]
         self._chance(code, node.span, node.name, lambda st, env: faces, f"roll {node.die}")
 
@@ -583,11 +580,8 @@ class Compiler:
     def _s_Shuffle(self, node: ast.Shuffle, code: Code) -> None:
         target = self.expr(node.target)
         write: Action | None = None
-        if isinstance(node.target, (ast.Name, ast.Attribute)):
-            try:
-                write = self.assignment(node.target, "=", lambda st, env: env["$shuffled"])
-            except CompileError:
-                write = None
+        if self.assignable(node.target):
+            write = self.assignment(node.target, "=", lambda st, env: env["$shuffled"])
         self.counter += 1
         key = f"$shuffle{self.counter}"
         action_ids = self.cat.action_ids
@@ -660,7 +654,7 @@ class Compiler:
             return None
         if name in self.scope or name in self.cat.global_vars:
             return ast.Name(span, name)
-        raise CompileError(f"unknown supply '{name}'", span, "E101", hint=self.cat.suggest(name, self.cat.supplies))
+        raise unchecked(f"unknown supply '{name}'", span)
 
     def _supply(self, name: str, span: Span) -> Callable[[State, Env], str]:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""
@@ -711,8 +705,7 @@ class Compiler:
 
     def _s_Next(self, node: ast.Next, code: Code) -> None:
         if node.phase not in self.cat.phases:
-            raise CompileError(f"unknown phase '{node.phase}'", node.span, "E104",
-                               hint=self.cat.suggest(node.phase, self.cat.phases))
+            raise unchecked(f"unknown phase '{node.phase}'", node.span)
         phase = node.phase
 
         def next_phase(st: State, fr: Frame) -> None:

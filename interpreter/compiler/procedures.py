@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from rulelang import ast
 from rulelang.diagnostics import Span
 
-from ..model.problems import CompileError
+from ..model.problems import unchecked
 from ..model.program import Op
 from .codegen import Scope
 
@@ -129,7 +129,7 @@ class ProcedureWriter:
         self.lines: list[tuple[str, Span | None]] = []
 
     def write(self, decl: ast.ProcedureDecl) -> None:
-        """Compile ``decl`` (one of ``names``) into the module; CompileError if it cannot be."""
+        """Compile ``decl`` (one of ``names``) into the module; SyntaxError if Python cannot."""
         c = self.compiler
         c.scope = {p.name for p in decl.params}
         c.renames, c.block_names, c.loops = {}, [set()], []
@@ -223,7 +223,7 @@ class ProcedureWriter:
                           node.span)
         else:
             name = target.name if isinstance(target, ast.Name) else "this"
-            raise CompileError(f"'{name}' is not a variable", target.span, "E203")
+            raise unchecked(f"'{name}' is not a variable", target.span)
 
     def _If(self, node: ast.If, indent: int) -> None:
         for k, (condition, body) in enumerate(node.branches):

@@ -18,7 +18,7 @@ from rulelang.check.checker import walk
 from rulelang.check.settings import Settings
 from rulelang.diagnostics import Span
 
-from ..model.problems import CompileError
+from ..model.problems import CompileError, unchecked
 from ..model.program import Env, Expr
 from ..model.values import (
     Component,
@@ -59,8 +59,10 @@ one: interpreter/compiler/driver.py); it raises what running the expression rais
 class Catalog:
     """Static tables of one game, built from a merged list of declarations.
 
-    Problems are not raised: they are collected in ``problems``. The expressions of
-    declarations are evaluated by ``evaluate`` (see ``Evaluate``).
+    The problems of its data (E401, E402, a value a declaration cannot have) are not raised:
+    they are collected in ``problems``. Any other problem of the rules is the front end's to
+    report (``unchecked`` here). The expressions of declarations are evaluated by
+    ``evaluate`` (see ``Evaluate``).
     """
 
     def __init__(self, declarations: Sequence[ast.Decl], num_players: int, base_dir: Path, settings: Settings,
@@ -159,8 +161,8 @@ class Catalog:
     @staticmethod
     def _check_visibility(decl: ast.Decl, visibility: str | None, allowed: set[str]) -> None:
         if visibility is not None and visibility not in allowed:
-            raise CompileError(f"'{visibility}' is not a visibility here; use one of {', '.join(sorted(allowed))}",
-                               decl.span, "E205")
+            raise unchecked(f"'{visibility}' is not a visibility here; use one of {', '.join(sorted(allowed))}",
+                            decl.span)
 
     def _build_enum(self, d: ast.EnumDecl) -> None:
         values = tuple(EnumValue(d.name, v, i) for i, v in enumerate(d.values))
@@ -175,7 +177,7 @@ class Catalog:
         cannot be: it fails, or it reads the state of a game; E401 if the data of ``board``,
         the board being built, is wrong)."""
         if expr is None:
-            raise CompileError("this declaration needs a value", span, "E205")
+            raise unchecked("this declaration needs a value", span)
         try:
             return self.evaluate(self, expr, dict(env or {}))
         except boards.BoardError as error:
@@ -210,7 +212,7 @@ class Catalog:
     def _build_zone(self, d: ast.ZoneDecl) -> None:
         self._check_visibility(d, d.visibility, VISIBILITIES)
         if d.owner not in (None, "player"):
-            raise CompileError("zones are shared or per player", d.span, "E205")
+            raise unchecked("zones are shared or per player", d.span)
         self.zones[d.name] = d
         self.zone_slot[d.name] = base = len(self.zone_refs)
         if d.owner == "player":
@@ -240,11 +242,10 @@ class Catalog:
     def _build_deck(self, d: ast.DeckDecl) -> None:
         zone = self.zones.get(d.zone)
         if zone is None:
-            raise CompileError(f"deck '{d.name}' starts in unknown zone '{d.zone}'", d.span, "E101",
-                               hint=self.suggest(d.zone, self.zones))
+            raise unchecked(f"deck '{d.name}' starts in unknown zone '{d.zone}'", d.span)
         if (d.owner == "player") != (zone.owner == "player"):
             kind = "per-player" if d.owner else "shared"
-            raise CompileError(f"a {kind} deck must start in a {kind} zone", d.span, "E205")
+            raise unchecked(f"a {kind} deck must start in a {kind} zone", d.span)
         owners: tuple[Player | None, ...] = self.players if d.owner == "player" else (None,)
         made: list[Component] = []
         for owner in owners:
@@ -371,23 +372,22 @@ class Catalog:
         """The phase that starts the game: the 'start' setting, or the first declared."""
         self.first_phase = settings.start or next(iter(self.phases), None)
         if self.first_phase is not None and self.first_phase not in self.phases:
-            self.problems.append(CompileError(f"the 'start' setting names no phase: '{self.first_phase}'",
-                                              settings.span_of("start", "<rules>"), "E104",
-                                              hint=self.suggest(self.first_phase, self.phases)))
+            raise unchecked(f"the 'start' setting names no phase: '{self.first_phase}'",
+                            settings.span_of("start", "<rules>"))
 
     def procedure_decl(self, name: str, span: Span) -> ast.ProcedureDecl:
-        """The declaration of procedure ``name`` (E105 if there is none)."""
+        """The declaration of procedure ``name`` (there is one: the checker says E105)."""
         if name not in self.procedures:
-            raise CompileError(f"unknown procedure '{name}'", span, "E105", hint=self.suggest(name, self.procedures))
+            raise unchecked(f"unknown procedure '{name}'", span)
         return self.procedures[name]
 
     def procedure_called(self, node: ast.CallStmt | ast.CallLet) -> ast.ProcedureDecl:
-        """The declaration of the procedure a call names (E105 if there is none), called with
-        as many arguments as it takes (else E201)."""
+        """The declaration of the procedure a call names, called with as many arguments as
+        it takes (the checker reports any other call, E105 and E201)."""
         proc = self.procedure_decl(node.procedure, node.span)
         if len(proc.params) != len(node.args):
-            raise CompileError(f"procedure '{proc.name}' takes {len(proc.params)} arguments, got {len(node.args)}",
-                               node.span, "E201")
+            raise unchecked(f"procedure '{proc.name}' takes {len(proc.params)} arguments, got {len(node.args)}",
+                            node.span)
         return proc
 
     # ---- attributes ----
@@ -459,7 +459,7 @@ class Catalog:
 
     def owned_variable(self, name: str, span: Span) -> OwnedVariable:
         """The variable ``name`` of players, spaces or components, that ``x.name = ...``
-        assigns (E203 if there is none)."""
+        assigns (there is one: the checker reports an assignment of anything else, E203)."""
         offsets = self.space_offset
         owned: tuple[tuple[str, dict[str, ast.VarDecl], Callable[[Value], int]], ...] = (
             ("player", self.player_vars, lambda v: _as_player(v, name).index),
@@ -468,9 +468,11 @@ class Catalog:
         for table, variables, index_of in owned:
             if name in variables:
                 return OwnedVariable(table, name, index_of)
-        hint = "supplies change only with 'gain' and 'pay'" if name in self.supplies else None
-        raise CompileError(f"'{name}' is not a player, space or component variable that can be assigned", span,
-                           "E203", hint=hint or self.suggest(name, self.attribute_names()))
+        raise unchecked(f"'{name}' is not a player, space or component variable that can be assigned", span)
+
+    def is_owned_variable(self, name: str) -> bool:
+        """Whether ``name`` is a variable of players, spaces or components (``owned_variable``)."""
+        return name in self.player_vars or name in self.space_vars or name in self.component_vars
 
     def attribute_setter(self, target: Expr, name: str, span: Span) -> tuple[Expr, Write]:
         """(read, write) closures for assigning ``target.name``."""
@@ -482,16 +484,6 @@ class Catalog:
         def write(st: State, env: Env, value: Value) -> None:
             variable.write(st, target(st, env), value)
         return read, write
-
-    def attribute_names(self) -> set[str]:
-        """Every name that ``x.name`` can read on some value of this game."""
-        names = set(self.player_vars) | set(self.space_vars) | set(self.component_vars) | set(self.supplies)
-        names |= {n for n, z in self.zones.items() if z.owner == "player"}
-        for c in self.component_types.values():
-            names |= {f.name for f in c.fields}
-        for s in self.spaces:
-            names |= set(s.attributes)
-        return names
 
     def suggest(self, name: str, candidates: Iterable[str] | None = None) -> str | None:
         """"did you mean 'x'?" for the closest candidate (by default every global name)."""
