@@ -1,4 +1,4 @@
-"""The compiler (interpreter/codegen.py, procedures.py): the rules become Python source that
+"""The compiler (interpreter/compiler/codegen.py, procedures.py): the rules become Python source that
 names nothing of the ruleset, procedures that never pause become Python functions, runs of
 statements that cannot pause become one operation, and errors still point at the rules."""
 from __future__ import annotations

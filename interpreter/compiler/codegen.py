@@ -9,46 +9,29 @@ compiled once per game.
 No text of a ruleset is ever written into the source: every name the generated code uses is
 made here (``_k3``, ``_v2``, ``_fn1``...), and every value the rules write (a string, a number,
 a player, a board query...) is a constant of the game's namespace. ``Module.listing`` shows
-the code, with the ruleset line and column of each function, for a curious author.
+the code, with the ruleset line and column of each function, for a curious author (the
+game's generated code and its namespace: module.py).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from rulelang import ast
 from rulelang.boards import Space
-from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
 from ..model.program import Expr, Op
-from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, kind_of
-from ..tables import effects, runtime
-from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity, as_list, sequence
+from ..model.values import Player, RuleError, Value, kind_of
+from ..tables import runtime
+from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog, VariableReader
+from .module import KIND_NAMES, ORDER_NAMES, Module
 
 if TYPE_CHECKING:
     from ..state.state import State
 
-_HELPERS: dict[str, object] = {
-    "_as_list": as_list, "_sequence": sequence, "_items": runtime.items, "_plus": runtime.plus, "_times": runtime.times,
-    "_minus": runtime.minus, "_divide": runtime.divide, "_modulo": runtime.modulo, "_negated": runtime.negated,
-    "_range": runtime.inclusive_range, "_index": runtime.index, "_top": runtime.top, "_Visits": runtime.Visits,
-    "_spec": runtime.component_spec, "_enter": runtime.enter, "_too_deep": runtime.too_deep,
-    "_no_attribute": runtime.no_attribute, "_unbound": runtime.unbound, "_total": runtime.total,
-    "_count": runtime.count, "_least": runtime.least, "_most": runtime.most, "_least_of_two": runtime.least_of_two,
-    "_most_of_two": runtime.most_of_two, "_in_order": runtime.in_order, "_in_order_by": runtime.in_order_by,
-    "_best": runtime.best, "_worst": runtime.worst, "_first": runtime.first, "_elements": runtime.elements,
-    "_enter_procedure": runtime.enter_procedure, "_updated": effects.updated, "_set_global": effects.set_global,
-    "_move": effects.move, "_supply_named": effects.supply_named, "_amount": effects.amount, "_log": effects.log,
-    "_line": effects.line, "_lazy_text": effects.lazy_text, "_reveal": effects.reveal,
-    "_Player": Player, "_Component": Component, "_Space": Space, "_ZoneRef": ZoneRef,
-    **{f"_order{i}": fn for i, fn in enumerate(runtime.ORDERINGS.values())},
-}
-_ORDER_NAMES = {op: f"_order{i}" for i, op in enumerate(runtime.ORDERINGS)}
-_KIND_NAMES = {Player: "_Player", Component: "_Component", Space: "_Space"}
 _ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
 
 # aggregate -> the runtime function applied to its elements (or, keyed, its pairs)
@@ -57,112 +40,6 @@ _OVER_ELEMENTS = {"sum": "_total", "count": "_count", "any": "any", "all": "all"
 _OVER_PAIRS = {"best": "_best", "worst": "_worst"}
 COMPILED_AGGREGATES = frozenset({*_OVER_ELEMENTS, *_OVER_PAIRS, "sorted"})
 """The aggregates the compiler writes: the language's, no more and no fewer (a test checks)."""
-
-
-class Module:
-    """The generated code of one game: the namespace it runs in (helpers and constants) and
-    the source of every function, in the order compiled."""
-
-    def __init__(self) -> None:
-        self.namespace: dict[str, Any] = dict(_HELPERS)
-        self._constants: dict[object, str] = {}
-        self._kept: list[object] = []  # constants known by identity, kept alive
-        self._notes: dict[str, str] = {}
-        self._count = 0
-        self.units: list[str] = []
-        self.functions: dict[str, str] = {}  # function of the ruleset -> its generated name
-        # For the code of a procedure (by its file name): the span of each line, the name of
-        # the procedure, and the local of the rules that each Python local holds.
-        self._spans: dict[str, list[Span | None]] = {}
-        self._procedures: dict[str, str] = {}
-        self._local_names: dict[str, dict[str, str]] = {}
-
-    def fresh(self, prefix: str) -> str:
-        """A name of the generated code not used before."""
-        self._count += 1
-        return f"{prefix}{self._count}"
-
-    def constant(self, value: object, note: str = "") -> str:
-        """The name of a constant holding ``value`` (the same name for the same value);
-        ``note`` says what it is in the listing, where the value itself would not."""
-        key: object = (type(value), value) if type(value) in (str, int) else id(value)
-        name = self._constants.get(key)
-        if name is None:
-            name = self.fresh("_k")
-            self._constants[key] = name
-            self._kept.append(value)
-            self.namespace[name] = value
-            if note:
-                self._notes[name] = note
-        return name
-
-    def define(self, name: str, source: str, spans: list[Span | None] | None = None, procedure: str = "",
-               local_names: dict[str, str] | None = None) -> Any:
-        """Compile and run ``source``, which defines ``name``; the function it defines. The
-        code of a procedure gives the span of each of its lines, the procedure's name, and
-        which local of the rules each Python local holds (``locate``)."""
-        filename = f"<rules:{name}>"
-        if spans is not None:
-            self._spans[filename], self._procedures[filename] = spans, procedure
-            self._local_names[filename] = local_names or {}
-        exec(compile(source, filename, "exec"), self.namespace)  # our own source, names and constants only
-        self.units.append(source)
-        return self.namespace[name]
-
-    def locate(self, error: BaseException) -> tuple[Span | None, str, BaseException] | None:
-        """Where ``error`` happened in the code of a procedure (the innermost one on its
-        traceback): the span of the statement, the procedure's name, and the error itself,
-        or the rules' error for a local read before it had a value. None if it did not
-        happen in a procedure's code."""
-        found = None
-        trace = error.__traceback__
-        while trace is not None:
-            filename = trace.tb_frame.f_code.co_filename
-            if filename in self._spans:
-                found = filename, trace.tb_lineno
-            trace = trace.tb_next
-        if found is None:
-            return None
-        filename, line = found
-        spans = self._spans[filename]
-        span = spans[line - 1] if 0 < line <= len(spans) else None
-        innermost = trace_end(error).tb_frame.f_code.co_filename if error.__traceback__ else ""
-        if isinstance(error, KeyError) and innermost.startswith("<rules:") and error.args \
-                and isinstance(error.args[0], str):  # a local of a block read before it has a value
-            error = runtime.no_value(error.args[0])
-        elif isinstance(error, NameError):
-            local = re.search(r"'(_l\d+)'", str(error))
-            key = self._local_names[filename].get(local.group(1)) if local else None
-            if key is not None:
-                error = runtime.no_value(key)
-        return span, self._procedures[filename], error
-
-    def listing(self) -> str:
-        """The generated source of every function, with the constants it names."""
-        constants = [f"# {name} = {self._notes.get(name) or _shown(self.namespace[name])}"
-                     for name in self._constants.values()]
-        return "\n".join([*constants, "", *self.units])
-
-
-def trace_end(error: BaseException) -> TracebackType:
-    """The innermost entry of the traceback of ``error`` (which has one)."""
-    trace = error.__traceback__
-    assert trace is not None
-    while trace.tb_next is not None:
-        trace = trace.tb_next
-    return trace
-
-
-def _shown(value: object) -> str:
-    """A constant as the listing shows it: a value of the rules as they write it, a function
-    by its name."""
-    if isinstance(value, (str, int)):
-        text = repr(value)
-    elif callable(value) and hasattr(value, "__qualname__"):
-        text = f"<function {value.__qualname__}>"
-    else:
-        text = display(value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class Scope:
@@ -337,8 +214,8 @@ class ExpressionWriter:
             return f"({a} {op} _as_list(st, {b}))"
         if op == "..":
             return f"_range(st, {a}, {b})"
-        if op in _ORDER_NAMES:
-            return f"{_ORDER_NAMES[op]}({a}, {b})"
+        if op in ORDER_NAMES:
+            return f"{ORDER_NAMES[op]}({a}, {b})"
         if op == "+":
             return f"_plus(st, {a}, {b})"
         if op == "*":
@@ -366,7 +243,7 @@ class ExpressionWriter:
             return f"({self._read(readers[known[0]], obj, node.name, scope)})"
         text = f"_no_attribute({obj}, {name})"
         for kind, reader in reversed(readers.items()):
-            text = f"{self._read(reader, obj, node.name, scope)} if type({obj}) is {_KIND_NAMES[kind]} else {text}"
+            text = f"{self._read(reader, obj, node.name, scope)} if type({obj}) is {KIND_NAMES[kind]} else {text}"
         return f"({text})"
 
     def _read(self, reader: Callable[[State, Any], Value], obj: str, name: str, scope: Scope) -> str:
@@ -634,7 +511,7 @@ builtins.py returns the board's own tuples of spaces (rulelang.boards), or raise
 def _value_kind(value: object) -> tuple[type, int] | None:
     """``ExpressionWriter.items_kind`` of a value known now: a player, a space or a
     component (0), or a non-empty list whose items all have one such kind (one list deeper)."""
-    if type(value) in _KIND_NAMES:
+    if type(value) in KIND_NAMES:
         return type(value), 0
     if type(value) is tuple and value:
         kinds = {_value_kind(item) for item in value}

@@ -4,38 +4,26 @@ Expressions become closures ``f(st, env) -> value``. A procedure becomes a ``Cod
 of operations ``op(st, frame)`` that each move ``frame.pc`` on, and the span of each for
 error messages. Control flow is jumps; a decision is an operation that stops the run
 loop by setting ``st.pending``. All of a running procedure's data is in its frame's
-``env`` (a dict of plain values), so a state pauses and resumes anywhere.
+``env`` (a dict of plain values), so a state pauses and resumes anywhere. The statements
+that stop for a decision are lowered by choices.py (players' choices) and chance.py.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, TypeVar, cast
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from rulelang import ast
-from rulelang.boards import Space
-from rulelang.syntax.parser import PLACEHOLDER
 
-from ..model import rng
 from ..model.problems import unchecked
-from ..model.program import Code, Decision, Env, Expr, Frame, LogLine, Op, Options
-from ..model.serialize import zone_key
-from ..model.values import (
-    CHANCE,
-    Component,
-    EnumValue,
-    Player,
-    RuleError,
-    Value,
-    ZoneRef,
-    display,
-    display_within,
-    kind_of,
-)
-from ..state.events import chance_event
+from ..model.program import Code, Env, Expr, Frame, LogLine, Op
+from ..model.values import RuleError, Value, kind_of
 from ..tables import effects
 from ..tables.builtins import as_list
 from ..tables.runtime import make_room_for_calls
-from .codegen import ExpressionWriter, Module
+from .chance import ChanceLowering
+from .choices import ChoiceLowering
+from .codegen import ExpressionWriter
+from .module import Module
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
 
 if TYPE_CHECKING:
@@ -46,14 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Compiler"]
 
-_MISSING = object()
-
 Box = list[int]  # a jump target (-1 until patched, once the code it jumps to is emitted)
 Action: TypeAlias = Callable[["State", Env], None]  # what a step does: ``action(st, env)``
-PromptOf: TypeAlias = Callable[["State", Env, int], str]  # a choice's prompt: ``f(st, env, player)``
-
-_T = TypeVar("_T")
-_K = TypeVar("_K")
 
 
 class _Loop(TypedDict):
@@ -62,8 +44,6 @@ class _Loop(TypedDict):
     breaks: list[Box]
     continues: list[Box]
     continue_target: int
-
-PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
 
 
 class Compiler:
@@ -86,6 +66,8 @@ class Compiler:
         self.jumps: dict[int, Box] = {}
         self.targets: list[Box] = []
         self.block_writer = ProcedureWriter(self, self.never_pausing, in_env=True)
+        self.choices = ChoiceLowering(self)   # the statements that ask a player (choices.py)
+        self.chance = ChanceLowering(self)     # and those that draw (chance.py)
 
     def compile_never_pausing(self, procedures: Mapping[str, ast.ProcedureDecl]) -> None:
         """Compile the procedures that never pause to Python functions (procedures.py),
@@ -371,273 +353,24 @@ class Compiler:
             raise unchecked("'continue' outside a loop", node.span)
         self.loops[-1]["continues"].append(self.emit_jump(code, node.span))
 
-    # ---- decisions and chance ----
+    # ---- decisions and chance (choices.py, chance.py) ----
     def _s_Choose(self, node: ast.Choose, code: Code) -> None:
-        source = self.expr(node.source)
-        if node.chooser is None:
-            raise unchecked("a choice needs 'by PLAYER' to say who chooses", node.span)
-        chooser = self.expr(node.chooser)
-        prompt = self.prompt(node.prompt, f"choose {node.var} in {_source_text(node.source)}")
-        span = node.span
-        asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
-        var, known_ids, remember_ids = self.bind_plain(node.var), self.cat.known_ids, self.cat.remember_ids
-        otherwise_box = self.target()
-        has_otherwise = node.otherwise is not None
-        after = self.target(len(code.ops) + 1)  # the operation after the choice (threaded)
-
-        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
-            fr.env[var] = value
-            fr.pc = after[0]
-
-        prompt_of = _prompt_of(prompt)  # made once: a decision reads the state it is asked from
-
-        def choose(st: State, fr: Frame) -> None:
-            options = as_list(st, source(st, fr.env))
-            ids = known_ids(options)  # options offered before: no copies, and their ids known
-            if ids is None:
-                options = _unique(options)
-                if not options:
-                    if has_otherwise:
-                        fr.pc = otherwise_box[0]
-                        return
-                    raise RuleError("this choice offers no option", "E604")
-            player = _chooser(st, chooser(st, fr.env))
-            if ids is None:
-                ids = remember_ids(options)
-            st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
-        code.stops.add(self.emit(code, choose, node.span))
-        if node.otherwise is not None:
-            skip = self.emit_jump(code, node.span)
-            otherwise_box[0] = len(code.ops)
-            self.block(node.otherwise, code)
-            skip[0] = len(code.ops)
+        self.choices.choose(node, code)
 
     def _s_Menu(self, node: ast.Menu, code: Code) -> None:
-        chooser = self.expr(node.chooser)
-        prompt = self.prompt(node.prompt, "choose one")
-        span = node.span
-        labels = [self.cat.label_id(o.label) for o in node.options]
-        conds = [self.expr(o.condition) if o.condition is not None else None for o in node.options]
-        targets: list[int] = []
-        exits: list[Box] = []
-        names = tuple(o.label for o in node.options)
-
-        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
-            fr.pc = targets[names.index(value)]
-
-        prompt_of = _prompt_of(prompt)
-        ids = tuple(labels)
-        always_open = bool(conds) and all(c is None for c in conds)  # no conditions: the same options each time
-
-        def menu(st: State, fr: Frame) -> None:
-            env = fr.env
-            if always_open:
-                options, option_ids = names, ids
-            else:
-                open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
-                if not open_:
-                    raise RuleError("no option of this choice is available", "E604")
-                options, option_ids = tuple(names[i] for i in open_), tuple(labels[i] for i in open_)
-            player = _chooser(st, chooser(st, env))
-            st.pending = Decision("menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
-                                  "menu")
-        code.stops.add(self.emit(code, menu, node.span))
-        for option in node.options:
-            targets.append(len(code.ops))
-            self.block(option.body, code)
-            exits.append(self.emit_jump(code, option.span))
-        end = len(code.ops)
-        for box in exits:
-            box[0] = end
+        self.choices.menu(node, code)
 
     def _s_Simultaneous(self, node: ast.Simultaneous, code: Code) -> None:
-        players, pvar, var = self.expr(node.players), node.player_var, node.var
-        outer = pvar in self.scope
-        self.scope.add(pvar)
-        source = self.expr(node.source)
-        prompt = self.prompt(node.prompt, f"choose {var} in {_source_text(node.source)} (everyone at once)")
-        if not outer:
-            self.scope.discard(pvar)  # the player variable is only bound in the options' list
-        self.bind_plain(var)
-        action_ids = self.cat.action_ids
-        self.counter += 1
-        picks_key = f"$picks{self.counter}"
-
-        def options_for(st: State, env: Env, player: Player) -> tuple[Value, ...]:
-            return _bound(env, pvar, player, lambda: _unique(as_list(st, source(st, env))))
-
-        span = node.span
-
-        def waiting_for(st: State, env: Env, group: list[Player], picks: dict[Value, Value],
-                        per_player: dict[int, Options]) -> Decision:
-            """The decision of the players of ``group`` who have not picked yet, whose
-            options are ``per_player``. A pick changes neither the state nor what the others
-            may pick (their options read the state, not the picks): the next decision keeps
-            their options, as running the operation again would compute them."""
-            waiting = tuple(p.index for p in group if p not in picks)
-            chosen = tuple(sorted(p.index for p in group if p in picks))
-
-            def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
-                picks_now = dict(cast("dict[Value, Value]", fr.env.get(picks_key, {})))
-                picks_now[st.game.catalog.players[player_index]] = value
-                fr.env[picks_key] = picks_now
-                if any(p not in picks_now for p in group):  # others to wait for: the same options
-                    rest = {i: o for i, o in per_player.items() if i != player_index}
-                    st.pending = waiting_for(st, fr.env, group, picks_now, rest)
-                # else fr.pc stays: the operation runs again and finishes
-
-            def prompt_of(st: State, index: int) -> str:
-                env = st.frames[-1].env
-                return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
-            return Decision("simultaneous", waiting, (), (), resume,
-                            per_player=per_player, chosen=chosen, prompt_of=prompt_of, span=span)
-
-        def simultaneous(st: State, fr: Frame) -> None:
-            env = fr.env
-            group = [_chooser(st, p, "a simultaneous choice") for p in as_list(st, players(st, env))]
-            picks = cast("dict[Value, Value]", env.get(picks_key, {}))
-            waiting = [p for p in group if p not in picks]
-            if not waiting:
-                env[var] = {p: picks[p] for p in group}
-                env.pop(picks_key, None)
-                fr.pc += 1
-                return
-            per_player: dict[int, Options] = {}
-            for p in waiting:
-                options = options_for(st, env, p)
-                if not options:
-                    raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
-                per_player[p.index] = (options, action_ids(options))
-            st.pending = waiting_for(st, env, group, picks, per_player)
-        code.stops.add(self.emit(code, simultaneous, span))
-
-    def prompt(self, node: ast.Prompt | None, default: str) -> PromptOf:
-        """``f(st, env, player) -> str``: the text of a choice's prompt, its placeholders
-        filled in (each value at most PROMPT_VALUE characters), or ``default``."""
-        if node is None:
-            return lambda st, env, player: default
-        pieces = PLACEHOLDER.split(node.text)   # text, placeholder, text, ...
-        texts = pieces[0::2]
-        parts = [self.expr(part) for part in node.parts]
-
-        def render(st: State, env: Env, player: int) -> str:
-            out = [texts[0]]
-            for part, text in zip(parts, texts[1:], strict=True):
-                value = part(st, env)
-                shown = value if isinstance(value, str) else display_within(value, PROMPT_VALUE)
-                if shown is None:   # a value whose text is longer than PROMPT_VALUE
-                    shown = "..."
-                elif len(shown) > PROMPT_VALUE:
-                    shown = shown[:PROMPT_VALUE] + "..."
-                out += [shown, text]
-            return "".join(out)
-        return render
-
-    def _chance(self, code: Code, span: Span, var: str, outcomes_of: Callable[[State, Env], tuple[Value, ...]],
-                asked: str) -> None:
-        """A chance event binding ``var`` ('let x = roll d', 'let x = random list'): sampled
-        from the state's RNG, or exposed."""
-        var = self.bind_let(var, span)
-        action_ids = self.cat.action_ids
-
-        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
-            fr.env[var] = value
-            fr.pc += 1
-            if st.event_log is not None:
-                st.event_log.append(chance_event(st, asked, value))
-
-        def asked_of(st: State, player: int) -> str:
-            return asked
-
-        def chance(st: State, fr: Frame) -> None:
-            values = outcomes_of(st, fr.env)
-            if not values:
-                raise RuleError("a random pick from an empty list")
-            if st.explicit_chance:
-                options, probs = _distribution(st, values)
-                if len(options) > 1:
-                    st.pending = Decision("chance", (CHANCE,), options, action_ids(options), resume,
-                                          probs, prompt_of=asked_of, span=span)
-                    return
-                value = options[0]  # a single outcome is no chance node
-            else:
-                st.rng, i = rng.below(st.rng, len(values))
-                value = values[i]
-            resume(st, fr, value, CHANCE)
-        code.stops.add(self.emit(code, chance, span))
+        self.choices.simultaneous(node, code)
 
     def _s_Roll(self, node: ast.Roll, code: Code) -> None:
-        if node.die not in self.cat.dice:
-            raise unchecked(f"unknown die '{node.die}'", node.span)
-        faces = self.cat.dice[node.die]
-        self._chance(code, node.span, node.name, lambda st, env: faces, f"roll {node.die}")
+        self.chance.roll(node, code)
 
     def _s_RandomPick(self, node: ast.RandomPick, code: Code) -> None:
-        source = self.expr(node.source)
-        self._chance(code, node.span, node.name, lambda st, env: as_list(st, source(st, env)),
-                     f"random {node.name} in {_source_text(node.source)}")
+        self.chance.random_pick(node, code)
 
     def _s_Shuffle(self, node: ast.Shuffle, code: Code) -> None:
-        target = self.expr(node.target)
-        write: Action | None = None
-        if self.assignable(node.target):
-            write = self.assignment(node.target, "=", lambda st, env: env["$shuffled"])
-        self.counter += 1
-        key = f"$shuffle{self.counter}"
-        action_ids = self.cat.action_ids
-        what = _source_text(node.target)
-        span, shuffled = node.span, f"shuffle {what}: the item at each place"
-
-        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
-            items: tuple[Value, ...] | list[Value]
-            items, i = cast("tuple[tuple[Value, ...], int]", fr.env[key])
-            j = _position(items, value)
-            items = list(items)
-            items[i], items[j] = items[j], items[i]
-            fr.env[key] = (tuple(items), i - 1)
-
-        def shuffled_of(st: State, player: int) -> str:
-            return shuffled
-
-        def shuffle(st: State, fr: Frame) -> None:
-            env = fr.env
-            items: tuple[Value, ...]
-            if key not in env:
-                value = target(st, env)
-                if isinstance(value, ZoneRef):
-                    items = tuple(st.zones[value.slot])
-                elif isinstance(value, tuple) and write is not None:
-                    items = value
-                else:
-                    raise RuleError(f"can only shuffle a zone or a list variable, not {kind_of(value)}")
-                env[key] = (items, len(items) - 1)
-            items, i = cast("tuple[tuple[Value, ...], int]", env[key])
-            if i > 0 and st.explicit_chance:
-                # Equal items (a list [1, 1, 2]), and interchangeable copies of a component, are
-                # one outcome with their summed probability.
-                options, probs = _distribution(st, items[: i + 1])
-                if len(options) > 1:
-                    st.pending = Decision("chance", (CHANCE,), options, action_ids(options), resume,
-                                          probs, prompt_of=shuffled_of, span=span)
-                    return
-                i = 0  # the items left are interchangeable: their order is decided
-            order = list(items)
-            st.rng = rng.shuffle(st.rng, order, i)
-            del env[key]
-            value = target(st, env)
-            if st.event_log is not None:
-                st.event_log.append(("shuffle", zone_key(value) if isinstance(value, ZoneRef) else what))
-            if isinstance(value, ZoneRef):
-                st.zones[value.slot][:] = cast("list[Component]", order)  # the zone's own components
-                st.shuffled(value.slot)
-            elif write is None:
-                raise RuleError(f"can only shuffle a zone or a list variable, not {kind_of(value)}")
-            else:
-                env["$shuffled"] = tuple(order)
-                write(st, env)
-                del env["$shuffled"]
-            fr.pc += 1
-        code.stops.add(self.emit(code, shuffle, node.span))
+        self.chance.shuffle(node, code)
 
     # ---- changing the state ----
     def _s_Move(self, node: ast.Move, code: Code) -> None:
@@ -753,84 +486,6 @@ class Compiler:
         self.emit_step(code, reveal, node.span)
 
 
-def _prompt_of(prompt: PromptOf) -> Callable[[State, int], str]:
-    """A decision's ``prompt_of``: ``prompt`` with the locals of the procedure running in
-    the state asked (made once per statement, not once per decision)."""
-    def prompt_of(st: State, player: int) -> str:
-        return prompt(st, st.frames[-1].env, player)
-    return prompt_of
-
-
-def _source_text(expr: ast.Expr) -> str:
-    """A short rendering of an expression, for a prompt derived from the statement."""
-    if isinstance(expr, ast.Name):
-        return expr.name
-    if isinstance(expr, ast.Attribute):
-        return f"{_source_text(expr.target)}.{expr.name}"
-    if isinstance(expr, ast.Literal):
-        return display(expr.value)
-    if isinstance(expr, ast.Call) and not any(isinstance(a, (ast.Generator, ast.KeywordArg)) for a in expr.args):
-        return f"{expr.function}({', '.join(_source_text(a) for a in expr.args)})"
-    if isinstance(expr, ast.Call):
-        return f"{expr.function}(...)"
-    if isinstance(expr, ast.BinaryOp) and expr.op == "..":
-        return f"{_source_text(expr.left)}..{_source_text(expr.right)}"
-    if isinstance(expr, ast.Index):
-        return f"{_source_text(expr.target)}[{_source_text(expr.index)}]"
-    if isinstance(expr, ast.Comprehension) and len(expr.clauses) == 1:
-        return _source_text(expr.clauses[0].source)
-    return "the options"
-
-
-def _bound(env: Env, var: str, value: Value, compute: Callable[[], _T]) -> _T:
-    """``compute()`` with ``var`` bound to ``value`` in ``env``; a variable of the same name
-    outside is kept."""
-    old = env.get(var, _MISSING)
-    env[var] = value
-    try:
-        return compute()
-    finally:
-        _restore(env, var, old)
-
-
-def _restore(env: Env, var: str, old: object) -> None:
-    if old is _MISSING:
-        env.pop(var, None)
-    else:
-        env[var] = cast(Value, old)  # not _MISSING: the value the variable had
-
-
-def _position(items: Sequence[Value], value: Value) -> int:
-    """Where the outcome ``value`` (one of ``items`` itself) is among ``items``: found by
-    identity, so that the copy picked, and a true apart from a 1, is the one moved."""
-    for k, item in enumerate(items):
-        if item is value:
-            return k
-    return items.index(value)
-
-
-_SAME_WHEN_EQUAL = frozenset({int, str, bool, type(None), Space, Component, Player, EnumValue})
-
-
-def _unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
-    try:
-        if len(set(items)) == len(items):  # no two are equal: none is a copy of another
-            return items
-    except TypeError:  # a value that cannot be hashed
-        pass
-    if {type(item) for item in items} <= _SAME_WHEN_EQUAL:  # equal is the same option: a dict keeps one
-        return tuple(dict.fromkeys(items))
-    seen: set[int | str]
-    out: list[Value]
-    seen, out = set(), []
-    for item in items:
-        key = item if isinstance(item, (int, str)) else id(item)
-        if key not in seen:
-            seen.add(key)
-            out.append(item)
-    return tuple(out)
-
-
 def _local_access(name: str) -> tuple[Expr, Write]:
     """(read, write) of the local variable ``name``."""
     def read(st: State, env: Env) -> Value:
@@ -849,68 +504,3 @@ def _global_access(name: str) -> tuple[Expr, Write]:
     def write(st: State, env: Env, value: Value) -> None:
         effects.set_global(st, name, value)
     return read, write
-
-
-def _distribution(st: State, values: Sequence[Value]) -> tuple[tuple[Value, ...], tuple[float, ...]]:
-    """The distinct outcomes (the first of each kind, in order) and the probability of each,
-    for explicit chance. Values with the same outcome key (equal values, interchangeable
-    copies of a component) are one outcome with their summed probability."""
-    first: dict[object, Value] = {}
-    counts: dict[object, int] = {}
-    try:
-        for v in values:
-            key = _outcome_key(st, v)
-            if key in counts:
-                counts[key] += 1
-            else:
-                first[key], counts[key] = v, 1
-    except TypeError:  # a map: it has no hash
-        raise RuleError(f"a chance event cannot pick among values of kind {kind_of(v)}") from None
-    total = len(values)
-    return tuple(first.values()), tuple(n / total for n in counts.values())
-
-
-_BOOL = object()  # tags a boolean's outcome key: true is not the number 1 there
-_COPY = object()  # tags a component's outcome key
-
-
-def _outcome_key(st: State, value: Value) -> object:
-    """What a chance outcome stands for: a value itself, a boolean apart from the numbers, and
-    a component by what makes its copies interchangeable now (``_copy_key``)."""
-    if isinstance(value, Component):
-        return _copy_key(st, value)
-    if isinstance(value, bool):
-        return _BOOL, value
-    return value
-
-
-def _copy_key(st: State, c: Component) -> object:
-    """Two components are interchangeable, so one chance outcome, when they have the same type,
-    the same fields (hence the same label), the same component variables and the same tokens,
-    and lie in the same zone (where in it is what a shuffle decides). A component whose fields
-    or variables hold a map stands alone."""
-    holder = st.game.catalog.holder_base + c.id
-    key = (_COPY, c.type, tuple(sorted(c.fields.items(), key=_first)),
-           tuple(values[c.id] for values in st.component_values.values()),
-           tuple(held[holder] for held in st.supply_counts.values()), st.component_zone[c.id])
-    try:
-        hash(key)
-    except TypeError:
-        return _COPY, c.id
-    return key
-
-
-def _first(pair: tuple[_K, object]) -> _K:
-    return pair[0]
-
-
-def _chooser(st: State, player: Value, what: str = "'by'") -> Player:
-    """The player who makes a choice: a real player, never a dummy seat."""
-    if not isinstance(player, Player):
-        raise RuleError(f"{what} needs a player, got {kind_of(player)}")
-    if player.index >= st.game.num_players:
-        raise RuleError(f"{player} is a dummy seat and cannot choose: say who chooses for it with 'by'")
-    return player
-
-
-# ---- aggregates ----

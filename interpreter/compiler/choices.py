@@ -1,0 +1,287 @@
+"""Lowering of the decisions that players make: 'choose', menus and simultaneous choices.
+
+Each becomes an operation that stops the run loop with a ``Decision`` (its options, their
+action ids, who chooses, the prompt) and a ``resume`` that goes on once the choice is made;
+the prompts are computed only when a host asks for them. The lowering of the other
+statements is lower.py's; chance is chance.py's.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
+
+from rulelang import ast
+from rulelang.boards import Space
+from rulelang.syntax.parser import PLACEHOLDER
+
+from ..model.problems import unchecked
+from ..model.program import Code, Decision, Env, Frame, Options
+from ..model.values import Component, EnumValue, Player, RuleError, Value, display, display_within, kind_of
+from ..tables.builtins import as_list
+
+if TYPE_CHECKING:
+    from ..state.state import State
+    from .lower import Box, Compiler
+
+PromptOf: TypeAlias = Callable[["State", Env, int], str]  # a choice's prompt: ``f(st, env, player)``
+
+PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
+
+_MISSING = object()
+_T = TypeVar("_T")
+
+
+class ChoiceLowering:
+    """Lowers the choices of the procedure that ``compiler`` is lowering."""
+
+    def __init__(self, compiler: Compiler):
+        self.compiler = compiler
+
+    def choose(self, node: ast.Choose, code: Code) -> None:
+        """'choose x in LIST by P': P picks one of the distinct options (the 'otherwise'
+        block runs when there is none)."""
+        compiler = self.compiler
+        source = compiler.expr(node.source)
+        if node.chooser is None:
+            raise unchecked("a choice needs 'by PLAYER' to say who chooses", node.span)
+        chooser = compiler.expr(node.chooser)
+        prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
+        span = node.span
+        asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
+        var, known_ids, remember_ids = compiler.bind_plain(node.var), compiler.cat.known_ids, compiler.cat.remember_ids
+        otherwise_box = compiler.target()
+        has_otherwise = node.otherwise is not None
+        after = compiler.target(len(code.ops) + 1)  # the operation after the choice (threaded)
+
+        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
+            fr.env[var] = value
+            fr.pc = after[0]
+
+        prompt_of = _prompt_of_running(prompt)  # made once: a decision reads the state it is asked from
+
+        def choose(st: State, fr: Frame) -> None:
+            options = as_list(st, source(st, fr.env))
+            ids = known_ids(options)  # options offered before: no copies, and their ids known
+            if ids is None:
+                options = _unique(options)
+                if not options:
+                    if has_otherwise:
+                        fr.pc = otherwise_box[0]
+                        return
+                    raise RuleError("this choice offers no option", "E604")
+            player = _choosing_player(st, chooser(st, fr.env))
+            if ids is None:
+                ids = remember_ids(options)
+            st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
+        code.stops.add(compiler.emit(code, choose, node.span))
+        if node.otherwise is not None:
+            skip = compiler.emit_jump(code, node.span)
+            otherwise_box[0] = len(code.ops)
+            compiler.block(node.otherwise, code)
+            skip[0] = len(code.ops)
+
+    def menu(self, node: ast.Menu, code: Code) -> None:
+        """A menu: the player picks one of the labelled options whose condition holds, and
+        its block runs."""
+        compiler = self.compiler
+        chooser = compiler.expr(node.chooser)
+        prompt = self.prompt(node.prompt, "choose one")
+        span = node.span
+        labels = [compiler.cat.label_id(o.label) for o in node.options]
+        conds = [compiler.expr(o.condition) if o.condition is not None else None for o in node.options]
+        targets: list[int] = []
+        exits: list[Box] = []
+        names = tuple(o.label for o in node.options)
+
+        def resume(st: State, fr: Frame, value: Value, player: int) -> None:
+            fr.pc = targets[names.index(value)]
+
+        prompt_of = _prompt_of_running(prompt)
+        ids = tuple(labels)
+        always_open = bool(conds) and all(c is None for c in conds)  # no conditions: the same options each time
+
+        def menu(st: State, fr: Frame) -> None:
+            env = fr.env
+            if always_open:
+                options, option_ids = names, ids
+            else:
+                open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
+                if not open_:
+                    raise RuleError("no option of this choice is available", "E604")
+                options, option_ids = tuple(names[i] for i in open_), tuple(labels[i] for i in open_)
+            player = _choosing_player(st, chooser(st, env))
+            st.pending = Decision("menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
+                                  "menu")
+        code.stops.add(compiler.emit(code, menu, node.span))
+        for option in node.options:
+            targets.append(len(code.ops))
+            compiler.block(option.body, code)
+            exits.append(compiler.emit_jump(code, option.span))
+        end = len(code.ops)
+        for box in exits:
+            box[0] = end
+
+    def simultaneous(self, node: ast.Simultaneous, code: Code) -> None:
+        """A choice that every player of a group makes at once: each picks from options of
+        their own, and the picks are known together, as a map from player to pick."""
+        compiler = self.compiler
+        players, pvar, var = compiler.expr(node.players), node.player_var, node.var
+        outer = pvar in compiler.scope
+        compiler.scope.add(pvar)
+        source = compiler.expr(node.source)
+        prompt = self.prompt(node.prompt, f"choose {var} in {source_text(node.source)} (everyone at once)")
+        if not outer:
+            compiler.scope.discard(pvar)  # the player variable is only bound in the options' list
+        compiler.bind_plain(var)
+        action_ids = compiler.cat.action_ids
+        compiler.counter += 1
+        picks_key = f"$picks{compiler.counter}"
+
+        def options_for(st: State, env: Env, player: Player) -> tuple[Value, ...]:
+            return _bound(env, pvar, player, lambda: _unique(as_list(st, source(st, env))))
+
+        span = node.span
+
+        def waiting_for(st: State, env: Env, group: list[Player], picks: dict[Value, Value],
+                        per_player: dict[int, Options]) -> Decision:
+            """The decision of the players of ``group`` who have not picked yet, whose
+            options are ``per_player``. A pick changes neither the state nor what the others
+            may pick (their options read the state, not the picks): the next decision keeps
+            their options, as running the operation again would compute them."""
+            waiting = tuple(p.index for p in group if p not in picks)
+            chosen = tuple(sorted(p.index for p in group if p in picks))
+
+            def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
+                picks_now = dict(cast("dict[Value, Value]", fr.env.get(picks_key, {})))
+                picks_now[st.game.catalog.players[player_index]] = value
+                fr.env[picks_key] = picks_now
+                if any(p not in picks_now for p in group):  # others to wait for: the same options
+                    rest = {i: o for i, o in per_player.items() if i != player_index}
+                    st.pending = waiting_for(st, fr.env, group, picks_now, rest)
+                # else fr.pc stays: the operation runs again and finishes
+
+            def prompt_of(st: State, index: int) -> str:
+                env = st.frames[-1].env
+                return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
+            return Decision("simultaneous", waiting, (), (), resume,
+                            per_player=per_player, chosen=chosen, prompt_of=prompt_of, span=span)
+
+        def simultaneous(st: State, fr: Frame) -> None:
+            env = fr.env
+            group = [_choosing_player(st, p, "a simultaneous choice") for p in as_list(st, players(st, env))]
+            picks = cast("dict[Value, Value]", env.get(picks_key, {}))
+            waiting = [p for p in group if p not in picks]
+            if not waiting:
+                env[var] = {p: picks[p] for p in group}
+                env.pop(picks_key, None)
+                fr.pc += 1
+                return
+            per_player: dict[int, Options] = {}
+            for p in waiting:
+                options = options_for(st, env, p)
+                if not options:
+                    raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
+                per_player[p.index] = (options, action_ids(options))
+            st.pending = waiting_for(st, env, group, picks, per_player)
+        code.stops.add(compiler.emit(code, simultaneous, span))
+
+    def prompt(self, node: ast.Prompt | None, default: str) -> PromptOf:
+        """``f(st, env, player) -> str``: the text of a choice's prompt, its placeholders
+        filled in (each value at most PROMPT_VALUE characters), or ``default``."""
+        if node is None:
+            return lambda st, env, player: default
+        pieces = PLACEHOLDER.split(node.text)   # text, placeholder, text, ...
+        texts = pieces[0::2]
+        parts = [self.compiler.expr(part) for part in node.parts]
+
+        def render(st: State, env: Env, player: int) -> str:
+            out = [texts[0]]
+            for part, text in zip(parts, texts[1:], strict=True):
+                value = part(st, env)
+                shown = value if isinstance(value, str) else display_within(value, PROMPT_VALUE)
+                if shown is None:   # a value whose text is longer than PROMPT_VALUE
+                    shown = "..."
+                elif len(shown) > PROMPT_VALUE:
+                    shown = shown[:PROMPT_VALUE] + "..."
+                out += [shown, text]
+            return "".join(out)
+        return render
+
+
+def _prompt_of_running(prompt: PromptOf) -> Callable[[State, int], str]:
+    """A decision's ``prompt_of``: ``prompt`` with the locals of the procedure running in
+    the state asked (made once per statement, not once per decision)."""
+    def prompt_of(st: State, player: int) -> str:
+        return prompt(st, st.frames[-1].env, player)
+    return prompt_of
+
+
+def source_text(expr: ast.Expr) -> str:
+    """A short rendering of an expression, for a prompt derived from the statement."""
+    if isinstance(expr, ast.Name):
+        return expr.name
+    if isinstance(expr, ast.Attribute):
+        return f"{source_text(expr.target)}.{expr.name}"
+    if isinstance(expr, ast.Literal):
+        return display(expr.value)
+    if isinstance(expr, ast.Call) and not any(isinstance(a, (ast.Generator, ast.KeywordArg)) for a in expr.args):
+        return f"{expr.function}({', '.join(source_text(a) for a in expr.args)})"
+    if isinstance(expr, ast.Call):
+        return f"{expr.function}(...)"
+    if isinstance(expr, ast.BinaryOp) and expr.op == "..":
+        return f"{source_text(expr.left)}..{source_text(expr.right)}"
+    if isinstance(expr, ast.Index):
+        return f"{source_text(expr.target)}[{source_text(expr.index)}]"
+    if isinstance(expr, ast.Comprehension) and len(expr.clauses) == 1:
+        return source_text(expr.clauses[0].source)
+    return "the options"
+
+
+def _bound(env: Env, var: str, value: Value, compute: Callable[[], _T]) -> _T:
+    """``compute()`` with ``var`` bound to ``value`` in ``env``; a variable of the same name
+    outside is kept."""
+    old = env.get(var, _MISSING)
+    env[var] = value
+    try:
+        return compute()
+    finally:
+        _restore(env, var, old)
+
+
+def _restore(env: Env, var: str, old: object) -> None:
+    if old is _MISSING:
+        env.pop(var, None)
+    else:
+        env[var] = cast(Value, old)  # not _MISSING: the value the variable had
+
+
+_SAME_WHEN_EQUAL = frozenset({int, str, bool, type(None), Space, Component, Player, EnumValue})
+
+
+def _unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
+    """``items`` without copies, the first of each kept: the options of a choice."""
+    try:
+        if len(set(items)) == len(items):  # no two are equal: none is a copy of another
+            return items
+    except TypeError:  # a value that cannot be hashed
+        pass
+    if {type(item) for item in items} <= _SAME_WHEN_EQUAL:  # equal is the same option: a dict keeps one
+        return tuple(dict.fromkeys(items))
+    seen: set[int | str]
+    out: list[Value]
+    seen, out = set(), []
+    for item in items:
+        key = item if isinstance(item, (int, str)) else id(item)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return tuple(out)
+
+
+def _choosing_player(st: State, player: Value, what: str = "'by'") -> Player:
+    """The player who makes a choice: a real player, never a dummy seat."""
+    if not isinstance(player, Player):
+        raise RuleError(f"{what} needs a player, got {kind_of(player)}")
+    if player.index >= st.game.num_players:
+        raise RuleError(f"{player} is a dummy seat and cannot choose: say who chooses for it with 'by'")
+    return player

@@ -1,0 +1,145 @@
+"""The generated code of one game: the namespace it runs in, its constants and its source.
+
+The compiler (codegen.py, procedures.py) writes each expression and each procedure that
+never pauses as Python source; ``Module.define`` compiles it in the game's namespace, which
+holds the runtime helpers the code calls (``HELPERS``, under names of their own) and the
+constants it names. ``Module.locate`` finds where in the rules a runtime error happened;
+``Module.listing`` shows the code (``rulelang code``).
+"""
+from __future__ import annotations
+
+import re
+from types import TracebackType
+from typing import Any
+
+from rulelang.boards import Space
+from rulelang.diagnostics import Span
+
+from ..model.values import Component, Player, ZoneRef, display
+from ..tables import effects, runtime
+from ..tables.builtins import as_list, sequence
+
+HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the names the code calls them
+    "_as_list": as_list, "_sequence": sequence, "_items": runtime.items, "_plus": runtime.plus, "_times": runtime.times,
+    "_minus": runtime.minus, "_divide": runtime.divide, "_modulo": runtime.modulo, "_negated": runtime.negated,
+    "_range": runtime.inclusive_range, "_index": runtime.index, "_top": runtime.top, "_Visits": runtime.Visits,
+    "_spec": runtime.component_spec, "_enter": runtime.enter, "_too_deep": runtime.too_deep,
+    "_no_attribute": runtime.no_attribute, "_unbound": runtime.unbound, "_total": runtime.total,
+    "_count": runtime.count, "_least": runtime.least, "_most": runtime.most, "_least_of_two": runtime.least_of_two,
+    "_most_of_two": runtime.most_of_two, "_in_order": runtime.in_order, "_in_order_by": runtime.in_order_by,
+    "_best": runtime.best, "_worst": runtime.worst, "_first": runtime.first, "_elements": runtime.elements,
+    "_enter_procedure": runtime.enter_procedure, "_updated": effects.updated, "_set_global": effects.set_global,
+    "_move": effects.move, "_supply_named": effects.supply_named, "_amount": effects.amount, "_log": effects.log,
+    "_line": effects.line, "_lazy_text": effects.lazy_text, "_reveal": effects.reveal,
+    "_Player": Player, "_Component": Component, "_Space": Space, "_ZoneRef": ZoneRef,
+    **{f"_order{i}": fn for i, fn in enumerate(runtime.ORDERINGS.values())},
+}
+ORDER_NAMES = {op: f"_order{i}" for i, op in enumerate(runtime.ORDERINGS)}
+KIND_NAMES = {Player: "_Player", Component: "_Component", Space: "_Space"}
+"""The names the generated code knows the orderings (``<``, ``<=``...) and the kinds of value by."""
+
+
+class Module:
+    """The generated code of one game: the namespace it runs in (helpers and constants) and
+    the source of every function, in the order compiled."""
+
+    def __init__(self) -> None:
+        self.namespace: dict[str, Any] = dict(HELPERS)
+        self._constants: dict[object, str] = {}
+        self._kept: list[object] = []  # constants known by identity, kept alive
+        self._notes: dict[str, str] = {}
+        self._count = 0
+        self.units: list[str] = []
+        self.functions: dict[str, str] = {}  # function of the ruleset -> its generated name
+        # For the code of a procedure (by its file name): the span of each line, the name of
+        # the procedure, and the local of the rules that each Python local holds.
+        self._spans: dict[str, list[Span | None]] = {}
+        self._procedures: dict[str, str] = {}
+        self._local_names: dict[str, dict[str, str]] = {}
+
+    def fresh(self, prefix: str) -> str:
+        """A name of the generated code not used before."""
+        self._count += 1
+        return f"{prefix}{self._count}"
+
+    def constant(self, value: object, note: str = "") -> str:
+        """The name of a constant holding ``value`` (the same name for the same value);
+        ``note`` says what it is in the listing, where the value itself would not."""
+        key: object = (type(value), value) if type(value) in (str, int) else id(value)
+        name = self._constants.get(key)
+        if name is None:
+            name = self.fresh("_k")
+            self._constants[key] = name
+            self._kept.append(value)
+            self.namespace[name] = value
+            if note:
+                self._notes[name] = note
+        return name
+
+    def define(self, name: str, source: str, spans: list[Span | None] | None = None, procedure: str = "",
+               local_names: dict[str, str] | None = None) -> Any:
+        """Compile and run ``source``, which defines ``name``; the function it defines. The
+        code of a procedure gives the span of each of its lines, the procedure's name, and
+        which local of the rules each Python local holds (``locate``)."""
+        filename = f"<rules:{name}>"
+        if spans is not None:
+            self._spans[filename], self._procedures[filename] = spans, procedure
+            self._local_names[filename] = local_names or {}
+        exec(compile(source, filename, "exec"), self.namespace)  # our own source, names and constants only
+        self.units.append(source)
+        return self.namespace[name]
+
+    def locate(self, error: BaseException) -> tuple[Span | None, str, BaseException] | None:
+        """Where ``error`` happened in the code of a procedure (the innermost one on its
+        traceback): the span of the statement, the procedure's name, and the error itself,
+        or the rules' error for a local read before it had a value. None if it did not
+        happen in a procedure's code."""
+        found = None
+        trace = error.__traceback__
+        while trace is not None:
+            filename = trace.tb_frame.f_code.co_filename
+            if filename in self._spans:
+                found = filename, trace.tb_lineno
+            trace = trace.tb_next
+        if found is None:
+            return None
+        filename, line = found
+        spans = self._spans[filename]
+        span = spans[line - 1] if 0 < line <= len(spans) else None
+        innermost = trace_end(error).tb_frame.f_code.co_filename if error.__traceback__ else ""
+        if isinstance(error, KeyError) and innermost.startswith("<rules:") and error.args \
+                and isinstance(error.args[0], str):  # a local of a block read before it has a value
+            error = runtime.no_value(error.args[0])
+        elif isinstance(error, NameError):
+            local = re.search(r"'(_l\d+)'", str(error))
+            key = self._local_names[filename].get(local.group(1)) if local else None
+            if key is not None:
+                error = runtime.no_value(key)
+        return span, self._procedures[filename], error
+
+    def listing(self) -> str:
+        """The generated source of every function, with the constants it names."""
+        constants = [f"# {name} = {self._notes.get(name) or _shown(self.namespace[name])}"
+                     for name in self._constants.values()]
+        return "\n".join([*constants, "", *self.units])
+
+
+def trace_end(error: BaseException) -> TracebackType:
+    """The innermost entry of the traceback of ``error`` (which has one)."""
+    trace = error.__traceback__
+    assert trace is not None
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    return trace
+
+
+def _shown(value: object) -> str:
+    """A constant as the listing shows it: a value of the rules as they write it, a function
+    by its name."""
+    if isinstance(value, (str, int)):
+        text = repr(value)
+    elif callable(value) and hasattr(value, "__qualname__"):
+        text = f"<function {value.__qualname__}>"
+    else:
+        text = display(value)
+    return text if len(text) <= 80 else text[:77] + "..."
