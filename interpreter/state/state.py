@@ -485,7 +485,7 @@ class State:
         """The state as a position: readable text naming zones, components, spaces, players
         and variables (docs/state-format.md); ``Game.state_from_position`` reads it back.
         Like FEN it leaves out the history, the count of decisions, the log and events."""
-        from .position import position_text
+        from .position_read import position_text
 
         return position_text(self)
 
