@@ -11,7 +11,7 @@ from rulelang.errors import IllegalActionError, RulesetError
 
 from .state.catalog_info import catalog_info
 from .state.deserialize import state_from_json
-from .state.position import state_from_position
+from .state.position_read import state_from_position
 from .state.state import Action, InitialTables, State
 from .tables.catalog import Catalog, diagnostics_of
 

@@ -23,6 +23,7 @@ from ..tables.runtime import MAX_DEPTH
 from .events import Event, action_event, events_for, tokens_event
 from .infostate import components_in, resample
 from .observe import describe, observation
+from .position_write import position_text
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -484,10 +485,12 @@ class State:
     def to_position(self) -> str:
         """The state as a position: readable text naming zones, components, spaces, players
         and variables (docs/state-format.md); ``Game.state_from_position`` reads it back.
-        Like FEN it leaves out the history, the count of decisions, the log and events."""
-        from .position import position_text
-
-        return position_text(self)
+        Like FEN it leaves out the history, the count of decisions, the log and events, and
+        the variables at their initial values (the game's, computed here if no new game has)."""
+        if self.game.initial_values is None:
+            State(self.game, 0, False)._set_initial_values_of_game()
+        assert self.game.initial_values is not None
+        return position_text(self, self.game.initial_values)
 
     def check_invariants(self) -> list[str]:
         """The labels of the ruleset's invariants that do not hold now."""
