@@ -172,6 +172,7 @@ def test_a_bad_spec_is_a_rulelang_error_with_code_e608() -> None:
     assert error.diagnostic.code == "E608" and REGISTRY["E608"].name == "bad-agent-spec"
     assert error.diagnostic.message.startswith("agent 'mcts:fast': 'fast' is not a budget")
     assert str(error) == f"E608 {error.diagnostic.message}"
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)   # as a worker process sends it
 
 
 def test_a_spec_error_is_a_value_error() -> None:

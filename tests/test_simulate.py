@@ -308,6 +308,7 @@ def test_the_errors_of_extras_and_workers_are_rulelang_errors_with_their_codes(m
         assert isinstance(error, RulelangError) and isinstance(error, RuntimeError)
         assert error.diagnostic.code == code and REGISTRY[code].name == name
         assert error.diagnostic.message.startswith(message) and str(error) == f"{code} {error.diagnostic.message}"
+        assert str(pickle.loads(pickle.dumps(error))) == str(error)
 
 
 def test_cli_prints_the_message_of_a_bad_line_up_as_before():
