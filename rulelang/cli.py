@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from rulelang.ast import Decl
     from rulelang.interpreter import Game, State
-    from rulelang.interpreter.agents.agents import Agent, AgentSpec
+    from rulelang.interpreter.agents import Agent, AgentSpec
     from rulelang.interpreter.sim.scenarios import FileResult
     from rulelang.interpreter.sim.simulate import SimulationReport
 
@@ -253,14 +253,14 @@ def _run_options(command: Callable[..., None]) -> Callable[..., None]:
 def _lineup(text: str, games: Sequence[Game], option: str) -> tuple[AgentSpec, ...]:
     """The agents of ``text``, one per seat, each able to play every one of ``games`` (a
     greedy agent's function declared...), or a usage error naming ``option``."""
-    from rulelang.interpreter.agents.agents import parse_agents
+    from rulelang.interpreter.agents import AgentSpecError, parse_agents
     try:
         specs = parse_agents(text, games[0].num_players)
         for spec in specs:
             for game in games:
                 spec.check(game)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint=option) from None
+    except AgentSpecError as error:
+        raise click.BadParameter(error.diagnostic.message, param_hint=option) from None
     return specs
 
 
@@ -269,12 +269,12 @@ def _check_plotting(plot: str | None) -> None:
     its folder does not exist."""
     if plot is None:
         return
+    from rulelang.interpreter.sim.extras import MissingExtraError
     from rulelang.interpreter.sim.plots import require_matplotlib
-    from rulelang.interpreter.sim.simulate import MissingExtraError
     try:
         require_matplotlib()
     except MissingExtraError as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(error.diagnostic.message) from None
     folder = Path(plot).parent
     if not folder.is_dir():
         raise click.ClickException(f"cannot write the plot to {plot}: there is no folder {folder}")
@@ -284,15 +284,15 @@ def _simulate_run(game: Game, games: int, seed: int, agents: Sequence[AgentSpec]
                   scheduler: str | None, label: str = "simulating") -> SimulationReport:
     """A simulation with a progress bar on a terminal; clean errors for a missing Dask or an
     unusable cluster, and for Ctrl-C (exit 130)."""
+    from rulelang.interpreter.sim.extras import MissingExtraError
     from rulelang.interpreter.sim.parallel import ParallelError
-    from rulelang.interpreter.sim.simulate import MissingExtraError
     from rulelang.interpreter.sim.simulate import simulate as run
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     try:
         return _with_progress(lambda progress: run(game, games, seed=seed, on_progress=progress, agents=agents,
                                                    jobs=workers, scheduler=scheduler), games, label)
     except (MissingExtraError, ParallelError) as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(error.diagnostic.message) from None
     except KeyboardInterrupt:
         click.echo("interrupted: no report", err=True)
         sys.exit(130)
@@ -540,7 +540,7 @@ def play(path: str, players: int | None, seat: int, seed: int | None, bots: str,
     """Play one seat in the terminal against agents; choose by number, 'u' takes back your last choice."""
     from rich.console import Console
 
-    from rulelang.interpreter.agents.agents import AgentSpecError, derive_seed, parse_agents
+    from rulelang.interpreter.agents import AgentSpecError, derive_seed, parse_agents
     game = load_game(path, players, root)
     if seat > game.num_players:
         raise click.BadParameter(f"this game has {game.num_players} seats", param_hint="--seat")
@@ -549,7 +549,7 @@ def play(path: str, players: int | None, seat: int, seed: int | None, bots: str,
         specs = parse_agents(bots, game.num_players)
         agents = {p: spec.build(game, derive_seed(seed, p)) for p, spec in enumerate(specs) if p != seat - 1}
     except AgentSpecError as error:
-        raise click.BadParameter(str(error), param_hint="--bots") from None
+        raise click.BadParameter(error.diagnostic.message, param_hint="--bots") from None
     click.echo(f"{game.title}: {game.num_players} players, you are player {seat} (seed {seed})")
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is not None:   # bytes that are not text read as a mistyped answer
@@ -595,7 +595,7 @@ class _Table:
 
     def play(self, state: State) -> None:
         """Play ``state`` to its end, showing the seat's view before each of its choices."""
-        from rulelang.interpreter.sim.simulate import play_step
+        from rulelang.interpreter.sim.play import play_step
         while not state.is_terminal():
             if self.me in state.current_players():
                 state = self._ask(state)

@@ -41,7 +41,7 @@ from ..game import Game
 from ..state.state import State
 
 if TYPE_CHECKING:
-    from ..agents.agents import AgentSpec
+    from ..agents import AgentSpec
     from .seat_view import SeatData
 
 PROTOCOL_VERSION = 1
@@ -452,14 +452,14 @@ def seat_data(game: Game) -> SeatData:
 
 
 def op_agent_action(session: Session, request: JSON) -> JSON:
-    from ..agents.agents import AgentSpecError, parse_agents
+    from ..agents import AgentSpecError, parse_agents
     state, player = session.state(request["state"]), request["player"]
     try:
         spec = parse_agents(request["agent"], 1)[0]
         check_budget(spec)
         agent = spec.build(state.game, request.get("seed", 0))
     except AgentSpecError as error:
-        raise ProtocolError("P003", f"request.agent: {_short(str(error))}") from None
+        raise ProtocolError("P003", f"request.agent: {_short(error.diagnostic.message)}") from None
     if state.is_terminal() or player not in state.current_players():
         acting = ", ".join(f"player {p + 1}" if p >= 0 else "chance" for p in state.current_players())
         raise IllegalActionError(f"player {player + 1} is not to act; to act: {acting or 'nobody'}")
@@ -469,7 +469,7 @@ def op_agent_action(session: Session, request: JSON) -> JSON:
 
 def check_budget(spec: AgentSpec) -> None:
     """AgentSpecError for an agent that would hold the server too long."""
-    from ..agents.agents import AgentSpecError
+    from ..agents import AgentSpecError
     if (spec.iterations or 0) > MAX_AGENT_ITERATIONS or (spec.seconds or 0) > MAX_AGENT_SECONDS:
         raise AgentSpecError(f"a budget of at most {MAX_AGENT_ITERATIONS} iterations or "
                              f"{MAX_AGENT_SECONDS:g} seconds per decision, here")
