@@ -32,9 +32,6 @@ class AgentSpecError(RulelangError, ValueError):
     def __init__(self, message: str):
         super().__init__([Diagnostic("E608", message)])
 
-    def __reduce__(self) -> tuple[type[AgentSpecError], tuple[str]]:
-        """Pickled as its message, so that it reaches another process (a worker's parent) unchanged."""
-        return type(self), (self.diagnostic.message,)
 
 
 def only_action(actions: list[Action], player: int) -> Action:

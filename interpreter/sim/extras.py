@@ -13,6 +13,3 @@ class MissingExtraError(RulelangError, RuntimeError):
     def __init__(self, message: str):
         super().__init__([Diagnostic("E609", message)])
 
-    def __reduce__(self) -> tuple[type[MissingExtraError], tuple[str]]:
-        """Pickled as its message, so that it reaches another process (a worker's parent) unchanged."""
-        return type(self), (self.diagnostic.message,)

@@ -53,9 +53,6 @@ class ParallelError(RulelangError, RuntimeError):
     def __init__(self, message: str):
         super().__init__([Diagnostic("E610", message)])
 
-    def __reduce__(self) -> tuple[type[ParallelError], tuple[str]]:
-        """Pickled as its message, so that it reaches another process (a worker's parent) unchanged."""
-        return type(self), (self.diagnostic.message,)
 
 
 @dataclass(frozen=True)
