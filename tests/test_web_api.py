@@ -24,8 +24,10 @@ from test_server import error, result
 
 import rulelang
 from rulelang.check.graph import END, START, phase_graph
+from rulelang.interpreter.hosts.library import GameLibrary
+from rulelang.interpreter.hosts.protocol import MAX_LINE_BYTES, validator
 from rulelang.interpreter.hosts.seat_view import SeatData
-from rulelang.interpreter.hosts.server import MAX_LINE_BYTES, GameLibrary, Session, validator
+from rulelang.interpreter.hosts.sessions import Session
 from rulelang.interpreter.hosts.web import MAX_SESSIONS, make_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,7 +95,7 @@ def test_rulesets_lists_the_ruleset_files_under_the_root_and_leaves_out_the_rest
 
 
 def test_rulesets_lists_at_most_its_limit(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("rulelang.interpreter.hosts.server.MAX_RULESETS", 2)
+    monkeypatch.setattr("rulelang.interpreter.hosts.library.MAX_RULESETS", 2)
     found = result(Session(GameLibrary(folder)), "rulesets")["rulesets"]
     assert [r["path"] for r in found] == ["broken.rules", "games/kuhn_poker.rules"]
 

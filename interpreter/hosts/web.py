@@ -26,7 +26,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .server import JSON, MAX_LINE_BYTES, READ_CHUNK, GameLibrary, ProtocolError, Session, encode, error_reply
+from .library import GameLibrary
+from .protocol import JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply
+from .server import READ_CHUNK
+from .sessions import Session
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable

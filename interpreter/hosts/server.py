@@ -1,0 +1,202 @@
+"""The JSON-lines server (``rulelang serve``): the host API for programs in other languages.
+
+One request per line, one reply per line, over stdin/stdout or a local TCP port. This module
+is the transport: it splits the lines, hands each to the connection's ``Session``
+(``sessions.py``) and writes the replies. The protocol, its error codes and its limits are in
+``docs/protocol.md`` and ``protocol.py``; requests and replies are described by
+``rulelang/schemas/protocol.schema.json``.
+
+    python -m rulelang.interpreter.hosts.server                 # stdin/stdout
+    python -m rulelang.interpreter.hosts.server --port 7370     # TCP on 127.0.0.1
+
+Every connection has its own session; the rulesets loaded are shared by every session of a
+server (a ``GameLibrary``: a ``Game`` never changes). Requests run one at a time on the
+server's one thread, so no two of them ever touch the engine at once.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from .library import GameLibrary
+from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply
+from .sessions import Session
+
+MAX_CONNECTIONS = 128          # TCP clients served at once
+READ_CHUNK = 64 * 1024
+WRITE_CHUNK = 256 * 1024       # replies gathered before they are sent
+DEFAULT_HOST = "127.0.0.1"
+
+
+# ---------------------------------------------------------------- lines
+
+class LineSplitter:
+    """Splits a byte stream into lines of at most ``limit`` bytes (the newline not counted);
+    a longer line is dropped and stands as TOO_LONG, told as soon as it passes the limit."""
+
+    def __init__(self, limit: int = MAX_LINE_BYTES):
+        self.limit = limit
+        self.buffer = bytearray()
+        self.dropping = False   # inside a line that was too long, until its newline
+
+    def feed(self, data: bytes) -> Iterator[bytes | TooLong]:
+        """The lines that ``data`` completes (blank lines left out)."""
+        self.buffer += data
+        while True:
+            end = self.buffer.find(b"\n")
+            if end < 0:
+                break
+            line = bytes(self.buffer[:end])
+            del self.buffer[: end + 1]
+            if self.dropping:
+                self.dropping = False
+            elif len(line) > self.limit:
+                yield TOO_LONG
+            elif line.strip():
+                yield line
+        if len(self.buffer) > self.limit:
+            self.buffer.clear()
+            if not self.dropping:
+                self.dropping = True
+                yield TOO_LONG
+
+    def finish(self) -> Iterator[bytes | TooLong]:
+        """A last line that no newline ended."""
+        line, dropping = bytes(self.buffer), self.dropping
+        self.buffer.clear()
+        self.dropping = False
+        if not dropping and line.strip():
+            yield line
+
+
+# ---------------------------------------------------------------- stdin/stdout
+
+def serve_stream(source: BinaryIO, sink: BinaryIO, session: Session | None = None) -> None:
+    """Answer every line of ``source`` on ``sink`` until the end of ``source``; the replies
+    to the lines of one read are written and flushed together."""
+    session = session if session is not None else Session()
+    splitter = LineSplitter()
+    read = getattr(source, "read1", source.read)
+    with contextlib.suppress(BrokenPipeError):   # the client went away
+        while True:
+            data = read(READ_CHUNK)
+            for line in splitter.feed(data) if data else splitter.finish():
+                sink.write(encode(session.handle_line(line)))
+            sink.flush()
+            if not data:
+                return
+
+
+# ---------------------------------------------------------------- TCP
+
+@dataclass
+class TcpServer:
+    """Serves every connection with a session of its own; the rulesets are shared."""
+
+    library: GameLibrary
+    max_connections: int = MAX_CONNECTIONS
+    connections: int = 0
+
+    async def serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve one connection to its end, or refuse it (P006) beyond ``max_connections``."""
+        self.connections += 1
+        try:
+            if self.connections > self.max_connections:
+                refusal = ProtocolError("P006", f"the server serves at most {self.max_connections} connections at once")
+                writer.write(encode(error_reply(None, None, refusal)))
+            else:
+                await self.answer(reader, writer, Session(self.library))
+            await writer.drain()
+        except (ConnectionError, OSError):
+            pass   # the client went away
+        finally:
+            self.connections -= 1
+            writer.close()
+
+    @staticmethod
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, session: Session) -> None:
+        """Answer every line the client sends with ``session``, until it stops sending."""
+        splitter = LineSplitter()
+        while True:
+            data = await reader.read(READ_CHUNK)
+            replies: list[bytes] = []
+            size = 0
+            for line in splitter.feed(data) if data else splitter.finish():
+                replies.append(encode(session.handle_line(line)))
+                size += len(replies[-1])
+                if size >= WRITE_CHUNK:   # the replies to one read are sent together, up to a bound
+                    await TcpServer.send(writer, replies)
+                    replies, size = [], 0
+            await TcpServer.send(writer, replies)
+            if not data:
+                return
+
+    @staticmethod
+    async def send(writer: asyncio.StreamWriter, replies: list[bytes]) -> None:
+        """Write replies in one call; a client that does not read them waits here."""
+        if replies:
+            writer.write(b"".join(replies))
+            await writer.drain()
+
+
+async def start_tcp(host: str, port: int, library: GameLibrary,
+                    max_connections: int = MAX_CONNECTIONS) -> asyncio.Server:
+    """A started TCP server (``port`` 0: any free port; ``server.sockets`` tells which)."""
+    tcp = TcpServer(library, max_connections)
+    return await asyncio.start_server(tcp.serve_connection, host, port)
+
+
+async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary) -> None:
+    """Serve until SIGTERM or SIGINT (Ctrl-C), then close every connection and return."""
+    server = await start_tcp(host, port, library)
+    bound = server.sockets[0].getsockname()
+    print(f"rulelang serve: listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
+    stopped = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signal_number in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, ValueError):   # no signal handlers here (Windows)
+            loop.add_signal_handler(signal_number, stopped.set)
+    async with server:
+        await stopped.wait()
+
+
+# ---------------------------------------------------------------- the command
+
+def serve(port: int | None = None, host: str = DEFAULT_HOST, root: str | None = None) -> None:
+    """Serve the protocol: on TCP ``host:port`` when a port is given, else on stdin/stdout.
+    ``root`` confines the rulesets clients may load (and the files they name)."""
+    library = GameLibrary(Path(root) if root is not None else None)
+    with contextlib.suppress(KeyboardInterrupt):
+        if port is None:
+            serve_stream(sys.stdin.buffer, sys.stdout.buffer, Session(library))
+        else:
+            asyncio.run(_serve_tcp_until_stopped(host, port, library))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``rulelang serve [--port N] [--host H] [--root DIR]`` without click, for ``python -m``."""
+    parser = argparse.ArgumentParser(prog="python -m rulelang.interpreter.hosts.server",
+                                     description="Serve the rulelang JSON-lines protocol (docs/protocol.md).")
+    parser.add_argument("--port", type=int, default=None, help="TCP port (0: any free port); default: stdin/stdout")
+    parser.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--root", default=None, help="the folder that rulesets must lie in")
+    arguments = parser.parse_args(argv)
+    if arguments.root is not None and not Path(arguments.root).is_dir():
+        parser.error(f"--root {arguments.root}: not a folder")
+    try:
+        serve(arguments.port, arguments.host, arguments.root)
+    except OSError as error:   # the port is taken, the address is not local...
+        print(f"rulelang serve: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
