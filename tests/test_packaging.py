@@ -1,6 +1,6 @@
 """The built wheel: ``rulelang`` is its only import root, the runtime is inside it as
 ``rulelang.interpreter``, and the package data (grammar, schemas, type marker, the docs
-that ``rulelang explain`` reads) ship with it. The wheel is installed into a folder of its
+that ``rulelang explain`` reads, the web page's files) ship with it. The wheel is installed into a folder of its
 own and imported from outside the repository, as a host program would."""
 from __future__ import annotations
 
@@ -43,6 +43,9 @@ def test_the_runtime_and_the_package_data_are_inside(wheel: Path) -> None:
                      "rulelang/syntax/grammar.lark", "rulelang/schemas/board.schema.json",
                      "rulelang/schemas/state.schema.json", "rulelang/docs/diagnostics.md"):
         assert expected in names
+    page = ROOT / "interpreter" / "hosts" / "web"   # the web page: its HTML, CSS and every ES module
+    for file in page.iterdir():
+        assert f"rulelang/interpreter/hosts/web/{file.name}" in names, file.name
 
 
 def test_an_installed_wheel_loads_plays_and_explains_from_outside_the_repository(
