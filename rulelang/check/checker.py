@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from rulelang import ast
-from rulelang.check.names import check_names, did_you_mean
+from rulelang.check.declared import did_you_mean
+from rulelang.check.names import check_names
 from rulelang.check.node_checks import check_nodes
 from rulelang.check.settings import read_settings
 from rulelang.check.signatures import SIGNATURES
