@@ -60,7 +60,7 @@ def statement_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
                              hint=_HINTS.get((need, kind.single)))
 
 
-# What each kind of argument in the signature table accepts (rulelang/signatures.py).
+# What each kind of argument in the signature table accepts (signatures.py).
 _ITEMS = frozenset(_NEEDS["items"][0])
 _ARGUMENTS: dict[str, frozenset[str]] = {
     "items": _ITEMS, "list": _ITEMS, "enum": _ITEMS, "holder": frozenset({"player", "component"}),
