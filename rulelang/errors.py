@@ -10,6 +10,8 @@ Every error carries diagnostics (code, location, message, hint), so a host can s
   has the span of the rule that failed; the state is left as it was before the call.
 - ``StateDataError`` (a ``ValueError``): saved state data that does not fit the game.
 - ``InternalError``: rulelang itself failed; a bug to report, never the user's fault.
+- ``rulelang.boards.BoardError`` (a ``ValueError``, defined with the boards): bad board data
+  or a query a board cannot answer (E401).
 """
 from __future__ import annotations
 

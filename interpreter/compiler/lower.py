@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, TypeVar, cast
 
 from rulelang import ast
 from rulelang.boards import Space
-from rulelang.syntax.parser import PLACEHOLDER
+from rulelang.syntax.ast_builder import PLACEHOLDER
 
 from ..model import rng
 from ..model.program import Code, Decision, Env, Expr, Frame, LogLine, Op, Options

@@ -862,21 +862,21 @@ def _cause(error: Exception) -> BaseException | None:
     """The error to chain to the one rulelang raises for ``error``: none for an error of the
     rules (the user needs no Python traceback), the Python error itself for a bug, and its
     own cause for an error of the family, raised again as it is."""
-    if isinstance(error, RulelangError):
-        return error.__cause__
-    return None if isinstance(error, (RuleError, RecursionError, BoardError)) else error
+    if isinstance(error, (RuleError, RecursionError, BoardError)):
+        return None
+    return error.__cause__ if isinstance(error, RulelangError) else error
 
 
 def _rulelang_error(error: Exception, span: Span | None, where: str) -> RulelangError:
     """What went wrong evaluating the rules, as an error of the family: the rules' own error
     (RulesRuntimeError) or rulelang's (InternalError), located at ``span``; ``where`` (" (in
     PROCEDURE)") ends the message."""
+    if isinstance(error, BoardError):  # a board query the board cannot answer
+        return RulesRuntimeError(Diagnostic("E602", error.message + where, span))
     if isinstance(error, RulelangError):
         return error
     if isinstance(error, RuleError):
         return RulesRuntimeError(Diagnostic(error.code, error.message + where, span))
-    if isinstance(error, BoardError):  # a board query the board cannot answer
-        return RulesRuntimeError(Diagnostic("E602", error.message + where, span))
     if isinstance(error, RecursionError):
         return RulesRuntimeError(Diagnostic("E603", "the rules nest calls too deeply" + where, span))
     message = f"rulelang failed while running the rules{where}: {type(error).__name__}: {error}"

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from rulelang import ast, boards
-from rulelang.check.checker import walk
 from rulelang.check.settings import Settings
+from rulelang.check.tree import walk
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import RulesetError
 
