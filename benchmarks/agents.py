@@ -1,4 +1,4 @@
-"""How strong and how fast the agents of interpreter/agents.py are, on two goals of issue 13.
+"""How strong and how fast the agents of interpreter/agents/ are, on two goals of issue 13.
 
     python benchmarks/agents.py [--games 200] [--ttt-games 100] [--replies 0] [--spec mcts:200 ...]
                                 [--jobs 1] [--seed 0] [--minutes M]
@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
-from rulelang.interpreter.agents.agents import AgentSpec, derive_seed, parse_agents  # noqa: E402
+from rulelang.interpreter.agents import AgentSpec, derive_seed, parse_agents  # noqa: E402
 
 JOLLY_ROGER = ROOT / "games" / "jolly_roger.rules"
 TIC_TAC_TOE = ROOT / "games" / "tic_tac_toe.rules"

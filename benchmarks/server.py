@@ -32,7 +32,8 @@ from typing import Any, BinaryIO
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulelang.interpreter.hosts.server import GameLibrary, Session  # noqa: E402
+from rulelang.interpreter.hosts.library import GameLibrary  # noqa: E402
+from rulelang.interpreter.hosts.sessions import Session  # noqa: E402
 
 BATCH = 500
 Ask = Callable[[dict[str, Any]], dict[str, Any]]

@@ -13,7 +13,7 @@ from .compiler.driver import compile_program, evaluate_at_load
 from .model.problems import diagnostics_of
 from .state.catalog_info import catalog_info
 from .state.deserialize import state_from_json
-from .state.position import state_from_position
+from .state.position_read import state_from_position
 from .state.state import Action, InitialTables, State
 from .tables.catalog import Catalog
 

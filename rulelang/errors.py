@@ -10,10 +10,13 @@ Every error carries diagnostics (code, location, message, hint), so a host can s
   has the span of the rule that failed; the state is left as it was before the call.
 - ``StateDataError`` (a ``ValueError``): saved state data that does not fit the game.
 - ``InternalError``: rulelang itself failed; a bug to report, never the user's fault.
+- ``rulelang.boards.BoardError`` (a ``ValueError``, defined with the boards): bad board data
+  or a query a board cannot answer (E401).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from rulelang.diagnostics import Diagnostic
 
@@ -29,6 +32,19 @@ class RulelangError(Exception):
     def diagnostic(self) -> Diagnostic:
         """The first (for most errors, the only) diagnostic."""
         return self.diagnostics[0]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class, diagnostics and attributes, whatever its constructor takes, so
+        that an error reaches another process (a worker's parent, a Dask client) unchanged."""
+        return _rebuilt, (type(self), self.diagnostics, self.__dict__)
+
+
+def _rebuilt(cls: type[RulelangError], diagnostics: list[Diagnostic], attributes: dict[str, Any]) -> RulelangError:
+    """An error of ``cls`` with these diagnostics and attributes (unpickling; no constructor runs)."""
+    error = cls.__new__(cls)
+    RulelangError.__init__(error, diagnostics)
+    error.__dict__.update(attributes)
+    return error
 
 
 class RulesetError(RulelangError):

@@ -1,4 +1,4 @@
-"""Agents (interpreter/agents.py): the spec syntax, what greedy and IS-MCTS choose, that they
+"""Agents (interpreter/agents/): the spec syntax, what greedy and IS-MCTS choose, that they
 are deterministic for a seed, that they never read what their seat cannot see, and that they
 play every ruleset of games/ without failing. Budgets are small: the strength goals are
 measured by benchmarks/agents.py, not here."""
@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.interpreter.agents.agents import (
+from rulelang.diagnostics import REGISTRY
+from rulelang.errors import RulelangError
+from rulelang.interpreter.agents import (
     Agent,
     AgentSpec,
     AgentSpecError,
@@ -158,6 +160,19 @@ def test_a_spec_made_by_hand_is_checked_when_built() -> None:
         AgentSpec("minimax").build(game, 0)
     state = after(game, "b2")
     assert AgentSpec("mcts").build(game, 0).choose(state, 1) in state.legal_actions(1)   # 200 iterations
+
+
+def test_a_bad_spec_is_a_rulelang_error_with_code_e608() -> None:
+    """A host catches a bad line-up as any rulelang error (its diagnostic: E608
+    bad-agent-spec) or, as before, as a ValueError; the text is the diagnostic's."""
+    with pytest.raises(AgentSpecError) as caught:
+        parse_agents("mcts:fast", 2)
+    error = caught.value
+    assert isinstance(error, RulelangError) and isinstance(error, ValueError)
+    assert error.diagnostic.code == "E608" and REGISTRY["E608"].name == "bad-agent-spec"
+    assert error.diagnostic.message.startswith("agent 'mcts:fast': 'fast' is not a budget")
+    assert str(error) == f"E608 {error.diagnostic.message}"
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)   # as a worker process sends it
 
 
 def test_a_spec_error_is_a_value_error() -> None:

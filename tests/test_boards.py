@@ -21,6 +21,8 @@ from rulelang.boards import (
     load_board_file,
     square_grid,
 )
+from rulelang.diagnostics import REGISTRY, Diagnostic, Span
+from rulelang.errors import RulelangError
 from rulelang.interpreter.hosts.board_layout import HEX_HEIGHT, board_layout, route_places, track_centres
 
 
@@ -363,6 +365,28 @@ def test_schema_error_reports_yaml_line_and_column(tmp_path):
     assert (error.line, error.column) == (5, 8)
     assert "hexes[1].q" in error.message and "integer" in error.message
     assert str(error).startswith(f"{tmp_path / 'board.yaml'}:5:8: ")
+
+
+def test_a_board_error_is_of_rulelang_s_family_with_diagnostic_e401(tmp_path):
+    """BoardError is a RulelangError (E401, located in the data file) and still a
+    ValueError, whose text is the one users always saw: no code in it."""
+    error = load_error(tmp_path, """
+        kind: graph
+        spaces:
+          - {id: p, next: [nowhere]}
+    """)
+    assert isinstance(error, RulelangError) and isinstance(error, ValueError)
+    file = str(tmp_path / "board.yaml")
+    assert error.diagnostic == Diagnostic("E401", error.message, Span.point(file, error.line, error.column))
+    assert str(error) == f"{file}:{error.line}:{error.column}: {error.message}"
+    assert REGISTRY["E401"].name == "bad-board-data"
+    copied = pickle.loads(pickle.dumps(error))
+    assert (str(copied), copied.diagnostics, copied.quotable) == (str(error), error.diagnostics, error.quotable)
+    with pytest.raises(BoardError) as caught:
+        square_grid("main", 2, 2).space("c9")
+    assert str(caught.value) == "board 'main' has no space 'c9'"
+    assert caught.value.diagnostic == Diagnostic("E401", "board 'main' has no space 'c9'")
+    assert caught.value.args == ("board 'main' has no space 'c9'",)
 
 
 def test_unknown_next_id_reports_its_line(tmp_path):

@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("agents", ("rulelang.interpreter.agents",)),
     ("sim", ("rulelang.interpreter.sim",)),
     ("hosts", ("rulelang.interpreter.hosts",)),
-    ("facade", ("rulelang.cli", "rulelang.__main__", "rulelang")),
+    ("facade", ("rulelang.cli", "rulelang.commands", "rulelang.__main__", "rulelang")),
 ]
 
 

@@ -1,10 +1,11 @@
 """The built wheel: ``rulelang`` is its only import root, the runtime is inside it as
 ``rulelang.interpreter``, and the package data (grammar, schemas, type marker, the docs
-that ``rulelang explain`` reads) ship with it. The wheel is installed into a folder of its
+that ``rulelang explain`` reads, the web page's files) ship with it. The wheel is installed into a folder of its
 own and imported from outside the repository, as a host program would."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -43,6 +44,24 @@ def test_the_runtime_and_the_package_data_are_inside(wheel: Path) -> None:
                      "rulelang/syntax/grammar.lark", "rulelang/schemas/board.schema.json",
                      "rulelang/schemas/state.schema.json", "rulelang/docs/diagnostics.md"):
         assert expected in names
+    page = ROOT / "interpreter" / "hosts" / "web"   # the web page: its HTML, CSS and every ES module
+    for file in page.iterdir():
+        assert f"rulelang/interpreter/hosts/web/{file.name}" in names, file.name
+
+
+def test_pyproject_lists_every_package() -> None:
+    """Each folder of rulelang/ and interpreter/ with an __init__.py is a package of
+    pyproject's list: setuptools would otherwise ship it only as data, with a warning."""
+    config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    block = re.search(r"^packages = \[(.*?)\]", config, re.M | re.S)   # (tomllib is Python 3.11 on)
+    assert block is not None
+    listed = set(re.findall(r'"([\w.]+)"', block.group(1)))
+    language = ROOT / "rulelang"
+    folders = {".".join(("rulelang", *p.parent.relative_to(language).parts)) for p in language.rglob("__init__.py")
+               if not p.is_relative_to(language / "interpreter")}
+    folders |= {".".join(("rulelang.interpreter", *p.parent.relative_to(ROOT / "interpreter").parts))
+                for p in (ROOT / "interpreter").rglob("__init__.py")}
+    assert not sorted(folders - listed)
 
 
 def test_an_installed_wheel_loads_plays_and_explains_from_outside_the_repository(

@@ -11,7 +11,8 @@ import pytest
 
 import rulelang
 from rulelang import RulesetError, ast
-from rulelang.syntax.parser import GRAMMAR, MAX_DEPTH, grammar_parser, parse, unquote
+from rulelang.syntax.ast_builder import unquote
+from rulelang.syntax.parser import GRAMMAR, MAX_DEPTH, grammar_parser, parse
 from rulelang.syntax.syntax_errors import grammar_words
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -101,6 +101,18 @@ def test_a_position_read_back_is_the_same_state(name, players):
                 state.legal_action_ids(state.current_players()[0] if state.current_players() else None)
 
 
+def test_a_game_that_made_no_new_state_writes_the_same_position(market):
+    """A position leaves out the variables at the game's initial values: a game that has only
+    loaded states computes them when first asked to write one, and reads it back alike."""
+    state = market.new_initial_state(seed=3)
+    state.apply_action(state.legal_actions()[0])
+    fresh = rulelang.load(MARKET, path="market.rules")
+    assert fresh.initial_values is None
+    text = fresh.state_from_json(state.to_json()).to_position()
+    assert text == state.to_position() and "score = 0" not in text
+    assert kept(rulelang.load(MARKET, path="market.rules").state_from_position(text)) == kept(state)
+
+
 def test_a_finished_game_is_over(kuhn):
     state = kuhn.new_initial_state(seed=2)
     while not state.is_terminal():

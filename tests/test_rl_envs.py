@@ -19,7 +19,7 @@ from gymnasium.utils.env_checker import check_env, data_equivalence
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 import rulelang
-from rulelang.interpreter.agents.agents import AgentSpec, AgentSpecError
+from rulelang.interpreter.agents import AgentSpec, AgentSpecError
 from rulelang.interpreter.hosts.gymnasium_env import RulesetEnv
 from rulelang.interpreter.hosts.pettingzoo_env import aec_env, parallel_env
 from rulelang.interpreter.state import tensors

@@ -22,18 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.interpreter.hosts.server import (
-    MAX_LINE_BYTES,
-    OPS,
-    TOO_LONG,
-    GameLibrary,
-    LineSplitter,
-    Session,
-    encode,
-    schema,
-    start_tcp,
-    validator,
-)
+from rulelang.interpreter.hosts.library import GameLibrary
+from rulelang.interpreter.hosts.protocol import MAX_LINE_BYTES, TOO_LONG, encode, schema, validator
+from rulelang.interpreter.hosts.server import LineSplitter, start_tcp
+from rulelang.interpreter.hosts.sessions import OPS, Session
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"

@@ -15,9 +15,13 @@ from click.testing import CliRunner
 
 import rulelang
 from rulelang.cli import main
-from rulelang.interpreter.agents.agents import AgentSpec, parse_agents
+from rulelang.diagnostics import REGISTRY
+from rulelang.errors import RulelangError
+from rulelang.interpreter.agents import AgentSpec, parse_agents
 from rulelang.interpreter.sim import statistics as st
+from rulelang.interpreter.sim.extras import MissingExtraError
 from rulelang.interpreter.sim.parallel import ParallelError, chunks, make_job
+from rulelang.interpreter.sim.plots import require_matplotlib
 from rulelang.interpreter.sim.simulate import SimulationReport, compare_reports, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -283,6 +287,34 @@ def test_cli_without_matplotlib_says_how_to_install_it(monkeypatch, tmp_path):
     result = run("simulate", TIC_TAC_TOE, "-n", "3", "--plot", str(tmp_path / "x.png"))
     assert result.exit_code == 1 and "pip install 'rulelang[plot]'" in result.output
     assert not (tmp_path / "x.png").exists()
+
+
+def test_the_errors_of_extras_and_workers_are_rulelang_errors_with_their_codes(monkeypatch, kuhn):
+    """What a host gets from a missing extra (E609) or from workers that cannot be used (E610)
+    is a RulelangError with its diagnostic, and still a RuntimeError."""
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(MissingExtraError) as no_plots:
+        require_matplotlib()
+    with pytest.raises(MissingExtraError) as no_dask:
+        simulate(kuhn, 1, scheduler="tcp://127.0.0.1:8786")
+    with pytest.raises(ParallelError) as unsendable:
+        make_job(lambda: None, parse_agents("random", 2), 0)   # a game that cannot be pickled
+    cases = [(no_plots.value, "E609", "missing-extra", "plots need matplotlib"),
+             (no_dask.value, "E609", "missing-extra", "running on a Dask cluster needs Dask"),
+             (unsendable.value, "E610", "worker-failed", "this game cannot be sent to other processes")]
+    for error, code, name, message in cases:
+        assert isinstance(error, RulelangError) and isinstance(error, RuntimeError)
+        assert error.diagnostic.code == code and REGISTRY[code].name == name
+        assert error.diagnostic.message.startswith(message) and str(error) == f"{code} {error.diagnostic.message}"
+        assert str(pickle.loads(pickle.dumps(error))) == str(error)
+
+
+def test_cli_prints_the_message_of_a_bad_line_up_as_before():
+    result = run("simulate", TIC_TAC_TOE, "-n", "1", "--agents", "mcts:fast")
+    assert result.exit_code == 2 and "agent 'mcts:fast': 'fast' is not a budget" in result.output
+    assert "E608" not in result.output and "Traceback" not in result.output
 
 
 # ---------------------------------------------------------------- compare

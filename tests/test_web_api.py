@@ -24,8 +24,10 @@ from test_server import error, result
 
 import rulelang
 from rulelang.check.graph import END, START, phase_graph
+from rulelang.interpreter.hosts.library import GameLibrary
+from rulelang.interpreter.hosts.protocol import MAX_LINE_BYTES, validator
 from rulelang.interpreter.hosts.seat_view import SeatData
-from rulelang.interpreter.hosts.server import MAX_LINE_BYTES, GameLibrary, Session, validator
+from rulelang.interpreter.hosts.sessions import Session
 from rulelang.interpreter.hosts.web import MAX_SESSIONS, make_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,7 +95,7 @@ def test_rulesets_lists_the_ruleset_files_under_the_root_and_leaves_out_the_rest
 
 
 def test_rulesets_lists_at_most_its_limit(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("rulelang.interpreter.hosts.server.MAX_RULESETS", 2)
+    monkeypatch.setattr("rulelang.interpreter.hosts.library.MAX_RULESETS", 2)
     found = result(Session(GameLibrary(folder)), "rulesets")["rulesets"]
     assert [r["path"] for r in found] == ["broken.rules", "games/kuhn_poker.rules"]
 
@@ -349,8 +351,8 @@ def test_replay_of_a_game_with_explicit_chance_replays_its_outcomes(session: Ses
 
 # ---------------------------------------------------------------- the HTTP server
 
-PAGE = {"index.html": "<!doctype html><title>page</title>\n", "app.js": "console.log('app');\n",
-        "style.css": "body { margin: 0 }\n"}
+PAGE = {"index.html": "<!doctype html><title>page</title>\n", "app.js": "import {part} from './part.js';\n",
+        "part.js": "export const part = 1;\n", "style.css": "body { margin: 0 }\n"}
 
 
 @pytest.fixture
@@ -442,9 +444,38 @@ def test_the_page_files_are_served_and_nothing_else(web: str) -> None:
     assert headers["X-Frame-Options"] == "DENY" and headers["X-Content-Type-Options"] == "nosniff"
     status, headers, body = fetch(f"{web}/app.js")
     assert status == 200 and body.decode() == PAGE["app.js"] and headers["Content-Type"].startswith("text/javascript")
+    status, headers, body = fetch(f"{web}/part.js")
+    assert status == 200 and body.decode() == PAGE["part.js"] and headers["Content-Type"].startswith("text/javascript")
     assert fetch(f"{web}/style.css")[2].decode() == PAGE["style.css"]
-    for path in ("/games/tic_tac_toe.rules", "/../index.html", "/%2e%2e/pyproject.toml", "/web/app.js", "/api"):
+    for path in ("/games/tic_tac_toe.rules", "/../index.html", "/%2e%2e/pyproject.toml", "/web/app.js", "/api",
+                 "/missing.js", "/../app.js", "/static/app.js", "/App.js", "/app.js.map"):
         assert fetch(f"{web}{path}")[0] == 404, path
+
+
+def test_every_module_of_the_page_is_served_as_javascript(folder: Path) -> None:
+    """index.html loads app.js as an ES module; every module it imports, and they import, is
+    served with a JavaScript type, under the policy that lets the page run only its own scripts."""
+    server, _ = make_server(folder, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        page = f"http://127.0.0.1:{server.server_address[1]}"
+        status, headers, index = fetch(f"{page}/")
+        assert status == 200 and '<script type="module" src="app.js"></script>' in index.decode()
+        assert "script-src 'self';" in headers["Content-Security-Policy"]
+        waiting, seen = ["app.js"], set()
+        while waiting:
+            name = waiting.pop()
+            seen.add(name)
+            status, headers, body = fetch(f"{page}/{name}")
+            assert status == 200 and headers["Content-Type"].startswith("text/javascript"), name
+            waiting += [m for m in re.findall(r'^import .* from "\./([a-z_]+\.js)";$', body.decode(), re.M)
+                        if m not in seen]
+        assert {"app.js", "api.js", "editor.js", "play.js", "replay.js"} <= seen
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(HANG)
 
 
 def test_requests_from_other_sites_are_refused(web: str) -> None:

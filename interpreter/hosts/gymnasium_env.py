@@ -1,5 +1,5 @@
 """Any ruleset as a Gymnasium environment with one learning seat; the other seats are played
-by agents (``agents.py``, random by default). Also the parts that the PettingZoo
+by agents (``rulelang.interpreter.agents``, random by default). Also the parts that the PettingZoo
 environments (``pettingzoo_env.py``) share: loading, spaces, observations, seeds.
 
     from rulelang.interpreter.hosts.gymnasium_env import RulesetEnv
@@ -27,9 +27,9 @@ from gymnasium import spaces
 from rulelang.errors import IllegalActionError
 from rulelang.loader import load
 
-from ..agents.agents import Agent, AgentSpec, AgentSpecError, derive_seed, parse_agents
+from ..agents import Agent, AgentSpec, AgentSpecError, derive_seed, parse_agents
 from ..game import Game
-from ..sim.simulate import DEFAULT_MAX_DECISIONS
+from ..sim.play import DEFAULT_MAX_DECISIONS
 from ..state import tensors
 from ..state.state import State
 from .terminal_view import render_text
@@ -60,7 +60,7 @@ def load_game(source: GameSource, players: int | None = None) -> Game:
 
 def decision_bound(game: Game, max_decisions: int | None = None) -> int:
     """The number of decisions after which an episode is truncated: ``max_decisions`` if
-    given, else the ruleset's ``max_decisions``, else ``simulate.DEFAULT_MAX_DECISIONS``."""
+    given, else the ruleset's ``max_decisions``, else ``play.DEFAULT_MAX_DECISIONS``."""
     if max_decisions is None:
         return int(game.max_decisions or DEFAULT_MAX_DECISIONS)
     if isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1:

@@ -1,9 +1,10 @@
 """The web page's server (``rulelang web``): the protocol of ``rulelang serve`` over HTTP.
 
-``GET /`` gives the page (``index.html``, ``app.js``, ``style.css``: package data in
-``interpreter/web/``); ``POST /api/session`` gives a token for a new protocol ``Session``;
-``POST /api`` with the header ``X-Rulelang-Session: TOKEN`` and one request as its JSON body
-gives the reply, as ``Session.handle`` makes it (HTTP 200 even for a protocol error).
+``GET /`` gives the page (``index.html``, ``style.css`` and its scripts: ES modules, from
+``app.js`` on; package data in ``interpreter/hosts/web/``); ``POST /api/session`` gives a
+token for a new protocol ``Session``; ``POST /api`` with the header ``X-Rulelang-Session:
+TOKEN`` and one request as its JSON body gives the reply, as ``Session.handle`` makes it
+(HTTP 200 even for a protocol error).
 
 A server on localhost must not be driven by other web sites: a request whose ``Host`` is not
 this server's (DNS rebinding), a POST whose ``Origin`` is another site's, or that is not
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.resources
+import re
 import secrets
 import sys
 import threading
@@ -26,7 +28,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .server import JSON, MAX_LINE_BYTES, READ_CHUNK, GameLibrary, ProtocolError, Session, encode, error_reply
+from .library import GameLibrary
+from .protocol import JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply
+from .server import READ_CHUNK
+from .sessions import Session
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -35,11 +40,12 @@ DEFAULT_PORT = 7371
 MAX_SESSIONS = 16              # pages served at once; the least recently used session goes
 MAX_DRAINED = 4 * MAX_LINE_BYTES   # a body too long but below this is read and dropped before the 413
 SESSION_HEADER = "X-Rulelang-Session"
-STATIC_FILES = {"/": "index.html", "/index.html": "index.html", "/app.js": "app.js", "/style.css": "style.css"}
+STATIC_FILES = {"/": "index.html", "/index.html": "index.html", "/style.css": "style.css"}
+SCRIPT_PATH = re.compile(r"/([a-z][a-z0-9_]*\.js)")   # the page's modules: /app.js, /editor.js...
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
-                    # the page's own script only: text that a ruleset puts on the page never runs
+                    # the page's own scripts only: text that a ruleset puts on the page never runs
                     "Content-Security-Policy": "default-src 'self'; script-src 'self'; "
                                                "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
                                                "connect-src 'self'; base-uri 'none'; form-action 'none'; "
@@ -95,6 +101,13 @@ class WebApp:
         return data
 
 
+def static_name(route: str) -> str | None:
+    """The file of the page that ``route`` names (a script of the page's folder, not below
+    it), or None."""
+    script = SCRIPT_PATH.fullmatch(route)
+    return script.group(1) if script is not None else STATIC_FILES.get(route)
+
+
 def refusal(code: str, message: str) -> JSON:
     """A protocol-shaped error reply for a request HTTP refuses."""
     return error_reply(None, None, ProtocolError(code, message))
@@ -111,7 +124,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if not self.host_allowed():
             return
-        name = STATIC_FILES.get(self.path.split("?", 1)[0])
+        name = static_name(self.path.split("?", 1)[0])
         data = None if name is None else self.app.static_file(name)
         if name is None or data is None:
             self.send(404, b"not found\n", "text/plain; charset=utf-8")

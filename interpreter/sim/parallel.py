@@ -1,8 +1,9 @@
 """Playing a simulation's games in several local processes, or on a Dask cluster.
 
 The games are cut into chunks of consecutive numbers. A worker plays a chunk with
-``simulate.play_game``, which depends only on the run's seed and the game's number, and the
-results are recorded in the games' order: the report is the one a single process would make.
+``play.play_game``, which depends only on the run's seed and the game's number, and the
+results are handed on in the games' order: the report made of them is the one a single
+process would make.
 
 What a worker needs travels once as a ``Job``: the pickled game (a ``Game`` pickles as its
 checked declarations and is built again where it is unpickled, reading its board files
@@ -23,12 +24,16 @@ import pickle
 import signal
 import sys
 import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..agents.agents import AgentSpec
-from .simulate import GameResult, MissingExtraError, OnProgress, SimulationReport, bound_of, play_game, record
+from rulelang.diagnostics import Diagnostic
+from rulelang.errors import RulelangError
+
+from ..agents import AgentSpec
+from .extras import MissingExtraError
+from .play import GameResult, OnProgress, bound_of, play_game
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -38,10 +43,16 @@ MAX_CHUNK = 100         # games in one chunk at most
 DIST_HINT = "pip install 'rulelang[dist]'"
 Chunk = tuple[int, int]   # games start..stop-1
 ChunkResult = tuple[int, list[GameResult]]   # (start, the results of its games in order)
+OnResult = Callable[[GameResult], None]   # takes each game's result, in the games' order
 
 
-class ParallelError(RuntimeError):
-    """The workers could not be used (a scheduler that cannot be reached...); the message says why."""
+class ParallelError(RulelangError, RuntimeError):
+    """The workers could not be used or failed (a scheduler that cannot be reached, a game
+    that cannot be built on a worker...): E610 worker-failed; the diagnostic's message says why."""
+
+    def __init__(self, message: str):
+        super().__init__([Diagnostic("E610", message)])
+
 
 
 @dataclass(frozen=True)
@@ -92,32 +103,41 @@ def chunks(games: int, workers: int) -> list[Chunk]:
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
-def play_in_parallel(report: SimulationReport, game: Game, agents: Sequence[AgentSpec], games: int,
-                     jobs: int, scheduler: str | None, on_progress: OnProgress | None) -> None:
-    """Play the games on ``jobs`` local processes (or the Dask cluster at ``scheduler``) and
-    record them in ``report`` in their order."""
-    job = make_job(game, agents, report.seed)
-    pending: dict[int, list[GameResult]] = {}   # chunks done before an earlier one, by their first game
-    done = 0
+def play_in_parallel(game: Game, agents: Sequence[AgentSpec], seed: int, games: int, jobs: int,
+                     scheduler: str | None, on_result: OnResult, on_progress: OnProgress | None) -> str:
+    """Play the games of the run seeded with ``seed`` on ``jobs`` local processes (or the Dask
+    cluster at ``scheduler``), handing each result to ``on_result`` in the games' order; how
+    the games were played ("2 processes", "Dask, 4 worker threads")."""
+    job = make_job(game, agents, seed)
     if scheduler is not None:
-        results, report.workers = _dask_results(job, games, scheduler)
+        results, workers = _dask_results(job, games, scheduler)
     else:
         work = chunks(games, jobs)
         processes = max(1, min(jobs, len(work)))
         results = _pool_results(job, work, processes, game)
-        report.workers = f"{processes} processes" if processes > 1 else "1 process"
-    checked = _worker_errors(results)
+        workers = f"{processes} processes" if processes > 1 else "1 process"
+    _hand_on_in_order(_worker_errors(results), games, on_result, on_progress)
+    return workers
+
+
+def _hand_on_in_order(results: Generator[ChunkResult, None, None], games: int, on_result: OnResult,
+                      on_progress: OnProgress | None) -> None:
+    """Each game's result of ``results`` (chunks in any order) to ``on_result``, in the games'
+    order, as soon as the chunks before it are done; the generator is closed at the end."""
+    pending: dict[int, list[GameResult]] = {}   # chunks done before an earlier one, by their first game
+    done = handed = 0
     try:
-        for start, chunk_results in checked:
+        for start, chunk_results in results:
             pending[start] = chunk_results
             done += len(chunk_results)
-            while report.games in pending:   # record in the games' order, as soon as possible
-                for result in pending.pop(report.games):
-                    record(report, result)
+            while handed in pending:
+                for result in pending.pop(handed):
+                    on_result(result)
+                    handed += 1
             if on_progress is not None:
                 on_progress(done, games)
     finally:   # stops the workers at once on an error or Ctrl-C
-        checked.close()
+        results.close()
 
 
 def _worker_errors(results: Generator[ChunkResult, None, None]) -> Generator[ChunkResult, None, None]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..agents.agents import RandomAgent, derive_seed
+from ..agents import RandomAgent, derive_seed
 from ..model.values import CHANCE, who
 from ..state.state import Action
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .simulate import MissingExtraError, SimulationReport
+from .extras import MissingExtraError
+from .simulate import SimulationReport
 
 PLOT_HINT = "pip install 'rulelang[plot]'"
 SIZE = (13.0, 4.0)   # inches: three panels side by side

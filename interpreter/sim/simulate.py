@@ -2,41 +2,33 @@
 
 ``simulate`` is deterministic for a seed: game ``i`` starts from a seed derived from
 ``(seed, i)``, each seat's agent from ``(seed, i, seat)`` and the sampler of any chance node
-the state exposes from ``(seed, i, CHANCE)``. Every game depends on its number only, so a run
-split among processes (``jobs``) or the machines of a Dask cluster (``scheduler``, see
-``parallel``) gives the same report as a run in one process. Games that hit the bound on
-decisions, or stop on a runtime error, are counted as unfinished, never raised. A game that
-stops on an error is also counted as failed, and each distinct error (code, message,
-location) is kept once with the number of games that hit it (at most
-``MAX_DISTINCT_ERRORS``; the rest are counted together).
+the state exposes from ``(seed, i, CHANCE)`` (``play.play_game``, which plays every game of
+a run). Every game depends on its number only, so a run split among processes (``jobs``) or
+the machines of a Dask cluster (``scheduler``, see ``parallel``) gives the same report as a
+run in one process. Games that hit the bound on decisions, or stop on a runtime error, are
+counted as unfinished, never raised. A game that stops on an error is also counted as
+failed, and each distinct error (code, message, location) is kept once with the number of
+games that hit it (at most ``MAX_DISTINCT_ERRORS``; the rest are counted together).
 """
 from __future__ import annotations
 
-import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulelang.diagnostics import Diagnostic
-from rulelang.errors import BUG_HINT, RulelangError, RulesRuntimeError
 
-from ..agents.agents import Agent, AgentSpec, derive_seed
-from ..model.values import CHANCE
-from ..state.state import State
+from ..agents import AgentSpec
 from . import statistics as st
+from .parallel import play_in_parallel
+from .play import GameResult, OnProgress, bound_of, play_game
 
 if TYPE_CHECKING:
     from ..game import Game
 
-DEFAULT_MAX_DECISIONS = 10_000
 MAX_DISTINCT_ERRORS = 20
 OTHER_ERRORS = "other"   # the key that counts games whose error was not kept
-OnProgress = Callable[[int, int], None]   # (games done, games in all)
-
-
-class MissingExtraError(RuntimeError):
-    """An optional part of rulelang (Dask, matplotlib) is not installed; the message says how to."""
 
 
 @dataclass
@@ -174,72 +166,6 @@ def _described(values: Sequence[float]) -> dict[str, float]:
     return {k: len(values) if k == "count" else _num(v) for k, v in st.describe(values).items()}
 
 
-@dataclass
-class GameResult:
-    """How one simulated game went."""
-
-    finished: bool
-    decisions: int
-    returns: list[float] = field(default_factory=list)
-    winners: list[int] = field(default_factory=list)
-    error: str = ""
-    diagnostic: Diagnostic | None = None   # the error that stopped the game, if one did
-
-
-def play_one(game: Game, seed: int, agents: Sequence[Agent], max_decisions: int,
-             chance: random.Random | None = None) -> GameResult:
-    """One game from ``seed`` with one agent per seat; a chance node that the state exposes is
-    sampled with ``chance`` (by default a generator seeded with ``seed``)."""
-    decisions = 0
-    chance = chance if chance is not None else random.Random(seed)
-    try:
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal():
-            decisions = state.decisions
-            if decisions >= max_decisions:
-                return GameResult(False, decisions, error="max_decisions")
-            play_step(state, agents, chance)
-        return GameResult(True, state.decisions, state.returns(), state.winners())
-    except RulelangError as error:  # the rules failed, or (a bug) the engine did
-        return _failed(decisions, error.diagnostic)
-    except ValueError as error:  # an agent found no legal action
-        return _failed(decisions, Diagnostic("E602", str(error)))
-    except Exception as error:  # a bug in rulelang: reported as such, never raised
-        message = f"rulelang failed while simulating: {type(error).__name__}: {error}"
-        return _failed(decisions, Diagnostic("E900", message, hint=BUG_HINT))
-
-
-def play_game(game: Game, agents: Sequence[AgentSpec], seed: int, index: int, max_decisions: int) -> GameResult:
-    """Game number ``index`` of a run seeded with ``seed``: it depends on nothing else."""
-    seated = [spec.build(game, derive_seed(seed, index, seat)) for seat, spec in enumerate(agents)]
-    chance = random.Random(derive_seed(seed, index, CHANCE))
-    return play_one(game, derive_seed(seed, index), seated, max_decisions, chance)
-
-
-def _failed(decisions: int, diagnostic: Diagnostic) -> GameResult:
-    return GameResult(False, decisions, error=diagnostic.code, diagnostic=diagnostic)
-
-
-def play_step(state: State, agents: Sequence[Agent] | Mapping[int, Agent], chance: random.Random) -> None:
-    """Apply one action: the first player to act picks with his agent (a simultaneous choice
-    takes one step per player); a chance node that is exposed anyway is sampled with ``chance``."""
-    players = state.current_players()
-    if not players:
-        raise RulesRuntimeError(Diagnostic("E602", "the game is not over but nobody is to act"))
-    player = players[0]
-    if player == CHANCE:
-        outcomes = state.chance_outcomes()
-        action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-    else:
-        action = agents[player].choose(state, player)
-    state.apply_action(action, player=player)
-
-
-def bound_of(game: Game) -> int:
-    """The most decisions a simulated game of ``game`` may take before it counts as unfinished."""
-    return int(game.max_decisions or DEFAULT_MAX_DECISIONS)
-
-
 def simulate(game: Game, games: int, seed: int = 0, on_progress: OnProgress | None = None, *,
              agents: Sequence[AgentSpec] | None = None, jobs: int = 1,
              scheduler: str | None = None) -> SimulationReport:
@@ -248,9 +174,9 @@ def simulate(game: Game, games: int, seed: int = 0, on_progress: OnProgress | No
 
     ``agents`` gives one spec per seat (default: random everywhere). ``jobs`` > 1 plays in
     that many local processes; ``scheduler`` (a Dask scheduler's address, e.g.
-    ``tcp://host:8786``) plays on a Dask cluster instead (MissingExtraError without Dask;
-    ``parallel.ParallelError`` if the cluster cannot be used). ``on_progress(done, total)``
-    is called as games finish.
+    ``tcp://host:8786``) plays on a Dask cluster instead (``extras.MissingExtraError``
+    without Dask; ``parallel.ParallelError`` if the cluster cannot be used).
+    ``on_progress(done, total)`` is called as games finish.
     """
     specs = tuple(agents) if agents is not None else (AgentSpec(),) * game.num_players
     if len(specs) != game.num_players:
@@ -260,14 +186,15 @@ def simulate(game: Game, games: int, seed: int = 0, on_progress: OnProgress | No
     if jobs <= 1 and scheduler is None:
         _play_here(report, game, specs, games, on_progress)
     else:
-        from . import parallel
-        parallel.play_in_parallel(report, game, specs, games, jobs, scheduler, on_progress)
+        report.workers = play_in_parallel(game, specs, seed, games, jobs, scheduler,
+                                          lambda result: record(report, result), on_progress)
     report.seconds = time.perf_counter() - started
     return report
 
 
 def _play_here(report: SimulationReport, game: Game, agents: Sequence[AgentSpec], games: int,
                on_progress: OnProgress | None) -> None:
+    """Play the games one after the other in this process, recording each in ``report``."""
     bound = bound_of(game)
     for i in range(games):
         record(report, play_game(game, agents, report.seed, i, bound))

@@ -13,7 +13,7 @@ from rulelang import ast, boards
 
 from ..model.serialize import FORMAT, JsonValue, encode_value, zone_key
 from ..model.values import Component
-from .position import component_name, zone_name
+from .position_write import component_name, zone_name
 
 if TYPE_CHECKING:
     from ..tables.catalog import Catalog

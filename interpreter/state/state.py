@@ -23,6 +23,7 @@ from ..tables.runtime import MAX_DEPTH
 from .events import Event, action_event, events_for, tokens_event
 from .infostate import components_in, resample
 from .observe import describe, observation
+from .position_write import position_text
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -484,10 +485,12 @@ class State:
     def to_position(self) -> str:
         """The state as a position: readable text naming zones, components, spaces, players
         and variables (docs/state-format.md); ``Game.state_from_position`` reads it back.
-        Like FEN it leaves out the history, the count of decisions, the log and events."""
-        from .position import position_text
-
-        return position_text(self)
+        Like FEN it leaves out the history, the count of decisions, the log and events, and
+        the variables at their initial values (the game's, computed here if no new game has)."""
+        if self.game.initial_values is None:
+            State(self.game, 0, False)._set_initial_values_of_game()
+        assert self.game.initial_values is not None
+        return position_text(self, self.game.initial_values)
 
     def check_invariants(self) -> list[str]:
         """The labels of the ruleset's invariants that do not hold now."""
@@ -859,21 +862,21 @@ def _cause(error: Exception) -> BaseException | None:
     """The error to chain to the one rulelang raises for ``error``: none for an error of the
     rules (the user needs no Python traceback), the Python error itself for a bug, and its
     own cause for an error of the family, raised again as it is."""
-    if isinstance(error, RulelangError):
-        return error.__cause__
-    return None if isinstance(error, (RuleError, RecursionError, BoardError)) else error
+    if isinstance(error, (RuleError, RecursionError, BoardError)):
+        return None
+    return error.__cause__ if isinstance(error, RulelangError) else error
 
 
 def _rulelang_error(error: Exception, span: Span | None, where: str) -> RulelangError:
     """What went wrong evaluating the rules, as an error of the family: the rules' own error
     (RulesRuntimeError) or rulelang's (InternalError), located at ``span``; ``where`` (" (in
     PROCEDURE)") ends the message."""
+    if isinstance(error, BoardError):  # a board query the board cannot answer
+        return RulesRuntimeError(Diagnostic("E602", error.message + where, span))
     if isinstance(error, RulelangError):
         return error
     if isinstance(error, RuleError):
         return RulesRuntimeError(Diagnostic(error.code, error.message + where, span))
-    if isinstance(error, BoardError):  # a board query the board cannot answer
-        return RulesRuntimeError(Diagnostic("E602", error.message + where, span))
     if isinstance(error, RecursionError):
         return RulesRuntimeError(Diagnostic("E603", "the rules nest calls too deeply" + where, span))
     message = f"rulelang failed while running the rules{where}: {type(error).__name__}: {error}"

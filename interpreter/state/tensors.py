@@ -17,8 +17,9 @@ from weakref import WeakKeyDictionary
 
 from rulelang import ast
 from rulelang.boards import Space
-from rulelang.check.checker import Kinds, walk
+from rulelang.check.kinds import Kinds
 from rulelang.check.signatures import SIGNATURES
+from rulelang.check.tree import walk
 from rulelang.errors import IllegalActionError
 
 from ..model.values import CHANCE, Component, EnumValue, Player, Value

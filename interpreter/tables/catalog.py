@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from rulelang import ast, boards
-from rulelang.check.checker import walk
 from rulelang.check.settings import Settings
+from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
 from ..model.problems import CompileError, unchecked

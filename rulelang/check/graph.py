@@ -20,7 +20,7 @@ from typing import TypeAlias
 import networkx as nx
 
 from rulelang import ast
-from rulelang.check.checker import walk
+from rulelang.check.tree import walk
 from rulelang.diagnostics import Diagnostic, Span
 
 START, END, SETUP = "@start", "@end", "@setup"

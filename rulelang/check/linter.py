@@ -18,8 +18,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rulelang import ast
-from rulelang.check.checker import bound_names, check, walk
+from rulelang.check.checker import check
 from rulelang.check.settings import Settings, read_settings
+from rulelang.check.tree import bound_names, walk
 from rulelang.diagnostics import Diagnostic, Span, errors_in
 from rulelang.errors import BUG_HINT, RulesetError
 from rulelang.files import real_path

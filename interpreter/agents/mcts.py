@@ -1,156 +1,25 @@
-"""Agents: players the engine can seat at a game. An agent picks one legal action.
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse,
+2012) with UCT: ``MctsAgent``, ``N`` iterations or ``N`` seconds per decision (``Budget``),
+with the options of docs/agents.md (exploration, rollout depth, RAVE, decisive moves) and a
+small solver (MCTS-Solver) for a seat that sees everything.
 
-A line-up is written as text, one spec per seat separated by commas (``mcts:400,random,greedy``),
-or one spec for every seat. ``parse_agents`` turns it into ``AgentSpec`` values: plain data
-that can be sent to other processes, each building its agent with ``AgentSpec.build``.
-
-The kinds (docs/agents.md):
-
-- ``random``: uniform among the legal actions;
-- ``greedy`` / ``greedy:NAME``: one ply, maximising the seat's score (``State.returns``) or
-  the ruleset's function ``NAME(p: player) -> int`` on the state after the action;
-- ``mcts:N``, ``mcts:Ns`` (``mcts:0.5s``), with options ``:c=X``, ``:depth=D``, ``:rave=K``
-  and ``:decisive=L``: single-observer information-set Monte Carlo tree search (Cowling,
-  Powley and Whitehouse, 2012) with UCT, ``N`` iterations or ``N`` seconds per decision.
-
-Agents other than ``random`` never read what their seat cannot see: they search from a
-*canonical* state (``canonical_state``), the same for every state the seat cannot tell
-apart, and from samples of it drawn by ``State.resample_from_infostate``.
+The search never reads what its seat cannot see: it starts from a *canonical* state
+(``canonical_state``), the same for every state the seat cannot tell apart, and draws its
+samples of it with ``Sampler`` (as ``State.resample_from_infostate`` does).
 """
 from __future__ import annotations
 
-import hashlib
 import math
 import random
-import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
 
-from rulelang import ast
 from rulelang.errors import RulelangError
 
-from ..model.values import CHANCE, who
+from ..model.values import CHANCE
 from ..state.infostate import Sampler
 from ..state.state import Action, State
-
-if TYPE_CHECKING:
-    from ..game import Game
-
-
-def derive_seed(*parts: int) -> int:
-    """A 63-bit seed mixed from integers; the same parts give the same seed on any machine."""
-    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-class Agent(Protocol):
-    """What the engine asks of an agent: one of ``player``'s legal actions in ``state``."""
-
-    def choose(self, state: State, player: int) -> Action: ...
-
-
-class AgentSpecError(ValueError):
-    """A line-up of agents that cannot be read; the message says why."""
-
-
-class RandomAgent:
-    """Picks uniformly among the legal actions, from its own seeded generator."""
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def choose(self, state: State, player: int) -> Action:
-        """One of ``player``'s legal actions in ``state``."""
-        actions = state.legal_actions(player)
-        if not actions:
-            raise ValueError(f"{who(player)} has no legal action here")
-        return actions[self.rng.randrange(len(actions))]
-
-
-# ---------------------------------------------------------------- greedy
-
-Evaluation = Callable[[State, int], float]
-"""The value of a state for a seat, higher is better."""
-
-
-def score_of(state: State, player: int) -> float:
-    """The seat's score, as ``State.returns`` computes it."""
-    return state.returns()[player]
-
-
-def heuristic_function(game: Game, name: str) -> Evaluation:
-    """The ruleset's function ``name(p: player) -> int`` as an evaluation; AgentSpecError if
-    the ruleset declares no such function or it has another shape."""
-    decl = game.catalog.functions.get(name)
-    if decl is None:
-        declared = ", ".join(sorted(game.catalog.functions)) or "none"
-        raise AgentSpecError(f"greedy:{name}: the ruleset declares no function '{name}' (functions: {declared})")
-    shape = _shape_problem(decl)
-    if shape:
-        raise AgentSpecError(f"greedy:{name}: {shape}; a heuristic takes one player and returns an int")
-    call = ast.Call(decl.span, name, (ast.Name(decl.span, "p"),))
-    compiled = game.program.compile_expression(call, {"p"})
-    players = game.catalog.players
-    return lambda state, player: _number(state.evaluate(compiled, {"p": players[player]}, decl.span))
-
-
-def _shape_problem(decl: ast.FunctionDecl) -> str:
-    """What makes ``decl`` unfit as a heuristic, or "" if it fits."""
-    params = ", ".join(f"{p.name}: {p.type}" for p in decl.params)
-    if len(decl.params) != 1 or decl.params[0].type.name != "player" or decl.params[0].type.optional:
-        return f"function '{decl.name}' takes ({params}), not (p: player)"
-    if decl.result is None or decl.result.name != "int" or decl.result.optional:
-        return f"function '{decl.name}' returns {decl.result}, not int"
-    return ""
-
-
-def _number(value: object) -> float:
-    if isinstance(value, int):
-        return float(value)
-    raise TypeError(f"a heuristic gave {value!r}, not a number")
-
-
-class GreedyAgent:
-    """One ply: the action whose resulting state is best for the seat by ``evaluation``,
-    each action tried on one sample of what the seat cannot see; ties broken at random."""
-
-    def __init__(self, seed: int = 0, evaluation: Evaluation = score_of):
-        self.rng = random.Random(seed)
-        self.evaluation = evaluation
-
-    def choose(self, state: State, player: int) -> Action:
-        """One of ``player``'s legal actions in ``state``."""
-        actions = state.legal_actions(player)
-        if len(actions) < 2:
-            return _only(actions, player)
-        try:
-            sample = Sampler(state, player).sample(self.rng.getrandbits(63))
-        except RulelangError:
-            return actions[self.rng.randrange(len(actions))]
-        values = [self._value_after(sample, player, action.id) for action in actions]
-        best = max(values)
-        return self.rng.choice([a for a, v in zip(actions, values, strict=True) if v == best])
-
-    def _value_after(self, sample: State, player: int, action_id: int) -> float:
-        """The evaluation of ``sample`` after ``action_id``; -inf if the rules fail."""
-        after = sample.clone()
-        try:
-            after.apply_action(action_id, player=player)
-            return self.evaluation(after, player)
-        except (RulelangError, TypeError, IndexError):
-            return -math.inf
-
-
-def _only(actions: list[Action], player: int) -> Action:
-    """The one legal action; ValueError if there is none."""
-    if not actions:
-        raise ValueError(f"{who(player)} has no legal action here")
-    return actions[0]
-
-
-# ---------------------------------------------------------------- IS-MCTS
+from .base import only_action
 
 DEFAULT_EXPLORATION = 0.4
 """UCT's exploration constant for rewards between 0 and 1."""
@@ -312,7 +181,7 @@ class MctsAgent:
         one, else the most visited at the root that is not a proved loss."""
         actions = state.legal_actions(player)
         if len(actions) < 2:
-            return _only(actions, player)
+            return only_action(actions, player)
         try:
             root = self.search(Sampler(state, player), player)
         except RulelangError:
@@ -510,167 +379,3 @@ def _loses_at_once(state: State, player: int) -> bool:
             if other in winners and player not in winners:
                 return True
     return False
-
-
-# ---------------------------------------------------------------- specs
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """One seat's agent as data: its kind and its settings (plain values, picklable).
-
-    ``heuristic``: greedy's function of the ruleset (None: the score). ``iterations`` or
-    ``seconds``: MCTS's budget per decision; ``exploration``: UCT's constant; ``depth``: the
-    decisions a rollout plays at most (None: to the end); ``rave``: the weight of the
-    all-moves-as-first values (0: none); ``decisive``: 1 for decisive moves in rollouts, 2
-    for decisive and anti-decisive moves (0: plain random rollouts)."""
-
-    kind: str = "random"
-    heuristic: str | None = None
-    iterations: int | None = None
-    seconds: float | None = None
-    exploration: float = DEFAULT_EXPLORATION
-    depth: int | None = None
-    rave: float = 0.0
-    decisive: int = 0
-
-    def check(self, game: Game) -> None:
-        """AgentSpecError if this spec cannot play ``game`` (greedy's function missing or of
-        the wrong shape)."""
-        if self.kind == "greedy" and self.heuristic is not None:
-            heuristic_function(game, self.heuristic)
-
-    def build(self, game: Game, seed: int) -> Agent:
-        """A new agent of this kind for ``game``, seeded with ``seed``; AgentSpecError if the
-        spec does not fit the game."""
-        if self.kind == "greedy":
-            evaluation = score_of if self.heuristic is None else heuristic_function(game, self.heuristic)
-            return GreedyAgent(seed, evaluation)
-        if self.kind == "mcts":
-            return MctsAgent(seed, Budget(self.iterations, self.seconds), self.exploration, self.depth, self.rave,
-                             self.decisive)
-        if self.kind == "random":
-            return RandomAgent(seed)
-        raise AgentSpecError(f"unknown agent kind {self.kind!r}: the kinds are {', '.join(AGENT_KINDS)}")
-
-    def __str__(self) -> str:
-        if self.kind == "greedy":
-            return "greedy" if self.heuristic is None else f"greedy:{self.heuristic}"
-        if self.kind != "mcts":
-            return self.kind
-        text = f"mcts:{self.seconds:g}s" if self.seconds is not None else f"mcts:{self.iterations}"
-        if self.exploration != DEFAULT_EXPLORATION:
-            text += f":c={self.exploration:g}"
-        if self.depth is not None:
-            text += f":depth={self.depth}"
-        if self.rave:
-            text += f":rave={self.rave:g}"
-        return text if not self.decisive else text + f":decisive={self.decisive}"
-
-
-AGENT_KINDS = ("random", "greedy", "mcts")
-SPEC_SYNTAX = ("random, greedy, greedy:FUNCTION, mcts:ITERATIONS or mcts:SECONDSs (options :c=X, :depth=N, "
-               ":rave=K, :decisive=L)")
-
-
-def parse_agents(text: str, players: int) -> tuple[AgentSpec, ...]:
-    """One spec per seat from ``text``: a single spec for every seat, or one per seat."""
-    parts = [part.strip() for part in text.split(",")]
-    if len(parts) not in (1, players):
-        raise AgentSpecError(f"{len(parts)} agents given for {players} seats: give one for every seat, "
-                             "or one per seat")
-    specs = tuple(_parse_one(part) for part in parts)
-    return specs * players if len(specs) == 1 else specs
-
-
-def _parse_one(text: str) -> AgentSpec:
-    kind, colon, rest = text.partition(":")
-    if kind not in AGENT_KINDS:
-        raise AgentSpecError(f"unknown agent {text!r}: the kinds are {', '.join(AGENT_KINDS)} ({SPEC_SYNTAX})")
-    if colon and not rest:
-        raise AgentSpecError(f"agent {text!r}: nothing after ':' ({SPEC_SYNTAX})")
-    if kind == "random":
-        if rest:
-            raise AgentSpecError(f"agent {text!r}: random takes no settings")
-        return AgentSpec("random")
-    if kind == "greedy":
-        return _parse_greedy(text, rest)
-    return _parse_mcts(text, rest)
-
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _parse_greedy(text: str, rest: str) -> AgentSpec:
-    if not rest:
-        return AgentSpec("greedy")
-    if not _IDENTIFIER.fullmatch(rest):
-        raise AgentSpecError(f"agent {text!r}: greedy:FUNCTION names a function of the ruleset, "
-                             f"{rest!r} is not a name")
-    return AgentSpec("greedy", heuristic=rest)
-
-
-def _parse_mcts(text: str, rest: str) -> AgentSpec:
-    if not rest:
-        raise AgentSpecError(f"agent {text!r}: give mcts a budget per decision, "
-                             "iterations (mcts:200) or seconds (mcts:0.5s)")
-    budget, *options = rest.split(":")
-    iterations, seconds = _parse_budget(text, budget)
-    settings: dict[str, float] = {}
-    for option in options:
-        name, value = _parse_option(text, option)
-        if name in settings:
-            raise AgentSpecError(f"agent {text!r}: {name} is given twice")
-        settings[name] = value
-    depth = settings.get("depth")
-    return AgentSpec("mcts", iterations=iterations, seconds=seconds,
-                     exploration=settings.get("c", DEFAULT_EXPLORATION),
-                     depth=None if depth is None else int(depth), rave=settings.get("rave", 0.0),
-                     decisive=int(settings.get("decisive", 0)))
-
-
-def _parse_budget(text: str, budget: str) -> tuple[int | None, float | None]:
-    """(iterations, seconds) from ``200`` or ``0.5s``."""
-    if budget.endswith("s"):
-        seconds = _positive_float(budget[:-1])
-        if seconds is None:
-            raise AgentSpecError(f"agent {text!r}: {budget!r} is not a time budget; write seconds above 0, "
-                                 "as in mcts:0.5s")
-        return None, seconds
-    if not budget.isdigit() or int(budget) < 1:
-        raise AgentSpecError(f"agent {text!r}: {budget!r} is not a budget; write iterations (a whole number "
-                             "above 0, as in mcts:200) or seconds (mcts:0.5s)")
-    return int(budget), None
-
-
-def _parse_option(text: str, option: str) -> tuple[str, float]:
-    """("c", X), ("depth", N), ("rave", K) or ("decisive", L) from ``c=X``, ``depth=N``,
-    ``rave=K`` or ``decisive=L``."""
-    name, equals, value = option.partition("=")
-    if not equals or name not in ("c", "depth", "rave", "decisive"):
-        raise AgentSpecError(f"agent {text!r}: unknown option {option!r}; the options are c=X "
-                             "(exploration, 0 or more), depth=N (decisions per rollout, 1 or more), "
-                             "rave=K (weight of all-moves-as-first values, 0 or more) and decisive=L "
-                             "(0, 1: decisive moves in rollouts, 2: and anti-decisive moves)")
-    if name == "decisive":
-        if value not in ("0", "1", "2"):
-            raise AgentSpecError(f"agent {text!r}: decisive must be 0, 1 or 2, not {value!r}")
-        return name, int(value)
-    if name == "depth":
-        if not value.isdigit() or int(value) < 1:
-            raise AgentSpecError(f"agent {text!r}: depth must be a whole number above 0, not {value!r}")
-        return name, int(value)
-    number = _positive_float(value, zero=True)
-    if number is None:
-        raise AgentSpecError(f"agent {text!r}: {name} must be a number, 0 or more, not {value!r}")
-    return name, number
-
-
-def _positive_float(text: str, zero: bool = False) -> float | None:
-    """The finite number ``text`` writes if above 0 (or 0 itself, with ``zero``), else None."""
-    try:
-        number = float(text)
-    except ValueError:
-        return None
-    if not math.isfinite(number) or number < 0 or (number == 0 and not zero) or "_" in text:
-        return None
-    return number

@@ -1,0 +1,106 @@
+"""The one-ply agents: ``RandomAgent`` (uniform among the legal actions) and ``GreedyAgent``
+(the action after which the seat's score, or a heuristic function of the ruleset, is best)."""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rulelang import ast
+from rulelang.errors import RulelangError
+
+from ..model.values import who
+from ..state.infostate import Sampler
+from ..state.state import Action, State
+from .base import AgentSpecError, only_action
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions, from its own seeded generator."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, player: int) -> Action:
+        """One of ``player``'s legal actions in ``state``."""
+        actions = state.legal_actions(player)
+        if not actions:
+            raise ValueError(f"{who(player)} has no legal action here")
+        return actions[self.rng.randrange(len(actions))]
+
+
+Evaluation = Callable[[State, int], float]
+"""The value of a state for a seat, higher is better."""
+
+
+def score_of(state: State, player: int) -> float:
+    """The seat's score, as ``State.returns`` computes it."""
+    return state.returns()[player]
+
+
+def heuristic_function(game: Game, name: str) -> Evaluation:
+    """The ruleset's function ``name(p: player) -> int`` as an evaluation; AgentSpecError if
+    the ruleset declares no such function or it has another shape."""
+    decl = game.catalog.functions.get(name)
+    if decl is None:
+        declared = ", ".join(sorted(game.catalog.functions)) or "none"
+        raise AgentSpecError(f"greedy:{name}: the ruleset declares no function '{name}' (functions: {declared})")
+    shape = _shape_problem(decl)
+    if shape:
+        raise AgentSpecError(f"greedy:{name}: {shape}; a heuristic takes one player and returns an int")
+    call = ast.Call(decl.span, name, (ast.Name(decl.span, "p"),))
+    compiled = game.program.compile_expression(call, {"p"})
+    players = game.catalog.players
+    return lambda state, player: _number(state.evaluate(compiled, {"p": players[player]}, decl.span))
+
+
+def _shape_problem(decl: ast.FunctionDecl) -> str:
+    """What makes ``decl`` unfit as a heuristic, or "" if it fits."""
+    params = ", ".join(f"{p.name}: {p.type}" for p in decl.params)
+    if len(decl.params) != 1 or decl.params[0].type.name != "player" or decl.params[0].type.optional:
+        return f"function '{decl.name}' takes ({params}), not (p: player)"
+    if decl.result is None or decl.result.name != "int" or decl.result.optional:
+        return f"function '{decl.name}' returns {decl.result}, not int"
+    return ""
+
+
+def _number(value: object) -> float:
+    if isinstance(value, int):
+        return float(value)
+    raise TypeError(f"a heuristic gave {value!r}, not a number")
+
+
+class GreedyAgent:
+    """One ply: the action whose resulting state is best for the seat by ``evaluation``,
+    each action tried on one sample of what the seat cannot see; ties broken at random."""
+
+    def __init__(self, seed: int = 0, evaluation: Evaluation = score_of):
+        self.rng = random.Random(seed)
+        self.evaluation = evaluation
+
+    def choose(self, state: State, player: int) -> Action:
+        """One of ``player``'s legal actions in ``state``."""
+        actions = state.legal_actions(player)
+        if len(actions) < 2:
+            return only_action(actions, player)
+        try:
+            sample = Sampler(state, player).sample(self.rng.getrandbits(63))
+        except RulelangError:
+            return actions[self.rng.randrange(len(actions))]
+        values = [self._value_after(sample, player, action.id) for action in actions]
+        best = max(values)
+        return self.rng.choice([a for a, v in zip(actions, values, strict=True) if v == best])
+
+    def _value_after(self, sample: State, player: int, action_id: int) -> float:
+        """The evaluation of ``sample`` after ``action_id``; -inf if the rules fail."""
+        after = sample.clone()
+        try:
+            after.apply_action(action_id, player=player)
+            return self.evaluation(after, player)
+        except (RulelangError, TypeError, IndexError):
+            return -math.inf
+

@@ -1,0 +1,86 @@
+// The protocol over HTTP: one request per POST to /api in the page's session, its errors,
+// and the banner that shows them.
+
+import {$} from "./dom.js";
+
+export class ProtocolError extends Error {
+  constructor(error) {
+    super(error.message || "error");
+    this.code = error.code;
+    this.location = error.location;
+    this.hint = error.hint;
+    this.diagnostics = error.diagnostics;
+  }
+}
+
+export const api = {
+  session: null,
+  opening: null,
+  nextId: 1,
+  inFlight: 0,
+  onSessionLost: () => {},   // what the page does when the server forgot its session (app.js sets it)
+  async newSession() {
+    const response = await fetch("/api/session", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"});
+    if (!response.ok) throw new Error("cannot open a session: HTTP " + response.status);
+    this.session = (await response.json()).session;
+  },
+  /**
+   * One request; resolves to its result, rejects with a ProtocolError. A ``quiet`` request
+   * (made ahead of need, such as the copy for Undo) does not show the page as working.
+   */
+  async call(op, fields = {}, {quiet = false} = {}) {
+    if (!this.session) {
+      // One new session however many requests wait for it.
+      this.opening = this.opening || this.newSession().finally(() => { this.opening = null; });
+      await this.opening;
+    }
+    const body = JSON.stringify({id: this.nextId++, op, ...fields});
+    const count = quiet ? 0 : 1;
+    this.busy(+count);
+    try {
+      const response = await fetch("/api", {
+        method: "POST",
+        headers: {"Content-Type": "application/json", "X-Rulelang-Session": this.session},
+        body,
+      });
+      let reply;
+      try {
+        reply = await response.json();
+      } catch (_) {
+        throw new ProtocolError({code: "HTTP" + response.status, message: `the server answered HTTP ${response.status}`});
+      }
+      if (response.status === 403 && reply && reply.error && reply.error.code === "P009") {
+        // The server forgot this page (restarted, or too many pages): start again.
+        this.session = null;
+        this.onSessionLost();
+      }
+      if (!reply.ok) throw new ProtocolError(reply.error || {message: "no reply"});
+      return reply.result;
+    } finally {
+      this.busy(-count);
+    }
+  },
+  busy(delta) {
+    this.inFlight += delta;
+    document.body.dataset.busy = this.inFlight > 0 ? "1" : "0";
+  },
+};
+
+export function showBanner(text, kind = "error") {
+  $("banner-text").textContent = text;
+  $("banner").className = kind;
+  $("banner").hidden = false;
+}
+
+export function hideBanner() {
+  $("banner").hidden = true;
+}
+
+export function errorText(error) {
+  if (!(error instanceof ProtocolError)) return String(error && error.message ? error.message : error);
+  let text = (error.code ? error.code + ": " : "") + error.message;
+  if (error.location) text += ` (at ${error.location})`;
+  if (error.hint) text += ` — ${error.hint}`;
+  if (error.diagnostics && error.diagnostics.length > 1) text += ` (and ${error.diagnostics.length - 1} more problems: see the editor)`;
+  return text;
+}

@@ -1,0 +1,223 @@
+// Boards: drawn from the `boards` op's data, with the `view` op's marks.
+
+import {el, humanName, svg} from "./dom.js";
+
+const TERRAIN_COLOURS = {
+  sea: "#8ec5ea", ocean: "#8ec5ea", water: "#8ec5ea", lake: "#4f9fd8", river: "#a9dcef",
+  jungle: "#3f8b48", forest: "#3f8b48", mountain: "#9c8a73", hill: "#b9a07c", beach: "#f1dc9a", sand: "#f1dc9a",
+  desert: "#ecd28a", scrubland: "#b5c46e", grass: "#9fd17f", plains: "#c9e08f", swamp: "#7e9a6a",
+  port: "#f3d28a", lair: "#c49ad9", home: "#f4a6a6", start: "#f4a6a6",
+  red: "#e57373", blue: "#64b5f6", green: "#81c784", yellow: "#fff176", black: "#9e9e9e", white: "#fafafa",
+};
+const PALETTE = ["#f6bd60", "#84a59d", "#f28482", "#90be6d", "#b8c0ff", "#cdb4db", "#ffd6a5", "#a0c4ff",
+  "#caffbf", "#ffadad", "#9bf6ff", "#bdb2ff"];
+export const SEAT_COLOURS = ["#d62828", "#1d4ed8", "#2a9d3f", "#e09f00", "#7b2cbf", "#0f766e", "#c2410c", "#db2777"];
+
+function boardGeometry(board) {
+  const spaces = board.spaces;
+  // The distance between neighbouring centres, whatever the server's unit.
+  let d = Infinity;
+  const sample = spaces.slice(0, 300);
+  for (let i = 0; i < sample.length; i++) {
+    for (let j = i + 1; j < sample.length; j++) {
+      const dx = sample[i].x - sample[j].x;
+      const dy = sample[i].y - sample[j].y;
+      const dist = Math.hypot(dx, dy);
+      if (dist > 1e-6 && dist < d) d = dist;
+    }
+  }
+  if (!isFinite(d)) d = 1;
+  const cell = board.cell || (board.kind === "hex" ? "hex" : board.kind === "square" ? "square" : "circle");
+  const pixels = cell === "hex" ? 54 : cell === "square" ? 64 : 62;
+  return {d, cell, scale: pixels / d};
+}
+
+/** The attribute whose values colour the spaces (terrain, type...), and a second one to print. */
+function colourAttributes(board) {
+  const values = new Map();
+  for (const s of board.spaces) {
+    for (const [key, value] of Object.entries(s.attributes || {})) {
+      if (typeof value !== "string") continue;
+      if (!values.has(key)) values.set(key, {set: new Set(), count: 0});
+      const entry = values.get(key);
+      entry.set.add(value);
+      entry.count++;
+    }
+  }
+  const preferred = ["terrain", "type", "kind", "colour", "color", "region", "zone"];
+  let colour = null;
+  for (const key of preferred) {
+    const entry = values.get(key);
+    if (entry && entry.set.size >= 1 && entry.set.size <= 16) { colour = key; break; }
+  }
+  if (!colour) {
+    for (const [key, entry] of values) {
+      if (entry.set.size >= 2 && entry.set.size <= 12 && entry.count >= board.spaces.length * 0.8) { colour = key; break; }
+    }
+  }
+  let extra = null;
+  for (const [key, entry] of values) {
+    if (key !== colour && entry.set.size <= 12 && entry.count < board.spaces.length * 0.5) { extra = key; break; }
+  }
+  const fills = new Map();
+  if (colour) {
+    const sorted = [...values.get(colour).set].sort();
+    sorted.forEach((value, i) => fills.set(value, TERRAIN_COLOURS[value.toLowerCase()] || PALETTE[i % PALETTE.length]));
+  }
+  return {colour, extra, fills};
+}
+
+function isDark(colour) {
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
+  if (!match) return false;
+  const [r, g, b] = match.slice(1).map((h) => parseInt(h, 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b < 128;
+}
+
+function seatOfMark(mark) {
+  const match = /^(?:P|player\s*)(\d+)$/i.exec(String(mark).trim());
+  return match ? Number(match[1]) - 1 : null;
+}
+
+/**
+ * Draws one board. options: {marks: {space: [labels]}, clickable: Map(space -> option),
+ * onChoose(option), testid}.
+ */
+export function drawBoard(board, options = {}) {
+  const {d, cell, scale} = boardGeometry(board);
+  const {colour, extra, fills} = colourAttributes(board);
+  const pad = d * 0.9;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const s of board.spaces) {
+    minX = Math.min(minX, s.x); maxX = Math.max(maxX, s.x);
+    minY = Math.min(minY, s.y); maxY = Math.max(maxY, s.y);
+  }
+  if (!board.spaces.length) { minX = minY = 0; maxX = maxY = 1; }
+  const width = (maxX - minX + 2 * pad) * scale;
+  const height = (maxY - minY + 2 * pad) * scale;
+  const px = (s) => (s.x - minX + pad) * scale;
+  const py = (s) => (s.y - minY + pad) * scale;
+  const unit = d * scale;  // pixels between neighbouring centres
+  const root = svg("svg", {class: `board board-${cell}`, width: Math.round(width), height: Math.round(height),
+    viewBox: `0 0 ${Math.round(width)} ${Math.round(height)}`, "data-testid": options.testid || "board-svg", "data-board": board.name});
+  const arrowId = `link-arrow-${++drawBoard.count}`;   // unique: the same board is drawn in Play and in Replay
+  root.append(svg("defs", {},
+    svg("marker", {id: arrowId, viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "6", markerHeight: "6", orient: "auto"},
+      svg("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "link-arrow"}))));
+  // Links (graph boards): a line from centre to centre, stopping at the circles' edges.
+  const linkLayer = svg("g", {class: "links"});
+  const radius = unit * 0.36;
+  for (const [from, to] of board.links || []) {
+    const a = board.spaces[from];
+    const b = board.spaces[to];
+    if (!a || !b) continue;
+    const x1 = px(a); const y1 = py(a); const x2 = px(b); const y2 = py(b);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ux = (x2 - x1) / len; const uy = (y2 - y1) / len;
+    const inset = cell === "circle" ? radius + 1 : 0;
+    linkLayer.append(svg("line", {x1: x1 + ux * inset, y1: y1 + uy * inset, x2: x2 - ux * inset, y2: y2 - uy * inset,
+      class: "link", "marker-end": `url(#${arrowId})`}));
+  }
+  root.append(linkLayer);
+  const spaceLayer = svg("g", {class: "spaces"});
+  const markLayer = svg("g", {class: "marks"});
+  const marks = options.marks || {};
+  const clickable = options.clickable || new Map();
+  for (const s of board.spaces) {
+    const x = px(s);
+    const y = py(s);
+    const attributes = s.attributes || {};
+    const fill = colour && typeof attributes[colour] === "string" ? fills.get(attributes[colour]) : null;
+    const option = clickable.get(s.name);
+    const group = svg("g", {class: "space" + (option ? " option" : ""), "data-testid": "space", "data-space": s.name,
+      "data-board": board.name, "data-fill": fill || "", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`});
+    let shape;
+    if (cell === "hex") {
+      const r = unit / Math.sqrt(3);
+      const points = [];
+      for (let k = 0; k < 6; k++) {
+        const angle = Math.PI / 180 * (60 * k - 90);
+        points.push(`${(r * Math.cos(angle)).toFixed(1)},${(r * Math.sin(angle)).toFixed(1)}`);
+      }
+      shape = svg("polygon", {points: points.join(" "), class: "cell hex"});
+    } else if (cell === "square") {
+      const h = unit / 2;
+      shape = svg("rect", {x: -h, y: -h, width: unit, height: unit, class: "cell square"});
+    } else {
+      shape = svg("circle", {r: radius, class: "cell circle"});
+    }
+    if (fill) shape.setAttribute("style", `fill:${fill}`);
+    if (fill && isDark(fill)) group.classList.add("dark");
+    group.append(shape);
+    const fontSize = Math.max(7, Math.min(11, unit * 0.2));
+    const nameY = cell === "circle" ? -radius - 3 : -unit * (cell === "hex" ? 0.3 : 0.32);
+    group.append(svg("text", {class: "space-name", y: nameY.toFixed(1), "text-anchor": "middle", "font-size": fontSize}, s.name));
+    if (extra && attributes[extra] !== undefined && attributes[extra] !== null) {
+      group.append(svg("text", {class: "space-extra", y: (unit * 0.36).toFixed(1), "text-anchor": "middle", "font-size": fontSize},
+        String(attributes[extra])));
+    }
+    const tooltip = [board.name + " " + s.name, ...Object.entries(attributes).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)];
+    if (option) tooltip.unshift("click to choose: " + option.label);
+    group.append(svg("title", {}, tooltip.join("\n")));
+    if (option) {
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("data-option-id", option.id);
+      group.addEventListener("click", () => options.onChoose(option));
+      group.addEventListener("keydown", (event) => { if (event.key === "Enter") options.onChoose(option); });
+    }
+    spaceLayer.append(group);
+    const here = marks[s.name];
+    if (here && here.length) markLayer.append(drawMarks(here, x, y, unit, cell));
+  }
+  root.append(spaceLayer, markLayer);
+  const wrapper = el("figure", {class: "board-figure", "data-board": board.name},
+    el("figcaption", {}, el("span", {class: "board-name"}, humanName(board.name)), el("span", {class: "muted small"}, ` · ${board.spaces.length} spaces`)),
+    root);
+  if (colour && fills.size > 1) {
+    wrapper.append(el("div", {class: "legend"}, el("span", {class: "muted small"}, humanName(colour) + ":"),
+      [...fills].map(([value, fillColour]) => el("span", {class: "legend-item"},
+        el("span", {class: "swatch", style: `background:${fillColour}`}), humanName(value)))));
+  }
+  return wrapper;
+}
+
+const COLOUR_WORDS = {red: "#c62828", green: "#2e7d32", blue: "#1565c0", yellow: "#b58900", purple: "#6a1b9a",
+  orange: "#e65100", black: "#212121", white: "#9e9e9e", brown: "#6d4c41", pink: "#ad1457", grey: "#616161", gray: "#616161"};
+
+function markColour(label) {
+  const seat = seatOfMark(label);
+  if (seat !== null) return SEAT_COLOURS[seat % SEAT_COLOURS.length];
+  const word = String(label).toLowerCase().split(/[^a-z]+/).find((w) => w in COLOUR_WORDS);
+  return word ? COLOUR_WORDS[word] : null;
+}
+
+drawBoard.count = 0;
+
+function drawMarks(labels, x, y, unit, cell) {
+  const group = svg("g", {class: "mark-group", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`});
+  // At most two tokens on a hex or a square (three on a track's circle), then "+N more";
+  // the tooltip lists them all. "green map (sites)": the variable's name is left out.
+  const room = cell === "circle" ? 3 : 2;
+  labels = labels.map((label) => String(label));
+  labels = [...labels.filter((l) => seatOfMark(l) !== null), ...labels.filter((l) => seatOfMark(l) === null)];
+  const shown = labels.length > room ? [...labels.slice(0, room - 1), `+${labels.length - room + 1} more`] : labels;
+  const height = Math.max(10, unit * (cell === "square" ? 0.28 : cell === "circle" ? 0.24 : 0.2));
+  const fontSize = height * 0.7;
+  const rows = shown.length;
+  const top = -(rows * (height + 1)) / 2 + (cell === "circle" ? 0 : unit * 0.08);
+  shown.forEach((label, i) => {
+    const text = label.replace(/\s*\([a-z_]+\)$/, "");
+    const short = text.length > 14 ? text.slice(0, 13) + "…" : text;
+    const w = Math.max(height * 1.6, short.length * fontSize * 0.6 + 6);
+    const colour = markColour(text);
+    const yy = top + i * (height + 1);
+    group.append(svg("g", {class: "mark" + (seatOfMark(text) !== null ? " seat-mark" : ""), "data-testid": "mark", "data-mark": label},
+      svg("rect", {x: -w / 2, y: yy, width: w, height, rx: height / 2, style: colour ? `fill:${colour}` : null}),
+      svg("text", {x: 0, y: yy + height * 0.74, "text-anchor": "middle", "font-size": fontSize.toFixed(1)}, short),
+      svg("title", {}, labels.join("\n"))));
+  });
+  return group;
+}
