@@ -218,3 +218,12 @@ def test_work_counted_in_a_loop_of_any_still_meets_the_bound(tmp_path):
     assert "_w += len(" in game.generated_code()  # counted in a local: the loop reads nothing of the state
     (diagnostic,) = failure(game).diagnostics
     assert diagnostic.code == "E603" and "items of work" in diagnostic.message and diagnostic.span.line == 6
+
+
+def test_the_game_holds_its_compiled_program_beside_a_catalog_that_holds_no_compiler():
+    game = rulelang.load(ROOT / "games" / "kuhn_poker.rules")
+    assert not hasattr(game.catalog, "compiler")
+    assert {"play", "showdown"} <= set(game.program.code)
+    assert game.program.generated.listing() == game.generated_code()
+    state = game.new_initial_state(seed=1)
+    assert state.game.program is game.program and state.frames[0].code is game.program.code["play"].ops

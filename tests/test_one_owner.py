@@ -13,8 +13,11 @@ import pytest
 
 import rulelang
 from rulelang.check import linter
+from rulelang.check.settings import read_settings
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import InternalError
+from rulelang.interpreter.game import Game
+from rulelang.loader import read_ruleset
 
 CASES = Path(__file__).with_name("lint")
 FILES = sorted(CASES.glob("*.rules"))
@@ -45,3 +48,15 @@ def test_loading_reports_nothing_but_data_problems_beyond_the_front_end(path: Pa
     front_end = {(d.span, d.code) for d in linter.lint_file(path)}
     beyond = [d for d in load_diagnostics(path) if (d.span, d.code) not in front_end]
     assert all(d.code.startswith("E4") for d in beyond), "\n".join(map(str, beyond))
+
+
+def test_a_problem_the_checker_let_through_is_an_internal_error() -> None:
+    """Building a game from declarations that skipped the check: the compiler's copy of the
+    name check is an assertion (E900), not a diagnostic of the rules."""
+    declarations, base_dir, shown = read_ruleset('game "T" { players 2 }\nphase main { log nope\n  end game }\n')
+    settings, _ = read_settings(declarations, shown)
+    with pytest.raises(InternalError) as caught:
+        Game(declarations, 2, base_dir, settings)
+    (found,) = caught.value.diagnostics
+    assert found.code == "E900" and "unknown name 'nope'" in found.message
+    assert found.span is not None and (found.span.line, found.span.column) == (2, 18)
