@@ -25,8 +25,9 @@ from ..model.problems import unchecked
 from ..model.program import Expr, Op
 from ..model.values import Player, RuleError, Value, kind_of
 from ..tables import runtime
+from ..tables.attributes import VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
-from ..tables.catalog import Catalog, VariableReader
+from ..tables.catalog import Catalog
 from .module import KIND_NAMES, ORDER_NAMES, Module
 
 if TYPE_CHECKING:
@@ -230,7 +231,7 @@ class ExpressionWriter:
             if value is None:
                 raise unchecked(f"enum '{enum.name}' has no value '{node.name}'", node.span)
             return self.module.constant(value)
-        readers = cat.attribute_readers(node.name)
+        readers = attribute_readers(cat, node.name)
         if not readers:
             raise unchecked(f"nothing has an attribute '{node.name}'", node.span)
         obj = self.write(target, scope)

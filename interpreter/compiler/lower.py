@@ -18,6 +18,7 @@ from ..model.problems import unchecked
 from ..model.program import Code, Env, Expr, Frame, LogLine, Op
 from ..model.values import RuleError, Value, kind_of
 from ..tables import effects
+from ..tables.attributes import attribute_setter, is_owned_variable
 from ..tables.builtins import as_list
 from ..tables.runtime import make_room_for_calls
 from .chance import ChanceLowering
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from rulelang.diagnostics import Span
 
     from ..state.state import State
-    from ..tables.catalog import Catalog, Write
+    from ..tables.attributes import Write
+    from ..tables.catalog import Catalog
 
 __all__ = ["Compiler"]
 
@@ -225,7 +227,7 @@ class Compiler:
         variable of players, spaces or components (a list held in one can be shuffled)."""
         if isinstance(target, ast.Name):
             return target.name in self.scope or target.name in self.cat.global_vars
-        return isinstance(target, ast.Attribute) and self.cat.is_owned_variable(target.name)
+        return isinstance(target, ast.Attribute) and is_owned_variable(self.cat, target.name)
 
     def access(self, target: ast.Expr) -> tuple[Expr, Write]:
         """(read, write) of an assignable place: a local, a global, an attribute, or an item
@@ -260,7 +262,7 @@ class Compiler:
                 raise unchecked(f"'{name}' is not a variable", target.span)
         elif isinstance(target, ast.Attribute):
             obj = self.expr(target.target)
-            read, write = self.cat.attribute_setter(obj, target.name, target.span)
+            read, write = attribute_setter(self.cat, obj, target.name, target.span)
         else:
             raise unchecked("only a variable, an attribute or an item of a list can be assigned", target.span)
         return read, write

@@ -23,6 +23,7 @@ from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
 from ..model.program import Op
+from ..tables.attributes import owned_variable
 from .codegen import Scope
 
 if TYPE_CHECKING:
@@ -212,7 +213,7 @@ class ProcedureWriter:
             new = value if node.op == "=" else f"_updated(st.global_values[{name}], {value}, {op})"
             self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
         elif isinstance(target, ast.Attribute):
-            variable = self.constant(self.cat.owned_variable(target.name, target.span))
+            variable = self.constant(owned_variable(self.cat, target.name, target.span))
             owner, temp = self.expr(target.target), self.module.fresh("_t")
             if node.op == "=":  # the value first, then whose it is
                 self.emit(indent, f"{temp} = {value}", node.span)

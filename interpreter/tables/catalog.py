@@ -1,17 +1,18 @@
 """The catalog: everything static about one game (a ruleset and a player count).
 
 Declarations become tables: players, enumerations, components with ids, zone slots,
-variables, supplies, dice, boards and the action-id encoding. The state refers to this
-catalog for everything that never changes; the compiler (interpreter/compiler/) compiles the
-rules against it. The expressions of declarations (a deck's contents, a supply's total) are
-evaluated while the tables are built, by the ``Evaluate`` the catalog is given.
+variables, supplies, dice, boards and the action-id encoding (how ``x.name`` reads them:
+attributes.py). The state refers to this catalog for everything that never changes; the
+compiler (interpreter/compiler/) compiles the rules against it. The expressions of
+declarations (a deck's contents, a supply's total) are evaluated while the tables are
+built, by the ``Evaluate`` the catalog is given.
 """
 from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TypeAlias, TypeVar
 
 from rulelang import ast, boards
 from rulelang.check.settings import Settings
@@ -19,7 +20,7 @@ from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
 from ..model.problems import CompileError, unchecked
-from ..model.program import Env, Expr
+from ..model.program import Env
 from ..model.values import (
     Component,
     ComponentSpec,
@@ -36,20 +37,12 @@ from ..model.values import (
 from ..state.observe import full_viewers
 from .builtins import BUILTINS, LOAD_TIME
 
-if TYPE_CHECKING:
-    from ..state.state import State
-
 VISIBILITIES = {"all", "owner", "none", "count"}
 MAX_COMPONENTS = 20_000  # more would make every state copy slow; no table game comes near
 KNOWN_OPTIONS = 4096  # the most lists of options kept for ``known_ids``, per game (more would cost memory
 # and the garbage collector's time in games whose options rarely come again)
 
 D = TypeVar("D", bound=ast.Decl)
-Reader = Callable[["State", Any], Value]
-"""How an attribute reads on one kind of value: ``reader(state, owner)``; the owner's type
-is checked before (the attribute tables are by type), so readers take it as it comes."""
-Write = Callable[["State", Env, Value], None]
-"""How an assignment writes: ``write(state, env, value)``."""
 Evaluate: TypeAlias = Callable[["Catalog", ast.Expr, Env], Value]
 """How the catalog evaluates an expression of a declaration while it is built:
 ``evaluate(catalog, expr, env)`` with the names of ``env`` bound (the compiler layer gives
@@ -390,60 +383,7 @@ class Catalog:
                             node.span)
         return proc
 
-    # ---- attributes ----
-    def attribute_readers(self, name: str) -> dict[type, Reader]:
-        """How ``x.name`` reads for each kind of ``x`` that has it (the compiler writes a
-        ``VariableReader`` in place, and calls any other)."""
-        table: dict[type, Reader] = {}
-        player_reader = self._player_reader(name)
-        if player_reader is not None:
-            table[Player] = player_reader
-        component_reader = self._component_reader(name)
-        if component_reader is not None:
-            table[Component] = component_reader
-        space_reader = self._space_reader(name)
-        if space_reader is not None:
-            table[boards.Space] = space_reader
-        return table
-
-    def _player_reader(self, name: str) -> Reader | None:
-        """How ``p.name`` reads on a player: a player variable, a player's zone, the tokens
-        of a supply, or ``index`` (the seat, whatever else is so named)."""
-        if name == "index":
-            return lambda st, p: p.index
-        if name in self.player_vars:
-            return VariableReader("player_values", name, "index")
-        if name in self.zones and self.zones[name].owner == "player":
-            base, refs = self.zone_slot[name], self.zone_refs
-            return lambda st, p: refs[base + p.index]
-        if name in self.supplies:
-            return lambda st, p: st.supply_counts[name][p.index + 1]
-        return None
-
-    def _component_reader(self, name: str) -> Reader | None:
-        """How ``c.name`` reads on a component: a component variable, the tokens of a supply
-        held on it, or one of its fields."""
-        if name in self.component_vars:
-            return VariableReader("component_values", name, "id")
-        if name in self.supplies:
-            base = self.holder_base
-            return lambda st, c: st.supply_counts[name][base + c.id]
-        if any(name in {f.name for f in c.fields} for c in self.component_types.values()):
-            return _component_field(name)
-        return None
-
-    def _space_reader(self, name: str) -> Reader | None:
-        """How ``s.name`` reads on a space: a space variable or an attribute from the board."""
-        if name in self.space_vars and len(self.boards) == 1:
-            return VariableReader("space_values", name, "index")
-        if name in self.space_vars:
-            offsets = self.space_offset
-
-            return lambda st, s: st.space_values[name][offsets[s.board] + s.index]
-        if any(name in s.attributes for s in self.spaces) or name in ("name", "index"):
-            return _space_attribute(name)
-        return None
-
+    # ---- tokens ----
     @property
     def holder_base(self) -> int:
         """Supply holders: 0 is the bank, 1.. the seats, then one per component."""
@@ -456,34 +396,6 @@ class Catalog:
         if isinstance(value, Component):
             return self.holder_base + value.id
         raise RuleError(f"tokens are held by players or components, not by a {kind_of(value)}")
-
-    def owned_variable(self, name: str, span: Span) -> OwnedVariable:
-        """The variable ``name`` of players, spaces or components, that ``x.name = ...``
-        assigns (there is one: the checker reports an assignment of anything else, E203)."""
-        offsets = self.space_offset
-        owned: tuple[tuple[str, dict[str, ast.VarDecl], Callable[[Value], int]], ...] = (
-            ("player", self.player_vars, lambda v: _as_player(v, name).index),
-            ("space", self.space_vars, lambda v: _space_index(v, name, offsets)),
-            ("component", self.component_vars, lambda v: _as_component(v, name).id))
-        for table, variables, index_of in owned:
-            if name in variables:
-                return OwnedVariable(table, name, index_of)
-        raise unchecked(f"'{name}' is not a player, space or component variable that can be assigned", span)
-
-    def is_owned_variable(self, name: str) -> bool:
-        """Whether ``name`` is a variable of players, spaces or components (``owned_variable``)."""
-        return name in self.player_vars or name in self.space_vars or name in self.component_vars
-
-    def attribute_setter(self, target: Expr, name: str, span: Span) -> tuple[Expr, Write]:
-        """(read, write) closures for assigning ``target.name``."""
-        variable = self.owned_variable(name, span)
-
-        def read(st: State, env: Env) -> Value:
-            return variable.read(st, target(st, env))
-
-        def write(st: State, env: Env, value: Value) -> None:
-            variable.write(st, target(st, env), value)
-        return read, write
 
     def suggest(self, name: str, candidates: Iterable[str] | None = None) -> str | None:
         """"did you mean 'x'?" for the closest candidate (by default every global name)."""
@@ -500,82 +412,3 @@ def _board_error(error: boards.BoardError, board: str, source_span: Span) -> Com
         where = Span(error.file, error.line, column, error.line, column + 1)
         return CompileError(error.message, where, "E401", hint=f"the data of board '{board}', loaded at {source_span}")
     return CompileError(str(error), source_span, "E401")
-
-
-class OwnedVariable:
-    """Variable ``name`` of the players, spaces or components (``table``), read and written
-    for an owner (its place in the table: ``index_of(owner)``, which checks its kind); a
-    write is recorded as an event of ``table`` (see events.py)."""
-
-    __slots__ = ("attribute", "index_of", "name", "table")
-
-    def __init__(self, table: str, name: str, index_of: Callable[[Value], int]):
-        self.table, self.name, self.index_of = table, name, index_of
-        self.attribute = f"{table}_values"  # the state's table of them
-
-    def __repr__(self) -> str:
-        return f"<{self.table} variable {self.name}>"
-
-    def read(self, st: State, owner: Value) -> Value:
-        values: list[Value] = getattr(st, self.attribute)[self.name]
-        return values[self.index_of(owner)]
-
-    def write(self, st: State, owner: Value, value: Value) -> None:
-        index = self.index_of(owner)
-        values: list[Value] = getattr(st, self.attribute)[self.name]
-        values[index] = value
-        if st.event_log is not None:
-            slot = st.component_zone[index] if self.table == "component" else -1
-            st.event_log.append(("set", self.table, self.name, index, value, slot))
-
-
-class VariableReader:
-    """How ``x.name`` reads a variable of players, spaces or components: item ``x.<index>``
-    of the state's table ``st.<table>[name]``. The compiler writes it in place."""
-
-    __slots__ = ("index", "name", "table")
-
-    def __init__(self, table: str, name: str, index: str):
-        self.table, self.name, self.index = table, name, index
-
-    def __call__(self, st: State, owner: Any) -> Value:
-        values: list[Value] = getattr(st, self.table)[self.name]
-        value: Value = values[getattr(owner, self.index)]
-        return value
-
-
-def _space_attribute(name: str) -> Reader:
-    def read(st: State, space: boards.Space) -> Any:  # Any: board data, plain values checked by its schema
-        if name == "name":
-            return space.name
-        if name == "index":
-            return space.index
-        return space.attributes.get(name)
-    return read
-
-
-def _component_field(name: str) -> Reader:
-    def read(st: State, component: Component) -> Value:
-        try:
-            return component.fields[name]
-        except KeyError:
-            raise RuleError(f"a {component.type} has no field '{name}'") from None
-    return read
-
-
-def _as_player(value: Value, name: str) -> Player:
-    if not isinstance(value, Player):
-        raise RuleError(f"'{name}' belongs to players, not to a {kind_of(value)}")
-    return value
-
-
-def _as_component(value: Value, name: str) -> Component:
-    if not isinstance(value, Component):
-        raise RuleError(f"'{name}' belongs to components, not to a {kind_of(value)}")
-    return value
-
-
-def _space_index(value: Value, name: str, offsets: dict[str, int]) -> int:
-    if not isinstance(value, boards.Space):
-        raise RuleError(f"'{name}' belongs to spaces, not to a {kind_of(value)}")
-    return offsets[value.board] + value.index
