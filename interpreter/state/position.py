@@ -27,9 +27,10 @@ from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import RulelangError, StateDataError
 
 from ..model import rng
-from ..model.serialize import BIG_INT, FORMAT, encode_value, state_to_json, zone_key
+from ..model.serialize import BIG_INT, FORMAT, encode_value, zone_key
 from ..model.values import CHANCE, Component, EnumType, EnumValue, Player, Ref, Value, ZoneRef
 from .deserialize import MAX_NESTING, state_from_json
+from .save import state_to_json
 from .state import State
 
 if TYPE_CHECKING:

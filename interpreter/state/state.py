@@ -17,12 +17,13 @@ from rulelang.errors import BUG_HINT, IllegalActionError, InternalError, Rulelan
 
 from ..model import rng
 from ..model.program import Decision, Env, Expr, Frame, LogLine, Options
-from ..model.serialize import state_to_json
 from ..model.values import CHANCE, Component, Player, RuleError, Value, display, kind_of, who
 from ..tables.runtime import MAX_DEPTH
 from .events import Event, action_event, events_for, tokens_event
 from .infostate import components_in, resample
 from .observe import describe, observation
+from .save import state_to_json
+from .tensors import legal_action_mask, observation_tensor
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -791,12 +792,10 @@ class State:
     def legal_action_mask(self, player: int | None = None, max_number: int | None = None) -> list[int]:
         """1 for each action id ``player`` may take now, 0 for the others, over the game's
         action space (``Game.num_distinct_actions``)."""
-        from .tensors import legal_action_mask
         return legal_action_mask(self, player, max_number)
 
     def observation_tensor(self, player: int) -> list[float]:
         """What ``player`` may see as floats, in a layout fixed per game (docs/embedding.md)."""
-        from .tensors import observation_tensor
         return observation_tensor(self, player)
 
 

@@ -22,7 +22,7 @@ from rulelang.check.signatures import SIGNATURES
 from rulelang.errors import IllegalActionError
 
 from ..model.values import CHANCE, Component, EnumValue, Player, Value
-from .observe import _visible
+from ..model.visibility import sight, zone_sight
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -467,7 +467,7 @@ def _global_variable(name: str, code: ValueCode) -> Filler:
 def _player_variable(name: str, visibility: str | None, code: ValueCode) -> Filler:
     def fill(state: State, viewer: int, out: list[float], at: int) -> None:
         for seat, value in enumerate(state.player_values[name]):
-            if _visible(visibility, seat, viewer) == "full":
+            if sight(visibility, seat, viewer) == "full":
                 code.write(value, out, at + seat * code.size)
     return fill
 
@@ -476,7 +476,7 @@ def _player_supply(name: str, visibility: str | None) -> Filler:
     def fill(state: State, viewer: int, out: list[float], at: int) -> None:
         counts = state.supply_counts[name]
         for seat in range(len(state.game.catalog.players)):
-            if _visible(visibility, seat, viewer) == "full":
+            if sight(visibility, seat, viewer) == "full":
                 out[at + seat] = float(counts[seat + 1])
     return fill
 
@@ -494,18 +494,11 @@ def _space_variable(name: str, code: ValueCode) -> Filler:
     return fill
 
 
-def zone_visibility(decl: ast.ZoneDecl, owner: int | None, viewer: int) -> str:
-    """'full', 'count' or 'hidden': how ``viewer`` sees the zone slot of ``decl`` owned by
-    seat ``owner`` (None: shared), as observations show it."""
-    default = "owner" if decl.owner == "player" else "all"
-    return _visible(decl.visibility, owner, viewer, default, others_count=True)
-
-
 def _zone(slot: int, decl: ast.ZoneDecl, owner: int | None, places: dict[int, int], kind_of: list[int]) -> Filler:
     """A zone as its size (when the viewer sees it in full or its size), then how many
     components of each kind it holds (only when he sees it in full)."""
     def fill(state: State, viewer: int, out: list[float], at: int) -> None:
-        how = zone_visibility(decl, owner, viewer)
+        how = zone_sight(decl, owner, viewer)
         if how == "hidden":
             return
         items = state.zones[slot]
@@ -530,7 +523,7 @@ def _components(layout: Layout, supplies: list[str], variables: list[str]) -> Fi
     def fill(state: State, viewer: int, out: list[float], at: int) -> None:
         seen = seen_by.get(viewer)
         if seen is None:
-            seen = seen_by[viewer] = [zone_visibility(decl, owner, viewer) == "full" for decl, owner in slots]
+            seen = seen_by[viewer] = [zone_sight(decl, owner, viewer) == "full" for decl, owner in slots]
         zone_of = state.component_zone
         visible = [cid for cid, slot in enumerate(zone_of) if seen[slot]]
         for i, name in enumerate(supplies):
