@@ -19,11 +19,12 @@ from ..model import rng
 from ..model.program import Decision, Env, Expr, Frame, LogLine, Options
 from ..model.values import CHANCE, Component, Player, RuleError, Value, display, kind_of, who
 from ..tables.runtime import MAX_DEPTH
+from .action_ids import legal_action_mask
 from .events import Event, action_event, events_for, tokens_event
 from .infostate import components_in, resample
 from .observe import describe, observation
 from .save import state_to_json
-from .tensors import legal_action_mask, observation_tensor
+from .tensors import observation_tensor
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -788,7 +789,7 @@ class State:
                                      + ", ".join(who(p) for p in current))
         return player
 
-    # ---- tensors (tensors.py) ----
+    # ---- tensors (action_ids.py, tensors.py) ----
     def legal_action_mask(self, player: int | None = None, max_number: int | None = None) -> list[int]:
         """1 for each action id ``player`` may take now, 0 for the others, over the game's
         action space (``Game.num_distinct_actions``)."""
