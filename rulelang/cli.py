@@ -21,13 +21,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rulelang.check.linter import collect_rulesets, internal_error, sort_diagnostics
 from rulelang.commands.common import ROOT_HELP, declarations, is_terminal, load_game
 from rulelang.commands.play import play
 from rulelang.commands.running import compare, simulate
 from rulelang.diagnostics import REGISTRY, Diagnostic
-from rulelang.loader import lint_file
-from rulelang.report import FORMATS, SourceCache, render
+from rulelang.report import FORMATS
 
 if TYPE_CHECKING:
     from rulelang.interpreter.sim.scenarios import FileResult
@@ -71,6 +69,9 @@ def filter_codes(diagnostics: Iterable[Diagnostic], select: Sequence[str],
 def lint(paths: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
          exit_zero: bool, root: str | None = None) -> None:
     """Check rulesets (files, or directories searched for *.rules) and report every problem."""
+    from rulelang.check.linter import collect_rulesets, sort_diagnostics
+    from rulelang.loader import lint_file
+    from rulelang.report import SourceCache, render
     select, ignore = parse_codes(select, "--select"), parse_codes(ignore, "--ignore")
     files, found = collect_rulesets(paths)
     for file in files:
@@ -116,6 +117,7 @@ def test(paths: tuple[str, ...], select: str | None, verbose: bool, fmt: str, ro
 
 
 def _run_test_file(file: Path, root: str | None, select: str | None) -> FileResult:
+    from rulelang.check.linter import internal_error
     from rulelang.interpreter.sim.scenarios import FileResult, run_file
     try:
         return run_file(file, root, select)
@@ -125,7 +127,7 @@ def _run_test_file(file: Path, root: str | None, select: str | None) -> FileResu
 
 def _print_test_results(results: Sequence[FileResult], verbose: bool, fmt: str) -> None:
     from rulelang.interpreter.sim.scenarios import diagnostics, summary
-    from rulelang.report import format_text, to_dict
+    from rulelang.report import SourceCache, format_text, to_dict
     if fmt == "json":
         data = {"files": [{"path": r.path, "problems": [to_dict(d) for d in r.problems],
                            "scenarios": [{"name": s.name, "line": s.span.line, "file": s.span.file,

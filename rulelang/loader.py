@@ -8,8 +8,9 @@ built...), which only building the data can find.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulelang import ast
 from rulelang.check import linter
@@ -19,9 +20,10 @@ from rulelang.check.variants import read_source, resolve
 from rulelang.diagnostics import Diagnostic, Span, errors_in
 from rulelang.errors import RulesetError
 from rulelang.files import real_path
-from rulelang.interpreter.compiler.driver import data_diagnostics
-from rulelang.interpreter.game import Game
 from rulelang.syntax.parser import parse
+
+if TYPE_CHECKING:
+    from rulelang.interpreter.game import Game
 
 
 def looks_like_path(source: str | Path) -> bool:
@@ -94,10 +96,19 @@ def load(source: str | Path, players: int | None = None, *, path: str | None = N
     if problems:
         raise RulesetError(linter.sort_diagnostics(problems, shown))
     settings, _ = read_settings(declarations, shown)   # its problems were among the check's
+    from rulelang.interpreter.game import Game  # the runtime, imported when a game is first loaded
     return Game(declarations, player_count(players, settings, shown), base_dir, settings)
 
 
 # ---------------------------------------------------------------- linting, with the data check
+
+def data_diagnostics(declarations: Sequence[ast.Decl], settings: Settings, base_dir: Path) -> list[Diagnostic]:
+    """The problems of a ruleset's data (boards, decks, supplies...), found by building the
+    runtime's catalog (the compiler's driver evaluates its declarations), which is imported
+    the first time a ruleset's data is checked."""
+    from rulelang.interpreter.compiler.driver import data_diagnostics as found_by_the_catalog
+    return found_by_the_catalog(declarations, settings, base_dir)
+
 
 def lint_text(text: str, path: str = "<text>", root: str | Path | None = None) -> list[Diagnostic]:
     """Every diagnostic for the ruleset ``text`` (shown as ``path``), its data included;

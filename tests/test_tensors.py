@@ -1,4 +1,4 @@
-"""Tensors and action masks (interpreter/tensors.py): a fixed action space per game, legal
+"""Tensors and action masks (interpreter/state/tensors.py, action_ids.py): a fixed action space per game, legal
 action masks, observation and information-state tensors that show only what the viewer may
 see, for every ruleset in games/."""
 from __future__ import annotations

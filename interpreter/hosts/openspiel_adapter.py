@@ -30,9 +30,9 @@ import pyspiel
 from rulelang.loader import load
 
 from ..game import Game as EngineGame
-from ..model.serialize import state_to_json
 from ..model.values import CHANCE
 from ..state import tensors
+from ..state.save import state_to_json
 from ..state.state import State as EngineState
 
 _VOLATILE = ("history", "decisions", "log")

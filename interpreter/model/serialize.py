@@ -1,17 +1,16 @@
-"""States as JSON data: ``state_to_json`` and the encoding of each value.
+"""The JSON value codec: each runtime value as JSON data, the key of a zone, and the version
+of the saved-state format.
 
-The format is documented in docs/state-format.md; ``deserialize.state_from_json`` reads it back.
+The format is documented in docs/state-format.md; ``state/save.py`` writes a whole state
+with it, ``state/deserialize.py`` reads values back.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias, Union
+from typing import TypeAlias, Union
 
 from rulelang import boards
 
 from .values import Component, EnumType, EnumValue, Player, Ref, Value, ZoneRef
-
-if TYPE_CHECKING:
-    from ..state.state import State
 
 FORMAT = 3
 """The version of the saved-state format written. 3 counts a frame's ``pc`` in operations of
@@ -63,43 +62,3 @@ def _encode_object(v: Value) -> dict[str, JsonValue]:
 def zone_key(ref: ZoneRef) -> str:
     """The key of a zone in the saved data: its name, and "/SEAT" for a player's zone."""
     return ref.name if ref.owner is None else f"{ref.name}/{ref.owner.index}"
-
-
-def state_to_json(st: State) -> dict[str, JsonValue]:
-    """The whole state as JSON-serializable data (the decision awaited is not stored: it is
-    found again by running on)."""
-    refs = st.game.catalog.zone_refs
-    return {
-        "format": FORMAT,
-        "players": st.game.num_players,
-        "seed": encode_value(st.seed),
-        "explicit_chance": st.explicit_chance,
-        "rng": st.rng,
-        "terminal": st.terminal,
-        "decisions": st.decisions,
-        "globals": {k: encode_value(v) for k, v in st.global_values.items()},
-        "player_vars": _encode_tables(st.player_values),
-        "space_vars": _encode_tables(st.space_values),
-        "component_vars": _encode_tables(st.component_values),
-        "supplies": {k: list(v) for k, v in st.supply_counts.items()},
-        "zones": {zone_key(refs[i]): [c.id for c in z] for i, z in enumerate(st.zones)},
-        "frames": [{"procedure": f.name, "pc": f.pc, "env": {k: encode_value(v) for k, v in f.env.items()},
-                    "returns_to": f.ret} for f in st.frames],
-        "history": [list(h) for h in st.action_history],
-        "log": list(st.log),
-        "private_log": [[at, list(players), text] for at, players, text in st.private_log],
-        **_events(st),
-    }
-
-
-def _events(st: State) -> dict[str, JsonValue]:
-    """``{"events": [...]}`` when the state records events (events.py), else nothing."""
-    if st.event_log is None:
-        return {}
-    from ..state.events import encode_events  # events.py builds on this module: imported when used
-
-    return {"events": encode_events(st.event_log)}
-
-
-def _encode_tables(tables: dict[str, list[Value]]) -> dict[str, JsonValue]:
-    return {k: [encode_value(x) for x in v] for k, v in tables.items()}

@@ -1,4 +1,4 @@
-"""States from JSON data: ``state_from_json`` reads what ``serialize.state_to_json`` wrote.
+"""States from JSON data: ``state_from_json`` reads what ``save.state_to_json`` wrote.
 
 The data may have been edited by hand or come from a stranger: it is checked in three
 passes, and data that does not fit the game raises StateDataError (E606) naming the JSON

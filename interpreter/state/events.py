@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model.serialize import JsonValue, encode_value, zone_key
 from ..model.values import Component, Value, display
-from .observe import _shown, _visible
+from ..model.visibility import shown, sight, zone_sight
 
 if TYPE_CHECKING:
     from ..tables.catalog import Catalog
@@ -119,7 +119,7 @@ def zone_seen(catalog: Catalog, slot: int, viewer: Viewer) -> bool:
     ref = catalog.zone_refs[slot]
     decl = catalog.zones[ref.name]
     owner = None if ref.owner is None else ref.owner.index
-    return _visible(decl.visibility, owner, viewer, "owner" if decl.owner == "player" else "all") == "full"
+    return zone_sight(decl, owner, viewer) == "full"
 
 
 def _sees(catalog: Catalog, secret: int, viewer: Viewer) -> bool:
@@ -219,7 +219,7 @@ def _count_seen(st: State, supply: str, holder: int, slot: int, viewer: Viewer) 
     if holder == 0:
         return False
     if holder < catalog.holder_base:
-        return _visible(catalog.supply_decls[supply].visibility, holder - 1, viewer) == "full"
+        return sight(catalog.supply_decls[supply].visibility, holder - 1, viewer) == "full"
     return zone_seen(catalog, slot, viewer)
 
 
@@ -232,10 +232,10 @@ def _set(st: State, event: Event, viewer: Viewer) -> dict[str, JsonValue] | None
     if table == "player":
         view["player"] = index
     elif table == "space":
-        view["space"] = _shown(catalog.spaces[index])
+        view["space"] = shown(catalog.spaces[index])
     elif table == "component":
         view["component"] = _component(catalog, index)
-    view["value"] = _shown(value)
+    view["value"] = shown(value)
     return view
 
 
@@ -247,7 +247,7 @@ def _variable_seen(catalog: Catalog, table: str, name: str, index: int, slot: in
                 "component": catalog.component_vars}[table]
     visibility = declared[name].visibility
     if table == "player":
-        return _visible(visibility, index, viewer) == "full"
+        return sight(visibility, index, viewer) == "full"
     if visibility == "none":
         return False
     return table != "component" or zone_seen(catalog, slot, viewer)

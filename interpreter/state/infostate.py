@@ -33,8 +33,8 @@ from rulelang.errors import RulelangError
 
 from ..model import rng
 from ..model.values import Component, Value
+from ..model.visibility import sight
 from .events import Event, redacted
-from .observe import _visible
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -223,7 +223,7 @@ def _values_seen(st: State, viewer: int) -> Iterator[Value]:
     yield from (v for k, v in st.global_values.items() if catalog.global_vars[k].visibility != "none")
     for name, values in st.player_values.items():
         visibility = catalog.player_vars[name].visibility
-        yield from (v for p, v in enumerate(values) if _visible(visibility, p, viewer) == "full")
+        yield from (v for p, v in enumerate(values) if sight(visibility, p, viewer) == "full")
     for name, values in st.space_values.items():
         if catalog.space_vars[name].visibility != "none":
             yield from values

@@ -3,24 +3,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..model.serialize import JsonValue, encode_value
-from ..model.values import Component, Value, display
+from ..model.serialize import JsonValue
+from ..model.values import Component, display
+from ..model.visibility import shown, sight
 
 if TYPE_CHECKING:
-    from rulelang import ast
-
     from .state import State
-
-
-def _shown(value: Value) -> JsonValue:
-    """A value as a player sees it: components by their readable label."""
-    if isinstance(value, Component):
-        return {"component": value.id, "label": value.label}
-    if isinstance(value, tuple):
-        return [_shown(v) for v in value]
-    if isinstance(value, dict):
-        return {"map": [[_shown(k), _shown(v)] for k, v in value.items()]}
-    return encode_value(value)
 
 
 def _card(st: State, component: Component) -> dict[str, JsonValue]:
@@ -31,31 +19,11 @@ def _card(st: State, component: Component) -> dict[str, JsonValue]:
     tokens: dict[str, JsonValue] = {name: held[slot] for name, held in st.supply_counts.items() if held[slot]}
     if tokens:
         view["tokens"] = tokens
-    variables = {name: _shown(values[component.id]) for name, values in st.component_values.items()
+    variables = {name: shown(values[component.id]) for name, values in st.component_values.items()
                  if catalog.component_vars[name].visibility != "none"}
     if variables:
         view["vars"] = variables
     return view
-
-
-def _visible(visibility: str | None, owner: int | None, viewer: int, default: str = "all",
-             others_count: bool = False) -> str:
-    """'full', 'count' or 'hidden' for one viewer. A player zone that its owner sees shows
-    the others its size, like a hand of cards on the table (``others_count``)."""
-    vis = visibility or default
-    if vis == "all" or (vis == "owner" and owner == viewer):
-        return "full"
-    if vis == "count" or (vis == "owner" and others_count and owner is not None):
-        return "count"
-    return "hidden"
-
-
-def full_viewers(zone: ast.ZoneDecl, owner: int | None, players: int) -> int:
-    """The bitmask of the players (of ``players``) who see the zone slot of ``zone`` owned
-    by seat ``owner`` (None: shared) in full, as observations show it."""
-    default = "owner" if zone.owner == "player" else "all"
-    return sum(1 << viewer for viewer in range(players)
-               if _visible(zone.visibility, owner, viewer, default, others_count=True) == "full")
 
 
 def _zone_view(st: State, slot: int, how: str) -> JsonValue:
@@ -74,11 +42,11 @@ def observation(st: State, viewer: int) -> dict[str, JsonValue]:
         "player": viewer,
         "terminal": st.terminal,
         "to_act": list(st.current_players()),
-        "globals": {k: _shown(v) for k, v in st.global_values.items()
+        "globals": {k: shown(v) for k, v in st.global_values.items()
                     if catalog.global_vars[k].visibility != "none"},
         "zones": _shared_zones(st, viewer),
         "players": [_player_view(st, p.index, viewer) for p in catalog.players],
-        "spaces": {k: [_shown(x) for x in v] for k, v in st.space_values.items()
+        "spaces": {k: [shown(x) for x in v] for k, v in st.space_values.items()
                    if catalog.space_vars[k].visibility != "none"},
         "log": log_of(st, viewer),
     }
@@ -117,7 +85,7 @@ def _shared_zones(st: State, viewer: int) -> dict[str, JsonValue]:
     views: dict[str, JsonValue] = {}
     for name, decl in catalog.zones.items():
         if decl.owner is None:
-            view = _zone_view(st, catalog.zone_slot[name], _visible(decl.visibility, None, viewer))
+            view = _zone_view(st, catalog.zone_slot[name], sight(decl.visibility, None, viewer))
             if view is not None:
                 views[name] = view
     return views
@@ -127,14 +95,14 @@ def _player_view(st: State, index: int, viewer: int) -> dict[str, JsonValue]:
     catalog = st.game.catalog
     view: dict[str, JsonValue] = {}
     for name, var in catalog.player_vars.items():
-        if _visible(var.visibility, index, viewer) == "full":
-            view[name] = _shown(st.player_values[name][index])
+        if sight(var.visibility, index, viewer) == "full":
+            view[name] = shown(st.player_values[name][index])
     for name, supply in catalog.supply_decls.items():
-        if _visible(supply.visibility, index, viewer) == "full":
+        if sight(supply.visibility, index, viewer) == "full":
             view[name] = st.supply_counts[name][index + 1]
     for name, zone in catalog.zones.items():
         if zone.owner == "player":
-            how = _visible(zone.visibility, index, viewer, "owner", others_count=True)
+            how = sight(zone.visibility, index, viewer, "owner", others_count=True)
             zone_view = _zone_view(st, catalog.zone_slot[name] + index, how)
             if zone_view is not None:
                 view[name] = zone_view

@@ -1,106 +1,43 @@
-"""The state of one game: plain data plus a program position, and the host API on it.
+"""The state of one game: plain data plus a program position, and the running of the rules.
 
 The interpreter runs the lowered program until it reaches a decision (one player's
 choice, several players' simultaneous hidden choices, or a chance event the host asked
 to control) and stops there. ``apply_action`` checks the action, resumes, and runs on.
+What the host asks of the decision is in decisions.py and what it reads in views.py (the
+bases of ``State``); actions and decision contexts are in actions.py.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
-from rulelang.boards import BoardError
-from rulelang.diagnostics import Diagnostic, Span
-from rulelang.errors import BUG_HINT, IllegalActionError, InternalError, RulelangError, RulesRuntimeError
+from rulelang.diagnostics import Span
+from rulelang.errors import RulelangError
 
 from ..model import rng
-from ..model.program import Decision, Env, Expr, Frame, LogLine, Options
-from ..model.serialize import state_to_json
-from ..model.values import CHANCE, Component, Player, RuleError, Value, display, kind_of, who
+from ..model.program import Decision, Env, Expr, Frame, LogLine
+from ..model.values import CHANCE, Component, RuleError, Value
 from ..tables.runtime import MAX_DEPTH
-from .events import Event, action_event, events_for, tokens_event
-from .infostate import components_in, resample
-from .observe import describe, observation
+from .actions import Action, DecisionContext
+from .events import Event, action_event, tokens_event
+from .failures import cause_of, rulelang_error
+from .infostate import components_in
 from .position_write import position_text
+from .views import Views
 
 if TYPE_CHECKING:
     from rulelang import ast
 
     from ..game import Game
-    from ..model.program import PlayerRule
 
-__all__ = ["CHANCE", "Action", "State"]
+__all__ = ["CHANCE", "Action", "DecisionContext", "InitialTables", "State"]
 
-ACTIONS_KEPT = 10_000  # Action objects a game keeps for each player, to give them again
 _V = TypeVar("_V")
 _ID = attrgetter("id")  # a component's id, for fast loops over a zone
 
 
-class Action:
-    """A legal action: a stable integer ``id`` and a readable ``str()`` (its ``label``: the
-    value as the rules show it, unless given). Immutable: a game gives the same Action
-    objects again (``Game.actions``)."""
-
-    __slots__ = ("_label", "id", "player", "value")
-    id: int
-    player: int
-    value: Value
-    _label: str | None
-
-    def __init__(self, action_id: int, label: str | None, player: int, value: Value = None):
-        for name, field_value in (("id", action_id), ("_label", label), ("player", player), ("value", value)):
-            object.__setattr__(self, name, field_value)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"an Action cannot be changed ('{name}')")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"an Action cannot be changed ('{name}')")
-
-    def __reduce__(self) -> tuple[type[Action], tuple[int, str | None, int, Value]]:
-        return Action, (self.id, self._label, self.player, self.value)
-
-    @property
-    def label(self) -> str:
-        """The action as the rules show it (made when first asked for: a host that plays by
-        ids never needs it)."""
-        if self._label is None:
-            object.__setattr__(self, "_label", display(self.value))
-        assert self._label is not None
-        return self._label
-
-    def __str__(self) -> str:
-        return self.label
-
-    def __repr__(self) -> str:
-        return f"Action({self.id}, {self.label!r}, player={self.player})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and other.id == self.id and other.player == self.player
-
-    def __hash__(self) -> int:
-        return hash((self.id, self.player))
-
-
-@dataclass(frozen=True)
-class DecisionContext:
-    """What a player is asked now (``State.decision``)."""
-
-    kind: str                     # "choice", "number range", "menu", "simultaneous" or "chance"
-    prompt: str                   # the rule's prompt, or one derived from the statement
-    player: int                   # who answers (CHANCE for a chance event)
-    span: Span | None             # the statement of the ruleset that asks
-    actions: tuple[Action, ...]   # the legal actions (or the chance outcomes), with their labels
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "prompt": self.prompt, "player": self.player,
-                "at": None if self.span is None else f"{self.span.line}:{self.span.column}",
-                "actions": [[a.id, a.label] for a in self.actions]}
-
-
-class State:
+class State(Views):
     """One game in progress. Create with ``Game.new_initial_state``."""
 
     __slots__ = (
@@ -242,155 +179,7 @@ class State:
             for name, value in values.items():
                 table[name] = [self._evaluate(value, {"me": owner}, variables[name].span) for owner in owners]
 
-    # ---- host API ----
-    def current_players(self) -> list[int]:
-        """The players to act: one, several (a simultaneous choice), [CHANCE] or []."""
-        decision = self.pending  # (``_to_act`` written in place: a host asks this at every turn)
-        if decision is None or self.terminal:
-            return []
-        return list(decision.players)
-
-    def is_terminal(self) -> bool:
-        """Whether the game is over."""
-        return self.terminal
-
-    def is_chance_node(self) -> bool:
-        """Whether the state waits for a chance outcome (only with explicit chance)."""
-        return self.pending is not None and self.pending.kind == "chance"
-
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        """The actions ``player`` may take now (the only player to act by default)."""
-        decision = self.pending
-        if decision is not None and type(player) is int and player in decision.players and not self.terminal:
-            options, ids = decision.options_of(player)  # the usual call: a player to act
-        else:
-            player = self._resolve_player(player)
-            if player is None:
-                return []
-            options, ids = self._options(player)
-        made = self.game.actions[player]
-        try:
-            return list(map(made.__getitem__, ids))
-        except KeyError:
-            pass
-        if len(made) >= ACTIONS_KEPT:
-            return [Action(i, None, player, o) for i, o in zip(ids, options, strict=True)]
-        for i, o in zip(ids, options, strict=True):
-            if i not in made:
-                made[i] = Action(i, None, player, o)
-        return list(map(made.__getitem__, ids))
-
-    def decision(self, player: int | None = None) -> DecisionContext | None:
-        """What ``player`` (the only one to act by default; ``CHANCE`` at a chance node) is
-        asked now, or None if that player is not to act: the kind of answer ("choice", "number
-        range", "menu", "simultaneous", "chance"), the prompt, the statement's span in the
-        ruleset, and the legal actions (or chance outcomes) with their labels."""
-        decision = self.pending
-        if decision is None:
-            return None
-        if player == CHANCE or (player is None and decision.kind == "chance"):
-            if decision.kind != "chance":
-                return None
-            actions = [action for action, _ in self.chance_outcomes()]
-            return DecisionContext(decision.asks, self.prompt(CHANCE) or "chance", CHANCE, decision.span,
-                                   tuple(actions))
-        resolved = self._resolve_player(player)
-        if resolved is None:
-            return None
-        return DecisionContext(decision.asks, self.prompt(resolved) or "", resolved, decision.span,
-                               tuple(self.legal_actions(resolved)))
-
-    def prompt(self, player: int | None = None) -> str | None:
-        """What ``player`` (the only player to act by default) is asked now: the choice's
-        ``prompt`` with its placeholders filled in, or one derived from the statement
-        ("choose c in p.hand"); "chance" at a chance node; None if that player is not to act."""
-        decision = self.pending
-        if decision is not None and decision.kind == "chance" and player in (None, CHANCE):
-            return decision.prompt_of(self, CHANCE) if decision.prompt_of is not None else "chance"
-        player = self._resolve_player(player)
-        if player is None or decision is None or decision.prompt_of is None:
-            return None
-        try:
-            return decision.prompt_of(self, player)
-        except Exception as error:
-            raise self._as_rulelang_error(error) from _cause(error)
-
-    def legal_action_ids(self, player: int | None = None) -> list[int]:
-        """The ids of ``legal_actions(player)``, without building Action objects."""
-        player = self._resolve_player(player)
-        if player is None:
-            return []
-        return list(self._options(player)[1])
-
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """At a chance node: every outcome with its probability."""
-        decision = self.pending
-        if decision is None or decision.kind != "chance":
-            raise IllegalActionError("this is not a chance node")
-        return [(Action(i, None, CHANCE, o), p)
-                for o, i, p in zip(decision.options, decision.ids, decision.probs, strict=True)]
-
-    def apply_action(self, action: Action | int, player: int | None = None) -> None:
-        """Apply an Action or an action id for ``player``; IllegalActionError if not legal."""
-        decision = self.pending
-        if type(action) is Action and type(player) is int and decision is not None and not self.terminal \
-                and player in decision.players:  # the usual call: an Action of legal_actions, for a player to act
-            options, ids = decision.options_of(player)
-            action_id = action.id
-            try:
-                chosen = options[ids.index(action_id)]
-            except ValueError:
-                pass  # not legal: said below
-            else:
-                self._resume(player, chosen, action_id)
-                return
-        if isinstance(action, Action):
-            if player is None:
-                player = action.player
-            action_id = action.id
-        elif isinstance(action, int) and not isinstance(action, bool):
-            action_id = action
-        else:
-            raise IllegalActionError(f"an action must be an Action or an int id, not {type(action).__name__}")
-        player = self._acting_player(player)
-        options, ids = self._options(player)
-        try:
-            chosen = options[ids.index(action_id)]
-        except ValueError:
-            legal = ", ".join(f"{i} ({display(o)})" for o, i in zip(options, ids, strict=True))
-            raise IllegalActionError(f"action {action_id} is not legal for {who(player)}; legal: {legal}") from None
-        self._resume(player, chosen, action_id)
-
-    def returns(self) -> list[float]:
-        """Each player's score (the ruleset's 'score'); meaningful once terminal."""
-        catalog = self.game.catalog
-        if self.game.program.score is None:
-            return [0.0] * self.game.num_players
-        score = self.game.program.score
-        scores = []
-        for p in catalog.real_players:
-            value = self._number(score, p)   # RulesRuntimeError (E602, at the score) if not a number
-            try:
-                scores.append(float(value))
-            except OverflowError:
-                message = f"'{score.kind} {score.variable}' gives a number too large for a score"
-                raise RulesRuntimeError(Diagnostic("E602", message, score.span)) from None
-        return scores
-
-    def winners(self) -> list[int]:
-        """The players with the best score, after the tie-break; [] until the game ends."""
-        if not self.terminal:
-            return []
-        scores = self.returns()
-        best = max(scores)
-        tied = [i for i, s in enumerate(scores) if s == best]
-        tiebreak = self.game.program.tiebreak
-        if tiebreak is None or len(tied) < 2:
-            return tied
-        keys = {i: self._number(tiebreak, self.game.catalog.players[i]) for i in tied}
-        top = max(keys.values())
-        return [i for i in tied if keys[i] == top]
-
+    # ---- the log, its lines built when read ----
     @property
     def log(self) -> list[str]:
         """The public lines of the log, oldest first (each line's text built when first read)."""
@@ -418,29 +207,6 @@ class State:
     def private_log(self, lines: list[tuple[int, tuple[int, ...], str]]) -> None:
         self.private_lines = cast("list[tuple[int, tuple[int, ...], str | LogLine]]", lines)
 
-    def history(self) -> list[tuple[int, int]]:
-        """Every (player, action id) applied since the start, chance outcomes included."""
-        return list(self.action_history)
-
-    def events(self, player: int | None = None, since: int = 0) -> list[dict[str, Any]]:
-        """What happened, from event number ``since`` on, as JSON data: everything for
-        ``player`` None, else only what that player may see (``CHANCE``: what everyone
-        sees). Each event has its number ``seq`` and a ``type`` (docs/embedding.md, Events).
-        IllegalActionError if this state records no events (recording is opt-in:
-        ``new_initial_state(events=True)``)."""
-        viewer = None if player is None else self._check_player(player)
-        if isinstance(since, bool) or not isinstance(since, int):
-            raise IllegalActionError(f"since must be an integer, not {type(since).__name__}")
-        if self.event_log is None:
-            raise IllegalActionError("this state records no events: start it with new_initial_state(events=True)")
-        return events_for(self, viewer, since)
-
-    def event_count(self) -> int:
-        """How many events are recorded so far: the ``seq`` of the next one (0 when no
-        events are recorded). ``events(player, since=state.event_count())`` taken before an
-        action gives what that action did."""
-        return 0 if self.event_log is None else len(self.event_log)
-
     def clone(self) -> State:
         """An independent copy."""
         other = State.__new__(State)
@@ -459,29 +225,6 @@ class State:
         # Pickled as its game's reader (the game itself pickled as its source) and its JSON data.
         return self.game.state_from_json, (self.to_json(),)
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """What ``player`` may see, as JSON-serializable data."""
-        return observation(self, self._check_player(player))
-
-    def resample_from_infostate(self, player: int, seed: int) -> State:
-        """A new state that ``player`` cannot tell apart from this one (the same observation
-        and legal actions), in which what he cannot see is drawn again from ``seed``: hidden
-        components permuted among their places, future chance new (see infostate.py and
-        docs/embedding.md). This state is unchanged."""
-        viewer = self._check_player(player)
-        if viewer == CHANCE:
-            raise IllegalActionError("chance has no information state: resample for a player")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise IllegalActionError(f"seed must be an integer, not {type(seed).__name__}")
-        try:
-            return resample(self, viewer, seed)
-        except Exception as error:
-            raise _rulelang_error(error, None, "") from _cause(error)
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole state as JSON-serializable data; ``Game.state_from_json`` reads it back."""
-        return state_to_json(self)
-
     def to_position(self) -> str:
         """The state as a position: readable text naming zones, components, spaces, players
         and variables (docs/state-format.md); ``Game.state_from_position`` reads it back.
@@ -491,14 +234,6 @@ class State:
             State(self.game, 0, False)._set_initial_values_of_game()
         assert self.game.initial_values is not None
         return position_text(self, self.game.initial_values)
-
-    def check_invariants(self) -> list[str]:
-        """The labels of the ruleset's invariants that do not hold now."""
-        return [rule.label for rule in self.game.program.invariants
-                if not self._evaluate(rule.condition, {}, rule.span)]
-
-    def __str__(self) -> str:
-        return describe(self)
 
     # ---- used by the lowered operations ----
     def move(self, component: Component, slot: int) -> None:
@@ -595,7 +330,7 @@ class State:
         try:
             self._run_until_decision(steps, work)
         except Exception as error:
-            raise self._as_rulelang_error(error) from _cause(error)
+            raise self._as_rulelang_error(error) from cause_of(error)
 
     def charge(self, work: int) -> None:
         """Count ``work`` items (of a comprehension, a board relation...) against ``max_steps``:
@@ -659,8 +394,8 @@ class State:
         if located is not None:
             span, procedure, cause = located
             if isinstance(cause, Exception):
-                return _rulelang_error(cause, span, f" (in {procedure})")
-        return _rulelang_error(error, *self._location())
+                return rulelang_error(cause, span, f" (in {procedure})")
+        return rulelang_error(error, *self._location())
 
     def _location(self) -> tuple[Span | None, str]:
         """The span of the operation running now, and " (in PROCEDURE)" to add to a message."""
@@ -687,7 +422,7 @@ class State:
         except Exception as error:
             failure = self._as_rulelang_error(error)  # located before the state is put back
             self._restore()
-            raise failure from _cause(error)
+            raise failure from cause_of(error)
 
     def _restore(self) -> None:
         """Put the state back as it was before the failed action, by replaying from its origin."""
@@ -725,20 +460,6 @@ class State:
         self.origin, self.since_origin = other.origin, other.since_origin
         self.work, self.rounds = other.work, other.rounds
 
-    # ---- helpers ----
-    def _options(self, player: int) -> Options:
-        assert self.pending is not None
-        return self.pending.options_of(player)
-
-    def _number(self, rule: PlayerRule, player: Player) -> int:
-        """The value of a per-player rule (a score, a tie-break) for ``player``: a number
-        (true and false count as 1 and 0)."""
-        result = self._evaluate(rule.value, {rule.variable: player}, rule.span)
-        if not isinstance(result, int):
-            message = f"'{rule.kind} {rule.variable}' gives {kind_of(result)}, not a number"
-            raise RulesRuntimeError(Diagnostic("E602", message, rule.span))
-        return result
-
     def evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
         """The value of an expression compiled by ``game.program.compile_expression``, with
         the locals ``env``; RulesRuntimeError (located at ``span``) if the rules fail."""
@@ -750,57 +471,7 @@ class State:
         try:
             return fn(self, dict(env))
         except Exception as error:
-            raise _rulelang_error(error, span, "") from _cause(error)
-
-    def _to_act(self) -> tuple[int, ...]:
-        """``current_players()``, as the decision holds them."""
-        if self.terminal or self.pending is None:
-            return ()
-        return self.pending.players
-
-    def _check_player(self, player: object) -> int:
-        count = self.game.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not (player == CHANCE or 0 <= player < count):
-            raise IllegalActionError(f"no player {player!r} in a {count}-player game (players are 0..{count - 1})")
-        return player
-
-    def _resolve_player(self, player: int | None) -> int | None:
-        """The player whose options are asked for, or None if that player is not to act."""
-        current = self._to_act()
-        if type(player) is int and player in current:  # the usual call: a player to act
-            return player
-        if player is None:
-            return current[0] if len(current) == 1 else None
-        player = self._check_player(player)
-        return player if player in current else None
-
-    def _acting_player(self, player: int | None) -> int:
-        current = self._to_act()
-        if type(player) is int and player in current:  # the usual call: a player to act
-            return player
-        if self.terminal:
-            raise IllegalActionError("the game is over: no action can be applied")
-        if player is None:
-            if len(current) != 1:
-                raise IllegalActionError(f"several players are to act ({list(current)}): say which with player=")
-            return current[0]
-        player = self._check_player(player)
-        if player not in current:
-            raise IllegalActionError(f"it is not {who(player)}'s turn to act; to act: "
-                                     + ", ".join(who(p) for p in current))
-        return player
-
-    # ---- tensors (tensors.py) ----
-    def legal_action_mask(self, player: int | None = None, max_number: int | None = None) -> list[int]:
-        """1 for each action id ``player`` may take now, 0 for the others, over the game's
-        action space (``Game.num_distinct_actions``)."""
-        from .tensors import legal_action_mask
-        return legal_action_mask(self, player, max_number)
-
-    def observation_tensor(self, player: int) -> list[float]:
-        """What ``player`` may see as floats, in a layout fixed per game (docs/embedding.md)."""
-        from .tensors import observation_tensor
-        return observation_tensor(self, player)
+            raise rulelang_error(error, span, "") from cause_of(error)
 
 
 def _runaway(limit: int) -> RuleError:
@@ -856,28 +527,3 @@ class InitialTables(NamedTuple):
 def _copied(table: dict[str, list[_V]]) -> dict[str, list[_V]]:
     """A table of owned variables whose lists can change without changing ``table``'s."""
     return {name: values[:] for name, values in table.items()} if table else {}  # (no comprehension run for none)
-
-
-def _cause(error: Exception) -> BaseException | None:
-    """The error to chain to the one rulelang raises for ``error``: none for an error of the
-    rules (the user needs no Python traceback), the Python error itself for a bug, and its
-    own cause for an error of the family, raised again as it is."""
-    if isinstance(error, (RuleError, RecursionError, BoardError)):
-        return None
-    return error.__cause__ if isinstance(error, RulelangError) else error
-
-
-def _rulelang_error(error: Exception, span: Span | None, where: str) -> RulelangError:
-    """What went wrong evaluating the rules, as an error of the family: the rules' own error
-    (RulesRuntimeError) or rulelang's (InternalError), located at ``span``; ``where`` (" (in
-    PROCEDURE)") ends the message."""
-    if isinstance(error, BoardError):  # a board query the board cannot answer
-        return RulesRuntimeError(Diagnostic("E602", error.message + where, span))
-    if isinstance(error, RulelangError):
-        return error
-    if isinstance(error, RuleError):
-        return RulesRuntimeError(Diagnostic(error.code, error.message + where, span))
-    if isinstance(error, RecursionError):
-        return RulesRuntimeError(Diagnostic("E603", "the rules nest calls too deeply" + where, span))
-    message = f"rulelang failed while running the rules{where}: {type(error).__name__}: {error}"
-    return InternalError(message, Diagnostic("E900", message, span, hint=BUG_HINT))

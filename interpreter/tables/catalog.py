@@ -34,7 +34,7 @@ from ..model.values import (
     display,
     kind_of,
 )
-from ..state.observe import full_viewers
+from ..model.visibility import full_viewers
 from .builtins import BUILTINS, LOAD_TIME
 
 VISIBILITIES = {"all", "owner", "none", "count"}

@@ -1,6 +1,9 @@
 """What the commands of the command line share: the options' limits and help, whether a
 stream is a terminal, and loading a ruleset or its game, with its problems printed as lint
-prints them (and exit 1) when it cannot be loaded."""
+prints them (and exit 1) when it cannot be loaded.
+
+The command line must start at once (``rulelang --help``): the modules of this package
+import the front end and the runtime inside the commands that need them, never at the top."""
 
 from __future__ import annotations
 
@@ -12,11 +15,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from rulelang.check.linter import internal_error, sort_diagnostics
 from rulelang.diagnostics import Diagnostic, errors_in
 from rulelang.errors import RulesetError
-from rulelang.loader import lint_file
-from rulelang.report import SourceCache, render_text
 
 if TYPE_CHECKING:
     from rulelang.ast import Decl
@@ -35,6 +35,8 @@ def is_terminal(stream_name: str) -> bool:
 
 def fail(diagnostics: Iterable[Diagnostic], path: str) -> NoReturn:
     """Print diagnostics as lint does, to stderr, and exit 1."""
+    from rulelang.check.linter import sort_diagnostics
+    from rulelang.report import SourceCache, render_text
     colour = is_terminal("stderr")
     text = render_text(sort_diagnostics(diagnostics, path), 1, SourceCache(), colour)
     click.echo(text, nl=False, err=True, color=colour)
@@ -43,7 +45,8 @@ def fail(diagnostics: Iterable[Diagnostic], path: str) -> NoReturn:
 
 def declarations(path: str, root: str | None = None) -> list[Decl]:
     """The merged declarations of ``path``, or diagnostics on stderr and exit 1."""
-    from rulelang.loader import read_ruleset
+    from rulelang.check.linter import internal_error
+    from rulelang.loader import lint_file, read_ruleset
     problems = errors_in(lint_file(Path(path), root))
     if problems:
         fail(problems, path)
@@ -57,6 +60,7 @@ def declarations(path: str, root: str | None = None) -> list[Decl]:
 
 def load_game(path: str, players: int | None, root: str | None = None) -> Game:
     """The Game of ``path``, or diagnostics on stderr and exit 1."""
+    from rulelang.check.linter import internal_error
     from rulelang.loader import load
     declarations(path, root)
     try:
