@@ -60,3 +60,21 @@ def test_a_problem_the_checker_let_through_is_an_internal_error() -> None:
     (found,) = caught.value.diagnostics
     assert found.code == "E900" and "unknown name 'nope'" in found.message
     assert found.span is not None and (found.span.line, found.span.column) == (2, 18)
+
+
+def test_a_board_file_gone_since_the_check_is_a_data_problem_not_a_bug(tmp_path: Path) -> None:
+    """A game built again from its checked declarations (a pickle, a worker) whose board file
+    has gone: the board's E401, not an internal error from a declaration that reads the
+    board's names."""
+    import pickle
+    (tmp_path / "map.yaml").write_text("kind: graph\nspaces:\n"
+                                       "  - {id: a, worth: 2, next: b}\n  - {id: b, worth: 3, next: a}\n")
+    (tmp_path / "g.rules").write_text(
+        'game "g" { players 2 }\nboard m = load_board("map.yaml")\n'
+        "die d = [s.worth for s in spaces(m)]\n"
+        "phase main {\n  let n = roll d\n  log n\n  end game\n}\n")
+    data = pickle.dumps(rulelang.load(tmp_path / "g.rules"))
+    (tmp_path / "map.yaml").unlink()
+    with pytest.raises(rulelang.RulesetError) as caught:
+        pickle.loads(data)
+    assert [d.code for d in caught.value.diagnostics] == ["E401"]

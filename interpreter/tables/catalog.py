@@ -112,6 +112,8 @@ class Catalog:
         self._collect_names()
         self._each(ast.EnumDecl, self._build_enum)
         self._each(ast.BoardDecl, self._build_board)
+        if self.problems:   # a board not built leaves the names of its data unknown: what reads them cannot be
+            return
         self._each(ast.ZoneDecl, self._build_zone)
         self._each(ast.SupplyDecl, self._build_supply)
         self._each(ast.DieDecl, self._build_die)
