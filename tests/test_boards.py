@@ -610,7 +610,7 @@ def test_square_distance_is_manhattan_or_chebyshev(width, height, diagonal):
             assert t is None or board.direction(s, t) == d
 
 
-# ---------------------------------------------------------------- layouts (interpreter/board_layout.py)
+# ---------------------------------------------------------------- layouts (interpreter/hosts/board_layout.py)
 
 
 def track_board(spaces):

@@ -2,7 +2,7 @@
 
 - every ```rules block of docs/language.md whose first line is ``# complete`` loads with
   ``rulelang.load`` and plays random games to the end;
-- every builtin function of the signature table (rulelang/signatures.py) is documented in
+- every builtin function of the signature table (rulelang/check/signatures.py) is documented in
   docs/language.md;
 - every diagnostic code the docs cite exists;
 - every ```python block of docs/embedding.md whose first line is ``# runnable`` runs;

@@ -1,5 +1,5 @@
-"""PettingZoo and Gymnasium environments for any ruleset (interpreter/pettingzoo_env.py and
-interpreter/gymnasium_env.py): the libraries' own checks pass for every ruleset in games/,
+"""PettingZoo and Gymnasium environments for any ruleset (interpreter/hosts/pettingzoo_env.py and
+interpreter/hosts/gymnasium_env.py): the libraries' own checks pass for every ruleset in games/,
 and what the environments do agrees with the engine played directly (needs rulelang[rl])."""
 from __future__ import annotations
 

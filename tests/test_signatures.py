@@ -1,4 +1,4 @@
-"""The signature table of the builtin functions (rulelang/signatures.py) and the runtime
+"""The signature table of the builtin functions (rulelang/check/signatures.py) and the runtime
 agree: the runtime implements exactly the functions the table declares, each taking the
 arguments the table says; and the front end checks calls against the table."""
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Built-in functions of the language: pure queries over values and the state.
 
 Each entry is ``name -> function(st, *args)``; what each takes and gives is declared once,
-in the front end's signature table (rulelang/signatures.py). Aggregates over generators
+in the front end's signature table (rulelang/check/signatures.py). Aggregates over generators
 (sum, count, any, all, min, max, sorted, best, worst, first) are compiled in codegen.py.
 """
 from __future__ import annotations
