@@ -91,16 +91,17 @@ class GreedyAgent:
             sample = Sampler(state, player).sample(self.rng.getrandbits(63))
         except RulelangError:
             return actions[self.rng.randrange(len(actions))]
-        values = [self._value_after(sample, player, action.id) for action in actions]
+        last = len(actions) - 1   # the sample is not needed after the last action: played on itself
+        values = [self._value_after(sample if k == last else sample.clone(), player, action.id)
+                  for k, action in enumerate(actions)]
         best = max(values)
         return self.rng.choice([a for a, v in zip(actions, values, strict=True) if v == best])
 
-    def _value_after(self, sample: State, player: int, action_id: int) -> float:
-        """The evaluation of ``sample`` after ``action_id``; -inf if the rules fail."""
-        after = sample.clone()
+    def _value_after(self, after: State, player: int, action_id: int) -> float:
+        """The evaluation of ``after`` (a copy of the sample, changed here) after ``action_id``;
+        -inf if the rules fail."""
         try:
             after.apply_action(action_id, player=player)
             return self.evaluation(after, player)
         except (RulelangError, TypeError, IndexError):
             return -math.inf
-

@@ -39,6 +39,7 @@ from .events import Event, redacted
 if TYPE_CHECKING:
     from rulelang import ast
 
+    from ..model.program import Invariant
     from ..tables.catalog import Catalog
     from .state import State
 
@@ -69,15 +70,12 @@ def components_in(value: Value) -> Iterator[Component]:
 def resample(st: State, viewer: int, seed: int) -> State:
     """A state that ``viewer`` cannot tell apart from ``st``, its hidden part drawn again
     from ``seed`` (``st`` is unchanged). See the module's docstring."""
-    view, broken = _view(st, viewer), set(st.check_invariants())
+    fit = Fit(viewer, _view(st, viewer), set(st.check_invariants()))
     generator, fresh_rng = _generators(st, seed)
     fresh = _Fresh(fresh_rng, viewer, None if st.event_log is None else redacted(st, viewer))
     unknown = _unknown_components(st, viewer)
     levels = ((_groups(st, unknown, key), tries) for key, tries in _LEVELS)   # each only if reached
-
-    def fits(sample: State) -> bool:
-        return _looks_the_same(sample, viewer, view) and _keeps_invariants(sample, broken)
-    return _drawn(st, levels, generator, fresh, fits)
+    return _drawn(st, levels, generator, fresh, fit)
 
 
 def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], generator: int, fresh: _Fresh,
@@ -90,8 +88,40 @@ def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], gener
             generator, mapping = _permutation(groups, generator)
             sample = _built(st, mapping, fresh)
             if sample is not None and fits(sample):
-                return sample
-    return _built(st, {}, fresh) or _with_rng(st, fresh)
+                return _with_origin(sample)
+    sample = _built(st, {}, fresh)
+    return _with_origin(sample) if sample is not None else _with_rng(st, fresh)
+
+
+class Fit:
+    """Whether a sample may stand for the original state: it breaks no invariant that the
+    original does not (``broken``), and ``viewer`` sees ``view`` in it. The invariants are
+    tried first, one by one up to the first newly broken, which is tried first the next time:
+    a permutation that does not fit mostly breaks an invariant, and the same one. The answer
+    is the same whatever the order (each check is a function of the sample alone)."""
+
+    def __init__(self, viewer: int, view: tuple[object, ...], broken: set[str]):
+        self.viewer, self.view, self.broken = viewer, view, broken
+        self.order: list[Invariant] | None = None   # the game's invariants, the last one broken first
+
+    def __call__(self, sample: State) -> bool:
+        return self.keeps_invariants(sample) and _looks_the_same(sample, self.viewer, self.view)
+
+    def keeps_invariants(self, sample: State) -> bool:
+        """Whether the sample breaks no invariant but those already broken in the original
+        (one that fails to compute breaks it)."""
+        rules = self.order
+        if rules is None:
+            rules = self.order = list(sample.game.program.invariants)
+        broken = self.broken
+        try:
+            for k, rule in enumerate(rules):
+                if not sample.evaluate(rule.condition, {}, rule.span) and rule.label not in broken:
+                    rules.insert(0, rules.pop(k))
+                    return False
+        except RulelangError:
+            return False
+        return True
 
 
 # ---------------------------------------------------------------- one state for what a seat may know
@@ -104,17 +134,23 @@ def canonical_state(state: State, viewer: int) -> State:
     choices depend only on what its seat may see. The groups are those ``resample_from_infostate``
     permutes; an arrangement that the viewer could tell apart (or that breaks an invariant) is
     tried again with narrower groups, as the sampler does."""
-    view, broken = _view(state, viewer), set(state.check_invariants())
+    return _canonical(state, viewer)[0]
+
+
+def _canonical(state: State, viewer: int) -> tuple[State, Fit | None]:
+    """``canonical_state``, and the check it passed (the viewer's view of ``state``, the
+    invariants ``state`` breaks), None if no arrangement passed it."""
+    fit = Fit(viewer, _view(state, viewer), set(state.check_invariants()))
     events = None if state.event_log is None else redacted(state, viewer)
     fresh = _Fresh(rng.seed_state(0), viewer, events)
     unknown = _unknown_components(state, viewer)
     for key, _ in _LEVELS:
         mapping = _sorted_mapping(state, _groups(state, unknown, key))
         sample = _built(state, mapping, fresh)
-        if sample is not None and _looks_the_same(sample, viewer, view) and _keeps_invariants(sample, broken):
-            return _without_seed(sample)
+        if sample is not None and fit(sample):
+            return _without_seed(_with_origin(sample)), fit
     sample = _built(state, {}, fresh)
-    return _without_seed(sample if sample is not None else state.clone())
+    return _without_seed(_with_origin(sample) if sample is not None else state.clone()), None
 
 
 def _sorted_mapping(state: State, groups: list[list[Component]]) -> Mapping:
@@ -147,12 +183,26 @@ class Sampler:
     computed once. Without unknown components, a sample is a copy with a new generator."""
 
     def __init__(self, state: State, viewer: int):
-        root = self.root = canonical_state(state, viewer)
-        self.viewer = viewer
-        self.view, self.broken = _view(root, viewer), set(root.check_invariants())
+        root, fit = _canonical(state, viewer)
+        self.root, self.viewer = root, viewer
+        if fit is None or fit.broken:
+            view = fit.view if fit is not None else _view(root, viewer)   # (a root that fits looks the same)
+            fit = Fit(viewer, view, set(root.check_invariants()))
+        # else the root, which fits, breaks no invariant either, and the viewer sees the same in it
+        self.fit = fit
         unknown = _unknown_components(root, viewer)
         self.levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
         self.hidden = any(groups for groups, _ in self.levels)
+
+    @property
+    def view(self) -> tuple[object, ...]:
+        """What the viewer sees of the root (and of every sample): his observation and options."""
+        return self.fit.view
+
+    @property
+    def broken(self) -> set[str]:
+        """The invariants that the root breaks (a sample may break those only)."""
+        return self.fit.broken
 
     def sample(self, seed: int) -> State:
         """The state ``root.resample_from_infostate(viewer, seed)`` gives (the same for a
@@ -164,11 +214,7 @@ class Sampler:
             return copy
         generator, fresh_rng = _generators(root, seed)
         fresh = _Fresh(fresh_rng, viewer, None if root.event_log is None else root.event_log[:])
-        return _drawn(root, self.levels, generator, fresh, self._fits)
-
-    def _fits(self, sample: State) -> bool:
-        """Whether the viewer sees what he sees in the sample, and it keeps the invariants."""
-        return _looks_the_same(sample, self.viewer, self.view) and _keeps_invariants(sample, self.broken)
+        return _drawn(root, self.levels, generator, fresh, self.fit)
 
 
 def _view(st: State, viewer: int) -> tuple[object, ...]:
@@ -181,14 +227,6 @@ def _looks_the_same(sample: State, viewer: int, view: tuple[object, ...]) -> boo
     say, is not the same)."""
     try:
         return _view(sample, viewer) == view
-    except RulelangError:
-        return False
-
-
-def _keeps_invariants(sample: State, broken: set[str]) -> bool:
-    """Whether the sample breaks no invariant but those already ``broken`` in the original."""
-    try:
-        return set(sample.check_invariants()) <= broken
     except RulelangError:
         return False
 
@@ -299,7 +337,8 @@ class _Fresh(NamedTuple):
 def _built(st: State, mapping: Mapping, fresh: _Fresh) -> State | None:
     """A copy of ``st`` with the components of ``mapping`` swapped into each other's places
     and every reference relabelled, the viewer's record of the past only, a fresh generator,
-    and the decision awaited rebuilt by running on; None if running on fails."""
+    and the decision awaited rebuilt by running on; None if running on fails. (Its origin is
+    made by ``_with_origin`` once it is kept.)"""
     sample = _copy(st, fresh)
     if mapping:
         _relabel_state(sample, mapping)
@@ -309,15 +348,12 @@ def _built(st: State, mapping: Mapping, fresh: _Fresh) -> State | None:
             sample.run()
         except RulelangError:
             return None
-    _make_origin(sample)
     return sample
 
 
 def _with_rng(st: State, fresh: _Fresh) -> State:
     """The last resort: a copy where only future chance is new."""
-    sample = _copy(st, fresh)
-    _make_origin(sample)
-    return sample
+    return _with_origin(_copy(st, fresh))
 
 
 def _copy(st: State, fresh: _Fresh) -> State:
@@ -331,11 +367,12 @@ def _copy(st: State, fresh: _Fresh) -> State:
     return sample
 
 
-def _make_origin(sample: State) -> None:
-    """A failed action on the sample puts it back by replaying from here, not from the start
+def _with_origin(sample: State) -> State:
+    """``sample``, which a failed action puts back by replaying from here, not from the start
     (its history is the true game's, relabelled, and does not replay to it)."""
     sample.origin = sample.clone()
     sample.since_origin = 0
+    return sample
 
 
 def _relabel_state(st: State, mapping: Mapping) -> None:

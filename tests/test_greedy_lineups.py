@@ -1,0 +1,51 @@
+"""Seeded line-ups with greedy and IS-MCTS seats play the very games they played at 9c06b26
+(before the greedy agent, the sampler and clones were made cheaper for issue 24): the same
+lengths, winners and histories, game for game, as ``rulelang simulate --seed 0`` numbers them."""
+from __future__ import annotations
+
+import hashlib
+import random
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.interpreter.agents import derive_seed, parse_agents
+from rulelang.interpreter.model.values import CHANCE
+from rulelang.interpreter.sim.play import play_step
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+# (decisions, winners, the first 16 hex digits of sha256(repr(history))) of games 0, 1, ...
+# of a run seeded with 0, recorded at 9c06b26.
+JAMAICA_GREEDY = [
+    (276, [0], "11f15cdf2b7c1173"), (164, [2], "92221e2a8c7abd0e"), (243, [0], "011b2767594446b9"),
+    (212, [3], "252ea559e7cf2fb3"), (193, [3], "c2360cf3c405b4ef"), (165, [0], "fe894552320413be"),
+    (229, [0], "12c36c139e26debc"), (136, [2], "69a605496a50dc4d"),
+]
+JOLLY_ROGER_MCTS_GREEDY = [(80, [0], "66a949ab50f1340f"), (81, [0], "724308133e6928da")]
+
+
+def games_of(ruleset: str, players: int, lineup: str, count: int) -> list[tuple[int, list[int], str]]:
+    """Games 0..count-1 of a run seeded with 0, played as ``play_game`` plays them."""
+    game = rulelang.load(GAMES / f"{ruleset}.rules", players=players)
+    specs = parse_agents(lineup, players)
+    results = []
+    for index in range(count):
+        agents = [spec.build(game, derive_seed(0, index, seat)) for seat, spec in enumerate(specs)]
+        chance = random.Random(derive_seed(0, index, CHANCE))
+        state = game.new_initial_state(seed=derive_seed(0, index))
+        while not state.is_terminal():
+            play_step(state, agents, chance)
+        digest = hashlib.sha256(repr(state.history()).encode()).hexdigest()[:16]
+        results.append((state.decisions, state.winners(), digest))
+    return results
+
+
+@pytest.mark.parametrize(("ruleset", "players", "lineup", "expected"), [
+    ("jamaica", 4, "greedy,random,random,random", JAMAICA_GREEDY),
+    ("jolly_roger", 3, "mcts:20,greedy,random", JOLLY_ROGER_MCTS_GREEDY),
+], ids=["jamaica-greedy", "jolly_roger-mcts-greedy"])
+def test_seeded_line_ups_play_the_games_they_played_before(ruleset: str, players: int, lineup: str,
+                                                          expected: list[tuple[int, list[int], str]]) -> None:
+    assert games_of(ruleset, players, lineup, len(expected)) == expected
