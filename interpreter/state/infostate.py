@@ -401,7 +401,8 @@ def _relabel_state(st: State, mapping: Mapping) -> None:
                 table[name] = [swap(v) for v in values]
     for frame in st.frames:
         frame.env = {k: swap(v) for k, v in frame.env.items()}
-    st.action_history = [(p, _relabelled_id(catalog, a, mapping)) for p, a in st.action_history]
+    ids = _relabelled_ids(catalog, mapping)
+    st.action_history = [(p, ids.get(a, a)) for p, a in st.action_history]
 
 
 _PLAIN_TYPES = frozenset({"int", "bool", "string", "player", "space"})
@@ -428,9 +429,8 @@ def _relabelled(value: Value, mapping: Mapping) -> Value:
     return value
 
 
-def _relabelled_id(catalog: Catalog, action_id: int, mapping: Mapping) -> int:
-    """An action id of the history, relabelled when it names a component of ``mapping``."""
-    cid = action_id - catalog.component_base
-    if 0 <= cid < len(catalog.components) and cid in mapping:
-        return catalog.component_base + mapping[cid].id
-    return action_id
+def _relabelled_ids(catalog: Catalog, mapping: Mapping) -> dict[int, int]:
+    """The action ids of the history that name a component of ``mapping``, each with the id
+    that names the component taking its place (one look-up an action of the history)."""
+    base = catalog.component_base
+    return {base + cid: base + new.id for cid, new in mapping.items()}
