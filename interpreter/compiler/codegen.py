@@ -28,6 +28,7 @@ from ..tables import runtime
 from ..tables.attributes import VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
+from .integers import integer_bound, items_bound, sum_fits
 from .module import KIND_NAMES, ORDER_NAMES, Module
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class Scope:
         # from where their items come from (``ExpressionWriter.items_kind``), never from a
         # declared type: an attribute of such a local is read without testing its kind.
         self.kinds: dict[str, tuple[type, int]] = {}
+        # Python locals known to hold an integer, and a bound of its size (integers.py).
+        self.integers: dict[str, int] = {}
 
     def table_reads(self, indent: str) -> list[str]:
         """The lines that read the tables this scope uses into their locals."""
@@ -216,12 +219,29 @@ class ExpressionWriter:
         if op == "..":
             return f"_range(st, {a}, {b})"
         if op in ORDER_NAMES:
-            return f"{ORDER_NAMES[op]}({a}, {b})"
+            return self._ordered(node, a, b, scope)
+        if op in ("+", "-", "*") and sum_fits(self.cat, node, scope):   # two small integers
+            return f"({a} {op} {b})"
         if op == "+":
             return f"_plus(st, {a}, {b})"
         if op == "*":
             return f"_times(st, {a}, {b})"
         return f"{_ARITHMETIC[op]}({a}, {b})"
+
+    def _ordered(self, node: ast.BinaryOp, a: str, b: str, scope: Scope) -> str:
+        """``a < b`` (or ``<=``, ``>``, ``>=``): Python's comparison where both sides are proven
+        integers, or one is and the other, read at no cost, is an ``int`` when it runs (as the
+        rules' ordering compares them); the rules' ordering (``_order``) otherwise."""
+        op, general = node.op, f"{ORDER_NAMES[node.op]}({a}, {b})"
+        left, right = (integer_bound(self.cat, side, scope) is not None for side in (node.left, node.right))
+        if left and right:
+            return f"({a} {op} {b})"
+        unknown, other = (b, a) if left else (a, b)
+        # read first by the test: so a read that may fail (a local without a value) only
+        # where nothing before it may
+        if (left or right) and _CHEAP.match(unknown) and (unknown.isidentifier() or other.isidentifier()):
+            return f"({a} {op} {b} if type({unknown}) is int else {general})"
+        return general
 
     def _Attribute(self, node: ast.Attribute, scope: Scope) -> str:
         target, cat = node.target, self.cat
@@ -408,6 +428,7 @@ class ExpressionWriter:
         inner.keys_read = scope.keys_read  # a KeyError in the loop reaches the expression's function
         inner.tables = {}
         inner.kinds = dict(scope.kinds)
+        inner.integers = dict(scope.integers)
         loop = self._deciding(name, gen, inner, "_source", "_found")
         used = set(re.findall(r"\w+", " ".join(loop)))
         passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
@@ -466,6 +487,9 @@ class ExpressionWriter:
         kind = self.items_kind(source, scope)
         if kind is not None and kind[1] >= 1:
             scope.kinds[var] = (kind[0], kind[1] - 1)
+        bound = items_bound(self.cat, source, scope)
+        if bound is not None:
+            scope.integers[var] = bound
 
     def items_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         """What ``node`` certainly is, as (class, how many lists deep) for a player, a
@@ -503,6 +527,8 @@ _CHARGING = re.compile(r"\s*(_W \+= len\(\w+\)|if _W > _limit:|_CHARGE|\w+ = _se
 """The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``
 charges nothing)."""
 _STATE = re.compile(r"\bst\b")
+_CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
+"""Source read twice at no cost and with no effect: a local, or an entry of the environment."""
 
 _BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "region": 1, "largest_region": 1, "lines": 2}
 """Board queries whose result is always a list of spaces (1), or of lists of spaces (2):

@@ -1,0 +1,115 @@
+"""Proven integers (interpreter/compiler/integers.py): where the text alone makes both sides of
+a comparison or a sum integers, the generated code is plain Python; everywhere else the rules'
+checked operations keep their meaning and their located errors."""
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.errors import RulesRuntimeError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load(tmp_path: Path, source: str) -> rulelang.Game:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return rulelang.load(path, players=1)
+
+
+def code(game: rulelang.Game) -> str:
+    """The generated functions of ``game``, without the listing of its constants."""
+    listing = game.generated_code()
+    return listing[listing.index("\ndef "):]
+
+
+def failure(game: rulelang.Game) -> RulesRuntimeError:
+    with pytest.raises(RulesRuntimeError) as caught:
+        game.new_initial_state()
+    return caught.value
+
+
+PROVEN = '''\
+    game "G" { players 1 }
+    zone pile: list[int]
+    var small: bool = false
+    var total: int = 0
+    var counted: list[int] = []
+    phase p {
+      small = size(pile) + 1 < 3 and 2 * size(pile) - 1 <= 0
+      total = size(pile) + 999999999999999999
+      counted = [k for k in [size(pile) + 2, 7] if k > 2 and k >= size(pile)]
+      end game
+    }
+'''
+
+
+def test_sums_and_comparisons_of_proven_integers_are_plain_python(tmp_path):
+    game = load(tmp_path, PROVEN)
+    assert not re.search(r"_order|_plus|_minus|_times", code(game))
+    data = game.new_initial_state().to_json()["globals"]
+    assert data["small"] is True and data["total"] == 999999999999999999 and data["counted"] == [7]
+
+
+def test_a_product_that_may_overflow_keeps_its_check_and_its_location(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        var n: int = 0
+        phase p {
+          n = 999999999999999999 * 9
+          n = n + 999999999999999999
+          end game
+        }
+    ''')
+    assert "_plus" in code(game)   # a declared int is not a proven one
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 5 and diagnostic.message.startswith("number too large")
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        var n: int = 0
+        phase p {
+          n = 999999999999999999 * 999999999999999999
+          end game
+        }
+    ''')
+    assert "_times" in code(game)   # bounds too large for the plain product
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 4 and diagnostic.message.startswith("number too large")
+
+
+def test_a_comparison_with_one_proven_side_tests_the_other_and_keeps_the_rules_error(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        var below: int = 0
+        phase p {
+          for x in [1, 5, 2, "a"] {
+            if x < 3 { below += 1 }
+          }
+          end game
+        }
+    ''')
+    assert "is int else _order" in code(game)
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 5 and diagnostic.message == "cannot apply '<' to string and int (in p)"
+
+
+def test_true_and_false_still_compare_with_numbers_as_before(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        var found: list[bool] = []
+        phase p {
+          found = [x < 1 for x in [true, false, 0, 2]]
+          end game
+        }
+    ''')
+    assert game.new_initial_state().to_json()["globals"]["found"] == [False, True, True, False]
+
+
+def test_the_seed_games_compare_proven_integers_in_place():
+    for name in ("tobago", "jamaica"):
+        code = rulelang.load(ROOT / "games" / f"{name}.rules", players=4).generated_code()
+        assert " is int else _order" in code or re.search(r"\(\w+ [<>]=? \w+\)", code), name
