@@ -113,3 +113,60 @@ def test_the_seed_games_compare_proven_integers_in_place():
     for name in ("tobago", "jamaica"):
         code = rulelang.load(ROOT / "games" / f"{name}.rules", players=4).generated_code()
         assert " is int else _order" in code or re.search(r"\(\w+ [<>]=? \w+\)", code), name
+
+
+def test_size_reads_a_declared_zone_or_a_list_in_place_and_anything_else_as_before(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        zone pile: list[int]
+        var sizes: list[int] = []
+        function twice(n: int) -> int = n * 2
+        phase p {
+          let xs = [1, 2, 3]
+          sizes = [size(pile), size(xs), size([x for x in xs if x > 1]), size(1..4), twice(size(xs))]
+          sizes = sizes + [size(3)]
+          end game
+        }
+    ''')
+    listing = code(game)
+    assert "len(st.zones[" in listing and "_size_of(st, " in listing and "st.charge(4) or " in listing
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 8 and diagnostic.message == "expected a list or a zone, got int (in p)"
+    game = load(tmp_path, (tmp_path / "game.rules").read_text(encoding="utf-8").replace("[size(3)]", "[]"))
+    assert game.new_initial_state().to_json()["globals"]["sizes"] == [0, 3, 2, 4, 6]
+
+
+def test_an_item_of_a_list_out_of_its_range_is_still_the_rules_error(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        var picked: list[int] = []
+        phase p {
+          let xs = [1, 2, 3]
+          picked = [[xs, xs][0][-1], [xs][0][-3]]
+          picked = picked + [[xs][0][3]]
+          end game
+        }
+    ''')
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 6 and diagnostic.message == "index 3 is out of range for a list of 3 (in p)"
+
+
+def test_two_proven_lists_are_joined_without_tests_of_their_kinds_and_within_the_bound(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1  max_steps 10000000 }
+        var joined: list[int] = []
+        phase p {
+          joined = [1, 2] + [x for x in 3..4] + reversed([5])
+          joined = joined + [6]
+          joined = (1..60000) + (1..60000)
+          end game
+        }
+    ''')
+    listing = code(game)
+    assert listing.count("_concat(st, ") == 3 and listing.count("_plus(st, ") == 1   # joined is not proven
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 6
+    assert diagnostic.message == "joining lists of 60000 and 60000 items makes more than 100000 items (in p)"
+    game = load(tmp_path, (tmp_path / "game.rules").read_text(encoding="utf-8").replace("(1..60000) + (1..60000)",
+                                                                                        "joined"))
+    assert game.new_initial_state().to_json()["globals"]["joined"] == [1, 2, 3, 4, 5, 6]

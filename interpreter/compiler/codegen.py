@@ -23,12 +23,12 @@ from rulelang.boards import Space
 
 from ..model.problems import unchecked
 from ..model.program import Expr, Op
-from ..model.values import Player, RuleError, Value, kind_of
+from ..model.values import Player, RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
 from ..tables.attributes import VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
-from .integers import integer_bound, items_bound, sum_fits
+from .integers import integer_bound, is_tuple, items_bound, sum_fits
 from .module import KIND_NAMES, ORDER_NAMES, Module
 
 if TYPE_CHECKING:
@@ -222,6 +222,8 @@ class ExpressionWriter:
             return self._ordered(node, a, b, scope)
         if op in ("+", "-", "*") and sum_fits(self.cat, node, scope):   # two small integers
             return f"({a} {op} {b})"
+        if op == "+" and is_tuple(self.cat, node.left, scope) and is_tuple(self.cat, node.right, scope):
+            return f"_concat(st, {a}, {b})"
         if op == "+":
             return f"_plus(st, {a}, {b})"
         if op == "*":
@@ -341,7 +343,21 @@ class ExpressionWriter:
             return f"{query}(st, {scope.env})"
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
+        if name == "size":
+            return self._size(node.args[0], args[0], scope)
         return f"{self.module.constant(BUILTINS[name], f'<builtin {name}>')}({', '.join(['st', *args])})"
+
+    def _size(self, node: ast.Expr, text: str, scope: Scope) -> str:
+        """``size(node)``, whose source is ``text``: a list's length or a declared zone's read in
+        place where the text proves which it is, else tested where it runs (``_size_of``)."""
+        constant = self._constant_values((node,), scope)
+        if constant is not None and type(constant[0]) is ZoneRef:
+            return f"len(st.zones[{self.module.constant(constant[0].slot)}])"
+        if is_tuple(self.cat, node, scope):
+            return f"len({text})"
+        if _CHEAP.match(text):
+            return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
+        return f"_size_of(st, {text})"
 
     def _constant_values(self, nodes: tuple[ast.Expr, ...], scope: Scope) -> list[Value] | None:
         """The values of ``nodes`` if each is a constant (a literal, or a name of the game's
@@ -368,6 +384,8 @@ class ExpressionWriter:
                             f"got {len(node.args)}", node.span)
         args = [self.write(a, scope) for a in node.args]
         called = self._ruleset_function(decl)
+        if scope.depth == "0":   # from outside any function: never too deep, only charged
+            return f"(st.charge({runtime.CALL_WORK}) or {called}({', '.join(['st', '1', *args])}))"
         return f"(_enter(st, {scope.depth}) and {called}({', '.join(['st', f'{scope.depth} + 1', *args])}))"
 
     def _load_time_call(self, node: ast.Call, scope: Scope) -> str:

@@ -32,7 +32,7 @@ would need 2**51 bytes), so a size, a count or an index into one is below it."""
 _LENGTHS = frozenset({"size", "index_of", "player_number"})
 """Builtins whose result is a Python ``int`` below LENGTH_BOUND, whatever their arguments
 (or that raise): ``len`` of a sequence, a position in one, a player's number."""
-_COUNTS = frozenset({"tokens", "bank"})
+_COUNTS = frozenset({"tokens", "bank", "abs"})
 """Builtins whose result is a Python ``int`` read from the state's token table, which holds
 only the integers its supply's total is shared into (checked when a state is read)."""
 
@@ -79,6 +79,30 @@ def items_bound(cat: Catalog, source: ast.Expr, scope: Scope) -> int | None:
         if type(value) is tuple and value and all(type(v) is int for v in value):
             return max(abs(v) for v in value if type(v) is int)
     return None
+
+
+_TUPLES = frozenset({"list", "values", "reversed", "rotate", "slice", "insert", "remove",
+                     "spaces", "neighbors", "within", "region", "largest_region", "lines"})
+"""Builtins whose result is always a Python tuple (a list of the rules), or that raise."""
+
+
+def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
+    """Whether ``node`` is certainly a list (a Python tuple) from the text alone: a list
+    literal, a comprehension, a range, a sum of two lists, ``sorted(...)``, a builtin of
+    _TUPLES, a constant list."""
+    if isinstance(node, (ast.ListExpr, ast.Comprehension)):
+        return True
+    if isinstance(node, ast.BinaryOp):
+        return node.op == ".." or (node.op == "+" and is_tuple(cat, node.left, scope)
+                                   and is_tuple(cat, node.right, scope))
+    if isinstance(node, ast.Name):
+        return _is_constant(cat, node.name, scope) and type(cat.constants[node.name]) is tuple
+    if isinstance(node, ast.Call) and node.function not in cat.component_types and node.function not in cat.functions:
+        if node.function == "sorted":
+            return True
+        return (node.function in _TUPLES and node.function not in cat.load_time_functions
+                and node.function not in AGGREGATES)
+    return False
 
 
 def _arithmetic_bound(op: str, left: int, right: int) -> int:
