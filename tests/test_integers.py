@@ -170,3 +170,33 @@ def test_two_proven_lists_are_joined_without_tests_of_their_kinds_and_within_the
     game = load(tmp_path, (tmp_path / "game.rules").read_text(encoding="utf-8").replace("(1..60000) + (1..60000)",
                                                                                         "joined"))
     assert game.new_initial_state().to_json()["globals"]["joined"] == [1, 2, 3, 4, 5, 6]
+
+
+def test_own_fields_and_board_attributes_are_read_in_place(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        board grid = square_grid(2, 2)
+        var seen: list[int] = []
+        var named: list[string] = []
+        phase p {
+          seen = [s.index for s in spaces(grid) if s.index > 1] + [q.index for q in players if q.index < 1]
+          named = [s.name for s in spaces(grid)]
+          end game
+        }
+    ''')
+    listing = code(game)
+    assert "_order" not in listing and "_no_attribute" not in listing
+    data = game.new_initial_state().to_json()["globals"]
+    assert data["seen"] == [2, 3, 0] and len(data["named"]) == 4
+
+
+def test_count_tells_false_and_none_from_zero(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        var counted: list[int] = []
+        phase p {
+          counted = [count([1, 2, 3]), count([0, 1]), count([false, 0, none, ""]), count(x for x in 1..3 if x > 1)]
+          end game
+        }
+    ''')
+    assert game.new_initial_state().to_json()["globals"]["counted"] == [3, 2, 2, 2]

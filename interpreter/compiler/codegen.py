@@ -25,7 +25,7 @@ from ..model.problems import unchecked
 from ..model.program import Expr, Op
 from ..model.values import Player, RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
-from ..tables.attributes import VariableReader, attribute_readers
+from ..tables.attributes import BoardAttribute, OwnField, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from .integers import integer_bound, is_tuple, items_bound, sum_fits
@@ -277,6 +277,10 @@ class ExpressionWriter:
             if scope.tables is not None:
                 table = scope.tables.setdefault(table, self.module.fresh("_t"))
             return f"{table}[{obj}.{reader.index}]"
+        if isinstance(reader, OwnField):
+            return f"{obj}.{_OWN_FIELDS[reader.field]}"
+        if isinstance(reader, BoardAttribute):
+            return f"{obj}.attributes.get({self.module.constant(reader.name)})"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
@@ -545,6 +549,8 @@ _CHARGING = re.compile(r"\s*(_W \+= len\(\w+\)|if _W > _limit:|_CHARGE|\w+ = _se
 """The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``
 charges nothing)."""
 _STATE = re.compile(r"\bst\b")
+_OWN_FIELDS = {"index": "index", "name": "name"}
+"""The fields ``OwnField`` reads, as the generated code names them (never the ruleset's text)."""
 _CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
 """Source read twice at no cost and with no effect: a local, or an entry of the environment."""
 

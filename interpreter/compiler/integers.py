@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from rulelang import ast
 
+from ..tables.attributes import OwnField, attribute_readers
 from ..tables.builtins import AGGREGATES, BUILTINS
 from ..tables.catalog import Catalog
 from ..tables.runtime import MAX_INT
@@ -45,6 +46,8 @@ def integer_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
         return _name_bound(cat, node.name, scope)
     if isinstance(node, ast.Call):
         return _call_bound(cat, node)
+    if isinstance(node, ast.Attribute):
+        return LENGTH_BOUND if _own_index(cat, node, scope) else None
     if isinstance(node, ast.UnaryOp):
         return integer_bound(cat, node.operand, scope) if node.op == "-" else None
     if isinstance(node, ast.IfExpr):
@@ -103,6 +106,16 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
         return (node.function in _TUPLES and node.function not in cat.load_time_functions
                 and node.function not in AGGREGATES)
     return False
+
+
+def _own_index(cat: Catalog, node: ast.Attribute, scope: Scope) -> bool:
+    """Whether ``node`` is ``x.index`` of a local known to hold a player or a space whose
+    index is its own (its seat, its place on its board), not a variable of that name."""
+    target = node.target
+    if node.name != "index" or not isinstance(target, ast.Name) or target.name not in scope.python:
+        return False
+    known = scope.kinds.get(scope.python[target.name])
+    return known is not None and known[1] == 0 and isinstance(attribute_readers(cat, "index").get(known[0]), OwnField)
 
 
 def _arithmetic_bound(op: str, left: int, right: int) -> int:

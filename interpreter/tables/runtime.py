@@ -346,8 +346,11 @@ def total(values: Sequence[Any]) -> Any:
 
 
 def count(values: Sequence[Any]) -> int:
-    """How many values are neither false nor none."""
-    return sum(1 for v in values if v is not False and v is not None)
+    """How many values are neither false nor none: all of them when neither is found (at C
+    speed; ``in`` also finds a 0 as false, which the slow count then tells apart)."""
+    if False in values or None in values:
+        return sum(1 for v in values if v is not False and v is not None)
+    return len(values)
 
 
 def least(values: Sequence[Any]) -> Any:
