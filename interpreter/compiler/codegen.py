@@ -25,10 +25,10 @@ from ..model.problems import unchecked
 from ..model.program import Expr, Op
 from ..model.values import Player, RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
-from ..tables.attributes import BoardAttribute, OwnField, VariableReader, attribute_readers
+from ..tables.attributes import BoardAttribute, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
-from .integers import integer_bound, is_tuple, items_bound, sum_fits
+from .integers import integer_bound, is_tuple, items_bound, short_list, sum_fits
 from .module import KIND_NAMES, ORDER_NAMES, Module
 
 if TYPE_CHECKING:
@@ -215,7 +215,8 @@ class ExpressionWriter:
         if op in ("==", "!="):
             return f"({a} {op} {b})"
         if op in ("in", "not in"):
-            return f"({a} {op} _as_list(st, {b}))"
+            short = short_list(self.cat, node.right, scope)   # as_list would neither change nor charge it
+            return f"({a} {op} {b})" if short else f"({a} {op} _as_list(st, {b}))"
         if op == "..":
             return f"_range(st, {a}, {b})"
         if op in ORDER_NAMES:
@@ -279,6 +280,8 @@ class ExpressionWriter:
             return f"{table}[{obj}.{reader.index}]"
         if isinstance(reader, OwnField):
             return f"{obj}.{_OWN_FIELDS[reader.field]}"
+        if isinstance(reader, PlayerZone):
+            return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, BoardAttribute):
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from rulelang import ast
 
 from ..tables.attributes import OwnField, attribute_readers
-from ..tables.builtins import AGGREGATES, BUILTINS
+from ..tables.builtins import AGGREGATES, BUILTINS, FREE_WORK
 from ..tables.catalog import Catalog
 from ..tables.runtime import MAX_INT
 
@@ -105,6 +105,20 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
             return True
         return (node.function in _TUPLES and node.function not in cat.load_time_functions
                 and node.function not in AGGREGATES)
+    return False
+
+
+def short_list(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
+    """Whether ``node`` is a list literal or a constant list of at most FREE_WORK items:
+    a list that ``as_list`` gives back as it is, with no charge."""
+    if isinstance(node, ast.ListExpr):
+        return len(node.items) <= FREE_WORK
+    if isinstance(node, ast.Name) and node.name in ("players", "seats") and not scope.is_local(node.name) \
+            and node.name not in cat.global_vars:
+        return len(cat.players) <= FREE_WORK
+    if isinstance(node, ast.Name) and _is_constant(cat, node.name, scope):
+        value = cat.constants[node.name]
+        return type(value) is tuple and len(value) <= FREE_WORK
     return False
 
 

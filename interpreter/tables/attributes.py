@@ -16,7 +16,7 @@ from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
 from ..model.program import Env, Expr
-from ..model.values import Component, Player, RuleError, Value, kind_of
+from ..model.values import Component, Player, RuleError, Value, ZoneRef, kind_of
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -55,8 +55,8 @@ def _player_reader(catalog: Catalog, name: str) -> Reader | None:
     if name in catalog.player_vars:
         return VariableReader("player_values", name, "index")
     if name in catalog.zones and catalog.zones[name].owner == "player":
-        base, refs = catalog.zone_slot[name], catalog.zone_refs
-        return lambda st, p: refs[base + p.index]
+        base = catalog.zone_slot[name]
+        return PlayerZone(tuple(catalog.zone_refs[base + p.index] for p in catalog.players))
     if name in catalog.supplies:
         return lambda st, p: st.supply_counts[name][p.index + 1]
     return None
@@ -173,6 +173,19 @@ class OwnField:
     def __call__(self, st: State, owner: Any) -> Value:
         value: Value = getattr(owner, self.field)
         return value
+
+
+class PlayerZone:
+    """How ``p.name`` reads a zone each player has: ``refs[p.index]``, which the compiler
+    writes in place."""
+
+    __slots__ = ("refs",)
+
+    def __init__(self, refs: tuple[ZoneRef, ...]):
+        self.refs = refs
+
+    def __call__(self, st: State, player: Player) -> Value:
+        return self.refs[player.index]
 
 
 class BoardAttribute:
