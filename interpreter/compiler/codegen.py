@@ -23,11 +23,12 @@ from rulelang.boards import Space
 
 from ..model.problems import unchecked
 from ..model.program import Expr, Op
-from ..model.values import Player, RuleError, Value, kind_of
+from ..model.values import Player, RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
-from ..tables.attributes import VariableReader, attribute_readers
+from ..tables.attributes import BoardAttribute, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
+from .integers import integer_bound, is_tuple, items_bound, short_list, sum_fits
 from .module import KIND_NAMES, ORDER_NAMES, Module
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class Scope:
         # from where their items come from (``ExpressionWriter.items_kind``), never from a
         # declared type: an attribute of such a local is read without testing its kind.
         self.kinds: dict[str, tuple[type, int]] = {}
+        # Python locals known to hold an integer, and a bound of its size (integers.py).
+        self.integers: dict[str, int] = {}
 
     def table_reads(self, indent: str) -> list[str]:
         """The lines that read the tables this scope uses into their locals."""
@@ -212,16 +215,36 @@ class ExpressionWriter:
         if op in ("==", "!="):
             return f"({a} {op} {b})"
         if op in ("in", "not in"):
-            return f"({a} {op} _as_list(st, {b}))"
+            short = short_list(self.cat, node.right, scope)   # as_list would neither change nor charge it
+            return f"({a} {op} {b})" if short else f"({a} {op} _as_list(st, {b}))"
         if op == "..":
             return f"_range(st, {a}, {b})"
         if op in ORDER_NAMES:
-            return f"{ORDER_NAMES[op]}({a}, {b})"
+            return self._ordered(node, a, b, scope)
+        if op in ("+", "-", "*") and sum_fits(self.cat, node, scope):   # two small integers
+            return f"({a} {op} {b})"
+        if op == "+" and is_tuple(self.cat, node.left, scope) and is_tuple(self.cat, node.right, scope):
+            return f"_concat(st, {a}, {b})"
         if op == "+":
             return f"_plus(st, {a}, {b})"
         if op == "*":
             return f"_times(st, {a}, {b})"
         return f"{_ARITHMETIC[op]}({a}, {b})"
+
+    def _ordered(self, node: ast.BinaryOp, a: str, b: str, scope: Scope) -> str:
+        """``a < b`` (or ``<=``, ``>``, ``>=``): Python's comparison where both sides are proven
+        integers, or one is and the other, read at no cost, is an ``int`` when it runs (as the
+        rules' ordering compares them); the rules' ordering (``_order``) otherwise."""
+        op, general = node.op, f"{ORDER_NAMES[node.op]}({a}, {b})"
+        left, right = (integer_bound(self.cat, side, scope) is not None for side in (node.left, node.right))
+        if left and right:
+            return f"({a} {op} {b})"
+        unknown, other = (b, a) if left else (a, b)
+        # read first by the test: so a read that may fail (a local without a value) only
+        # where nothing before it may
+        if (left or right) and _CHEAP.match(unknown) and (unknown.isidentifier() or other.isidentifier()):
+            return f"({a} {op} {b} if type({unknown}) is int else {general})"
+        return general
 
     def _Attribute(self, node: ast.Attribute, scope: Scope) -> str:
         target, cat = node.target, self.cat
@@ -255,6 +278,12 @@ class ExpressionWriter:
             if scope.tables is not None:
                 table = scope.tables.setdefault(table, self.module.fresh("_t"))
             return f"{table}[{obj}.{reader.index}]"
+        if isinstance(reader, OwnField):
+            return f"{obj}.{_OWN_FIELDS[reader.field]}"
+        if isinstance(reader, PlayerZone):
+            return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
+        if isinstance(reader, BoardAttribute):
+            return f"{obj}.attributes.get({self.module.constant(reader.name)})"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
@@ -321,7 +350,21 @@ class ExpressionWriter:
             return f"{query}(st, {scope.env})"
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
+        if name == "size":
+            return self._size(node.args[0], args[0], scope)
         return f"{self.module.constant(BUILTINS[name], f'<builtin {name}>')}({', '.join(['st', *args])})"
+
+    def _size(self, node: ast.Expr, text: str, scope: Scope) -> str:
+        """``size(node)``, whose source is ``text``: a list's length or a declared zone's read in
+        place where the text proves which it is, else tested where it runs (``_size_of``)."""
+        constant = self._constant_values((node,), scope)
+        if constant is not None and type(constant[0]) is ZoneRef:
+            return f"len(st.zones[{self.module.constant(constant[0].slot)}])"
+        if is_tuple(self.cat, node, scope):
+            return f"len({text})"
+        if _CHEAP.match(text):
+            return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
+        return f"_size_of(st, {text})"
 
     def _constant_values(self, nodes: tuple[ast.Expr, ...], scope: Scope) -> list[Value] | None:
         """The values of ``nodes`` if each is a constant (a literal, or a name of the game's
@@ -348,6 +391,8 @@ class ExpressionWriter:
                             f"got {len(node.args)}", node.span)
         args = [self.write(a, scope) for a in node.args]
         called = self._ruleset_function(decl)
+        if scope.depth == "0":   # from outside any function: never too deep, only charged
+            return f"(st.charge({runtime.CALL_WORK}) or {called}({', '.join(['st', '1', *args])}))"
         return f"(_enter(st, {scope.depth}) and {called}({', '.join(['st', f'{scope.depth} + 1', *args])}))"
 
     def _load_time_call(self, node: ast.Call, scope: Scope) -> str:
@@ -408,6 +453,7 @@ class ExpressionWriter:
         inner.keys_read = scope.keys_read  # a KeyError in the loop reaches the expression's function
         inner.tables = {}
         inner.kinds = dict(scope.kinds)
+        inner.integers = dict(scope.integers)
         loop = self._deciding(name, gen, inner, "_source", "_found")
         used = set(re.findall(r"\w+", " ".join(loop)))
         passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
@@ -466,6 +512,9 @@ class ExpressionWriter:
         kind = self.items_kind(source, scope)
         if kind is not None and kind[1] >= 1:
             scope.kinds[var] = (kind[0], kind[1] - 1)
+        bound = items_bound(self.cat, source, scope)
+        if bound is not None:
+            scope.integers[var] = bound
 
     def items_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         """What ``node`` certainly is, as (class, how many lists deep) for a player, a
@@ -503,6 +552,10 @@ _CHARGING = re.compile(r"\s*(_W \+= len\(\w+\)|if _W > _limit:|_CHARGE|\w+ = _se
 """The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``
 charges nothing)."""
 _STATE = re.compile(r"\bst\b")
+_OWN_FIELDS = {"index": "index", "name": "name"}
+"""The fields ``OwnField`` reads, as the generated code names them (never the ruleset's text)."""
+_CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
+"""Source read twice at no cost and with no effect: a local, or an entry of the environment."""
 
 _BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "region": 1, "largest_region": 1, "lines": 2}
 """Board queries whose result is always a list of spaces (1), or of lists of spaces (2):

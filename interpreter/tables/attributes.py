@@ -16,7 +16,7 @@ from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
 from ..model.program import Env, Expr
-from ..model.values import Component, Player, RuleError, Value, kind_of
+from ..model.values import Component, Player, RuleError, Value, ZoneRef, kind_of
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -51,12 +51,12 @@ def _player_reader(catalog: Catalog, name: str) -> Reader | None:
     """How ``p.name`` reads on a player: a player variable, a player's zone, the tokens
     of a supply, or ``index`` (the seat, whatever else is so named)."""
     if name == "index":
-        return lambda st, p: p.index
+        return OwnField("index")
     if name in catalog.player_vars:
         return VariableReader("player_values", name, "index")
     if name in catalog.zones and catalog.zones[name].owner == "player":
-        base, refs = catalog.zone_slot[name], catalog.zone_refs
-        return lambda st, p: refs[base + p.index]
+        base = catalog.zone_slot[name]
+        return PlayerZone(tuple(catalog.zone_refs[base + p.index] for p in catalog.players))
     if name in catalog.supplies:
         return lambda st, p: st.supply_counts[name][p.index + 1]
     return None
@@ -161,14 +161,48 @@ class VariableReader:
         return value
 
 
+class OwnField:
+    """How ``x.index`` or ``x.name`` reads a player's or a space's own field: the compiler
+    writes ``x.<field>`` in place."""
+
+    __slots__ = ("field",)
+
+    def __init__(self, field: str):
+        self.field = field
+
+    def __call__(self, st: State, owner: Any) -> Value:
+        value: Value = getattr(owner, self.field)
+        return value
+
+
+class PlayerZone:
+    """How ``p.name`` reads a zone each player has: ``refs[p.index]``, which the compiler
+    writes in place."""
+
+    __slots__ = ("refs",)
+
+    def __init__(self, refs: tuple[ZoneRef, ...]):
+        self.refs = refs
+
+    def __call__(self, st: State, player: Player) -> Value:
+        return self.refs[player.index]
+
+
+class BoardAttribute:
+    """How ``s.name`` reads an attribute of a space from its board's data (none where the
+    space has none): the compiler writes ``s.attributes.get(name)`` in place."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __call__(self, st: State, space: boards.Space) -> Any:  # Any: board data, checked by its schema
+        return space.attributes.get(self.name)
+
+
 def _space_attribute(name: str) -> Reader:
-    def read(st: State, space: boards.Space) -> Any:  # Any: board data, plain values checked by its schema
-        if name == "name":
-            return space.name
-        if name == "index":
-            return space.index
-        return space.attributes.get(name)
-    return read
+    return OwnField(name) if name in ("name", "index") else BoardAttribute(name)
 
 
 def _component_field(name: str) -> Reader:

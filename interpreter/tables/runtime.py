@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..model.values import ORDER_KEYS, ComponentSpec, OrderKey, RuleError, Value, ZoneRef, display_within, kind_of, less
-from .builtins import BUILTINS, FREE_WORK, sequence
+from .builtins import BUILTINS, FREE_WORK, sequence, size
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -49,6 +49,17 @@ def plus(st: State, a: Any, b: Any) -> Any:
             return result
         raise too_large()
     return _charged(st, _operated(join, "+", a, b))
+
+
+def concat(st: State, a: tuple[Value, ...], b: tuple[Value, ...]) -> tuple[Value, ...]:
+    """``a + b`` of two values proven lists (codegen.py): ``join`` and ``plus`` without the
+    tests of their kinds; a long list built is charged."""
+    if len(a) + len(b) > MAX_LIST:
+        raise RuleError(f"joining lists of {len(a)} and {len(b)} items makes more than {MAX_LIST} items")
+    result = a + b
+    if len(result) > FREE_WORK:
+        st.charge(len(result))
+    return result
 
 
 def times(st: State, a: Any, b: Any) -> Any:
@@ -190,8 +201,11 @@ def inclusive_range(st: State, low: Any, high: Any) -> tuple[int, ...]:
 
 def index(st: State, container: Any, key: Any) -> Any:
     """``container[key]``: an entry of a map, or an item of a list (from the end if negative)."""
-    if type(container) is tuple and type(key) is int and -len(container) <= key < len(container):
-        return container[key]  # the usual case, first
+    if type(container) is tuple and type(key) is int:  # the usual case, first: Python's own bounds
+        try:
+            return container[key]
+        except IndexError:
+            pass
     if isinstance(container, dict):
         return entry(container, key)
     found = sequence(st, container)
@@ -248,6 +262,13 @@ def enter(st: State, depth: int) -> bool:
         raise RuleError(f"functions call each other more than {MAX_FUNCTION_DEPTH} deep", "E603")
     st.charge(CALL_WORK)
     return True
+
+
+def size_of(st: State, value: Any) -> int:
+    """``size(value)``: a list's length read in place, anything else as the builtin reads it."""
+    if type(value) is tuple:
+        return len(value)
+    return len(st.zones[value.slot]) if type(value) is ZoneRef else size(st, value)
 
 
 def enter_procedure(st: State, depth: int) -> int:
@@ -325,8 +346,11 @@ def total(values: Sequence[Any]) -> Any:
 
 
 def count(values: Sequence[Any]) -> int:
-    """How many values are neither false nor none."""
-    return sum(1 for v in values if v is not False and v is not None)
+    """How many values are neither false nor none: all of them when neither is found (at C
+    speed; ``in`` also finds a 0 as false, which the slow count then tells apart)."""
+    if False in values or None in values:
+        return sum(1 for v in values if v is not False and v is not None)
+    return len(values)
 
 
 def least(values: Sequence[Any]) -> Any:
