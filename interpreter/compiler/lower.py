@@ -437,6 +437,8 @@ class Compiler:
         at = self.emit(code, self.writer.call(node, names, self.scope, self.key, bind_result, compiled), node.span)
         if compiled is not None:  # a procedure that never pauses: no frame is pushed
             code.local.add(at)
+        else:
+            code.shapes[at] = ("push",)
 
     def _s_CallStmt(self, node: ast.CallStmt, code: Code) -> None:
         self._call_frame(node, code, None)

@@ -48,6 +48,15 @@ def write_run(code: Code, module: Module) -> None:
 
 
 _COUNT = ["steps += 1", "if steps > limit:", "    raise _runaway(limit)"]
+# After a call that pushed a frame: the called procedure runs (while Python's own calls stay
+# within NESTED of each other), and its caller goes on if it is the innermost again.
+NESTED = 48
+_CALLED = ["_called = st.frames[-1]",
+           f"if _called is fr or len(st.frames) > {NESTED}:",
+           "    return steps",
+           "steps = _called.code.run(st, _called, steps, limit)",
+           "if st.pending is not None or st.terminal or st.frames[-1] is not fr:",
+           "    return steps"]
 
 
 def _operation(code: Code, at: int, module: Module) -> list[str]:
@@ -69,6 +78,8 @@ def _operation(code: Code, at: int, module: Module) -> list[str]:
                 f"    fr.pc = pc = {at + 1}",
                 *_COUNT, *(["continue"] if end <= at else [])]
     op = module.constant(code.ops[at], f"<operation {at}>")
+    if shape is not None and shape[0] == "push":  # the call runs here, and the caller goes on after it
+        return [f"{op}(st, fr)", *_COUNT, *_CALLED, "pc = fr.pc"]
     if at in code.local:
         return [f"{op}(st, fr)", *_COUNT, "pc = fr.pc"]
     return [f"{op}(st, fr)", *_COUNT, "return steps"]

@@ -90,7 +90,8 @@ class Code:
         # running procedures, the decision awaited or the end): the run goes on after them.
         self.local: set[int] = set()
         # The operations the resumable function writes inline, by index: ("jump", target) or
-        # ("for", key of the walk, variable, where the loop ends), targets as jump boxes.
+        # ("for", key of the walk, variable, where the loop ends), targets as jump boxes; or
+        # ("push",), a call that starts a procedure (a new frame), which runs from there.
         self.shapes: dict[int, tuple[object, ...]] = {}
         # Saved states of formats 1 and 2 count one operation per statement, where a compiled
         # block is now one: the operation (index) that starts at each of those positions.
