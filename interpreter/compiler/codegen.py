@@ -309,8 +309,9 @@ class ExpressionWriter:
             source = self.write(clause.source, scope)
             var = scope.python[clause.var] = self.module.fresh("_v")
             self._bind_item_kind(var, clause.source, scope)
-            loops.append(f"for {var} in _items(st, {source})")
-            tests = [f"{visits}.step()"] if visits is not None else []
+            items = f"_items(st, {source})" if visits is None else f"{visits}.over(_items(st, {source}))"
+            loops.append(f"for {var} in {items}")
+            tests = []
             if clause.condition is not None:
                 tests.append(self.write(clause.condition, scope))
             if tests:

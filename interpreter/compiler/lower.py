@@ -26,6 +26,7 @@ from .choices import ChoiceLowering
 from .codegen import ExpressionWriter
 from .module import Module
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
+from .resumable import write_run
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -101,6 +102,7 @@ class Compiler:
         self.jumps, self.targets = {}, []
         self.block(body, code)
         self._thread()
+        write_run(code, self.module)
         return code
 
     def _thread(self) -> None:
@@ -147,7 +149,7 @@ class Compiler:
             for stmt in run:
                 self.statement(stmt, code)
             return
-        self.emit(code, op, run[0].span, sum(map(lowered_size, run)))
+        code.local.add(self.emit(code, op, run[0].span, sum(map(lowered_size, run))))
 
     def key(self, name: str) -> str:
         """The environment key of local ``name`` here."""
@@ -188,7 +190,9 @@ class Compiler:
         def op(st: State, fr: Frame) -> None:
             action(st, fr.env)
             fr.pc += 1
-        return self.emit(code, op, span)
+        at = self.emit(code, op, span)
+        code.local.add(at)
+        return at
 
     def emit_jump(self, code: Code, span: Span, target: int = -1) -> Box:
         """A jump whose target may be patched later: returns a one-item list holding it."""
@@ -196,7 +200,10 @@ class Compiler:
 
         def op(st: State, fr: Frame) -> None:
             fr.pc = box[0]  # patched by the time the code runs
-        self.jumps[self.emit(code, op, span)] = box
+        at = self.emit(code, op, span)
+        self.jumps[at] = box
+        code.local.add(at)
+        code.shapes[at] = ("jump", box)
         return box
 
     def _s_Let(self, node: ast.Let, code: Code) -> None:
@@ -271,7 +278,7 @@ class Compiler:
         exits: list[Box] = []
         for cond, body in node.branches:
             box = self.target()
-            self.emit(code, self.writer.branch(cond, self.scope, self.key, box), cond.span)
+            code.local.add(self.emit(code, self.writer.branch(cond, self.scope, self.key, box), cond.span))
             self.block(body, code)
             exits.append(self.emit_jump(code, node.span))
             box[0] = len(code.ops)
@@ -315,6 +322,8 @@ class Compiler:
                 env[it] = (seq, i + 1)
                 fr.pc += 1
         head = self.emit(code, step, node.span)
+        code.local.add(head)
+        code.shapes[head] = ("for", it, var, end_box)
         self.bind_plain(var)
         loop = self._loop(code, head)
         self.block(node.body, code)
@@ -328,6 +337,7 @@ class Compiler:
     def _s_While(self, node: ast.While, code: Code) -> None:
         end_box = self.target()
         head = self.emit(code, self.writer.branch(node.condition, self.scope, self.key, end_box), node.span)
+        code.local.add(head)
         loop = self._loop(code, head)
         self.block(node.body, code)
         self.emit_jump(code, node.span, head)
@@ -343,6 +353,7 @@ class Compiler:
             self._close_loop(code, loop)
             return
         tail = self.emit(code, self.writer.branch(node.until, self.scope, self.key, self.target(head)), node.until.span)
+        code.local.add(tail)
         self._close_loop(code, loop, continue_target=tail)
 
     def _s_Break(self, node: ast.Break, code: Code) -> None:
@@ -423,7 +434,11 @@ class Compiler:
 
         def bind_result() -> str | None:   # after the arguments: they read the names as they were
             return self.bind_let(ret_var, node.span) if ret_var else None
-        self.emit(code, self.writer.call(node, names, self.scope, self.key, bind_result, compiled), node.span)
+        at = self.emit(code, self.writer.call(node, names, self.scope, self.key, bind_result, compiled), node.span)
+        if compiled is not None:  # a procedure that never pauses: no frame is pushed
+            code.local.add(at)
+        else:
+            code.shapes[at] = ("push",)
 
     def _s_CallStmt(self, node: ast.CallStmt, code: Code) -> None:
         self._call_frame(node, code, None)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeAlias
 from rulelang import ast
 from rulelang.diagnostics import Span
 
-from .values import Value, display
+from .values import RuleError, Value, display
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -36,18 +36,63 @@ Options: TypeAlias = tuple[tuple[Value, ...], tuple[int, ...]]
 """The options of one player at a decision, and their action ids (in the same order)."""
 
 
+Run: TypeAlias = Callable[["State", "Frame", int, int], int]
+"""How the run loop runs a frame: ``run(state, frame, steps, limit)`` runs its operations
+from ``frame.pc`` on, each counted as a step (at most ``limit`` steps in all, counting the
+``steps`` done before), until one that may pause, end or change the running procedures; the
+steps done then."""
+
+
+def run_one(st: State, fr: Frame, steps: int, limit: int) -> int:
+    """The ``Run`` of code that has no generated one: one operation of ``fr`` (or its return,
+    when it is past its last operation), the steps done then."""
+    ops = fr.code
+    pc = fr.pc
+    if pc >= len(ops):
+        st.pop(None)
+        return steps
+    ops[pc](st, fr)
+    steps += 1
+    if steps > limit:
+        raise runaway(limit)
+    return steps
+
+
+def runaway(limit: int) -> RuleError:
+    """The error of a run that went ``limit`` steps without reaching a decision (E603)."""
+    return RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
+
+
+class Ops(list[Op]):
+    """The operations of one lowered procedure, and how the run loop runs them (``run``: the
+    code's generated resumable function, see compiler/resumable.py, or ``run_one``)."""
+
+    __slots__ = ("run",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.run: Run = run_one
+
+
 class Code:
     """One lowered procedure or phase: its operations and the span of each."""
 
-    __slots__ = ("legacy", "legacy_size", "name", "ops", "spans", "stops")
+    __slots__ = ("legacy", "legacy_size", "local", "name", "ops", "shapes", "spans", "stops")
 
     def __init__(self, name: str):
         self.name = name
-        self.ops: list[Op] = []
+        self.ops = Ops()
         self.spans: list[Span | None] = []
         # The operations (by index) that may stop the run for a decision or draw from the
         # random generator: before the first of them, a new game is the same whatever its seed.
         self.stops: set[int] = set()
+        # The operations that change nothing but the state's tables and this frame (never the
+        # running procedures, the decision awaited or the end): the run goes on after them.
+        self.local: set[int] = set()
+        # The operations the resumable function writes inline, by index: ("jump", target) or
+        # ("for", key of the walk, variable, where the loop ends), targets as jump boxes; or
+        # ("push",), a call that starts a procedure (a new frame), which runs from there.
+        self.shapes: dict[int, tuple[object, ...]] = {}
         # Saved states of formats 1 and 2 count one operation per statement, where a compiled
         # block is now one: the operation (index) that starts at each of those positions.
         self.legacy: dict[int, int] = {}
@@ -60,7 +105,7 @@ class Frame:
 
     __slots__ = ("code", "env", "name", "pc", "ret")
 
-    def __init__(self, name: str, code: list[Op], pc: int, env: Env, ret: str | None = None):
+    def __init__(self, name: str, code: Ops, pc: int, env: Env, ret: str | None = None):
         self.name = name  # (one assignment each: faster than one of a tuple, and states copy frames often)
         self.code = code
         self.pc = pc

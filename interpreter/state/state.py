@@ -16,7 +16,7 @@ from rulelang.diagnostics import Span
 from rulelang.errors import RulelangError
 
 from ..model import rng
-from ..model.program import Decision, Env, Expr, Frame, LogLine
+from ..model.program import Decision, Env, Expr, Frame, LogLine, runaway
 from ..model.values import CHANCE, Component, RuleError, Value
 from ..tables.runtime import MAX_DEPTH
 from .actions import Action, DecisionContext
@@ -346,7 +346,7 @@ class State(Views):
         the run loop does not see, counted against ``max_steps`` like its own."""
         self.rounds += 1
         if self.rounds > self.game.max_steps:
-            raise _runaway(self.game.max_steps)
+            raise runaway(self.game.max_steps)
 
     def _run_until_decision(self, steps: int = 0, work: int = 0, until_stop: bool = False) -> int:
         """Run to the next decision or the end (``until_stop``: or up to the first operation
@@ -362,17 +362,9 @@ class State(Views):
                     break
                 steps = self._step(fr, steps, limit)
             return steps
-        while self.pending is None and not self.terminal:  # the hot loop: one operation a round
+        while self.pending is None and not self.terminal:  # the hot loop: the innermost frame runs
             fr = self.frames[-1]
-            try:
-                op = fr.code[fr.pc]
-            except IndexError:  # past its last operation: the procedure returns
-                self.pop(None)
-                continue
-            op(self, fr)
-            steps += 1
-            if steps > limit:
-                raise _runaway(limit)
+            steps = fr.code.run(self, fr, steps, limit)  # its code's resumable function (Ops.run)
         return steps
 
     def _step(self, fr: Frame, steps: int, limit: int) -> int:
@@ -384,7 +376,7 @@ class State(Views):
         fr.code[fr.pc](self, fr)
         steps += 1
         if steps > limit:
-            raise _runaway(limit)
+            raise runaway(limit)
         return steps
 
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
@@ -472,10 +464,6 @@ class State(Views):
             return fn(self, dict(env))
         except Exception as error:
             raise rulelang_error(error, span, "") from cause_of(error)
-
-
-def _runaway(limit: int) -> RuleError:
-    return RuleError(f"the rules ran {limit} steps without reaching a decision", "E603")
 
 
 def _start_of(game: Game, events: bool) -> tuple[State, int, int] | None:

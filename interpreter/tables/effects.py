@@ -120,21 +120,32 @@ def line(st: State, first: str, values: Sequence[Value]) -> str | LogLine:
     only when the log is read (``LogLine``) while it is known to be short: each '+' joins
     texts as it would have (the same line, the same charges and bounds: a line is kept for
     later only while its text stays within LAZY_TEXT characters, which '+' does not charge)."""
-    pieces: list[Value] = [first]
     room = LAZY_TEXT - len(first)
-    text = None
-    for value in values:
-        if text is None:
+    for k, value in enumerate(values):
+        # (the usual values sized here, as shown_size would, without a call)
+        if type(value) is str:
+            size = len(value)
+        elif type(value) is int and -MAX_INT <= value <= MAX_INT:
+            size = 20
+        else:
             size = shown_size(value, room)
-            if size >= 0:
-                room -= size
-                pieces.append(value)
-                continue
-            text = str(LogLine(tuple(pieces)))  # what the '+' so far made, uncharged
+            if size < 0:
+                return _line_built(st, (first, *values[:k]), values[k:])
+        room -= size
+        if room < 0:
+            return _line_built(st, (first, *values[:k]), values[k:])
+    return LogLine((first, *values))
+
+
+def _line_built(st: State, pieces: tuple[Value, ...], rest: Sequence[Value]) -> str:
+    """The rest of ``line`` once its text is too long to keep for later: the ``pieces`` kept
+    so far joined, then each value of ``rest`` joined by '+', a long text charged."""
+    text = str(LogLine(pieces))  # what the '+' so far made, uncharged
+    for value in rest:
         text = join(text, value)
         if len(text) > LAZY_TEXT:
             st.charge(len(text) // 8)
-    return LogLine(tuple(pieces)) if text is None else log_text(text, "")
+    return log_text(text, "")
 
 
 def shown_size(value: Any, room: int) -> int:

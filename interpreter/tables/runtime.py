@@ -243,11 +243,14 @@ class Visits:
     def __init__(self) -> None:
         self.count = 0
 
-    def step(self) -> bool:
-        self.count += 1
-        if self.count > MAX_VISITS:
+    def over(self, items: tuple[Value, ...]) -> tuple[Value, ...]:
+        """``items``, all of them counted at once (a comprehension goes through every item
+        of its sources: the count is the one that counting each as it comes would reach)."""
+        count = self.count + len(items)
+        self.count = count
+        if count > MAX_VISITS:
             raise RuleError(f"a comprehension went through more than {MAX_VISITS} items")
-        return True
+        return items
 
 
 def component_spec(type_name: str, fields: dict[str, Value]) -> ComponentSpec:

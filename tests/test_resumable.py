@@ -1,0 +1,81 @@
+"""The resumable functions of lowered code (interpreter/compiler/resumable.py): every phase
+and procedure of the seed games gets one, and a game run by them is the very game that the
+run loop makes running one operation at a time (``run_one``): the same states, the same
+steps counted, the same errors at the same places."""
+from __future__ import annotations
+
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.errors import RulesRuntimeError
+from rulelang.interpreter.model.program import run_one
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [("tic_tac_toe", 2), ("kuhn_poker", 2), ("jolly_roger", 4), ("jamaica", 3), ("asterix", 3)]
+
+
+def one_by_one(game: rulelang.Game) -> rulelang.Game:
+    """``game`` with its code run one operation a round of the run loop, as before."""
+    for code in game.program.code.values():
+        code.ops.run = run_one
+    return game
+
+
+def played(game: rulelang.Game, seed: int) -> list[dict[str, object]]:
+    """The saved states of one random game of ``game`` after each action."""
+    chooser, state = random.Random(seed), game.new_initial_state(seed=seed)
+    saved = [state.to_json()]
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+        saved.append(state.to_json())
+    return saved
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_every_procedure_of_the_seed_games_is_resumable(name: str, players: int) -> None:
+    game = rulelang.load(ROOT / "games" / f"{name}.rules", players=players)
+    assert all(code.ops.run is not run_one for code in game.program.code.values())
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_a_game_run_by_the_resumable_functions_is_the_game_run_one_operation_at_a_time(
+        name: str, players: int) -> None:
+    path = ROOT / "games" / f"{name}.rules"
+    fast, slow = rulelang.load(path, players=players), one_by_one(rulelang.load(path, players=players))
+    for seed in range(2):
+        assert played(fast, seed) == played(slow, seed)
+
+
+RUNAWAY = """\
+    game "G" { players 1 }
+    var n: int = 0
+    procedure deeper(k: int) {
+      n += 1
+      if k > 0 { call deeper(k - 1) }
+      choose x in [1, 2] by players[0]
+    }
+    phase p {
+      call deeper(60)
+      repeat { n += 1 }
+    }
+"""
+
+
+def test_steps_and_errors_are_those_of_the_run_loop(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(RUNAWAY), encoding="utf-8")
+    errors = []
+    for game in (rulelang.load(path), one_by_one(rulelang.load(path))):
+        state = game.new_initial_state()
+        assert len(state.frames) == 62 and state.to_json()["globals"]["n"] == 61  # 61 calls, deeper than in place
+        for _ in range(60):
+            state.apply_action(state.legal_actions(0)[0], player=0)
+        with pytest.raises(RulesRuntimeError) as caught:
+            state.apply_action(state.legal_actions(0)[0], player=0)
+        errors.append(str(caught.value))
+    assert errors[0] == errors[1] and "E603" in errors[0]
