@@ -72,7 +72,13 @@ def _parse(text: str, path: str) -> ast.Ruleset:
 
 def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
     """Parse a scenario test file (``NAME.tests``); raises RulesetError with every syntax
-    diagnostic. Its statements and expressions are the ruleset language's own."""
+    diagnostic. Its statements and expressions are the ruleset language's own. As for a
+    ruleset, the same text read again (a test file that another uses) is parsed once."""
+    return _parse_tests(text, path)
+
+
+@lru_cache(maxsize=32)
+def _parse_tests(text: str, path: str) -> ast.TestsFile:
     return cast(ast.TestsFile, _parse_as("tests_file", text, path))
 
 
