@@ -51,3 +51,76 @@ def test_the_light_graph_is_the_tools_graph(path: Path) -> None:
     import networkx as nx
     assert light.descendants("@start") == nx.descendants(tools, "@start")
     assert json.dumps(light.graph, default=repr) == json.dumps(tools.graph, default=repr)
+
+
+# ---------------------------------------------------------------- the board schema's fast path
+
+ODD_VALUES: tuple[object, ...] = (True, False, 0, 1, -1, 1.5, 2.0, 10**6, "", "a b", "x\n", "1a", "ok", [], [1],
+                                  ["a", "a"], {}, {"k": 1}, None, (1, 2))
+
+
+def _board_documents() -> list[object]:
+    """Every board of the repository's board files, and small boards of each kind."""
+    import yaml
+    found: list[object] = [{"kind": "square", "width": 3, "height": 2, "diagonal": True,
+                            "attributes": {"bonus": [[1, 2, 3], [True, "x", 0]]}},
+                           {"kind": "hex", "hexes": [{"q": 0, "r": 0, "id": "h0", "tags": ["a"]}, {"q": 1, "r": 0}]},
+                           {"kind": "graph", "spaces": [{"id": "a", "next": "b"}, {"id": "b", "next": ["a", 3]},
+                                                        {"id": 3}], "edges": [["a", 3]], "description": "d"}]
+    for path in [*ROOT.glob("games/**/*.yaml"), *ROOT.glob("tests/**/*.yaml")]:
+        document = yaml.safe_load(path.read_text())
+        if isinstance(document, dict) and "kind" in document:
+            found.append(document)
+    return found
+
+
+def _variants(document: object) -> list[object]:
+    """``document`` with one place changed: each value replaced by each odd value, each key
+    of a mapping removed, a key added."""
+    import copy
+    found: list[object] = []
+
+    def places(node: object, path: tuple[object, ...]) -> list[tuple[object, ...]]:
+        inner: list[tuple[object, ...]] = [path]
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, child in list(items)[:6]:   # the first few of a long list are enough
+            inner += places(child, (*path, key))
+        return inner
+
+    for path in places(document, ()):
+        for odd in (*ODD_VALUES, "DELETE", "ADD"):
+            changed = copy.deepcopy(document)
+            holder: object = changed
+            for key in path[:-1]:
+                holder = holder[key]   # type: ignore[index]
+            if not path:
+                if odd == "ADD" and isinstance(changed, dict):
+                    changed["extra"] = 1
+                    found.append(changed)
+                continue
+            last = path[-1]
+            if odd == "DELETE":
+                del holder[last]   # type: ignore[attr-defined]
+            elif odd == "ADD":
+                target = holder[last]   # type: ignore[index]
+                if isinstance(target, dict):
+                    target["extra key"] = 1
+                elif isinstance(target, list):
+                    target.append(target[0] if target else 1)
+            else:
+                holder[last] = odd   # type: ignore[index]
+            found.append(changed)
+    return found
+
+
+def test_the_fast_board_check_accepts_only_what_jsonschema_accepts() -> None:
+    from rulelang.boards import schema
+    documents = _board_documents()
+    assert all(schema._accepted_at_once(d) for d in documents)   # the fast path is taken
+    checked = 0
+    for document in documents:
+        for variant in _variants(document):
+            if schema._accepted_at_once(variant):   # type: ignore[arg-type]
+                assert not list(schema._validator().iter_errors(variant)), variant
+            checked += 1
+    assert checked > 1000
