@@ -39,6 +39,12 @@ def test_linting_every_seed_game_imports_no_graph_library() -> None:
     assert "networkx" not in loaded
 
 
+def test_linting_a_ruleset_with_a_grid_reads_no_yaml_and_no_jsonschema() -> None:
+    loaded = modules_after("from rulelang.loader import lint_file\nfrom pathlib import Path\n"
+                           "assert lint_file(Path('games/tic_tac_toe.rules')) == []")
+    assert not {m for m in loaded if m.startswith(("yaml", "jsonschema", "networkx"))}
+
+
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
 def test_the_light_graph_is_the_tools_graph(path: Path) -> None:
     declarations, _, _ = read_ruleset(path)
