@@ -130,3 +130,47 @@ def test_the_fast_board_check_accepts_only_what_jsonschema_accepts() -> None:
                 assert not list(schema._validator().iter_errors(variant)), variant
             checked += 1
     assert checked > 1000
+
+
+# ---------------------------------------------------------------- the AST's cheap frozen dataclasses
+
+def test_a_node_class_behaves_as_a_frozen_dataclass() -> None:
+    import dataclasses
+
+    from rulelang.nodes import node
+
+    def define(decorate):  # type: ignore[no-untyped-def]
+        class Base:
+            span: int = dataclasses.field(compare=False, repr=False)
+
+        class Thing(decorate(Base)):  # type: ignore[misc]
+            name: str
+            items: tuple[int, ...] = ()
+            extra: list[int] = dataclasses.field(default_factory=list)
+            flag: bool = dataclasses.field(default=False, kw_only=True)
+        return decorate(Thing)
+
+    made, real = define(node), define(dataclasses.dataclass(frozen=True))
+    for args, kwargs in [((1, "a"), {}), ((2, "a", (1,)), {"flag": True}), ((3, "b"), {"extra": [4]})]:
+        a, b = made(*args, **kwargs), real(*args, **kwargs)
+        assert repr(a).replace("define.<locals>.", "") == repr(b).replace("define.<locals>.", "")
+        assert a == made(9, *args[1:], **kwargs) and a.__match_args__ == b.__match_args__
+        for thing in (a, b):   # a list field: no hash, as for a dataclass
+            with pytest.raises(TypeError, match="unhashable type: 'list'"):
+                hash(thing)
+        assert hash(dataclasses.replace(a, extra=None)) == hash(dataclasses.replace(b, extra=None))
+        assert a != b and dataclasses.replace(a, name="z").name == "z"
+        for thing in (a, b):
+            with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'name'"):
+                thing.name = "x"
+            with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'name'"):
+                del thing.name
+    assert made(1, "a").extra is not made(1, "a").extra
+    def refusal(call, cls) -> str:  # type: ignore[no-untyped-def]
+        with pytest.raises(TypeError) as error:
+            call(cls)
+        return str(error.value)
+
+    for call in (lambda cls: cls(), lambda cls: cls(1, "a", (), [], True), lambda cls: cls(1, "a", nope=1)):
+        local = "define.<locals>."
+        assert refusal(call, made).replace(local, "") == refusal(call, real).replace(local, "")
