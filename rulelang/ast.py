@@ -1,36 +1,37 @@
-"""The abstract syntax tree: frozen dataclasses, each with the span of its source text."""
+"""The abstract syntax tree: frozen dataclasses (``rulelang.nodes.node``), each with the span of its source text."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from typing import TypeAlias, TypeVar
 
 from rulelang.diagnostics import Span
+from rulelang.nodes import node
 
 
-@dataclass(frozen=True)
+@node
 class Node:
     span: Span = field(compare=False, repr=False)
 
 
 # ---- expressions ----
 
-@dataclass(frozen=True)
+@node
 class Literal(Node):
     value: int | str | bool | None
 
 
-@dataclass(frozen=True)
+@node
 class Name(Node):
     name: str
 
 
-@dataclass(frozen=True)
+@node
 class ListExpr(Node):
     items: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@node
 class CompClause(Node):
     """``for var in source [if condition]`` inside a comprehension or generator."""
     var: str
@@ -38,13 +39,13 @@ class CompClause(Node):
     condition: Expr | None
 
 
-@dataclass(frozen=True)
+@node
 class Comprehension(Node):
     element: Expr
     clauses: tuple[CompClause, ...]
 
 
-@dataclass(frozen=True)
+@node
 class Generator(Node):
     """``element for x in source [if c] [by key [desc]]``: only as a call argument."""
     element: Expr
@@ -53,44 +54,44 @@ class Generator(Node):
     descending: bool = False
 
 
-@dataclass(frozen=True)
+@node
 class Attribute(Node):
     target: Expr
     name: str
 
 
-@dataclass(frozen=True)
+@node
 class Index(Node):
     target: Expr
     index: Expr
 
 
-@dataclass(frozen=True)
+@node
 class KeywordArg(Node):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Call(Node):
     function: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@node
 class BinaryOp(Node):
     op: str
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
+@node
 class UnaryOp(Node):
     op: str
     operand: Expr
 
 
-@dataclass(frozen=True)
+@node
 class IfExpr(Node):
     condition: Expr
     then: Expr
@@ -103,7 +104,7 @@ Expr: TypeAlias = (Literal | Name | ListExpr | Comprehension | Generator | Attri
 
 # ---- types ----
 
-@dataclass(frozen=True)
+@node
 class TypeRef(Node):
     name: str                 # "int", "bool", "player", "list", an enum or component name
     optional: bool = False
@@ -116,82 +117,82 @@ class TypeRef(Node):
 
 # ---- statements ----
 
-@dataclass(frozen=True)
+@node
 class Block(Node):
     statements: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
+@node
 class Let(Node):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Roll(Node):
     """``let x = roll die``: a chance event."""
     name: str
     die: str
 
 
-@dataclass(frozen=True)
+@node
 class RandomPick(Node):
     """``let x = random expr``: a chance event over the items of a list."""
     name: str
     source: Expr
 
 
-@dataclass(frozen=True)
+@node
 class CallLet(Node):
     name: str
     procedure: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@node
 class Assign(Node):
     target: Expr
     op: str          # "=", "+=", "-="
     value: Expr
 
 
-@dataclass(frozen=True)
+@node
 class If(Node):
     branches: tuple[tuple[Expr, Block], ...]
     otherwise: Block | None
 
 
-@dataclass(frozen=True)
+@node
 class For(Node):
     var: str
     source: Expr
     body: Block
 
 
-@dataclass(frozen=True)
+@node
 class While(Node):
     condition: Expr
     body: Block
 
 
-@dataclass(frozen=True)
+@node
 class Repeat(Node):
     """``repeat { }`` (until ``break``) or ``repeat until c { }`` (checked after each pass)."""
     body: Block
     until: Expr | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Break(Node):
     pass
 
 
-@dataclass(frozen=True)
+@node
 class Continue(Node):
     pass
 
 
-@dataclass(frozen=True)
+@node
 class Prompt(Node):
     """``prompt "text with {placeholders}"`` of a choice: ``parts`` are the placeholders'
     expressions (a name, or a name with attributes: ``{p}``, ``{c.rank}``), in order."""
@@ -199,7 +200,7 @@ class Prompt(Node):
     parts: tuple[Expr, ...] = ()
 
 
-@dataclass(frozen=True)
+@node
 class Choose(Node):
     var: str
     source: Expr
@@ -208,21 +209,21 @@ class Choose(Node):
     prompt: Prompt | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Option(Node):
     label: str
     condition: Expr | None
     body: Block
 
 
-@dataclass(frozen=True)
+@node
 class Menu(Node):
     chooser: Expr
     options: tuple[Option, ...]
     prompt: Prompt | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Simultaneous(Node):
     player_var: str
     players: Expr
@@ -231,25 +232,25 @@ class Simultaneous(Node):
     prompt: Prompt | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Move(Node):
     what: Expr
     to: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Shuffle(Node):
     target: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Gain(Node):
     amount: Expr
     supply: str
     player: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Pay(Node):
     amount: Expr
     supply: str
@@ -257,35 +258,35 @@ class Pay(Node):
     payee: Expr | None
 
 
-@dataclass(frozen=True)
+@node
 class CallStmt(Node):
     procedure: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@node
 class Return(Node):
     value: Expr | None
 
 
-@dataclass(frozen=True)
+@node
 class Next(Node):
     phase: str
 
 
-@dataclass(frozen=True)
+@node
 class EndGame(Node):
     pass
 
 
-@dataclass(frozen=True)
+@node
 class Log(Node):
     """``log MESSAGE [to PLAYERS]``: a line of the log, for everyone or for some players only."""
     message: Expr
     audience: Expr | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Reveal(Node):
     """``reveal VALUE to PLAYERS``: those players alone see the value (in their log)."""
     value: Expr
@@ -299,7 +300,7 @@ Stmt: TypeAlias = (Reveal | Let | Roll | RandomPick | CallLet | Assign | If | Fo
 
 # ---- declarations ----
 
-@dataclass(frozen=True)
+@node
 class Decl(Node):
     name: str
     override: bool = field(default=False, kw_only=True)
@@ -308,45 +309,45 @@ class Decl(Node):
     kind = "declaration"
 
 
-@dataclass(frozen=True)
+@node
 class Setting(Node):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True)
+@node
 class GameDecl(Decl):
     title: str = ""
     settings: tuple[Setting, ...] = ()
     kind = "game"
 
 
-@dataclass(frozen=True)
+@node
 class Extends(Decl):
     path: str = ""
     kind = "extends"
 
 
-@dataclass(frozen=True)
+@node
 class EnumDecl(Decl):
     values: tuple[str, ...] = ()
     kind = "enum"
 
 
-@dataclass(frozen=True)
+@node
 class FieldDecl(Node):
     name: str
     type: TypeRef
 
 
-@dataclass(frozen=True)
+@node
 class ComponentDecl(Decl):
     fields: tuple[FieldDecl, ...] = ()
     shown_as: str | None = None
     kind = "component"
 
 
-@dataclass(frozen=True)
+@node
 class DeckDecl(Decl):
     owner: str | None = None       # "player" for one deck per player
     type: TypeRef | None = None
@@ -356,7 +357,7 @@ class DeckDecl(Decl):
     kind = "deck"
 
 
-@dataclass(frozen=True)
+@node
 class ZoneDecl(Decl):
     owner: str | None = None
     type: TypeRef | None = None
@@ -364,7 +365,7 @@ class ZoneDecl(Decl):
     kind = "zone"
 
 
-@dataclass(frozen=True)
+@node
 class VarDecl(Decl):
     owner: str | None = None       # None (global), "player" or "space"
     type: TypeRef | None = None
@@ -373,51 +374,51 @@ class VarDecl(Decl):
     kind = "var"
 
 
-@dataclass(frozen=True)
+@node
 class SupplyDecl(Decl):
     total: Expr | None = None
     visibility: str | None = None
     kind = "supply"
 
 
-@dataclass(frozen=True)
+@node
 class DieDecl(Decl):
     faces: Expr | None = None
     kind = "die"
 
 
-@dataclass(frozen=True)
+@node
 class BoardDecl(Decl):
     source: Expr | None = None
     kind = "board"
 
 
-@dataclass(frozen=True)
+@node
 class Param(Node):
     name: str
     type: TypeRef
 
 
-@dataclass(frozen=True)
+@node
 class SetupDecl(Decl):
     body: Block | None = None
     kind = "setup"
 
 
-@dataclass(frozen=True)
+@node
 class PhaseDecl(Decl):
     body: Block | None = None
     kind = "phase"
 
 
-@dataclass(frozen=True)
+@node
 class ProcedureDecl(Decl):
     params: tuple[Param, ...] = ()
     body: Block | None = None
     kind = "procedure"
 
 
-@dataclass(frozen=True)
+@node
 class FunctionDecl(Decl):
     """``function NAME(params) -> type = expr``: a pure function, usable in any expression."""
     params: tuple[Param, ...] = ()
@@ -426,20 +427,20 @@ class FunctionDecl(Decl):
     kind = "function"
 
 
-@dataclass(frozen=True)
+@node
 class ScoreDecl(Decl):
     """``score p = expr``: ``name`` is the player variable."""
     value: Expr | None = None
     kind = "score"
 
 
-@dataclass(frozen=True)
+@node
 class TiebreakDecl(Decl):
     value: Expr | None = None
     kind = "tiebreak"
 
 
-@dataclass(frozen=True)
+@node
 class InvariantDecl(Decl):
     condition: Expr | None = None
     kind = "invariant"
@@ -448,7 +449,7 @@ class InvariantDecl(Decl):
 D = TypeVar("D", bound=Decl)
 
 
-@dataclass(frozen=True)
+@node
 class Ruleset(Node):
     """One parsed file: its declarations in source order."""
     path: str
@@ -462,36 +463,36 @@ class Ruleset(Node):
 
 # ---- scenario test files (NAME.tests) ----
 
-@dataclass(frozen=True)
+@node
 class Step(Node):
     """One step of a scenario; each kind below says what it does."""
 
 
-@dataclass(frozen=True)
+@node
 class SetPlayers(Step):
     """``players N``: the scenario's player count (before any step that plays)."""
     count: int
 
 
-@dataclass(frozen=True)
+@node
 class SetSeed(Step):
     """``seed N``: the seed of the game and of the chance outcomes no step names."""
     seed: int
 
 
-@dataclass(frozen=True)
+@node
 class FromPosition(Step):
     """``position "FILE"``: start from a position file (see ``State.to_position``)."""
     path: str
 
 
-@dataclass(frozen=True)
+@node
 class Given(Step):
     """``given { statements }``: change the state with the ruleset's own statements."""
     body: Block
 
 
-@dataclass(frozen=True)
+@node
 class Play(Step):
     """``play [PLAYER] "label", ... [prompt "text"]``: take actions by their labels
     (``chance`` as the player names chance outcomes); the prompt, if given, is checked first."""
@@ -500,13 +501,13 @@ class Play(Step):
     prompt: str | None
 
 
-@dataclass(frozen=True)
+@node
 class Expect(Step):
     """``expect EXPR``: a condition that must hold now."""
     condition: Expr
 
 
-@dataclass(frozen=True)
+@node
 class ExpectOffered(Step):
     """``expect [not] offered [PLAYER] "label", ...``; ``expect options [PLAYER] ...`` (exactly
     these, in this order: ``exact``)."""
@@ -516,21 +517,21 @@ class ExpectOffered(Step):
     exact: bool = False
 
 
-@dataclass(frozen=True)
+@node
 class ExpectPrompt(Step):
     """``expect prompt [PLAYER] "text"``: what that player is asked now."""
     player: str | None
     text: str
 
 
-@dataclass(frozen=True)
+@node
 class ExpectLog(Step):
     """``expect [not] log "text"``: a line of the log holds the text (``not``: none does)."""
     text: str
     present: bool = True
 
 
-@dataclass(frozen=True)
+@node
 class ExpectSeen(Step):
     """``expect [not] seen by PLAYER EXPR``: the components EXPR gives (one, a list or a
     zone's) are (``seen``) or are not shown in that player's observation."""
@@ -539,14 +540,14 @@ class ExpectSeen(Step):
     seen: bool = True
 
 
-@dataclass(frozen=True)
+@node
 class Scenario(Node):
     """``scenario "name" { steps }``."""
     name: str
     steps: tuple[Step, ...]
 
 
-@dataclass(frozen=True)
+@node
 class Use(Node):
     """``use "FILE" [except "NAME", ...]`` or ``use "FILE" only "NAME", ...``: the scenarios
     of another test file, less those named (``only``: just those)."""
@@ -555,7 +556,7 @@ class Use(Node):
     only: bool = False
 
 
-@dataclass(frozen=True)
+@node
 class TestsFile(Node):
     """A scenario test file: the ruleset it tests (None: the ``.rules`` file of the same
     name), the default player count, the test files it reuses, its scenarios, and the

@@ -120,3 +120,15 @@ def _reason(error: BaseException) -> str:
 
 def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KiB"
+
+
+def cache_file(name: str) -> Path | None:
+    """A file of rulelang's private cache folder (``$XDG_CACHE_HOME/rulelang``, made with
+    mode 0o700), where what is slow to build and the same on every start is kept (the
+    analysed grammar, the compiled board schema); None when there is no such place."""
+    try:
+        home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulelang"
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return home / name
+    except (OSError, RuntimeError):
+        return None

@@ -3,6 +3,7 @@ from board data or from a board file (YAML or JSON) read within bounds."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -63,6 +64,16 @@ def load_board_file(name: str, path: str | Path) -> Board:
         raise BoardError("cannot read board file: it is not UTF-8 text", path, quotable=False) from None
     if "\0" in text:
         raise BoardError("cannot read board file: it holds a NUL character", path, quotable=False)
+    return _board_of_text(name, path, text)
+
+
+@functools.lru_cache(maxsize=8)
+def _board_of_text(name: str, path: Path, text: str) -> Board:
+    """The board ``name`` built from the ``text`` of the file ``path``. Kept for the same
+    name, path and text: a lint reads each board file for the name checks, then again to
+    build the data, and parsing YAML and validating it is most of a lint's time for a large
+    board. A Board never changes once built (its caches give the same answers), so one
+    serves both; a BoardError is raised anew each time (an exception is never kept)."""
     try:
         data, root = parse_board_text(text, path)
     except BoardError as error:

@@ -8,11 +8,12 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeAlias
-
-import yaml
+from typing import TYPE_CHECKING, TypeAlias
 
 from .errors import BoardError
+
+if TYPE_CHECKING:   # YAML is imported when a board file is read: a grid needs none
+    import yaml
 
 MAX_FILE_NODES = 500_000  # bound on YAML nodes (aliases counted once per use)
 MAX_NESTING = 100  # bound on the brackets open at once: YAML's reader slows down with the square of it
@@ -60,6 +61,8 @@ def _parse_json(text: str, path: Path) -> tuple[JSON, yaml.Node | None]:
 
 def _compose(text: str, path: Path) -> tuple[yaml.Node | None, JSON]:
     """Parse YAML safely, returning the node tree and the data built from it."""
+    import yaml
+
     try:
         loader = yaml.SafeLoader(text)
     except yaml.YAMLError:   # a ReaderError's text quotes the file
@@ -85,6 +88,8 @@ def _compose(text: str, path: Path) -> tuple[yaml.Node | None, JSON]:
 
 def _check_nodes(root: yaml.Node, path: Path) -> None:
     """Refuse duplicate mapping keys, and node trees too big once aliases are expanded."""
+    import yaml
+
     stack, count = [root], 0
     while stack:
         node = stack.pop()
@@ -100,6 +105,8 @@ def _check_nodes(root: yaml.Node, path: Path) -> None:
 
 
 def _check_keys(node: yaml.MappingNode, path: Path) -> None:
+    import yaml
+
     seen: set[object] = set()
     for key, _ in _pairs(node):
         if isinstance(key, yaml.ScalarNode):
@@ -134,6 +141,10 @@ class Locator:
     def node(self, path: Iterable[str | int], key: str | None = None) -> yaml.Node | None:
         """The deepest node along ``path`` (the key node of ``key`` if given)."""
         node = self.root
+        if node is None:   # data without a file (a grid): no node, and no YAML to import
+            return None
+        import yaml
+
         for part in path:
             child = _child(node, part)
             if child is None:
@@ -156,6 +167,8 @@ class Locator:
 
 
 def _child(node: yaml.Node | None, part: str | int) -> yaml.Node | None:
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         return next((v for k, v in _pairs(node) if k.value == str(part)), None)
     if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):

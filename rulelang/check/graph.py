@@ -1,6 +1,7 @@
 """The phase graph: which phases and procedures lead to which, for tools to look at.
 
-``phase_graph`` turns merged declarations into a networkx DiGraph. Nodes are the phases,
+``phase_graph`` turns merged declarations into a networkx DiGraph (built from the light
+``FlowGraph`` of ``flow_graph``, which the checks read, so linting imports no networkx). Nodes are the phases,
 the procedures, the setup and two special nodes, START and END. Edges say how control
 moves: ``next`` (phase to phase), ``end`` (to END: ``end game``, or a phase that can fall
 off its end or return), ``call`` (to a procedure) and ``start`` (from START). Each node
@@ -12,16 +13,17 @@ procedures, and loops that can never end. ``to_dot`` and ``to_mermaid`` draw the
 """
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TypeAlias
-
-import networkx as nx
+from typing import TYPE_CHECKING, TypeAlias
 
 from rulelang import ast
+from rulelang.check.flow_graph import FlowGraph
 from rulelang.check.tree import walk
 from rulelang.diagnostics import Diagnostic, Span
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 START, END, SETUP = "@start", "@end", "@setup"
 
@@ -232,10 +234,16 @@ def _start_phase(parts: _Parts) -> str | None:
 
 
 def phase_graph(declarations: Iterable[ast.Decl]) -> PhaseGraph:
-    """The graph of phases, procedures, setup, START and END of merged declarations."""
+    """The graph of phases, procedures, setup, START and END of merged declarations, as
+    the networkx DiGraph that tools look at."""
+    return flow_graph(declarations).to_networkx()
+
+
+def flow_graph(declarations: Iterable[ast.Decl]) -> FlowGraph:
+    """The same graph as ``phase_graph``, light: what the graph checks read."""
     parts = _parts(declarations)
     can_return = _procedures_that_return(parts.procedures)
-    g: PhaseGraph = nx.DiGraph(start_setting=parts.start, unresolved=[])
+    g = FlowGraph(start_setting=parts.start, unresolved=[])
     g.add_node(START, kind="start", label="start", span=None, decision=False, chance=False, loops=[])
     first = _start_phase(parts)
     if parts.setup is not None:
@@ -254,13 +262,13 @@ def phase_graph(declarations: Iterable[ast.Decl]) -> PhaseGraph:
     return g
 
 
-def _add_body(g: PhaseGraph, node: str, kind: str, label: str, decl: Body, can_return: dict[str, bool]) -> None:
+def _add_body(g: FlowGraph, node: str, kind: str, label: str, decl: Body, can_return: dict[str, bool]) -> None:
     scan = _Scanner(can_return).run(decl.body)
     g.add_node(node, kind=kind, label=label, span=decl.name_span or decl.span, scan=scan,
                decision="decision" in scan.facts, chance="chance" in scan.facts, loops=scan.loops)
 
 
-def _add_fall_edge(g: PhaseGraph, node: str, target: str) -> None:
+def _add_fall_edge(g: FlowGraph, node: str, target: str) -> None:
     """The edge taken when a body falls off its end (or a phase returns)."""
     flow: Flow = g.nodes[node]["scan"].flow
     kind = g.nodes[node]["kind"]
@@ -268,7 +276,7 @@ def _add_fall_edge(g: PhaseGraph, node: str, target: str) -> None:
         g.add_edge(node, target, kind="end" if target == END else "next")
 
 
-def _add_edges(g: PhaseGraph, parts: _Parts) -> None:
+def _add_edges(g: FlowGraph, parts: _Parts) -> None:
     for node in list(g.nodes):
         scan: Scan | None = g.nodes[node].get("scan")
         if scan is None:
@@ -284,16 +292,17 @@ def _add_edges(g: PhaseGraph, parts: _Parts) -> None:
 
 # ---------------------------------------------------------------- checks
 
-def _names(g: PhaseGraph, kind: str) -> list[str]:
-    return [n for n, data in g.nodes(data=True) if data["kind"] == kind]
+def _names(g: FlowGraph, kind: str) -> list[str]:
+    return [n for n, data in g.nodes.items() if data["kind"] == kind]
 
 
 def _suggest(name: str, candidates: Iterable[str]) -> str | None:
+    import difflib  # (only when a name is unknown)
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
 
-def check_unknown_targets(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
+def check_unknown_targets(g: FlowGraph, path: str) -> Iterator[Diagnostic]:
     """E104/E105: a 'next' or 'call' (or the start setting) naming nothing."""
     for _, kind, target, span in g.graph["unresolved"]:
         if kind == "next":
@@ -307,10 +316,10 @@ def check_unknown_targets(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
                          hint=_suggest(start.value.name, _names(g, "phase")))
 
 
-def check_unreachable(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
+def check_unreachable(g: FlowGraph, path: str) -> Iterator[Diagnostic]:
     """W301: phases that no path from START reaches, entered from nowhere or only from
     phases that are never reached themselves."""
-    reached = nx.descendants(g, START)
+    reached = g.descendants(START)
     for node in _names(g, "phase"):
         if node in reached:
             continue
@@ -323,32 +332,32 @@ def check_unreachable(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
                          hint="add 'next " + node + "' where the game should go to it, or remove it")
 
 
-def check_no_way_to_end(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
+def check_no_way_to_end(g: FlowGraph, path: str) -> Iterator[Diagnostic]:
     """W302: reachable phases from which no path leads to END."""
     # an unknown target already has its error: count it as an end
     ending = _reaching(g, {END} | {node for node, _, _, _ in g.graph["unresolved"]})
-    reached = nx.descendants(g, START)
+    reached = g.descendants(START)
     for node in _names(g, "phase"):
         if node in reached and node not in ending:
             yield Diagnostic("W302", f"once in phase '{node}', the game can never end", g.nodes[node]["span"],
                              hint="add 'end game' or a 'next' to a phase that leads to the end")
 
 
-def check_uncalled_procedures(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
+def check_uncalled_procedures(g: FlowGraph, path: str) -> Iterator[Diagnostic]:
     """W107: procedures that nothing calls."""
     for node in _names(g, "procedure"):
         if g.in_degree(node) == 0:
             yield Diagnostic("W107", f"procedure '{node}' is never called", g.nodes[node]["span"])
 
 
-def _active_procedures(g: PhaseGraph) -> set[str]:
+def _active_procedures(g: FlowGraph) -> set[str]:
     """Procedures that hold, or call one that holds, a decision, chance, 'next' or 'end game'."""
     direct = {n for n in _names(g, "procedure") if g.nodes[n]["scan"].facts & {"decision", "chance", "exit"}}
     reaching = _reaching(g, direct)
     return {n for n in _names(g, "procedure") if n in reaching}
 
 
-def _reaching(g: PhaseGraph, targets: set[str]) -> set[str]:
+def _reaching(g: FlowGraph, targets: set[str]) -> set[str]:
     """``targets`` and every node with a path to one of them: one backward search, so the
     time grows with the graph, not with the graph times the number of targets."""
     reaching, stack = set(targets), list(targets)
@@ -360,7 +369,7 @@ def _reaching(g: PhaseGraph, targets: set[str]) -> set[str]:
     return reaching
 
 
-def check_endless_loops(g: PhaseGraph, path: str) -> Iterator[Diagnostic]:
+def check_endless_loops(g: FlowGraph, path: str) -> Iterator[Diagnostic]:
     """W303: loops with no decision, chance or exit inside that would run forever."""
     active = _active_procedures(g)
     for data in g.nodes.values():
@@ -381,7 +390,7 @@ def _loop_may_end(loop: Loop, active: set[str]) -> bool:
     return not loop.unconditional and "change" in loop.facts
 
 
-GraphCheck: TypeAlias = Callable[[PhaseGraph, str], Iterator[Diagnostic]]
+GraphCheck: TypeAlias = Callable[[FlowGraph, str], Iterator[Diagnostic]]
 GRAPH_CHECKS: list[GraphCheck] = [check_unknown_targets, check_unreachable, check_no_way_to_end,
                                   check_uncalled_procedures, check_endless_loops]
 
@@ -389,7 +398,7 @@ GRAPH_CHECKS: list[GraphCheck] = [check_unknown_targets, check_unreachable, chec
 def graph_diagnostics(declarations: Iterable[ast.Decl], path: str) -> list[Diagnostic]:
     """Every diagnostic the graph checks find in merged declarations."""
     declarations = list(declarations)
-    g = phase_graph(declarations)
+    g = flow_graph(declarations)
     found: list[Diagnostic] = []
     for check in GRAPH_CHECKS:
         found.extend(check(g, path))
@@ -527,6 +536,7 @@ def graph_layout(g: PhaseGraph) -> dict[str, list[dict[str, object]]]:
 
 def _layers(g: PhaseGraph) -> dict[str, int]:
     """Each node's row: its distance from START; then the nodes START does not reach; END last."""
+    import networkx as nx  # the tools' graph: imported by the tools that draw it
     layers: dict[str, int] = dict(nx.single_source_shortest_path_length(g, START)) if START in g else {}
     layers.pop(END, None)
     below = max(layers.values(), default=-1) + 1

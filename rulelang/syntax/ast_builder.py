@@ -62,6 +62,10 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
     def __init__(self, path: str) -> None:
         super().__init__(visit_tokens=False)
         self.path = path
+        # Each rule's method bound once: lark's v_args wrapper builds a new bound wrapper at
+        # every lookup, once a node otherwise (a fifth of building the AST).
+        for name in _RULE_METHODS:
+            self.__dict__[name] = getattr(self, name)
 
     def _span(self, meta: Meta) -> Span:
         return _meta_span(self.path, meta)
@@ -499,3 +503,8 @@ def _texts(literals: Iterable[Token | None]) -> tuple[str, ...]:
 def _only(parts: Iterable[object], cls: type[N]) -> tuple[N, ...]:
     """The parts that are ``cls`` (leaving out the placeholder of an absent optional part)."""
     return tuple(part for part in parts if isinstance(part, cls))
+
+
+# The methods of AstBuilder that lark calls for the grammar's rules (those v_args wraps).
+_RULE_METHODS = tuple(name for name, value in vars(AstBuilder).items()
+                      if not name.startswith("_") and hasattr(value, "visit_wrapper"))

@@ -8,7 +8,6 @@ Python's default recursion limit.
 """
 from __future__ import annotations
 
-import os
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +19,7 @@ from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from rulelang import ast
 from rulelang.diagnostics import UNNAMED_TEXT, Diagnostic, Span
 from rulelang.errors import RulesetError
+from rulelang.files import cache_file
 from rulelang.syntax.ast_builder import AstBuilder
 from rulelang.syntax.syntax_errors import syntax_diagnostics
 
@@ -50,12 +50,8 @@ def tests_parser() -> Lark:
 def _grammar_cache(name: str) -> str | bool:
     """A private file where Lark keeps an analysed grammar (checked against the grammar's
     hash on loading), so a command starts 0.2 s sooner; False when there is no such place."""
-    try:
-        home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulelang"
-        home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        return str(home / f"{name}-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
-    except (OSError, RuntimeError):
-        return False
+    file = cache_file(f"{name}-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
+    return str(file) if file is not None else False
 
 
 def parse(text: str, path: str = UNNAMED_TEXT) -> ast.Ruleset:
@@ -72,7 +68,13 @@ def _parse(text: str, path: str) -> ast.Ruleset:
 
 def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
     """Parse a scenario test file (``NAME.tests``); raises RulesetError with every syntax
-    diagnostic. Its statements and expressions are the ruleset language's own."""
+    diagnostic. Its statements and expressions are the ruleset language's own. As for a
+    ruleset, the same text read again (a test file that another uses) is parsed once."""
+    return _parse_tests(text, path)
+
+
+@lru_cache(maxsize=32)
+def _parse_tests(text: str, path: str) -> ast.TestsFile:
     return cast(ast.TestsFile, _parse_as("tests_file", text, path))
 
 
