@@ -17,8 +17,9 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from revisions import checked_out
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,17 +68,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--players", type=int, default=4, help="for the rulesets that allow it (default 4)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as folder:
-        past = Path(folder) / "past"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(past), args.against],
-                       check=True)
-        link = past / "rulelang" / "interpreter"
-        if not link.exists():   # older revisions installed the runtime without the link
-            link.symlink_to(Path("..") / "interpreter")
-        try:
-            _table(past, args)
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(past)], check=True)
+    with checked_out(args.against) as past:
+        _table(past, args)
 
 
 def _table(past: Path, args: argparse.Namespace) -> None:

@@ -33,15 +33,15 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from instructions import checked_out, human  # noqa: E402
+from instructions import human  # noqa: E402
+from revisions import checked_out  # noqa: E402
 
 # Played in the child process; it uses only the stable host API, so that it runs on any revision.
 PLAYER = """
@@ -125,7 +125,7 @@ def main() -> None:
     parser.add_argument("--valgrind", metavar="A,B", help="count instructions of games 0..A-1 and 0..B-1")
     args = parser.parse_args()
     ruleset = args.ruleset.resolve()
-    with checked_out(args.against) if args.against else _nothing() as other:
+    with checked_out(args.against) if args.against else nullcontext() as other:
         trees = [("here", ROOT)] + ([(args.against, other)] if other is not None else [])
         if args.rounds > 0:
             by_clock(trees, ruleset, args)
@@ -170,10 +170,6 @@ def by_instructions(trees: list[tuple[str, Path]], ruleset: Path, args: argparse
         (here, _), (there, _) = trees
         print(f"instructions a greedy decision: {counts[there] / counts[here]:.2f}x fewer than {there}")
 
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield None
 
 
 if __name__ == "__main__":

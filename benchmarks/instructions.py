@@ -23,11 +23,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+
+from revisions import checked_out
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PLAYERS = 4
@@ -94,21 +94,6 @@ def players_for(ruleset: Path, wanted: int | None) -> int:
     return min(max(target, low), high)
 
 
-@contextmanager
-def checked_out(revision: str) -> Iterator[Path]:
-    """A temporary git worktree of ``revision``, removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="rulelang-rev-"))
-    tree = folder / "tree"
-    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), revision], cwd=ROOT, check=True)
-    # Byte-compiled up front, as the tree it is compared with is: compiling at start-up leaves
-    # another heap behind, which moves the garbage collector's work inside the counted playouts.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], check=False, capture_output=True)
-    try:
-        yield tree
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
-        shutil.rmtree(folder, ignore_errors=True)
-
 
 def human(instructions: float) -> str:
     """1234567 -> '1.23M', 12345 -> '12.3k'."""
@@ -133,7 +118,7 @@ def main() -> None:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "rulelang"), str(ROOT / "interpreter")],
                    check=False, capture_output=True)
     rulesets = [p.resolve() for p in args.rulesets] or sorted((ROOT / "games").glob("*.rules"))
-    with checked_out(args.against) if args.against else _nothing() as other:
+    with checked_out(args.against) if args.against else nullcontext() as other:
         header = "| ruleset | players | instructions a playout | a decision |"
         if other is not None:
             header += f" {args.against}: a playout | a decision | fewer a decision |"
@@ -149,10 +134,6 @@ def main() -> None:
                 row += f" {human(there.playout)} | {human(there.decision)} | {there.decision / here.decision:.2f}x |"
             print(row, flush=True)
 
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield None
 
 
 if __name__ == "__main__":

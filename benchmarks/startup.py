@@ -20,15 +20,14 @@ import argparse
 import os
 import re
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import nullcontext
 from pathlib import Path
+
+from revisions import checked_out
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,21 +80,6 @@ def measure(tree: Path, name: str, rounds: int, count_instructions: bool) -> flo
     return statistics.median(cpu_seconds(tree, args) for _ in range(rounds))
 
 
-@contextmanager
-def extracted(revision: str) -> Iterator[Path]:
-    """The files of ``revision`` in a temporary folder, removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="rulelang-startup-"))
-    try:
-        archive = subprocess.run(["git", "archive", "--format=tar", revision], cwd=ROOT, capture_output=True,
-                                 check=True).stdout
-        archive_path = folder / "tree.tar"
-        archive_path.write_bytes(archive)
-        with tarfile.open(archive_path) as tar:
-            tar.extractall(folder / "tree", filter="tar")
-        yield folder / "tree"
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
 
 def shown(value: float, count_instructions: bool) -> str:
     """Seconds, or instructions in millions."""
@@ -104,7 +88,7 @@ def shown(value: float, count_instructions: bool) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--against", metavar="REV", help="also measure a git revision, extracted to a temporary folder")
+    parser.add_argument("--against", metavar="REV", help="also measure a git revision, in a temporary worktree")
     parser.add_argument("--rounds", type=int, default=5, help="runs of each command (the median is shown)")
     parser.add_argument("--instructions", action="store_true", help="count instructions with valgrind instead")
     parser.add_argument("--only", default=",".join(COMMANDS), help=f"commands, of {', '.join(COMMANDS)}")
@@ -113,7 +97,7 @@ def main() -> None:
     unknown = [n for n in names if n not in COMMANDS]
     if unknown:
         parser.error(f"unknown command {unknown[0]!r}")
-    with extracted(options.against) if options.against else _nothing() as other:
+    with checked_out(options.against) if options.against else nullcontext() as other:
         unit = "instructions" if options.instructions else "CPU seconds, median"
         print(f"{'command':<12} {'this tree':>12}" + (f" {options.against:>12} {'ratio':>7}" if other else "")
               + f"   ({unit}; goal)")
@@ -127,10 +111,6 @@ def main() -> None:
             goal = GOALS.get(name)
             print(line + (f"   (< {goal} s)" if goal and not options.instructions else ""), flush=True)
 
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield None
 
 
 if __name__ == "__main__":
