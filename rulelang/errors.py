@@ -34,15 +34,16 @@ class RulelangError(Exception):
         return self.diagnostics[0]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its class, diagnostics and attributes, whatever its constructor takes, so
-        that an error reaches another process (a worker's parent, a Dask client) unchanged."""
-        return _rebuilt, (type(self), self.diagnostics, self.__dict__)
+        """Pickled as its class, arguments and attributes (its diagnostics among them), whatever
+        its constructor takes, so that an error reaches another process (a worker's parent, a
+        Dask client) unchanged."""
+        return _rebuilt, (type(self), self.args, self.__dict__)
 
 
-def _rebuilt(cls: type[RulelangError], diagnostics: list[Diagnostic], attributes: dict[str, Any]) -> RulelangError:
-    """An error of ``cls`` with these diagnostics and attributes (unpickling; no constructor runs)."""
+def _rebuilt(cls: type[RulelangError], args: tuple[Any, ...], attributes: dict[str, Any]) -> RulelangError:
+    """An error of ``cls`` with these arguments and attributes (unpickling; no constructor runs)."""
     error = cls.__new__(cls)
-    RulelangError.__init__(error, diagnostics)
+    error.args = args
     error.__dict__.update(attributes)
     return error
 

@@ -8,6 +8,7 @@ import pickle
 import pytest
 
 import rulelang
+from rulelang.boards import BoardError
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import IllegalActionError, InternalError, RulelangError, RulesetError, StateDataError
 
@@ -24,6 +25,7 @@ def errors() -> list[RulelangError]:
         IllegalActionError("it is not player 2's turn"),
         StateDataError("no zone 'dek'", path="$.zones"),
         InternalError("a bug"),
+        BoardError("no space 'x'", "map.yaml", 2, 3),
     ]
 
 
@@ -32,8 +34,8 @@ def test_an_error_pickles_whole(error: RulelangError) -> None:
     again = pickle.loads(pickle.dumps(error))
     assert type(again) is type(error)
     assert again.diagnostics == error.diagnostics and again.diagnostics
-    assert str(again) == str(error)
-    assert vars(again) == vars(error)
+    assert str(again) == str(error) and repr(again) == repr(error)
+    assert again.args == error.args and vars(again) == vars(error)
 
 
 def test_a_load_error_keeps_its_location() -> None:
