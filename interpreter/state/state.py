@@ -16,7 +16,7 @@ from rulelang.diagnostics import Span
 from rulelang.errors import RulelangError
 
 from ..model import rng
-from ..model.program import Decision, Env, Expr, Frame, LogLine, runaway
+from ..model.program import Decision, Env, Expr, Frame, LogLine, run_one, runaway
 from ..model.values import CHANCE, Component, RuleError, Value
 from ..tables.runtime import MAX_DEPTH
 from .actions import Action, DecisionContext
@@ -360,24 +360,13 @@ class State(Views):
                 fr = self.frames[-1]
                 if fr.pc < len(fr.code) and fr.pc in code[fr.name].stops:
                     break
-                steps = self._step(fr, steps, limit)
+                steps = run_one(self, fr, steps, limit)
             return steps
         while self.pending is None and not self.terminal:  # the hot loop: the innermost frame runs
             fr = self.frames[-1]
             steps = fr.code.run(self, fr, steps, limit)  # its code's resumable function (Ops.run)
         return steps
 
-    def _step(self, fr: Frame, steps: int, limit: int) -> int:
-        """One round of the run loop on frame ``fr``, the innermost: its operation, or its
-        return when it is past its last; the steps done then."""
-        if fr.pc >= len(fr.code):
-            self.pop(None)
-            return steps
-        fr.code[fr.pc](self, fr)
-        steps += 1
-        if steps > limit:
-            raise runaway(limit)
-        return steps
 
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
         """What went wrong while running, located at the statement of a compiled procedure
