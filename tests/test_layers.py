@@ -14,8 +14,9 @@ ast module (docs/architecture.md draws them):
 from __future__ import annotations
 
 import ast
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,12 +138,14 @@ def imports_of(source: str, importer: str, *, is_package: bool = False,
     return found
 
 
-def all_imports() -> list[Import]:
-    return [found for name, path in MODULES.items()
-            for found in imports_of(path.read_text(encoding="utf-8"), name, is_package=path.name == "__init__.py")]
+@functools.cache
+def all_imports() -> tuple[Import, ...]:
+    """Every import of every module of the package (read once for all the tests here)."""
+    return tuple(found for name, path in MODULES.items()
+                 for found in imports_of(path.read_text(encoding="utf-8"), name, is_package=path.name == "__init__.py"))
 
 
-def violations(found: list[Import]) -> list[str]:
+def violations(found: Iterable[Import]) -> list[str]:
     """The imports that reach up the layers, and those of a module that has no layer."""
     wrong = []
     for each in found:
