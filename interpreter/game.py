@@ -9,7 +9,7 @@ from rulelang import ast
 from rulelang.check.settings import Settings
 from rulelang.errors import IllegalActionError, RulesetError
 
-from .compiler.driver import compile_program, evaluate_at_load
+from .compiler.driver import LoadTimeEvaluator, compile_program
 from .model.problems import diagnostics_of
 from .state.catalog_info import catalog_info
 from .state.deserialize import state_from_json
@@ -34,7 +34,7 @@ class Game:
         self.max_steps = settings.max_steps
         self.max_decisions = settings.max_decisions
         self.dummies = settings.dummies
-        self.catalog = Catalog(declarations, num_players, base_dir, settings, evaluate_at_load)
+        self.catalog = Catalog(declarations, num_players, base_dir, settings, LoadTimeEvaluator())
         if self.catalog.problems:
             raise RulesetError(diagnostics_of(self.catalog.problems))
         self.program = compile_program(self.catalog)   # the rules, compiled against the catalog

@@ -3,7 +3,7 @@ declarations while the catalog is built.
 
 ``compile_program`` lowers the setup, the phases and the procedures, and compiles the
 rules per player (score, tiebreak), the variables' initial values and the invariants, with
-one ``Compiler`` whose generated code the program keeps. ``evaluate_at_load`` is the
+one ``Compiler`` whose generated code the program keeps. A ``LoadTimeEvaluator`` is the
 ``Evaluate`` a catalog is built with: an expression of a declaration compiled and run
 against no state. ``data_diagnostics`` builds a ruleset's tables only, for the linter.
 """
@@ -34,21 +34,29 @@ def compile_program(catalog: Catalog) -> Program:
     return _ProgramCompiler(catalog).program()
 
 
-def evaluate_at_load(catalog: Catalog, expr: ast.Expr, env: Env) -> Value:
-    """The value of ``expr``, an expression of a declaration of ``catalog``, with the names
-    of ``env`` bound (like ``me`` in a per-player deck): compiled by a compiler of its own
-    (its code is not the game's) and run against a stand-in for a state, which bounds its
-    work and has no game data."""
-    compiler = Compiler(catalog)
-    compiler.scope = set(env)
-    return compiler.expr(expr)(cast("State", LoadTimeWork()), env)
+class LoadTimeEvaluator:
+    """The ``Evaluate`` of one catalog while it is built: the value of an expression of a
+    declaration, with the names of ``env`` bound (like ``me`` in a per-player deck), compiled
+    by a compiler of its own (its code is not the game's), made at the first declaration and
+    kept for the others, so that a ruleset function several declarations call is compiled
+    once; run against a stand-in for a state, which bounds its work and has no game data."""
+
+    def __init__(self) -> None:
+        self.compiler: Compiler | None = None
+
+    def __call__(self, catalog: Catalog, expr: ast.Expr, env: Env) -> Value:
+        if self.compiler is None:
+            self.compiler = Compiler(catalog)
+        self.compiler.scope = set(env)
+        return self.compiler.expr(expr)(cast("State", LoadTimeWork()), env)
 
 
 def data_diagnostics(declarations: Sequence[ast.Decl], settings: Settings, base_dir: Path) -> list[Diagnostic]:
     """The problems of a ruleset's data (boards and their files, zones, supplies, dice,
     decks: E401, E402, E205...), found by building its data tables for the lowest player
     count without compiling its rules."""
-    return diagnostics_of(Catalog(declarations, settings.players[0], base_dir, settings, evaluate_at_load).problems)
+    catalog = Catalog(declarations, settings.players[0], base_dir, settings, LoadTimeEvaluator())
+    return diagnostics_of(catalog.problems)
 
 
 class _ProgramCompiler:
