@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 MAX_RULESET_BYTES = 256 * 1024   # twenty times the largest shipped game; parsing more takes seconds
@@ -122,13 +123,14 @@ def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KiB"
 
 
-def cache_file(name: str) -> Path | None:
-    """A file of rulelang's private cache folder (``$XDG_CACHE_HOME/rulelang``, made with
-    mode 0o700), where what is slow to build and the same on every start is kept (the
-    analysed grammar, the compiled board schema); None when there is no such place."""
+def cache_file(name: str, suffix: str) -> Path | None:
+    """The file ``NAME-pyXY.SUFFIX`` of rulelang's private cache folder
+    (``$XDG_CACHE_HOME/rulelang``, made with mode 0o700), where what is slow to build and the
+    same on every start is kept (the analysed grammar, the compiled board schema), one file a
+    Python version (X.Y) since what is kept is Python's; None when there is no such place."""
     try:
         home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulelang"
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        return home / name
+        return home / f"{name}-py{sys.version_info[0]}{sys.version_info[1]}.{suffix}"
     except (OSError, RuntimeError):
         return None

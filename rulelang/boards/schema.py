@@ -9,7 +9,6 @@ import json
 import marshal
 import os
 import re
-import sys
 import types
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -130,7 +129,7 @@ def _fast_validator() -> Callable[[object], object]:
 
     text = SCHEMA_PATH.read_bytes()
     key = hashlib.sha256(text + fastjsonschema.VERSION.encode()).hexdigest()[:16]
-    file = cache_file(f"board-schema-{key}-py{sys.version_info[0]}{sys.version_info[1]}.marshal")
+    file = cache_file(f"board-schema-{key}", "marshal")
     name, code = _cached_code(file)
     if name is None or code is None:
         source = fastjsonschema.compile_to_code(json.loads(text))

@@ -8,7 +8,6 @@ Python's default recursion limit.
 """
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import cast, get_args
@@ -50,7 +49,7 @@ def tests_parser() -> Lark:
 def _grammar_cache(name: str) -> str | bool:
     """A private file where Lark keeps an analysed grammar (checked against the grammar's
     hash on loading), so a command starts 0.2 s sooner; False when there is no such place."""
-    file = cache_file(f"{name}-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
+    file = cache_file(name, "lark-cache")
     return str(file) if file is not None else False
 
 
