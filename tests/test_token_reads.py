@@ -8,6 +8,8 @@ the same counts, and a wrong holder, supply or amount the same error at the same
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import rulelang
@@ -113,3 +115,21 @@ def test_a_wrong_holder_supply_or_amount_is_located_at_its_statement(body: str, 
     assert diagnostic.message.startswith(ERRORS[body])
     assert diagnostic.span is not None   # at the statement that failed: the body's last
     assert text_of(body, paused).splitlines()[diagnostic.span.line - 1] == body.splitlines()[-1]
+
+
+
+def test_token_counts_are_proven_integers_read_in_place() -> None:
+    """A sum of token counts is plain Python (a count is at most its supply's total), and a
+    count of a supply of the ruleset is one subscript of its table: the builtin is called
+    only where the holder is of another kind (the checked path, raising the rules' error)."""
+    body = ("gain 2 coins to chips[0]\n gain 1 gems to chips[0]\n"
+            " outs = [c.coins + c.gems + tokens(c, coins) for c in chips if c.coins + bank(gems) > 3]")
+    game = rulelang.load(text_of(body, False).replace("function f(", "function unused_f(")
+                         .replace("function g(", "function unused_g("))
+    listing = game.generated_code()
+    builtin = re.search(r"# (_k\d+) = <builtin tokens>", listing)
+    code = listing[listing.index("\ndef "):]
+    assert builtin is not None and re.findall(rf"\S+ {builtin.group(1)}\(", code) == ["else"] * code.count(
+        f"{builtin.group(1)}(")
+    assert "_plus" not in code and "_order" not in code
+    assert game.new_initial_state(seed=0).to_json()["globals"]["outs"] == [5]
