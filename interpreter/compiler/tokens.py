@@ -6,9 +6,10 @@ supply is one of the ruleset (a constant) and the holder's source can be read tw
 cost, ``tokens(h, s)`` is one subscript of that list at the holder's slot, computed in
 place: ``h.index + 1`` for a player, ``base + h.id`` for a component, found by the exact
 type of ``h`` (or without a test where the compiler knows its kind). A supply held by a
-variable is tested in place the same way. Anything else (another kind of holder, a value
-that is no supply) takes the checked path of today, the builtin ``tokens`` or the catalog's
-``holder_slot``, which raise the error, located where the rules wrote it. A 'gain' or
+variable is tested in place the same way, and ``bank(s)`` of a supply of the ruleset is
+item 0 of its list. Anything else (another kind of holder, a value that is no supply) takes
+the checked path, as before: the builtin or the catalog's ``holder_slot``, which raise the
+error, located where the rules wrote it. A 'gain' or
 'pay' is one call of ``State.transfer`` whose holder slots and amount are computed in
 place the same way.
 
