@@ -30,6 +30,7 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from .integers import integer_bound, is_tuple, items_bound, short_list, sum_fits
 from .module import KIND_NAMES, ORDER_NAMES, Module
+from .tokens import TOKEN_COUNTS, TokenWriter
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -79,6 +80,7 @@ class ExpressionWriter:
 
     def __init__(self, catalog: Catalog, module: Module):
         self.cat, self.module = catalog, module
+        self.tokens = TokenWriter(catalog, module)  # tokens(...) and bank(...) read in place
 
     # ---- units ----
     def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
@@ -277,7 +279,8 @@ class ExpressionWriter:
             table = f"st.{reader.table}[{self.module.constant(reader.name)}]"
             if scope.tables is not None:
                 table = scope.tables.setdefault(table, self.module.fresh("_t"))
-            return f"{table}[{obj}.{reader.index}]"
+            offset = f" + {self.module.constant(reader.offset)}" if reader.offset else ""  # tokens: the holder's slot
+            return f"{table}[{obj}.{reader.index}{offset}]"
         if isinstance(reader, OwnField):
             return f"{obj}.{_OWN_FIELDS[reader.field]}"
         if isinstance(reader, PlayerZone):
@@ -353,6 +356,8 @@ class ExpressionWriter:
             return f"_top(st, {args[0]})"
         if name == "size":
             return self._size(node.args[0], args[0], scope)
+        if name in TOKEN_COUNTS and (counted := self.tokens.count(node, args, scope)) is not None:
+            return counted
         return f"{self.module.constant(BUILTINS[name], f'<builtin {name}>')}({', '.join(['st', *args])})"
 
     def _size(self, node: ast.Expr, text: str, scope: Scope) -> str:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from rulelang import ast
 
-from ..tables.attributes import OwnField, attribute_readers
+from ..tables.attributes import OwnField, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BUILTINS, FREE_WORK
 from ..tables.catalog import Catalog
 from ..tables.runtime import MAX_INT
@@ -35,7 +35,8 @@ _LENGTHS = frozenset({"size", "index_of", "player_number"})
 (or that raise): ``len`` of a sequence, a position in one, a player's number."""
 _COUNTS = frozenset({"tokens", "bank", "abs"})
 """Builtins whose result is a Python ``int`` read from the state's token table, which holds
-only the integers its supply's total is shared into (checked when a state is read)."""
+only the integers its supply's total is shared into (checked when a state is read), or
+(``abs``) a number's size."""
 
 
 def integer_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
@@ -47,7 +48,7 @@ def integer_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
     if isinstance(node, ast.Call):
         return _call_bound(cat, node)
     if isinstance(node, ast.Attribute):
-        return LENGTH_BOUND if _own_index(cat, node, scope) else None
+        return LENGTH_BOUND if _own_index(cat, node, scope) else _tokens_bound(cat, node.name)
     if isinstance(node, ast.UnaryOp):
         return integer_bound(cat, node.operand, scope) if node.op == "-" else None
     if isinstance(node, ast.IfExpr):
@@ -167,4 +168,17 @@ def _call_bound(cat: Catalog, node: ast.Call) -> int | None:
         return None
     if name in _LENGTHS:
         return LENGTH_BOUND
+    if name in ("tokens", "bank") and cat.supplies:
+        return max(cat.supplies.values())   # a count is at most its supply's total
     return MAX_INT if name in _COUNTS else None
+
+
+def _tokens_bound(cat: Catalog, name: str) -> int | None:
+    """The total of supply ``name`` when ``x.name`` reads only its tokens, whatever ``x`` is
+    (of another kind it raises): a count of the state's token table, at most that total."""
+    readers = attribute_readers(cat, name)
+    if name not in cat.supplies or not readers:
+        return None
+    if all(isinstance(r, VariableReader) and r.table == "supply_counts" for r in readers.values()):
+        return cat.supplies[name]
+    return None

@@ -25,6 +25,7 @@ from ..model.problems import unchecked
 from ..model.program import Op
 from ..tables.attributes import owned_variable
 from .codegen import Scope
+from .tokens import TokenWriter
 
 if TYPE_CHECKING:
     from .lower import Compiler
@@ -128,6 +129,7 @@ class ProcedureWriter:
         self.in_env = in_env
         self.locals: dict[str, str] = {}  # environment key of a local -> its Python local
         self.lines: list[tuple[str, Span | None]] = []
+        self.tokens = TokenWriter(self.cat, self.module)  # gains and pays, in place
 
     def write(self, decl: ast.ProcedureDecl) -> None:
         """Compile ``decl`` (one of ``names``) into the module; SyntaxError if Python cannot."""
@@ -277,24 +279,21 @@ class ProcedureWriter:
         variable = self.compiler.supply_variable(name, span)
         if variable is None:
             return self.constant(name)
-        return f"_supply_named({self.expr(variable)}, {self.constant(name)})"
-
-    def _holder(self) -> str:
-        return self.module.constant(self.cat.holder_slot, "<the holder of tokens>")
+        return self.tokens.supply_named(self.expr(variable), name)
 
     def _Gain(self, node: ast.Gain, indent: int) -> None:
-        supply, holder = self._supply(node.supply, node.span), self._holder()
-        who, amount = self.expr(node.player), self.expr(node.amount)
-        self.emit(indent, f"st.transfer({supply}, 0, {holder}({who}), _amount({amount}))", node.span)
+        supply, who = self._supply(node.supply, node.span), self.tokens.holder_slot(self.expr(node.player))
+        amount = self.tokens.amount(node.amount, self.expr(node.amount))
+        self.emit(indent, f"st.transfer({supply}, 0, {who}, {amount})", node.span)
 
     def _Pay(self, node: ast.Pay, indent: int) -> None:
-        supply, holder = self._supply(node.supply, node.span), self._holder()
-        payer, amount = self.expr(node.payer), self.expr(node.amount)
         payee = "0"
         if node.payee is not None:
             payee = self.module.fresh("_t")
-            self.emit(indent, f"{payee} = {holder}({self.expr(node.payee)})", node.span)
-        self.emit(indent, f"st.transfer({supply}, {holder}({payer}), {payee}, _amount({amount}))", node.span)
+            self.emit(indent, f"{payee} = {self.tokens.holder_slot(self.expr(node.payee))}", node.span)
+        supply, payer = self._supply(node.supply, node.span), self.tokens.holder_slot(self.expr(node.payer))
+        amount = self.tokens.amount(node.amount, self.expr(node.amount))
+        self.emit(indent, f"st.transfer({supply}, {payer}, {payee}, {amount})", node.span)
 
     def _call(self, node: ast.CallStmt | ast.CallLet) -> str:
         proc = self.cat.procedure_called(node)

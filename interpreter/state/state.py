@@ -286,8 +286,10 @@ class State(Views):
     def transfer(self, supply: str, source: int, target: int, amount: int) -> None:
         """Move up to ``amount`` tokens between holders (0 is the bank, 1+i player i)."""
         holders = self.supply_counts[supply]
-        amount = min(amount, holders[source])
-        holders[source] -= amount
+        held = holders[source]
+        if amount > held:
+            amount = held
+        holders[source] = held - amount
         holders[target] += amount
         if amount and self.event_log is not None:
             self.event_log.append(tokens_event(self, supply, source, target, amount))

@@ -2,8 +2,8 @@
 
 A player has its variables, its zones and its tokens of each supply; a component its
 variables, its fields and the tokens held on it; a space its variables and the attributes
-its board gives it. These are read from the catalog's tables: the compiler (codegen.py)
-writes a ``VariableReader`` in place and calls any other reader; an assignment
+its board gives it. These are read from the state's tables: the compiler (codegen.py)
+writes a ``VariableReader`` (a variable, or tokens) in place and calls any other reader; an assignment
 ``x.name = ...`` writes an ``OwnedVariable``, recording its event.
 """
 from __future__ import annotations
@@ -57,8 +57,8 @@ def _player_reader(catalog: Catalog, name: str) -> Reader | None:
     if name in catalog.zones and catalog.zones[name].owner == "player":
         base = catalog.zone_slot[name]
         return PlayerZone(tuple(catalog.zone_refs[base + p.index] for p in catalog.players))
-    if name in catalog.supplies:
-        return lambda st, p: st.supply_counts[name][p.index + 1]
+    if name in catalog.supplies:   # the seat's slot of the supply's counts (Catalog.holder_slot)
+        return VariableReader("supply_counts", name, "index", 1)
     return None
 
 
@@ -67,9 +67,8 @@ def _component_reader(catalog: Catalog, name: str) -> Reader | None:
     held on it, or one of its fields."""
     if name in catalog.component_vars:
         return VariableReader("component_values", name, "id")
-    if name in catalog.supplies:
-        base = catalog.holder_base
-        return lambda st, c: st.supply_counts[name][base + c.id]
+    if name in catalog.supplies:   # the component's slot of the supply's counts (Catalog.holder_slot)
+        return VariableReader("supply_counts", name, "id", catalog.holder_base)
     if any(name in {f.name for f in c.fields} for c in catalog.component_types.values()):
         return _component_field(name)
     return None
@@ -147,17 +146,18 @@ class OwnedVariable:
 
 
 class VariableReader:
-    """How ``x.name`` reads a variable of players, spaces or components: item ``x.<index>``
-    of the state's table ``st.<table>[name]``. The compiler writes it in place."""
+    """How ``x.name`` reads a variable of players, spaces or components, or the tokens of
+    supply ``name`` a player or a component holds: item ``x.<index> + offset`` of the
+    state's table ``st.<table>[name]``. The compiler writes it in place."""
 
-    __slots__ = ("index", "name", "table")
+    __slots__ = ("index", "name", "offset", "table")
 
-    def __init__(self, table: str, name: str, index: str):
-        self.table, self.name, self.index = table, name, index
+    def __init__(self, table: str, name: str, index: str, offset: int = 0):
+        self.table, self.name, self.index, self.offset = table, name, index, offset
 
     def __call__(self, st: State, owner: Any) -> Value:
         values: list[Value] = getattr(st, self.table)[self.name]
-        value: Value = values[getattr(owner, self.index)]
+        value: Value = values[getattr(owner, self.index) + self.offset]
         return value
 
 

@@ -150,7 +150,10 @@ def tokens(st: State, holder: Value, supply: Value) -> int:
     """How many tokens of ``supply`` (a supply, or a variable holding one) ``holder`` has."""
     if not (isinstance(supply, Ref) and supply.kind == "supply"):
         raise RuleError(f"tokens() takes a holder and a supply, got {kind_of(supply)}")
-    return st.supply_counts[supply.name][st.game.catalog.holder_slot(holder)]
+    counts = st.supply_counts[supply.name]
+    if type(holder) is Player:  # a seat's slot in place; any other holder checked by the catalog
+        return counts[holder.index + 1]
+    return counts[st.game.catalog.holder_slot(holder)]
 
 
 def owner(st: State, zone: Value) -> Player | None:

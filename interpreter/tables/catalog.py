@@ -67,6 +67,7 @@ class Catalog:
         # Seats: the players, then any dummy seats (played by the rules, never choosing).
         self.players = tuple(Player(i) for i in range(num_players + settings.dummies))
         self.real_players = self.players[:num_players]
+        self.holder_base = 1 + len(self.players)  # token holders: 0 the bank, 1.. the seats, then the components
         self.constants: dict[str, Value] = {}
         self.enums: dict[str, EnumType] = {}
         self.component_types: dict[str, ast.ComponentDecl] = {}
@@ -386,13 +387,13 @@ class Catalog:
         return proc
 
     # ---- tokens ----
-    @property
-    def holder_base(self) -> int:
-        """Supply holders: 0 is the bank, 1.. the seats, then one per component."""
-        return 1 + len(self.players)
-
     def holder_slot(self, value: Value) -> int:
-        """The supply-holder index of a player or a component."""
+        """The supply-holder index of a player or a component (``holder_base``: where the
+        components' start); tested by its exact type first, the usual case."""
+        if type(value) is Player:
+            return value.index + 1
+        if type(value) is Component:
+            return self.holder_base + value.id
         if isinstance(value, Player):
             return value.index + 1
         if isinstance(value, Component):
