@@ -12,6 +12,7 @@ from conftest import rules
 import rulelang
 from rulelang import RulesRuntimeError
 from rulelang.interpreter.model.program import LogLine
+from rulelang.interpreter.tables import effects
 
 
 def load(text, players=None):
@@ -71,6 +72,43 @@ def test_log_lines_are_built_when_read():
     assert recorded.log_lines == expected
     assert [e["text"] for e in recorded.events() if e["type"] == "log"] == [*expected[:2], "only for player 1",
                                                                            "plain"]
+
+
+NAMED = """
+game "N" { players 2 }
+enum colour { red, blue }
+component card { rank: int } shown as "card {rank}"
+zone pile: card visible all
+deck cards: card in pile = [card(rank: r) for r in 1..3]
+var n: int = 7
+var s: string = "abc"
+phase main {
+  log "" + players[1] + " shows " + top(pile) + " in " + pile + ": " + blue + " " + true + " " + none
+  log "n is " + n + s + " and " + s
+  log "" + players[0] + " sees " + red to players[0]
+  end game
+}
+"""
+
+
+def test_a_line_of_names_numbers_and_short_texts_is_kept_as_its_template_and_values():
+    state = load(NAMED).new_initial_state()
+    assert all(isinstance(line, LogLine) for line in [*state.log_lines, state.private_lines[0][2]])
+    assert state.log == ["player 2 shows card 3 in pile: blue true none", "n is 7abc and abc"]
+    assert state.private_log == [(2, (0,), "player 1 sees red")]
+
+
+def test_a_line_that_may_be_long_is_built_as_the_joins_would_build_it():
+    game = load(NAMED)
+    state = game.new_initial_state()
+    template = effects.log_template(game.catalog, "n is ", [None, " and ", None])
+    effects.say(state, template, (10**30, "x" * 600))  # a number beyond the bounds, a long text
+    effects.say(state, template, (7, "x" * 400))  # short enough: kept
+    assert type(state.log_lines[-2]) is str and isinstance(state.log_lines[-1], LogLine)
+    assert state.log[-2:] == ["n is " + "1" + "0" * 30 + " and " + "x" * 600, "n is 7 and " + "x" * 400]
+    wide = load(NAMED.replace('shown as "card {rank}"', 'shown as "card {rank} ' + "y" * 600 + '"'))
+    line = wide.new_initial_state().log_lines[0]
+    assert type(line) is str and line == "player 2 shows card 3 " + "y" * 600 + " in pile: blue true none"
 
 
 def test_a_log_line_too_long_still_fails_at_its_statement():
