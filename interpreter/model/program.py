@@ -193,7 +193,8 @@ PLAIN = LogTemplate((), (), -1)
 class LogLine(tuple):  # type: ignore[type-arg]
     """A line of the log kept as ``(template, values)``, its text built only when someone
     reads the log (``State.log``): ``str(line)`` shows the values between the template's
-    texts as the rules show them. The values are immutable, so the text is the one the
+    texts as the rules show them. The values are immutable and show the same whenever they
+    are shown (a zone shows its name, not what it holds), so the text is the one the
     statement would have built. (A tuple: made at C speed, no ``__init__`` to run.)"""
 
     __slots__ = ()
