@@ -168,3 +168,33 @@ def test_new_games_share_nothing_that_changes():
     orders = {tuple(str(a) for a in game.new_initial_state(seed=s).legal_actions(0)) for s in range(6)}
     assert len(orders) > 1  # the seed still decides the shuffle
     assert game.new_initial_state(seed=3, explicit_chance=True).is_chance_node()
+
+
+ROUNDS = """
+game "R" { players 2 }
+var n: int = 0
+phase main {
+  repeat {
+    n += 1
+    log "round " + n
+    log "" + players[0] + " sees round " + n to players[0]
+    choose k in [1, 2] by players[0]
+    if n == 3 { end game }
+  }
+}
+"""
+
+
+def test_reading_the_log_builds_only_the_lines_not_read_before():
+    state = load(ROUNDS).new_initial_state()
+    assert state.log == ["round 1"] and state.log_built == 1
+    copy = state.clone()
+    state.apply_action(state.legal_actions(0)[0], player=0)
+    assert isinstance(state.log_lines[1], LogLine) and state.log_built == 1
+    assert state.log == ["round 1", "round 2"] and state.log_built == 2
+    assert state.observation(0)["log"] == ["round 1", "player 1 sees round 1", "round 2", "player 1 sees round 2"]
+    assert state.observation(1)["log"] == ["round 1", "round 2"]
+    copy.apply_action(copy.legal_actions(0)[1], player=0)
+    assert copy.log == ["round 1", "round 2"] and copy.private_log[1] == (2, (0,), "player 1 sees round 2")
+    loaded = state.game.state_from_json(state.to_json())
+    assert loaded.log == state.log and loaded.private_log == state.private_log
