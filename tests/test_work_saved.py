@@ -12,6 +12,7 @@ from conftest import rules
 import rulelang
 from rulelang import RulesRuntimeError
 from rulelang.interpreter.model.program import LogLine
+from rulelang.interpreter.tables import effects
 
 
 def load(text, players=None):
@@ -73,6 +74,43 @@ def test_log_lines_are_built_when_read():
                                                                            "plain"]
 
 
+NAMED = """
+game "N" { players 2 }
+enum colour { red, blue }
+component card { rank: int } shown as "card {rank}"
+zone pile: card visible all
+deck cards: card in pile = [card(rank: r) for r in 1..3]
+var n: int = 7
+var s: string = "abc"
+phase main {
+  log "" + players[1] + " shows " + top(pile) + " in " + pile + ": " + blue + " " + true + " " + none
+  log "n is " + n + s + " and " + s
+  log "" + players[0] + " sees " + red to players[0]
+  end game
+}
+"""
+
+
+def test_a_line_of_names_numbers_and_short_texts_is_kept_as_its_template_and_values():
+    state = load(NAMED).new_initial_state()
+    assert all(isinstance(line, LogLine) for line in [*state.log_lines, state.private_lines[0][2]])
+    assert state.log == ["player 2 shows card 3 in pile: blue true none", "n is 7abc and abc"]
+    assert state.private_log == [(2, (0,), "player 1 sees red")]
+
+
+def test_a_line_that_may_be_long_is_built_as_the_joins_would_build_it():
+    game = load(NAMED)
+    state = game.new_initial_state()
+    template = effects.log_template(game.catalog, "n is ", [None, " and ", None])
+    effects.say(state, template, (10**30, "x" * 600))  # a number beyond the bounds, a long text
+    effects.say(state, template, (7, "x" * 400))  # short enough: kept
+    assert type(state.log_lines[-2]) is str and isinstance(state.log_lines[-1], LogLine)
+    assert state.log[-2:] == ["n is " + "1" + "0" * 30 + " and " + "x" * 600, "n is 7 and " + "x" * 400]
+    wide = load(NAMED.replace('shown as "card {rank}"', 'shown as "card {rank} ' + "y" * 600 + '"'))
+    line = wide.new_initial_state().log_lines[0]
+    assert type(line) is str and line == "player 2 shows card 3 " + "y" * 600 + " in pile: blue true none"
+
+
 def test_a_log_line_too_long_still_fails_at_its_statement():
     text = 'game "L" { players 1 }\nvar s: string = "abcdefghij" * 100000\nphase main { log "x" + s + s }'
     with pytest.raises(RulesRuntimeError) as caught:
@@ -130,3 +168,33 @@ def test_new_games_share_nothing_that_changes():
     orders = {tuple(str(a) for a in game.new_initial_state(seed=s).legal_actions(0)) for s in range(6)}
     assert len(orders) > 1  # the seed still decides the shuffle
     assert game.new_initial_state(seed=3, explicit_chance=True).is_chance_node()
+
+
+ROUNDS = """
+game "R" { players 2 }
+var n: int = 0
+phase main {
+  repeat {
+    n += 1
+    log "round " + n
+    log "" + players[0] + " sees round " + n to players[0]
+    choose k in [1, 2] by players[0]
+    if n == 3 { end game }
+  }
+}
+"""
+
+
+def test_reading_the_log_builds_only_the_lines_not_read_before():
+    state = load(ROUNDS).new_initial_state()
+    assert state.log == ["round 1"] and state.log_built == 1
+    copy = state.clone()
+    state.apply_action(state.legal_actions(0)[0], player=0)
+    assert isinstance(state.log_lines[1], LogLine) and state.log_built == 1
+    assert state.log == ["round 1", "round 2"] and state.log_built == 2
+    assert state.observation(0)["log"] == ["round 1", "player 1 sees round 1", "round 2", "player 1 sees round 2"]
+    assert state.observation(1)["log"] == ["round 1", "round 2"]
+    copy.apply_action(copy.legal_actions(0)[1], player=0)
+    assert copy.log == ["round 1", "round 2"] and copy.private_log[1] == (2, (0,), "player 1 sees round 2")
+    loaded = state.game.state_from_json(state.to_json())
+    assert loaded.log == state.log and loaded.private_log == state.private_log

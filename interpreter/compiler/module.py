@@ -32,7 +32,8 @@ HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the 
     "_best": runtime.best, "_worst": runtime.worst, "_first": runtime.first, "_elements": runtime.elements,
     "_enter_procedure": runtime.enter_procedure, "_updated": effects.updated, "_set_global": effects.set_global,
     "_move": effects.move, "_supply_named": effects.supply_named, "_amount": effects.amount, "_log": effects.log,
-    "_line": effects.line, "_lazy_text": effects.lazy_text, "_reveal": effects.reveal,
+    "_lazy_text": effects.lazy_text, "_reveal": effects.reveal,
+    "_say": effects.say,
     "_runaway": runaway, "_Player": Player, "_Component": Component, "_Space": Space, "_ZoneRef": ZoneRef,
     **{f"_order{i}": fn for i, fn in enumerate(runtime.ORDERINGS.values())},
 }

@@ -24,6 +24,7 @@ from rulelang.diagnostics import Span
 from ..model.problems import unchecked
 from ..model.program import Op
 from ..tables.attributes import owned_variable
+from ..tables.effects import log_template
 from .codegen import Scope
 from .tokens import TokenWriter
 
@@ -312,20 +313,17 @@ class ProcedureWriter:
         self.emit(indent, f"return {self.expr(node.value) if node.value is not None else 'None'}", node.span)
 
     def _Log(self, node: ast.Log, indent: int) -> None:
-        message = self._message(node.message)
-        if node.audience is None:
-            self.emit(indent, f"_log(st, {message})", node.span)
-        else:
-            self.emit(indent, f"_log(st, {message}, {self.expr(node.audience)}, True)", node.span)
-
-    def _message(self, node: ast.Expr) -> str:
-        """The line a 'log' writes: ``"text" + a + b...`` keeps its values (``effects.line``)."""
-        parts = text_and_values(node)
+        audience = "" if node.audience is None else f", {self.expr(node.audience)}, True"
+        parts = text_and_values(node.message)
         if parts is None:
-            return f"_lazy_text({self.expr(node)}, '')"
+            self.emit(indent, f"_log(st, _lazy_text({self.expr(node.message)}, ''){audience})", node.span)
+            return
+        # "text" + a + b...: its literal texts in a template, its other operands' values beside
         first, operands = parts
-        values = [self.expr(operand) for operand in operands]
-        return f"_line(st, {self.constant(first)}, [{', '.join(values)}])"
+        layout = [o.value if isinstance(o, ast.Literal) and type(o.value) is str else None for o in operands]
+        values = "".join(f"{self.expr(o)}, " for o, text in zip(operands, layout, strict=True) if text is None)
+        template = self.module.constant(log_template(self.cat, first, layout), "a log line's texts")
+        self.emit(indent, f"_say(st, {template}, ({values}){audience})", node.span)
 
     def _Reveal(self, node: ast.Reveal, indent: int) -> None:
         self.emit(indent, f"_reveal(st, {self.expr(node.value)}, {self.expr(node.audience)})", node.span)

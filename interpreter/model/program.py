@@ -156,18 +156,57 @@ class Decision:
         return self.options, self.ids
 
 
-class LogLine:
-    """A line of the log kept as the pieces of its text, built only when someone reads the
-    log (``State.log``): ``str(line)`` joins the pieces, each value shown as the rules show
-    it. The values are immutable, so the text is the one the statement would have built."""
+class LogTemplate:
+    """The fixed texts of a log message ``"text" + a + b...``: ``texts`` around its values
+    (one more than the values), ``layout`` its operands after the first text in their order
+    (a literal text, or None for the next value), and ``room``: the characters left within
+    the longest line kept unbuilt when each value shows at its widest (``effects.log_template``;
+    negative: never kept unbuilt at once). ``PLAIN`` (no texts) joins its values only."""
 
-    __slots__ = ("pieces",)
+    __slots__ = ("layout", "room", "texts")
 
-    def __init__(self, pieces: tuple[Value, ...]):
-        self.pieces = pieces
+    def __init__(self, texts: tuple[str, ...], layout: tuple[str | None, ...], room: int):
+        self.texts, self.layout, self.room = texts, layout, room
+
+    def text(self, values: tuple[Value, ...]) -> str:
+        """The line of ``values``: each shown as the rules show it, between the texts."""
+        texts = self.texts
+        if not texts:
+            return "".join([value if type(value) is str else display(value) for value in values])
+        parts = [texts[0]]
+        for value, text in zip(values, texts[1:], strict=True):
+            parts.append(value if type(value) is str else display(value))
+            parts.append(text)
+        return "".join(parts)
+
+    def operands(self, values: tuple[Value, ...]) -> list[Value]:
+        """The operands after the first text, as the message wrote them: its literal texts
+        and ``values`` in their places."""
+        given = iter(values)
+        return [next(given) if text is None else text for text in self.layout]
+
+
+PLAIN = LogTemplate((), (), -1)
+"""The template of a line that is its values joined (``LogLine.plain``)."""
+
+
+class LogLine(tuple):  # type: ignore[type-arg]
+    """A line of the log kept as ``(template, values)``, its text built only when someone
+    reads the log (``State.log``): ``str(line)`` shows the values between the template's
+    texts as the rules show them. The values are immutable and show the same whenever they
+    are shown (a zone shows its name, not what it holds), so the text is the one the
+    statement would have built. (A tuple: made at C speed, no ``__init__`` to run.)"""
+
+    __slots__ = ()
+
+    @staticmethod
+    def plain(pieces: tuple[Value, ...]) -> LogLine:
+        """The line of ``pieces`` joined, each value shown as the rules show it."""
+        return LogLine((PLAIN, pieces))
 
     def __str__(self) -> str:
-        return "".join([piece if type(piece) is str else display(piece) for piece in self.pieces])
+        template: LogTemplate = self[0]
+        return template.text(self[1])
 
     def __repr__(self) -> str:
         return repr(str(self))

@@ -68,16 +68,17 @@ def observation(st: State, viewer: int) -> dict[str, JsonValue]:
 def log_of(st: State, viewer: int) -> list[JsonValue]:
     """The log as ``viewer`` sees it: every public line, and the private lines for them in
     their place."""
+    public: list[JsonValue] = list(st.log)
     mine = [(at, text) for at, players, text in st.private_log if viewer in players]
     if not mine:
-        return list(st.log)
+        return public
     lines: list[JsonValue] = []
     position = 0
     for at, text in mine:
-        lines += st.log[position:at]
+        lines += public[position:at]
         lines.append(text)
         position = at
-    return lines + st.log[position:]
+    return lines + public[position:]
 
 
 def _shared_zones(st: State, viewer: int) -> dict[str, JsonValue]:

@@ -51,10 +51,12 @@ class State(Views):
         "frames",
         "game",
         "global_values",
+        "log_built",
         "log_lines",
         "origin",
         "pending",
         "player_values",
+        "private_built",
         "private_lines",
         "rng",
         "rounds",
@@ -102,9 +104,11 @@ class State(Views):
         self.action_history: list[tuple[int, int]] = []  # (player, action id), chance included
         # The log (``log``, ``private_log``): a line's text is built when someone reads it.
         self.log_lines: list[str | LogLine] = []
+        self.log_built = 0  # the first lines, already read: their text is built (``log``)
         # Lines for some players only ('log ... to', 'reveal'): (how many public lines came
         # before it, the players who see it, the text).
         self.private_lines: list[tuple[int, tuple[int, ...], str | LogLine]] = []
+        self.private_built = 0
         # What happened, as recorded tuples (events.py), or None when no events are recorded.
         self.event_log: list[Event] | None = [] if events else None
         # A failed action is undone by replaying from the origin: the start (None) or the
@@ -182,30 +186,45 @@ class State(Views):
     # ---- the log, its lines built when read ----
     @property
     def log(self) -> list[str]:
-        """The public lines of the log, oldest first (each line's text built when first read)."""
+        """The public lines of the log, oldest first (each line's text built when first read;
+        the lines read before are text already: ``log_built``)."""
         lines = self.log_lines
-        for k, line in enumerate(lines):
-            if type(line) is not str:
-                lines[k] = str(line)
+        built = self.log_built
+        if built != len(lines):
+            if built > len(lines):  # (the list was cut short where it was read)
+                built = 0
+            for k in range(built, len(lines)):
+                line = lines[k]
+                if type(line) is not str:
+                    lines[k] = str(line)
+            self.log_built = len(lines)
         return cast("list[str]", lines)
 
     @log.setter
     def log(self, lines: list[str]) -> None:
         self.log_lines = cast("list[str | LogLine]", lines)
+        self.log_built = 0
 
     @property
     def private_log(self) -> list[tuple[int, tuple[int, ...], str]]:
         """The lines for some players only: (how many public lines came before it, the
-        players who see it, the text)."""
+        players who see it, the text); built when first read, as ``log``."""
         lines = self.private_lines
-        for k, (at, players, line) in enumerate(lines):
-            if type(line) is not str:
-                lines[k] = (at, players, str(line))
+        built = self.private_built
+        if built != len(lines):
+            if built > len(lines):
+                built = 0
+            for k in range(built, len(lines)):
+                at, players, line = lines[k]
+                if type(line) is not str:
+                    lines[k] = (at, players, str(line))
+            self.private_built = len(lines)
         return cast("list[tuple[int, tuple[int, ...], str]]", lines)
 
     @private_log.setter
     def private_log(self, lines: list[tuple[int, tuple[int, ...], str]]) -> None:
         self.private_lines = cast("list[tuple[int, tuple[int, ...], str | LogLine]]", lines)
+        self.private_built = 0
 
     def clone(self) -> State:
         """An independent copy."""
@@ -439,6 +458,7 @@ class State(Views):
         self.action_history = other.action_history[:]
         self.log_lines = other.log_lines[:]  # lines not built yet are shared: immutable
         self.private_lines = other.private_lines[:]
+        self.log_built, self.private_built = other.log_built, other.private_built
         self.event_log = None if other.event_log is None else other.event_log[:]
         self.origin, self.since_origin = other.origin, other.since_origin
         self.work, self.rounds = other.work, other.rounds
