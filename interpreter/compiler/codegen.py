@@ -102,11 +102,14 @@ class ExpressionWriter:
         return op
 
     def call(self, node: ast.CallStmt | ast.CallLet, params: list[str], env_names: set[str],
-             key: Callable[[str], str], bind_result: Callable[[], str | None], compiled: str | None) -> Op:
+             key: Callable[[str], str], bind_result: Callable[[], str | None], compiled: str | None,
+             unpaused: str | None = None) -> Op:
         """An operation of lowered code that calls a procedure with the values of its
-        arguments: ``compiled``, the generated function of one that never pauses, else a new
-        frame whose locals ``params`` hold the values. The result goes to the local that
-        ``bind_result()`` binds once the arguments are written (None: no result kept)."""
+        arguments: ``compiled``, the generated function of one that never pauses, or
+        ``unpaused``, the function that runs one that may pause until it does (then the frames
+        it pushed receive the result), else a new frame whose locals ``params`` hold the
+        values. The result goes to the local that ``bind_result()`` binds once the arguments
+        are written (None: no result kept)."""
         name = self.module.fresh("_c")
         scope = self._scope(env_names, key)
         values = [self.write(arg, scope) for arg in node.args]
@@ -116,6 +119,13 @@ class ExpressionWriter:
             before = ["env = fr.env", "_depth = _enter_procedure(st, len(st.frames))"]
             computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
             after = [f"{result}{compiled}(st, _depth, *_args)"]
+        elif unpaused is not None:
+            before = ["env = fr.env", "_depth = _enter_procedure(st, len(st.frames))"]
+            computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
+            after = [f"_r = {unpaused}(st, _depth, *_args)", "if type(_r) is _Paused:",
+                     f"    _r.handed(st, {self.module.constant(ret)})"]
+            if ret:
+                after += ["else:", f"    env[{self.module.constant(ret)}] = _r"]
         else:
             pairs = ", ".join(f"{self.module.constant(p)}: {v}" for p, v in zip(params, values, strict=True))
             before, computed = ["env = fr.env"], [f"_locals = {{{pairs}}}"]
