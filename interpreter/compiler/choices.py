@@ -148,23 +148,25 @@ class ChoiceLowering:
             options are ``per_player``. A pick changes neither the state nor what the others
             may pick (their options read the state, not the picks): the next decision keeps
             their options, as running the operation again would compute them."""
-            waiting = tuple(p.index for p in group if p not in picks)
-            chosen = tuple(sorted(p.index for p in group if p in picks))
+            waiting = tuple([p.index for p in group if p not in picks])
+            chosen = tuple(sorted([p.index for p in group if p in picks])) if picks else ()
 
             def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
                 picks_now = dict(cast("dict[Value, Value]", fr.env.get(picks_key, {})))
                 picks_now[st.game.catalog.players[player_index]] = value
                 fr.env[picks_key] = picks_now
-                if any(p not in picks_now for p in group):  # others to wait for: the same options
-                    rest = {i: o for i, o in per_player.items() if i != player_index}
-                    st.pending = waiting_for(st, fr.env, group, picks_now, rest)
+                for p in group:
+                    if p not in picks_now:  # others to wait for: the same options
+                        rest = per_player.copy()
+                        rest.pop(player_index, None)
+                        st.pending = waiting_for(st, fr.env, group, picks_now, rest)
+                        return
                 # else fr.pc stays: the operation runs again and finishes
+            return Decision("simultaneous", waiting, (), (), resume, (), per_player, chosen, prompt_of, span, "")
 
-            def prompt_of(st: State, index: int) -> str:
-                env = st.frames[-1].env
-                return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
-            return Decision("simultaneous", waiting, (), (), resume,
-                            per_player=per_player, chosen=chosen, prompt_of=prompt_of, span=span)
+        def prompt_of(st: State, index: int) -> str:  # (made once: the locals are those of the state asked)
+            env = st.frames[-1].env
+            return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
 
         def simultaneous(st: State, fr: Frame) -> None:
             env = fr.env

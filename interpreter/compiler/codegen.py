@@ -28,6 +28,7 @@ from ..tables import runtime
 from ..tables.attributes import BoardAttribute, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
+from .callgraph import depth_free
 from .integers import integer_bound, is_tuple, items_bound, short_list, sum_fits
 from .module import KIND_NAMES, ORDER_NAMES, Module
 from .tokens import TOKEN_COUNTS, TokenWriter
@@ -35,6 +36,7 @@ from .tokens import TOKEN_COUNTS, TokenWriter
 if TYPE_CHECKING:
     from ..state.state import State
 
+_DEEP = ("    except RecursionError:", "        raise _too_deep(_depth) from None")  # (the rules' error)
 _ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
 
 # aggregate -> the runtime function applied to its elements (or, keyed, its pairs)
@@ -81,6 +83,7 @@ class ExpressionWriter:
     def __init__(self, catalog: Catalog, module: Module):
         self.cat, self.module = catalog, module
         self.tokens = TokenWriter(catalog, module)  # tokens(...) and bank(...) read in place
+        self.depth_free = depth_free(catalog.functions, catalog.component_types)  # (callgraph.py)
 
     # ---- units ----
     def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
@@ -104,20 +107,24 @@ class ExpressionWriter:
         return op
 
     def call(self, node: ast.CallStmt | ast.CallLet, params: list[str], env_names: set[str],
-             key: Callable[[str], str], bind_result: Callable[[], str | None], compiled: str | None) -> Op:
+             key: Callable[[str], str], bind_result: Callable[[], str | None], compiled: str | None,
+             unpaused: str | None = None) -> Op:
         """An operation of lowered code that calls a procedure with the values of its
-        arguments: ``compiled``, the generated function of one that never pauses, else a new
-        frame whose locals ``params`` hold the values. The result goes to the local that
-        ``bind_result()`` binds once the arguments are written (None: no result kept)."""
+        arguments: ``compiled`` (one that never pauses) or ``unpaused`` (one that may pause:
+        unpaused.py), its generated function, else a new frame whose locals ``params`` hold
+        the values. The result goes to the local that ``bind_result()`` binds once the
+        arguments are written (None: no result kept)."""
         name = self.module.fresh("_c")
         scope = self._scope(env_names, key)
         values = [self.write(arg, scope) for arg in node.args]
         ret = bind_result()
-        if compiled is not None:   # bounded in depth before its arguments are computed
+        if compiled is not None or unpaused is not None:   # bounded in depth before its arguments are computed
             result = f"env[{self.module.constant(ret)}] = " if ret else ""
             before = ["env = fr.env", "_depth = _enter_procedure(st, len(st.frames))"]
             computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
-            after = [f"{result}{compiled}(st, _depth, *_args)"]
+            after = [f"{result}{compiled}(st, _depth, *_args)"] if compiled is not None else [
+                f"_r = {unpaused}(st, _depth, *_args)", "if type(_r) is _Paused:",  # (the frames it pushed return it)
+                f"    _r.handed(st, {self.module.constant(ret)})", *(["else:", f"    {result}_r"] if ret else [])]
         else:
             pairs = ", ".join(f"{self.module.constant(p)}: {v}" for p, v in zip(params, values, strict=True))
             before, computed = ["env = fr.env"], [f"_locals = {{{pairs}}}"]
@@ -147,24 +154,25 @@ class ExpressionWriter:
         body += ["    " + line for line in after]
         return self.module.define(name, "\n".join(body) + "\n")
 
-    def _ruleset_function(self, decl: ast.FunctionDecl) -> str:
-        """The generated name of function ``decl`` of the ruleset, compiled at its first call."""
-        found = self.module.functions.get(decl.name)
+    def _ruleset_function(self, decl: ast.FunctionDecl, free: bool) -> str:
+        """The generated name of function ``decl`` of the ruleset, compiled at its first call;
+        ``free``: the one without the depth (one of ``depth_free``, called from outside any function)."""
+        key = decl.name + "/free" if free else decl.name  # (not a name of the rules)
+        found = self.module.functions.get(key)
         if found is not None:
             return found
         if decl.body is None:
             raise unchecked(f"function '{decl.name}' needs a body", decl.span)
         name = self.module.fresh("_fn")
-        self.module.functions[decl.name] = name  # a recursive call finds it while it compiles
+        self.module.functions[key] = name  # a recursive call finds it while it compiles
         params = {p.name: self.module.fresh("_v") for p in decl.params}
-        scope = Scope(set(), str, dict(params), "_depth", env="None")
+        scope = Scope(set(), str, dict(params), "0" if free else "_depth", env="None")
         scope.tables = {}
         text = self.write(decl.body, scope)
-        head = ", ".join(["st", "_depth", *params.values()])
-        self.module.define(name, "\n".join([
-            f"def {name}({head}):  # function at {_where(decl)}", *scope.table_reads("    "),
-            "    try:", f"        return {text}",
-            "    except RecursionError:", "        raise _too_deep(_depth) from None"]) + "\n")
+        head = ", ".join(["st", *([] if free else ["_depth"]), *params.values()])
+        body = [f"    return {text}"] if free else ["    try:", f"        return {text}", *_DEEP]
+        self.module.define(name, "\n".join([f"def {name}({head}):  # function at {_where(decl)}",
+                                            *scope.table_reads("    "), *body]) + "\n")
         return name
 
     # ---- expressions ----
@@ -396,9 +404,10 @@ class ExpressionWriter:
             raise unchecked(f"function '{node.function}' takes {count} argument{'' if count == 1 else 's'}, "
                             f"got {len(node.args)}", node.span)
         args = [self.write(a, scope) for a in node.args]
-        called = self._ruleset_function(decl)
+        free = scope.depth == "0" and decl.name in self.depth_free
+        called = self._ruleset_function(decl, free)
         if scope.depth == "0":   # from outside any function: never too deep, only charged
-            return f"(st.charge({runtime.CALL_WORK}) or {called}({', '.join(['st', '1', *args])}))"
+            return f"(st.charge({runtime.CALL_WORK}) or {called}({', '.join(['st', *([] if free else ['1']), *args])}))"
         return f"(_enter(st, {scope.depth}) and {called}({', '.join(['st', f'{scope.depth} + 1', *args])}))"
 
     def _load_time_call(self, node: ast.Call, scope: Scope) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 from rulelang import ast
 
 from ..model.problems import unchecked
-from ..model.program import Code, Env, Expr, Frame, LogLine, Op
+from ..model.program import Code, Env, Expr, Frame, LogLine, Op, Ops, Paused, pause
 from ..model.values import RuleError, Value, kind_of
 from ..tables import effects
 from ..tables.attributes import attribute_setter, is_owned_variable
@@ -27,6 +27,7 @@ from .codegen import ExpressionWriter
 from .module import Module
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
 from .resumable import write_run
+from .unpaused import Snapshot, UnpausedWriter, pauses_at_once, snapshot
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -64,6 +65,12 @@ class Compiler:
         self.module = Module()  # the generated code of the game's expressions
         self.writer = ExpressionWriter(catalog, self.module)
         self.never_pausing: dict[str, str] = {}  # procedure -> the name of its compiled function
+        # The procedures that may pause, each also a Python function that runs it until it
+        # pauses (unpaused.py): procedure -> its declaration, and the name of that function;
+        # while one is lowered, where each of its statements starts (by the statement's id).
+        self.pausing: dict[str, ast.ProcedureDecl] = {}
+        self.unpaused: dict[str, str] = {}
+        self.snapshots: dict[int, Snapshot] | None = None
         # In the procedure being lowered: the unconditional jumps (operation -> its target), and
         # every target that a jump, a test, a compiled block or a choice goes on to (``_thread``).
         self.jumps: dict[int, Box] = {}
@@ -86,6 +93,11 @@ class Compiler:
                 writer.write(procedures[name])
         except SyntaxError:
             self.never_pausing.clear()
+        self.pausing = {name: decl for name, decl in procedures.items() if name not in self.never_pausing}
+        if self.pausing:
+            make_room_for_calls()
+        self.unpaused.update((name, self.module.fresh("_q")) for name, decl in self.pausing.items()
+                             if not pauses_at_once(decl))
 
     def expr(self, node: ast.Expr) -> Expr:
         """The compiled function ``f(st, env) -> value`` of an expression, whose local names
@@ -100,10 +112,27 @@ class Compiler:
         self.renames, self.block_names = {}, [set()]
         self.loops = []
         self.jumps, self.targets = {}, []
+        self.snapshots = {} if name in self.unpaused else None
         self.block(body, code)
         self._thread()
         write_run(code, self.module)
+        if name in self.unpaused:
+            self._write_unpaused(self.pausing[name], code)
         return code
+
+    def _write_unpaused(self, decl: ast.ProcedureDecl, code: Code) -> None:
+        """The function that runs procedure ``decl`` (lowered to ``code``) until it pauses
+        (unpaused.py); one that pushes its frame at once if Python cannot compile it. The
+        compiler's names are left as the lowering left them."""
+        name, snapshots = self.unpaused[decl.name], self.snapshots or {}
+        saved = self.scope, self.renames, self.block_names, self.loops, self.counter
+        try:
+            UnpausedWriter(self, self.never_pausing, self.unpaused, snapshots, code).write_unpaused(decl, name)
+        except (SyntaxError, RecursionError, MemoryError):
+            self.module.namespace[name] = _pushing(decl.name, code.ops, tuple(p.name for p in decl.params))
+        finally:
+            self.scope, self.renames, self.block_names, self.loops, self.counter = saved
+            self.snapshots = None
 
     def _thread(self) -> None:
         """Every target that lands on an unconditional jump goes straight to where that jump
@@ -142,6 +171,8 @@ class Compiler:
         if not run:
             return
         saved = set(self.scope), dict(self.renames), set(self.block_names[-1]), self.counter
+        if self.snapshots is not None:
+            self.snapshots[id(run[0])] = snapshot(self, len(code.ops))
         try:
             op = self.block_writer.write_block(run, code.name, self.target(len(code.ops) + 1))
         except SyntaxError:
@@ -173,6 +204,8 @@ class Compiler:
 
     def statement(self, stmt: ast.Stmt, code: Code) -> None:
         """Lower one statement (checked by the front end: a problem here is a bug)."""
+        if self.snapshots is not None:
+            self.snapshots[id(stmt)] = snapshot(self, len(code.ops))
         getattr(self, "_s_" + type(stmt).__name__)(stmt, code)
 
     @staticmethod
@@ -431,14 +464,16 @@ class Compiler:
     def _call_frame(self, node: ast.CallStmt | ast.CallLet, code: Code, ret_var: str | None) -> None:
         names = [p.name for p in self.cat.procedure_called(node).params]
         compiled = self.never_pausing.get(node.procedure)
+        unpaused = self.unpaused.get(node.procedure)
 
         def bind_result() -> str | None:   # after the arguments: they read the names as they were
             return self.bind_let(ret_var, node.span) if ret_var else None
-        at = self.emit(code, self.writer.call(node, names, self.scope, self.key, bind_result, compiled), node.span)
+        op = self.writer.call(node, names, self.scope, self.key, bind_result, compiled, unpaused)
+        at = self.emit(code, op, node.span)
         if compiled is not None:  # a procedure that never pauses: no frame is pushed
             code.local.add(at)
-        else:
-            code.shapes[at] = ("push",)
+        else:  # a frame is pushed when the procedure pauses (or always, without its function)
+            code.shapes[at] = ("push",) if unpaused is None else ("unpaused",)
 
     def _s_CallStmt(self, node: ast.CallStmt, code: Code) -> None:
         self._call_frame(node, code, None)
@@ -521,3 +556,11 @@ def _global_access(name: str) -> tuple[Expr, Write]:
     def write(st: State, env: Env, value: Value) -> None:
         effects.set_global(st, name, value)
     return read, write
+
+
+def _pushing(name: str, code: Ops, params: tuple[str, ...]) -> Callable[..., Paused]:
+    """The stand-in for the function of procedure ``name`` that Python could not compile:
+    it pushes the procedure's frame at its start, with its arguments."""
+    def push(st: State, depth: int, *args: Value) -> Paused:
+        return pause(st, name, code, 0, dict(zip(params, args, strict=True)))
+    return push

@@ -82,7 +82,7 @@ def runs_through(stmt: ast.Stmt, never_pausing: Collection[str], loops: int = 0)
         return False
     if isinstance(stmt, (ast.CallStmt, ast.CallLet)):
         return stmt.procedure in never_pausing
-    if isinstance(stmt, ast.Repeat) and stmt.until is not None and _continues(stmt.body):
+    if isinstance(stmt, ast.Repeat) and stmt.until is not None and continues(stmt.body):
         return False
     inner = loops + 1 if isinstance(stmt, _LOOPS) else loops
     return all(runs_through(s, never_pausing, inner) for block in _blocks(stmt) for s in block.statements)
@@ -104,9 +104,9 @@ def lowered_size(stmt: ast.Stmt) -> int:
     return 1
 
 
-def _continues(block: ast.Block) -> bool:
+def continues(block: ast.Block) -> bool:
     """Whether a 'continue' of ``block`` continues the loop whose body it is."""
-    return any(isinstance(s, ast.Continue) or (not isinstance(s, _LOOPS) and any(_continues(b) for b in _blocks(s)))
+    return any(isinstance(s, ast.Continue) or (not isinstance(s, _LOOPS) and any(continues(b) for b in _blocks(s)))
                for s in block.statements)
 
 
@@ -128,6 +128,9 @@ class ProcedureWriter:
         # Where the locals of the rules live: Python locals (a procedure that never pauses), or
         # the running procedure's environment (a block of a procedure that may pause).
         self.in_env = in_env
+        # How deep the procedures run where a call is written: a block of lowered code reads
+        # it from the frames, a Python function of a procedure has it as a parameter.
+        self.depth = "len(st.frames)" if in_env else "_depth"
         self.locals: dict[str, str] = {}  # environment key of a local -> its Python local
         self.lines: list[tuple[str, Span | None]] = []
         self.tokens = TokenWriter(self.cat, self.module)  # gains and pays, in place
@@ -299,8 +302,7 @@ class ProcedureWriter:
     def _call(self, node: ast.CallStmt | ast.CallLet) -> str:
         proc = self.cat.procedure_called(node)
         args = [self.expr(a) for a in node.args]
-        depth = "len(st.frames)" if self.in_env else "_depth"
-        return f"{self.names[proc.name]}({', '.join(['st', f'_enter_procedure(st, {depth})', *args])})"
+        return f"{self.names[proc.name]}({', '.join(['st', f'_enter_procedure(st, {self.depth})', *args])})"
 
     def _CallStmt(self, node: ast.CallStmt, indent: int) -> None:
         self.emit(indent, self._call(node), node.span)

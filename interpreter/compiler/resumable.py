@@ -80,6 +80,9 @@ def _operation(code: Code, at: int, module: Module) -> list[str]:
     op = module.constant(code.ops[at], f"<operation {at}>")
     if shape is not None and shape[0] == "push":  # the call runs here, and the caller goes on after it
         return [f"{op}(st, fr)", *_COUNT, *_CALLED, "pc = fr.pc"]
+    if shape is not None and shape[0] == "unpaused":  # a call that pushed frames only if it paused
+        return [f"{op}(st, fr)", *_COUNT, "if st.frames[-1] is not fr:", *("    " + line for line in _CALLED),
+                "pc = fr.pc"]
     if at in code.local:
         return [f"{op}(st, fr)", *_COUNT, "pc = fr.pc"]
     return [f"{op}(st, fr)", *_COUNT, "return steps"]

@@ -91,7 +91,9 @@ class Code:
         self.local: set[int] = set()
         # The operations the resumable function writes inline, by index: ("jump", target) or
         # ("for", key of the walk, variable, where the loop ends), targets as jump boxes; or
-        # ("push",), a call that starts a procedure (a new frame), which runs from there.
+        # ("push",), a call that starts a procedure (a new frame), which runs from there;
+        # ("unpaused",), a call that runs one as a Python function, which pushes frames only
+        # if it pauses (compiler/unpaused.py).
         self.shapes: dict[int, tuple[object, ...]] = {}
         # Saved states of formats 1 and 2 count one operation per statement, where a compiled
         # block is now one: the operation (index) that starts at each of those positions.
@@ -115,6 +117,40 @@ class Frame:
     def copy(self) -> Frame:
         """An independent copy (the locals are copied; the values themselves are immutable)."""
         return Frame(self.name, self.code, self.pc, dict(self.env), self.ret)
+
+
+class Paused:
+    """What the Python function of a procedure that may pause returns when, this time, it
+    reaches a statement that pauses (or that it does not run itself): it has pushed the frame
+    that goes on from there; ``count`` is the frames pushed so far by the calls now returning,
+    innermost last (compiler/unpaused.py)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 1
+
+    def handed(self, st: State, ret: str | None) -> None:
+        """The caller's ``ret`` receives what the procedure called returns (its frame is the
+        first of those pushed)."""
+        st.frames[len(st.frames) - self.count].ret = ret
+
+    def under(self, st: State, name: str, code: Ops, pc: int, env: Env, ret: str | None) -> Paused:
+        """The calling procedure ``name`` (itself run as a Python function) goes on at ``pc``
+        with ``env`` once the procedures it called are done: its frame goes under theirs."""
+        frames = st.frames
+        at = len(frames) - self.count
+        frames[at].ret = ret
+        frames.insert(at, Frame(name, code, pc, env))
+        self.count += 1
+        return self
+
+
+def pause(st: State, name: str, code: Ops, pc: int, env: Env) -> Paused:
+    """Procedure ``name``, run as a Python function, stops before operation ``pc`` of its
+    lowered ``code``: its frame (with the locals ``env``) goes on from there in the run loop."""
+    st.frames.append(Frame(name, code, pc, env))
+    return Paused()
 
 
 _ASKS = {"choose": "choice"}  # what a decision asks for, by its kind, where the two differ

@@ -1,0 +1,170 @@
+"""Procedures that may pause, run as Python functions until they do.
+
+Most calls of a procedure that may pause do not pause: the choice is in a branch not taken,
+after an early 'return', or in a loop that runs no round. Such a call needs no frame. Each
+procedure that may pause also becomes a Python function of its arguments, ``f(st, depth,
+*args)``, written like a procedure that never pauses (procedures.py) but with its locals in
+a dict, ``env``, keyed as the lowered code keys them. It runs the statements itself up to the
+first one it does not run (a choice, a chance event, 'next', 'end game', an item of a list
+assigned, a loop whose 'continue' skips its test): there it pushes the frame the lowered code
+would have, at that statement's first operation, with ``env`` (``pause``), and returns a
+``Paused``, so that each caller run the same way pushes its own frame under it
+(``Paused.under``). The state is then the one the lowered code reaches at that operation:
+the same frames, program counters and locals, so saved states, clones and replays are
+unchanged. A call that returns returns its value, and no frame was made.
+
+Where the lowering put each statement (``Snapshot``: its first operation, and the compiler's
+names as they were then) is recorded while the procedure is lowered, so the function names
+every local by the same key. Its loops and calls are counted as steps and bounded in depth as
+in a procedure that never pauses.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from rulelang import ast
+from rulelang.diagnostics import Span
+
+from ..model.program import Code
+from .procedures import ProcedureWriter, continues, runs_through
+
+if TYPE_CHECKING:
+    from .lower import Compiler
+
+__all__ = ["Snapshot", "UnpausedWriter", "pauses_at_once", "snapshot"]
+
+_PAUSING = (ast.Choose, ast.Menu, ast.Simultaneous, ast.Roll, ast.RandomPick, ast.Shuffle, ast.Next, ast.EndGame)
+
+
+class Snapshot(NamedTuple):
+    """Where the lowering of a procedure was when it reached a statement: the operation the
+    statement starts at, and the compiler's names then (its locals, their keys, the names of
+    each block, the count of 'for' loops)."""
+
+    pc: int
+    scope: frozenset[str]
+    renames: tuple[tuple[str, str], ...]
+    block_names: tuple[frozenset[str], ...]
+    counter: int
+
+
+def snapshot(compiler: Compiler, pc: int) -> Snapshot:
+    """The compiler's names now, at operation ``pc``."""
+    return Snapshot(pc, frozenset(compiler.scope), tuple(compiler.renames.items()),
+                    tuple(frozenset(b) for b in compiler.block_names), compiler.counter)
+
+
+class UnpausedWriter(ProcedureWriter):
+    """Writes a procedure that may pause (already lowered to ``code``) as a Python function
+    that runs it until it pauses."""
+
+    def __init__(self, compiler: Compiler, names: Mapping[str, str], unpaused: Mapping[str, str],
+                 snapshots: Mapping[int, Snapshot], code: Code):
+        super().__init__(compiler, names, in_env=True)
+        self.depth = "_depth"
+        self.unpaused = unpaused  # procedure that may pause -> the name of its function
+        self.snapshots = snapshots
+        self.code = code
+
+    def write_unpaused(self, decl: ast.ProcedureDecl, name: str) -> None:
+        """Compile ``decl`` as function ``name``; SyntaxError if Python cannot, or if a
+        statement has no recorded place."""
+        c = self.compiler
+        c.scope = {p.name for p in decl.params}
+        c.renames, c.block_names, c.loops = {}, [set()], []
+        self.lines = []
+        params = [self.module.fresh("_a") for _ in decl.params]
+        self.emit(0, f"def {name}({', '.join(['st', '_depth', *params])}):  # procedure at {_where(decl.span)},"
+                  " until it pauses", decl.span)
+        pairs = ", ".join(f"{self.constant(p.name)}: {a}" for p, a in zip(decl.params, params, strict=True))
+        self.emit(1, f"env = {{{pairs}}}", decl.span)
+        if decl.body is not None:
+            self.block(decl.body, 1)
+        self.emit(1, "return None", decl.span)
+        source = "\n".join(line for line, _ in self.lines) + "\n"
+        self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name)
+
+    def block(self, block: ast.Block, indent: int) -> None:
+        """The statements of ``block``: each at the names the lowering had there."""
+        c = self.compiler
+        saved = dict(c.renames)
+        c.block_names.append(set())
+        for stmt in block.statements:
+            place = self.snapshots.get(id(stmt))
+            if place is not None:
+                self._restore(place)
+            if runs_through(stmt, self.names):
+                getattr(self, "_" + type(stmt).__name__)(stmt, indent)
+            elif self._unrun(stmt, indent, place):
+                break  # (what follows in the block runs in the frame, if at all)
+        if not block.statements:
+            self.emit(indent, "pass", block.span)
+        c.block_names.pop()
+        c.renames = saved
+
+    def _restore(self, place: Snapshot) -> None:
+        c = self.compiler
+        c.scope, c.renames = set(place.scope), dict(place.renames)
+        c.block_names, c.counter = [set(b) for b in place.block_names], place.counter
+
+    def _unrun(self, stmt: ast.Stmt, indent: int, place: Snapshot | None) -> bool:
+        """A statement that the lowering made operations of: run here when it is control flow
+        or a call, else the frame goes on from its first operation. Whether the block goes no
+        further here (it returned or paused)."""
+        if isinstance(stmt, (ast.If, ast.While, ast.Return, ast.Break, ast.Continue)) or (
+                isinstance(stmt, ast.Repeat) and not (stmt.until is not None and continues(stmt.body))):
+            getattr(self, "_" + type(stmt).__name__)(stmt, indent)
+            return isinstance(stmt, ast.Return)
+        if isinstance(stmt, ast.For):
+            self._walk(stmt, indent)
+        elif place is None:
+            raise SyntaxError("a statement the lowering did not place")
+        elif isinstance(stmt, (ast.CallStmt, ast.CallLet)) and stmt.procedure in self.unpaused:
+            self._paused_call(stmt, indent, place)
+        else:
+            where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
+            self.emit(indent, f"return _pause(st, {where[0]}, {where[1]}, {place.pc}, env)", stmt.span)
+            return True
+        return False
+
+    def _walk(self, node: ast.For, indent: int) -> None:
+        """A 'for' whose body may pause: its walk kept in ``env`` as the lowered code keeps it
+        (the list and the next index), so that a frame can go on inside it."""
+        c = self.compiler
+        source = self.expr(node.source)
+        c.counter += 1
+        walk, var = self.constant(f"$for{c.counter}"), self.constant(node.var)
+        c.bind_plain(node.var)
+        for depth, line in ((0, f"env[{walk}] = (_as_list(st, {source}), 0)"), (0, "while True:"),
+                            (1, f"_seq, _i = env[{walk}]"), (1, "if _i >= len(_seq):"), (2, f"del env[{walk}]"),
+                            (2, "break"), (1, f"env[{var}] = _seq[_i]"), (1, f"env[{walk}] = (_seq, _i + 1)"),
+                            (1, "st.step()")):
+            self.emit(indent + depth, line, node.span)
+        self.block(node.body, indent + 1)
+        self.emit(indent, f"env.pop({walk}, None)", node.span)
+
+    def _paused_call(self, node: ast.CallStmt | ast.CallLet, indent: int, place: Snapshot) -> None:
+        """A call of a procedure that may pause, run as its function: if it paused, this
+        procedure's frame goes on after the call (its one operation) once it is done."""
+        args = [self.expr(a) for a in node.args]
+        ret = self.compiler.bind_let(node.name, node.span) if isinstance(node, ast.CallLet) else None
+        called = self.unpaused[node.procedure]
+        self.emit(indent, f"_r = {called}({', '.join(['st', '_enter_procedure(st, _depth)', *args])})", node.span)
+        self.emit(indent, "if type(_r) is _Paused:", node.span)
+        where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
+        self.emit(indent + 1, f"return _r.under(st, {where[0]}, {where[1]}, {place.pc + 1}, env, "
+                              f"{self.module.constant(ret)})", node.span)
+        if ret is not None:
+            self.emit(indent, f"env[{self.constant(ret)}] = _r", node.span)
+
+
+def pauses_at_once(decl: ast.ProcedureDecl) -> bool:
+    """Whether procedure ``decl`` starts with a statement that pauses: its function would
+    only push its frame, as the call of lowered code does."""
+    first = decl.body.statements[0] if decl.body is not None and decl.body.statements else None
+    return isinstance(first, _PAUSING)
+
+
+def _where(span: Span) -> str:
+    return f"line {span.line}, column {span.column}"
