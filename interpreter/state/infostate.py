@@ -39,7 +39,7 @@ from .events import Event, redacted
 if TYPE_CHECKING:
     from rulelang import ast
 
-    from ..model.program import Invariant
+    from ..model.program import Invariant, Program
     from ..tables.catalog import Catalog
     from .state import State
 
@@ -70,7 +70,7 @@ def components_in(value: Value) -> Iterator[Component]:
 def resample(st: State, viewer: int, seed: int) -> State:
     """A state that ``viewer`` cannot tell apart from ``st``, its hidden part drawn again
     from ``seed`` (``st`` is unchanged). See the module's docstring."""
-    fit = Fit(viewer, _view(st, viewer), set(st.check_invariants()))
+    fit = Fit(viewer, _view(st, viewer), st)
     generator, fresh_rng = _generators(st, seed)
     fresh = _Fresh(fresh_rng, viewer, None if st.event_log is None else redacted(st, viewer))
     unknown = _unknown_components(st, viewer)
@@ -82,46 +82,103 @@ def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], gener
            fits: Callable[[State], bool]) -> State:
     """The first permutation of the unknown components drawn from ``generator`` that ``fits``,
     trying each level of groups (widest first) its number of times; else ``st`` with the
-    fresh generator and nothing moved."""
+    fresh generator and nothing moved. RulelangError if an invariant of the state a sample
+    is checked against fails to compute."""
     for groups, tries in levels:
         for _ in range(tries if groups else 0):
             generator, mapping = _permutation(groups, generator)
             sample = _built(st, mapping, fresh)
-            if sample is not None and fits(sample):
+            if sample is not None and _fits(fits, sample):
                 return _with_origin(sample)
     sample = _built(st, {}, fresh)
     return _with_origin(sample) if sample is not None else _with_rng(st, fresh)
 
 
 class Fit:
-    """Whether a sample may stand for the original state: it breaks no invariant that the
-    original does not (``broken``), and ``viewer`` sees ``view`` in it. The invariants are
-    tried first, one by one up to the first newly broken, which is tried first the next time:
-    a permutation that does not fit mostly breaks an invariant, and the same one. The answer
-    is the same whatever the order (each check is a function of the sample alone)."""
+    """Whether a sample may stand for a reference state: it breaks no invariant that the
+    reference does not, and ``viewer`` sees ``view`` in it. The invariants are tried first,
+    one by one up to the first newly broken, which is tried first the next time (the order is
+    the game's, kept from one decision to the next): a permutation that does not fit mostly
+    breaks an invariant, and the same one. The answer is the same whatever the order (each
+    check is a function of the sample alone). The reference's invariants are computed only
+    for those a sample breaks (``holds``: what is known of them); ``broken``: those the sample
+    kept last breaks."""
 
-    def __init__(self, viewer: int, view: tuple[object, ...], broken: set[str]):
-        self.viewer, self.view, self.broken = viewer, view, broken
-        self.order: list[Invariant] | None = None   # the game's invariants, the last one broken first
+    def __init__(self, viewer: int, view: tuple[object, ...], reference: State | None,
+                 holds: dict[str, bool] | None = None):
+        self.viewer, self.view, self.reference = viewer, view, reference
+        self.holds = {} if holds is None else holds
+        self.broken: set[str] = set()
 
     def __call__(self, sample: State) -> bool:
         return self.keeps_invariants(sample) and _looks_the_same(sample, self.viewer, self.view)
 
     def keeps_invariants(self, sample: State) -> bool:
-        """Whether the sample breaks no invariant but those already broken in the original
-        (one that fails to compute breaks it)."""
-        rules = self.order
-        if rules is None:
-            rules = self.order = list(sample.game.program.invariants)
-        broken = self.broken
+        """Whether the sample breaks no invariant but those the reference breaks (one that
+        fails to compute breaks it); if so, ``broken`` is what it breaks."""
+        rules = _order(sample.game.program)
+        broken: set[str] = set()
         try:
             for k, rule in enumerate(rules):
-                if not sample.evaluate(rule.condition, {}, rule.span) and rule.label not in broken:
-                    rules.insert(0, rules.pop(k))
-                    return False
+                if not sample.evaluate(rule.condition, {}, rule.span):
+                    if self._reference_holds(rule):
+                        rules.insert(0, rules.pop(k))
+                        return False
+                    broken.add(rule.label)
         except RulelangError:
             return False
+        self.broken = broken
         return True
+
+    def _reference_holds(self, rule: Invariant) -> bool:
+        """Whether the reference keeps the invariants labelled as ``rule`` is, computed once
+        (_ReferenceFailed if one fails to compute there)."""
+        label = rule.label
+        known = self.holds.get(label)
+        if known is None:
+            reference = self.reference
+            assert reference is not None, "a reference that is not kept has every invariant known"
+            try:
+                known = all(reference.evaluate(r.condition, {}, r.span)
+                            for r in reference.game.program.invariants if r.label == label)
+            except RulelangError as error:
+                raise _ReferenceFailed(error) from error
+            self.holds[label] = known
+        return known
+
+
+def _fits(fits: Callable[[State], bool], sample: State) -> bool:
+    """``fits(sample)``; RulelangError if an invariant of the reference fails to compute."""
+    try:
+        return fits(sample)
+    except _ReferenceFailed as failed:
+        raise failed.error from failed.error.__cause__
+
+
+class _ReferenceFailed(Exception):
+    """An invariant of the reference state failed to compute: the sampler cannot tell what
+    a sample may break (not a RulelangError, so that no check mistakes it for a sample's)."""
+
+    def __init__(self, error: RulelangError):
+        super().__init__(error)
+        self.error = error
+
+
+_ORDERS: dict[int, tuple[tuple[Invariant, ...], list[Invariant]]] = {}
+"""The order of each program's invariants, by the id of the program's tuple of them (kept
+with it, so that the id is not another's), for the last few programs."""
+
+
+def _order(program: Program) -> list[Invariant]:
+    """The order a program's invariants are tried in, the last one broken first (only how
+    soon a sample that does not fit is found out depends on it)."""
+    invariants = program.invariants
+    kept = _ORDERS.get(id(invariants))
+    if kept is None or kept[0] is not invariants:
+        if len(_ORDERS) >= 16:
+            _ORDERS.clear()
+        kept = _ORDERS[id(invariants)] = (invariants, list(invariants))
+    return kept[1]
 
 
 # ---------------------------------------------------------------- one state for what a seat may know
@@ -140,14 +197,14 @@ def canonical_state(state: State, viewer: int) -> State:
 def _canonical(state: State, viewer: int) -> tuple[State, Fit | None]:
     """``canonical_state``, and the check it passed (the viewer's view of ``state``, the
     invariants ``state`` breaks), None if no arrangement passed it."""
-    fit = Fit(viewer, _view(state, viewer), set(state.check_invariants()))
+    fit = Fit(viewer, _view(state, viewer), state)
     events = None if state.event_log is None else redacted(state, viewer)
     fresh = _Fresh(rng.seed_state(0), viewer, events)
     unknown = _unknown_components(state, viewer)
     for key, _ in _LEVELS:
         mapping = _sorted_mapping(state, _groups(state, unknown, key))
         sample = _built(state, mapping, fresh)
-        if sample is not None and fit(sample):
+        if sample is not None and _fits(fit, sample):
             return _without_seed(_with_origin(sample)), fit
     sample = _built(state, {}, fresh)
     return _without_seed(_with_origin(sample) if sample is not None else state.clone()), None
@@ -179,42 +236,83 @@ def _without_seed(state: State) -> State:
 class Sampler:
     """Samples of what one seat cannot see, for one decision: the canonical state
     (``canonical_state``) resampled as ``resample_from_infostate`` does, with what every sample
-    of it shares (the viewer's view, the invariants, the groups of unknown components)
-    computed once. Without unknown components, a sample is a copy with a new generator."""
+    shares (the viewer's view, the invariants, the groups of unknown components) computed
+    once. Without unknown components, a sample is a copy with a new generator.
+
+    The canonical state is the true one with the widest groups sorted; a sample of it, the
+    canonical state with the same groups permuted again. So a sample is made from the true
+    state at once, by both permutations composed (``sample`` of the canonical state is the
+    same state, which ``tests/test_agents.py`` checks), and checked against the true state's
+    view and invariants: neither the canonical state nor its check is made unless the widest
+    groups do not give a sample (then the sampler goes on from the canonical state, with the
+    same generator, as it went before)."""
 
     def __init__(self, state: State, viewer: int):
-        root, fit = _canonical(state, viewer)
-        self.root, self.viewer = root, viewer
-        if fit is None or fit.broken:
-            view = fit.view if fit is not None else _view(root, viewer)   # (a root that fits looks the same)
-            fit = Fit(viewer, view, set(root.check_invariants()))
-        # else the root, which fits, breaks no invariant either, and the viewer sees the same in it
-        self.fit = fit
-        unknown = _unknown_components(root, viewer)
-        self.levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
-        self.hidden = any(groups for groups, _ in self.levels)
+        self.state, self.viewer = state, viewer
+        self.unknown = _unknown_components(state, viewer)
+        self.widest = _groups(state, self.unknown, _LEVELS[0][0])
+        self.events = None if state.event_log is None else redacted(state, viewer)
+        self.sorting = _sorted_mapping(state, self.widest)
+        self.fit = Fit(viewer, _view(state, viewer), state) if self.widest else None
+        self._narrower: _FromRoot | None = None
+        self.hidden = bool(self.widest) or bool(self._from_root().levels)
 
     @property
-    def view(self) -> tuple[object, ...]:
-        """What the viewer sees of the root (and of every sample): his observation and options."""
-        return self.fit.view
+    def root(self) -> State:
+        """The canonical state: what every sample is drawn again from."""
+        return self._from_root().root
 
-    @property
-    def broken(self) -> set[str]:
-        """The invariants that the root breaks (a sample may break those only)."""
-        return self.fit.broken
+    def _from_root(self) -> _FromRoot:
+        """The canonical state, its check and its groups of every level, made once."""
+        if self._narrower is None:
+            self._narrower = _FromRoot(self.state, self.viewer)
+        return self._narrower
 
     def sample(self, seed: int) -> State:
         """The state ``root.resample_from_infostate(viewer, seed)`` gives (the same for a
         seed), or, with nothing hidden to draw again, a copy with a generator from ``seed``."""
-        root, viewer = self.root, self.viewer
         if not self.hidden:
-            copy = root.clone()
+            copy = self.root.clone()
             copy.rng = rng.seed_state(seed)
             return copy
-        generator, fresh_rng = _generators(root, seed)
-        fresh = _Fresh(fresh_rng, viewer, None if root.event_log is None else root.event_log[:])
-        return _drawn(root, self.levels, generator, fresh, self.fit)
+        generator, fresh_rng = _generators(self.state, seed)
+        fresh = _Fresh(fresh_rng, self.viewer, self.events)
+        if self.fit is not None:
+            for _ in range(_LEVELS[0][1]):
+                generator, mapping = _permutation(self.widest, generator)
+                sample = _built(self.state, _composed(self.sorting, mapping), fresh, seed=0)
+                if sample is not None and _fits(self.fit, sample):
+                    return _with_origin(sample)
+        narrower = self._from_root()
+        return _drawn(narrower.root, narrower.levels[1:], generator, fresh, narrower.fit)
+
+
+class _FromRoot:
+    """The canonical state of ``state`` for ``viewer``, the check its samples must pass, and
+    the groups of its unknown components at every level (empty if it has none)."""
+
+    def __init__(self, state: State, viewer: int):
+        root, fit = _canonical(state, viewer)
+        self.root = root
+        if fit is None:
+            self.fit = Fit(viewer, _view(root, viewer), root)
+        else:   # the root fits: the viewer sees the same in it, and it was checked against every invariant
+            holds = {rule.label: rule.label not in fit.broken for rule in root.game.program.invariants}
+            self.fit = Fit(viewer, fit.view, None, holds)
+        unknown = _unknown_components(root, viewer)
+        levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
+        self.levels = levels if any(groups for groups, _ in levels) else []
+
+
+def _composed(first: Mapping, then: Mapping) -> Mapping:
+    """The permutation ``first`` followed by ``then``: the component that takes the place of
+    each one, after both."""
+    mapping = {cid: new for cid, new in then.items() if cid not in first}
+    for cid, new in first.items():
+        after = then.get(new.id, new)
+        if after.id != cid:
+            mapping[cid] = after
+    return mapping
 
 
 def _view(st: State, viewer: int) -> tuple[object, ...]:
@@ -334,12 +432,14 @@ class _Fresh(NamedTuple):
     events: list[Event] | None
 
 
-def _built(st: State, mapping: Mapping, fresh: _Fresh) -> State | None:
+def _built(st: State, mapping: Mapping, fresh: _Fresh, seed: int | None = None) -> State | None:
     """A copy of ``st`` with the components of ``mapping`` swapped into each other's places
-    and every reference relabelled, the viewer's record of the past only, a fresh generator,
-    and the decision awaited rebuilt by running on; None if running on fails. (Its origin is
-    made by ``_with_origin`` once it is kept.)"""
+    and every reference relabelled, the viewer's record of the past only, a fresh generator
+    (and the seed ``seed``, if given), and the decision awaited rebuilt by running on; None
+    if running on fails. (Its origin is made by ``_with_origin`` once it is kept.)"""
     sample = _copy(st, fresh)
+    if seed is not None:
+        sample.seed = seed
     if mapping:
         _relabel_state(sample, mapping)
     if not sample.terminal:
