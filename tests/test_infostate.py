@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -332,3 +333,22 @@ def test_a_permutation_the_rules_rule_out_is_drawn_again_or_narrowed() -> None:
         assert sorted(c.fields["n"] for c in sample.zones[hand]) == [1, 3, 5, 7, 9]
         orders.add(tuple(c.fields["n"] for c in sample.zones[hand]))
     assert len(orders) > 1, "the order within the hand is still drawn again"
+
+
+@pytest.mark.parametrize(("name", "players"), [("jamaica", 3), ("jolly_roger", 4), ("tobago", 4)])
+def test_the_quick_check_of_a_view_agrees_with_the_observations(name: str, players: int) -> None:
+    # Fit.looks_the_same answers at once when every table an observation is made of is alike:
+    # it must answer as comparing the observations and labelled actions would, either way.
+    from rulelang.interpreter.state.infostate import Fit, Sampler
+    game = load(name, players)
+    states = [s.clone() for s in stops(game, 2, STRIDE.get(name, 30))][:6]
+    for state, later in pairwise(states):
+        if state.is_terminal():
+            continue
+        player = state.current_players()[0]
+        fit = Fit(player, state, state)
+        sampler = Sampler(state, player)
+        for candidate in [sampler.sample(seed) for seed in range(3)] + [later, state.clone()]:
+            same = (candidate.observation(player) == state.observation(player)
+                    and labelled(candidate, player) == labelled(state, player))
+            assert fit.looks_the_same(candidate) == same

@@ -35,6 +35,7 @@ from ..model import rng
 from ..model.values import Component, Value
 from ..model.visibility import sight
 from .events import Event, redacted
+from .sameview import alike_to, asked, view_of
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -70,7 +71,7 @@ def components_in(value: Value) -> Iterator[Component]:
 def resample(st: State, viewer: int, seed: int) -> State:
     """A state that ``viewer`` cannot tell apart from ``st``, its hidden part drawn again
     from ``seed`` (``st`` is unchanged). See the module's docstring."""
-    fit = Fit(viewer, _view(st, viewer), st)
+    fit = Fit(viewer, st, st)
     generator, fresh_rng = _generators(st, seed)
     fresh = _Fresh(fresh_rng, viewer, None if st.event_log is None else redacted(st, viewer))
     unknown = _unknown_components(st, viewer)
@@ -104,14 +105,35 @@ class Fit:
     for those a sample breaks (``holds``: what is known of them); ``broken``: those the sample
     kept last breaks."""
 
-    def __init__(self, viewer: int, view: tuple[object, ...], reference: State | None,
-                 holds: dict[str, bool] | None = None):
-        self.viewer, self.view, self.reference = viewer, view, reference
+    def __init__(self, viewer: int, seen: State, reference: State | None, holds: dict[str, bool] | None = None):
+        self.viewer, self.seen, self.reference = viewer, seen, reference
         self.holds = {} if holds is None else holds
         self.broken: set[str] = set()
+        self._view: tuple[object, ...] | None = None
+        self._asked: tuple[object, ...] | None = None
 
     def __call__(self, sample: State) -> bool:
-        return self.keeps_invariants(sample) and _looks_the_same(sample, self.viewer, self.view)
+        return self.keeps_invariants(sample) and self.looks_the_same(sample)
+
+    @property
+    def view(self) -> tuple[object, ...]:
+        """What the viewer sees of ``seen``: his observation and labelled options (made once)."""
+        if self._view is None:
+            self._view = _of_reference(view_of, self.seen, self.viewer)
+        return self._view
+
+    def looks_the_same(self, sample: State) -> bool:
+        """Whether the viewer sees in the sample what he sees in ``seen`` (a view that fails to
+        compute, a prompt say, is not the same): at once if every table the observation is
+        made of is alike in both (``alike_to``), else by making both views."""
+        if self._asked is None:
+            self._asked = _of_reference(asked, self.seen, self.viewer)
+        try:
+            if asked(sample, self.viewer) == self._asked and alike_to(sample, self.seen, self.viewer):
+                return True
+            return view_of(sample, self.viewer) == self.view
+        except RulelangError:
+            return False
 
     def keeps_invariants(self, sample: State) -> bool:
         """Whether the sample breaks no invariant but those the reference breaks (one that
@@ -197,7 +219,7 @@ def canonical_state(state: State, viewer: int) -> State:
 def _canonical(state: State, viewer: int) -> tuple[State, Fit | None]:
     """``canonical_state``, and the check it passed (the viewer's view of ``state``, the
     invariants ``state`` breaks), None if no arrangement passed it."""
-    fit = Fit(viewer, _view(state, viewer), state)
+    fit = Fit(viewer, state, state)
     events = None if state.event_log is None else redacted(state, viewer)
     fresh = _Fresh(rng.seed_state(0), viewer, events)
     unknown = _unknown_components(state, viewer)
@@ -253,7 +275,7 @@ class Sampler:
         self.widest = _groups(state, self.unknown, _LEVELS[0][0])
         self.events = None if state.event_log is None else redacted(state, viewer)
         self.sorting = _sorted_mapping(state, self.widest)
-        self.fit = Fit(viewer, _view(state, viewer), state) if self.widest else None
+        self.fit = Fit(viewer, state, state) if self.widest else None
         self._narrower: _FromRoot | None = None
         self.hidden = bool(self.widest) or bool(self._from_root().levels)
 
@@ -295,10 +317,10 @@ class _FromRoot:
         root, fit = _canonical(state, viewer)
         self.root = root
         if fit is None:
-            self.fit = Fit(viewer, _view(root, viewer), root)
+            self.fit = Fit(viewer, root, root)
         else:   # the root fits: the viewer sees the same in it, and it was checked against every invariant
             holds = {rule.label: rule.label not in fit.broken for rule in root.game.program.invariants}
-            self.fit = Fit(viewer, fit.view, None, holds)
+            self.fit = Fit(viewer, fit.seen, None, holds)
         unknown = _unknown_components(root, viewer)
         levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
         self.levels = levels if any(groups for groups, _ in levels) else []
@@ -315,18 +337,12 @@ def _composed(first: Mapping, then: Mapping) -> Mapping:
     return mapping
 
 
-def _view(st: State, viewer: int) -> tuple[object, ...]:
-    """What ``viewer`` can tell a state by: his observation and his labelled legal actions."""
-    return st.observation(viewer), [(a.id, a.label) for a in st.legal_actions(viewer)]
-
-
-def _looks_the_same(sample: State, viewer: int, view: tuple[object, ...]) -> bool:
-    """Whether ``viewer`` sees ``view`` in the sample (a view that fails to compute, a prompt
-    say, is not the same)."""
+def _of_reference(made: Callable[[State, int], tuple[object, ...]], st: State, viewer: int) -> tuple[object, ...]:
+    """``made(st, viewer)`` of a reference state (_ReferenceFailed if it fails to compute)."""
     try:
-        return _view(sample, viewer) == view
-    except RulelangError:
-        return False
+        return made(st, viewer)
+    except RulelangError as error:
+        raise _ReferenceFailed(error) from error
 
 
 def _generators(st: State, seed: int) -> tuple[int, int]:
