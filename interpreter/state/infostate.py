@@ -499,12 +499,14 @@ def _relabel_state(st: State, mapping: Mapping) -> None:
         return _relabelled(value, mapping)
 
     knowledge = st.component_knowledge[:]
-    for slot, zone in enumerate(st.zones):
+    zone_of = st.component_zone
+    for slot in {zone_of[cid] for cid in mapping}:   # only the zones that hold a component moved
+        zone = st.zones[slot]
         for i, c in enumerate(zone):
             new = mapping.get(c.id)
             if new is not None:
                 zone[i] = new
-                st.component_zone[new.id] = slot
+                zone_of[new.id] = slot
                 knowledge[new.id] = st.component_knowledge[c.id]
     st.component_knowledge = knowledge
     catalog = st.game.catalog
