@@ -352,3 +352,34 @@ def test_the_quick_check_of_a_view_agrees_with_the_observations(name: str, playe
             same = (candidate.observation(player) == state.observation(player)
                     and labelled(candidate, player) == labelled(state, player))
             assert fit.looks_the_same(candidate) == same
+
+
+def test_blind_invariants_are_those_a_permutation_cannot_change() -> None:
+    # A permutation of hidden components keeps the tokens, the plain variables and the
+    # sizes of the zones: an invariant that reads only those (and the decks) is not computed
+    # on a sample; one that reads what a zone holds, or a variable that may hold a
+    # component, is.
+    from rulelang.interpreter.state.unmoved import blind_invariants
+    game = load("jamaica", 3)
+    blind = dict(zip((rule.label for rule in game.program.invariants), blind_invariants(game.catalog), strict=True))
+    assert blind["80 doubloons"] and blind["66 action cards, 11 per colour"] and blind["a hand holds at most 4 cards"]
+    assert not blind["a player has his own colour's 11 cards"]           # list(p.draw): what a zone holds
+    assert not blind["players hold riches and curses face down"]         # for c in p.face_down
+    assert not blind["face-up treasures are powers"]
+
+
+@pytest.mark.parametrize(("name", "players"), [("jamaica", 3), ("jolly_roger", 4), ("asterix", 4), ("tobago", 4)])
+def test_a_blind_invariant_has_the_same_value_in_every_sample(name: str, players: int) -> None:
+    from rulelang.interpreter.state.unmoved import blind_invariants
+    game = load(name, players)
+    blind = [rule for rule, b in zip(game.program.invariants, blind_invariants(game.catalog), strict=True) if b]
+    assert blind
+    for state in list(stops(game, 4, STRIDE.get(name, 30)))[:5]:
+        if state.is_terminal():
+            continue
+        player = state.current_players()[0]
+        for seed in range(3):
+            sample = state.resample_from_infostate(player, seed)
+            for rule in blind:
+                assert bool(sample.evaluate(rule.condition, {}, rule.span)) == bool(
+                    state.evaluate(rule.condition, {}, rule.span)), rule.label

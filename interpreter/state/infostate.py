@@ -36,11 +36,12 @@ from ..model.values import Component, Value
 from ..model.visibility import sight
 from .events import Event, redacted
 from .sameview import alike_to, asked, view_of
+from .unmoved import blind_invariants, may_hold_components, same_plain_tables
 
 if TYPE_CHECKING:
-    from rulelang import ast
 
-    from ..model.program import Invariant, Program
+    from ..game import Game
+    from ..model.program import Invariant
     from ..tables.catalog import Catalog
     from .state import State
 
@@ -109,6 +110,7 @@ class Fit:
         self.viewer, self.seen, self.reference = viewer, seen, reference
         self.holds = {} if holds is None else holds
         self.broken: set[str] = set()
+        self.unsure: set[str] = set()   # the labels of the blind invariants not computed on the sample
         self._view: tuple[object, ...] | None = None
         self._asked: tuple[object, ...] | None = None
 
@@ -138,11 +140,17 @@ class Fit:
     def keeps_invariants(self, sample: State) -> bool:
         """Whether the sample breaks no invariant but those the reference breaks (one that
         fails to compute breaks it); if so, ``broken`` is what it breaks."""
-        rules = _order(sample.game.program)
+        rules, blind = _order(sample.game)
+        reference = self.reference
+        if reference is None or not same_plain_tables(sample, reference):
+            blind = {}
         broken: set[str] = set()
+        self.unsure = set()
         try:
             for k, rule in enumerate(rules):
-                if not sample.evaluate(rule.condition, {}, rule.span):
+                if blind.get(id(rule)):   # the reference's value: kept if the reference keeps it
+                    self.unsure.add(rule.label)
+                elif not sample.evaluate(rule.condition, {}, rule.span):
                     if self._reference_holds(rule):
                         rules.insert(0, rules.pop(k))
                         return False
@@ -186,21 +194,24 @@ class _ReferenceFailed(Exception):
         self.error = error
 
 
-_ORDERS: dict[int, tuple[tuple[Invariant, ...], list[Invariant]]] = {}
-"""The order of each program's invariants, by the id of the program's tuple of them (kept
-with it, so that the id is not another's), for the last few programs."""
+_ORDERS: dict[int, tuple[tuple[Invariant, ...], list[Invariant], dict[int, bool]]] = {}
+"""The order of each program's invariants, and which are blind (by the id of each), by the id
+of the program's tuple of them (kept with it, so that the id is not another's), for the last
+few programs."""
 
 
-def _order(program: Program) -> list[Invariant]:
-    """The order a program's invariants are tried in, the last one broken first (only how
-    soon a sample that does not fit is found out depends on it)."""
-    invariants = program.invariants
+def _order(game: Game) -> tuple[list[Invariant], dict[int, bool]]:
+    """The order a game's invariants are tried in, the last one broken first (only how soon
+    a sample that does not fit is found out depends on it); and, by the id of each, whether
+    a permutation leaves its value unchanged (``unmoved.blind_invariants``)."""
+    invariants = game.program.invariants
     kept = _ORDERS.get(id(invariants))
     if kept is None or kept[0] is not invariants:
         if len(_ORDERS) >= 16:
             _ORDERS.clear()
-        kept = _ORDERS[id(invariants)] = (invariants, list(invariants))
-    return kept[1]
+        blind = dict(zip(map(id, invariants), blind_invariants(game.catalog), strict=True))
+        kept = _ORDERS[id(invariants)] = (invariants, list(invariants), blind)
+    return kept[1], kept[2]
 
 
 # ---------------------------------------------------------------- one state for what a seat may know
@@ -319,8 +330,9 @@ class _FromRoot:
         if fit is None:
             self.fit = Fit(viewer, root, root)
         else:   # the root fits: the viewer sees the same in it, and it was checked against every invariant
-            holds = {rule.label: rule.label not in fit.broken for rule in root.game.program.invariants}
-            self.fit = Fit(viewer, fit.seen, None, holds)
+            holds = {rule.label: rule.label not in fit.broken for rule in root.game.program.invariants
+                     if rule.label not in fit.unsure}   # (but the blind ones, which the root holds as the original)
+            self.fit = Fit(viewer, fit.seen, root, holds)
         unknown = _unknown_components(root, viewer)
         levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
         self.levels = levels if any(groups for groups, _ in levels) else []
@@ -363,9 +375,13 @@ def _unknown_components(st: State, viewer: int) -> list[Component]:
     catalog = st.game.catalog
     bit = 1 << viewer
     seers, knowers, zone_of = catalog.zone_seers, st.component_knowledge, st.component_zone
-    named = {c.id for value in _values_seen(st, viewer) for c in components_in(value)}
-    return [c for c in catalog.components
-            if not (knowers[c.id] | seers[zone_of[c.id]]) & bit and c.id not in named]
+    unseen = [c for c in catalog.components if not (knowers[c.id] | seers[zone_of[c.id]]) & bit]
+    if not unseen:
+        return unseen
+    scalars = (int, bool, str, type(None))
+    named = {c.id for value in _values_seen(st, viewer) if type(value) not in scalars
+             for c in components_in(value)}
+    return [c for c in unseen if c.id not in named]
 
 
 def _values_seen(st: State, viewer: int) -> Iterator[Value]:
@@ -510,30 +526,17 @@ def _relabel_state(st: State, mapping: Mapping) -> None:
                 knowledge[new.id] = st.component_knowledge[c.id]
     st.component_knowledge = knowledge
     catalog = st.game.catalog
-    st.global_values = {k: swap(v) if _may_hold_components(catalog, catalog.global_vars[k].type) else v
+    st.global_values = {k: swap(v) if may_hold_components(catalog, catalog.global_vars[k].type) else v
                         for k, v in st.global_values.items()}
     declared = (catalog.player_vars, catalog.space_vars, catalog.component_vars)
     for table, variables in zip((st.player_values, st.space_values, st.component_values), declared, strict=True):
         for name, values in table.items():
-            if _may_hold_components(catalog, variables[name].type):
+            if may_hold_components(catalog, variables[name].type):
                 table[name] = [swap(v) for v in values]
     for frame in st.frames:
         frame.env = {k: swap(v) for k, v in frame.env.items()}
     ids = _relabelled_ids(catalog, mapping)
     st.action_history = [(p, ids.get(a, a)) for p, a in st.action_history]
-
-
-_PLAIN_TYPES = frozenset({"int", "bool", "string", "player", "space"})
-
-
-def _may_hold_components(catalog: Catalog, declared: ast.TypeRef | None) -> bool:
-    """Whether a variable of the ``declared`` type may hold a component (a list of numbers
-    needs no relabelling: tables of them can be long)."""
-    if declared is None:
-        return True
-    if declared.name == "list":
-        return _may_hold_components(catalog, declared.item)
-    return declared.name not in _PLAIN_TYPES and declared.name not in catalog.enums
 
 
 def _relabelled(value: Value, mapping: Mapping) -> Value:
