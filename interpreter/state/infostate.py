@@ -29,10 +29,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from rulelang import boards
 from rulelang.errors import RulelangError
 
 from ..model import rng
-from ..model.values import Component, Value
+from ..model.values import Component, EnumValue, Player, Value
 from ..model.visibility import sight
 from .events import Event, redacted
 from .sameview import alike_to, asked, view_of
@@ -247,17 +248,20 @@ def _sorted_mapping(state: State, groups: list[list[Component]]) -> Mapping:
     """The permutation that puts each group's components, lowest id first, in its places
     taken in order (zone slot, then position in the zone)."""
     mapping: Mapping = {}
+    zone_of, positions = state.component_zone, _positions(state, groups)
     for group in groups:
-        places = sorted(group, key=lambda c: _place(state, c))
+        places = sorted(group, key=lambda c: (zone_of[c.id], positions[c.id]))
         ordered = sorted(group, key=lambda c: c.id)
         mapping.update((old.id, new) for old, new in zip(places, ordered, strict=True) if old is not new)
     return mapping
 
 
-def _place(state: State, component: Component) -> tuple[int, int]:
-    """Where ``component`` lies: its zone slot and its position in that zone (0: bottom)."""
-    slot = state.component_zone[component.id]
-    return slot, state.zones[slot].index(component)
+def _positions(state: State, groups: list[list[Component]]) -> dict[int, int]:
+    """Where each component of the zones that hold one of ``groups`` lies in its zone (0:
+    the bottom), by id."""
+    zone_of = state.component_zone
+    slots = {zone_of[c.id] for group in groups for c in group}
+    return {c.id: i for slot in slots for i, c in enumerate(state.zones[slot])}
 
 
 def _without_seed(state: State) -> State:
@@ -493,7 +497,7 @@ def _copy(st: State, fresh: _Fresh) -> State:
     the event log redacted for him) and a fresh generator."""
     sample = st.clone()
     sample.rng = fresh.rng
-    sample.private_log = [line for line in sample.private_log if fresh.viewer in line[1]]
+    sample.private_lines = [line for line in sample.private_lines if fresh.viewer in line[1]]   # (not built)
     if fresh.events is not None:
         sample.event_log = fresh.events[:]
     return sample
@@ -512,7 +516,7 @@ def _relabel_state(st: State, mapping: Mapping) -> None:
     The knowledge of a place goes with it; a component's variables and the tokens on it are
     its own and stay with it."""
     def swap(value: Value) -> Value:
-        return _relabelled(value, mapping)
+        return value if type(value) in _SCALARS else _relabelled(value, mapping)
 
     knowledge = st.component_knowledge[:]
     zone_of = st.component_zone
@@ -532,11 +536,15 @@ def _relabel_state(st: State, mapping: Mapping) -> None:
     for table, variables in zip((st.player_values, st.space_values, st.component_values), declared, strict=True):
         for name, values in table.items():
             if may_hold_components(catalog, variables[name].type):
-                table[name] = [swap(v) for v in values]
+                table[name] = [v if type(v) in _SCALARS else _relabelled(v, mapping) for v in values]
     for frame in st.frames:
-        frame.env = {k: swap(v) for k, v in frame.env.items()}
+        frame.env = {k: v if type(v) in _SCALARS else _relabelled(v, mapping) for k, v in frame.env.items()}
     ids = _relabelled_ids(catalog, mapping)
     st.action_history = [(p, ids.get(a, a)) for p, a in st.action_history]
+
+
+_SCALARS = frozenset({int, bool, str, type(None), Player, EnumValue, boards.Space})
+"""The kinds of values that are never a component nor hold one (relabelled as they are)."""
 
 
 def _relabelled(value: Value, mapping: Mapping) -> Value:
