@@ -290,6 +290,7 @@ class Sampler:
         self.widest = _groups(state, self.unknown, _LEVELS[0][0])
         self.events = None if state.event_log is None else redacted(state, viewer)
         self.sorting = _sorted_mapping(state, self.widest)
+        self.named = _naming_components(state)
         self.fit = Fit(viewer, state, state) if self.widest else None
         self._narrower: _FromRoot | None = None
         self.hidden = bool(self.widest) or bool(self._from_root().levels)
@@ -317,7 +318,7 @@ class Sampler:
         if self.fit is not None:
             for _ in range(_LEVELS[0][1]):
                 generator, mapping = _permutation(self.widest, generator)
-                sample = _built(self.state, _composed(self.sorting, mapping), fresh, seed=0)
+                sample = _built(self.state, _composed(self.sorting, mapping), fresh, 0, self.named)
                 if sample is not None and _fits(self.fit, sample):
                     return _with_origin(sample)
         narrower = self._from_root()
@@ -468,7 +469,8 @@ class _Fresh(NamedTuple):
     events: list[Event] | None
 
 
-def _built(st: State, mapping: Mapping, fresh: _Fresh, seed: int | None = None) -> State | None:
+def _built(st: State, mapping: Mapping, fresh: _Fresh, seed: int | None = None,
+           named: list[int] | None = None) -> State | None:
     """A copy of ``st`` with the components of ``mapping`` swapped into each other's places
     and every reference relabelled, the viewer's record of the past only, a fresh generator
     (and the seed ``seed``, if given), and the decision awaited rebuilt by running on; None
@@ -477,7 +479,7 @@ def _built(st: State, mapping: Mapping, fresh: _Fresh, seed: int | None = None) 
     if seed is not None:
         sample.seed = seed
     if mapping:
-        _relabel_state(sample, mapping)
+        _relabel_state(sample, mapping, named)
     if not sample.terminal:
         sample.pending = None
         try:
@@ -511,10 +513,10 @@ def _with_origin(sample: State) -> State:
     return sample
 
 
-def _relabel_state(st: State, mapping: Mapping) -> None:
-    """Put ``mapping[c]`` where each ``c`` of the mapping was, and relabel every reference.
-    The knowledge of a place goes with it; a component's variables and the tokens on it are
-    its own and stay with it."""
+def _relabel_state(st: State, mapping: Mapping, named: list[int] | None = None) -> None:
+    """Put ``mapping[c]`` where each ``c`` of the mapping was, and relabel every reference
+    (``named``: where the history names a component, if known). The knowledge of a place
+    goes with it; a component's variables and the tokens on it are its own and stay with it."""
     def swap(value: Value) -> Value:
         return value if type(value) in _SCALARS else _relabelled(value, mapping)
 
@@ -540,7 +542,19 @@ def _relabel_state(st: State, mapping: Mapping) -> None:
     for frame in st.frames:
         frame.env = {k: v if type(v) in _SCALARS else _relabelled(v, mapping) for k, v in frame.env.items()}
     ids = _relabelled_ids(catalog, mapping)
-    st.action_history = [(p, ids.get(a, a)) for p, a in st.action_history]
+    history = st.action_history   # (the copy's own list)
+    for k in _naming_components(st) if named is None else named:
+        player, action = history[k]
+        renamed = ids.get(action)
+        if renamed is not None:
+            history[k] = (player, renamed)
+
+
+def _naming_components(st: State) -> list[int]:
+    """Where in the history an action names a component (its id is the component's)."""
+    base = st.game.catalog.component_base
+    top = base + len(st.game.catalog.components)
+    return [k for k, (_, action) in enumerate(st.action_history) if base <= action < top]
 
 
 _SCALARS = frozenset({int, bool, str, type(None), Player, EnumValue, boards.Space})
