@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -332,3 +333,53 @@ def test_a_permutation_the_rules_rule_out_is_drawn_again_or_narrowed() -> None:
         assert sorted(c.fields["n"] for c in sample.zones[hand]) == [1, 3, 5, 7, 9]
         orders.add(tuple(c.fields["n"] for c in sample.zones[hand]))
     assert len(orders) > 1, "the order within the hand is still drawn again"
+
+
+@pytest.mark.parametrize(("name", "players"), [("jamaica", 3), ("jolly_roger", 4), ("tobago", 4)])
+def test_the_quick_check_of_a_view_agrees_with_the_observations(name: str, players: int) -> None:
+    # Fit.looks_the_same answers at once when every table an observation is made of is alike:
+    # it must answer as comparing the observations and labelled actions would, either way.
+    from rulelang.interpreter.state.infostate import Fit, Sampler
+    game = load(name, players)
+    states = [s.clone() for s in stops(game, 2, STRIDE.get(name, 30))][:6]
+    for state, later in pairwise(states):
+        if state.is_terminal():
+            continue
+        player = state.current_players()[0]
+        fit = Fit(player, state, state)
+        sampler = Sampler(state, player)
+        for candidate in [sampler.sample(seed) for seed in range(3)] + [later, state.clone()]:
+            same = (candidate.observation(player) == state.observation(player)
+                    and labelled(candidate, player) == labelled(state, player))
+            assert fit.looks_the_same(candidate) == same
+
+
+def test_blind_invariants_are_those_a_permutation_cannot_change() -> None:
+    # A permutation of hidden components keeps the tokens, the plain variables and the
+    # sizes of the zones: an invariant that reads only those (and the decks) is not computed
+    # on a sample; one that reads what a zone holds, or a variable that may hold a
+    # component, is.
+    from rulelang.interpreter.state.unmoved import blind_invariants
+    game = load("jamaica", 3)
+    blind = dict(zip((rule.label for rule in game.program.invariants), blind_invariants(game.catalog), strict=True))
+    assert blind["80 doubloons"] and blind["66 action cards, 11 per colour"] and blind["a hand holds at most 4 cards"]
+    assert not blind["a player has his own colour's 11 cards"]           # list(p.draw): what a zone holds
+    assert not blind["players hold riches and curses face down"]         # for c in p.face_down
+    assert not blind["face-up treasures are powers"]
+
+
+@pytest.mark.parametrize(("name", "players"), [("jamaica", 3), ("jolly_roger", 4), ("asterix", 4), ("tobago", 4)])
+def test_a_blind_invariant_has_the_same_value_in_every_sample(name: str, players: int) -> None:
+    from rulelang.interpreter.state.unmoved import blind_invariants
+    game = load(name, players)
+    blind = [rule for rule, b in zip(game.program.invariants, blind_invariants(game.catalog), strict=True) if b]
+    assert blind
+    for state in list(stops(game, 4, STRIDE.get(name, 30)))[:5]:
+        if state.is_terminal():
+            continue
+        player = state.current_players()[0]
+        for seed in range(3):
+            sample = state.resample_from_infostate(player, seed)
+            for rule in blind:
+                assert bool(sample.evaluate(rule.condition, {}, rule.span)) == bool(
+                    state.evaluate(rule.condition, {}, rule.span)), rule.label

@@ -38,8 +38,19 @@ Evaluation = Callable[[State, int], float]
 
 
 def score_of(state: State, player: int) -> float:
-    """The seat's score, as ``State.returns`` computes it."""
-    return state.returns()[player]
+    """The seat's score, as ``State.returns`` computes it, without the other seats' (a
+    score that is not a number or too large for one: TypeError, as a greedy seat takes a
+    rule that fails)."""
+    score = state.game.program.score
+    if score is None:
+        return 0.0
+    value = state.evaluate(score.value, {score.variable: state.game.catalog.real_players[player]}, score.span)
+    if not isinstance(value, int):
+        raise TypeError(f"'{score.kind} {score.variable}' gives {value!r}, not a number")
+    try:
+        return float(value)
+    except OverflowError:
+        raise TypeError(f"'{score.kind} {score.variable}' gives a number too large for a score") from None
 
 
 def heuristic_function(game: Game, name: str) -> Evaluation:

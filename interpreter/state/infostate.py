@@ -29,16 +29,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from rulelang import boards
 from rulelang.errors import RulelangError
 
 from ..model import rng
-from ..model.values import Component, Value
+from ..model.values import Component, EnumValue, Player, Value
 from ..model.visibility import sight
 from .events import Event, redacted
+from .sameview import alike_to, asked, view_of
+from .unmoved import blind_invariants, may_hold_components, same_plain_tables
 
 if TYPE_CHECKING:
-    from rulelang import ast
 
+    from ..game import Game
     from ..model.program import Invariant
     from ..tables.catalog import Catalog
     from .state import State
@@ -70,7 +73,7 @@ def components_in(value: Value) -> Iterator[Component]:
 def resample(st: State, viewer: int, seed: int) -> State:
     """A state that ``viewer`` cannot tell apart from ``st``, its hidden part drawn again
     from ``seed`` (``st`` is unchanged). See the module's docstring."""
-    fit = Fit(viewer, _view(st, viewer), set(st.check_invariants()))
+    fit = Fit(viewer, st, st)
     generator, fresh_rng = _generators(st, seed)
     fresh = _Fresh(fresh_rng, viewer, None if st.event_log is None else redacted(st, viewer))
     unknown = _unknown_components(st, viewer)
@@ -82,46 +85,134 @@ def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], gener
            fits: Callable[[State], bool]) -> State:
     """The first permutation of the unknown components drawn from ``generator`` that ``fits``,
     trying each level of groups (widest first) its number of times; else ``st`` with the
-    fresh generator and nothing moved."""
+    fresh generator and nothing moved. RulelangError if an invariant of the state a sample
+    is checked against fails to compute."""
     for groups, tries in levels:
         for _ in range(tries if groups else 0):
             generator, mapping = _permutation(groups, generator)
             sample = _built(st, mapping, fresh)
-            if sample is not None and fits(sample):
+            if sample is not None and _fits(fits, sample):
                 return _with_origin(sample)
     sample = _built(st, {}, fresh)
     return _with_origin(sample) if sample is not None else _with_rng(st, fresh)
 
 
 class Fit:
-    """Whether a sample may stand for the original state: it breaks no invariant that the
-    original does not (``broken``), and ``viewer`` sees ``view`` in it. The invariants are
-    tried first, one by one up to the first newly broken, which is tried first the next time:
-    a permutation that does not fit mostly breaks an invariant, and the same one. The answer
-    is the same whatever the order (each check is a function of the sample alone)."""
+    """Whether a sample may stand for a reference state: it breaks no invariant that the
+    reference does not, and ``viewer`` sees ``view`` in it. The invariants are tried first,
+    one by one up to the first newly broken, which is tried first the next time (the order is
+    the game's, kept from one decision to the next): a permutation that does not fit mostly
+    breaks an invariant, and the same one. The answer is the same whatever the order (each
+    check is a function of the sample alone). The reference's invariants are computed only
+    for those a sample breaks (``holds``: what is known of them); ``broken``: those the sample
+    kept last breaks."""
 
-    def __init__(self, viewer: int, view: tuple[object, ...], broken: set[str]):
-        self.viewer, self.view, self.broken = viewer, view, broken
-        self.order: list[Invariant] | None = None   # the game's invariants, the last one broken first
+    def __init__(self, viewer: int, seen: State, reference: State | None, holds: dict[str, bool] | None = None):
+        self.viewer, self.seen, self.reference = viewer, seen, reference
+        self.holds = {} if holds is None else holds
+        self.broken: set[str] = set()
+        self.unsure: set[str] = set()   # the labels of the blind invariants not computed on the sample
+        self._view: tuple[object, ...] | None = None
+        self._asked: tuple[object, ...] | None = None
 
     def __call__(self, sample: State) -> bool:
-        return self.keeps_invariants(sample) and _looks_the_same(sample, self.viewer, self.view)
+        return self.keeps_invariants(sample) and self.looks_the_same(sample)
 
-    def keeps_invariants(self, sample: State) -> bool:
-        """Whether the sample breaks no invariant but those already broken in the original
-        (one that fails to compute breaks it)."""
-        rules = self.order
-        if rules is None:
-            rules = self.order = list(sample.game.program.invariants)
-        broken = self.broken
+    @property
+    def view(self) -> tuple[object, ...]:
+        """What the viewer sees of ``seen``: his observation and labelled options (made once)."""
+        if self._view is None:
+            self._view = _of_reference(view_of, self.seen, self.viewer)
+        return self._view
+
+    def looks_the_same(self, sample: State) -> bool:
+        """Whether the viewer sees in the sample what he sees in ``seen`` (a view that fails to
+        compute, a prompt say, is not the same): at once if every table the observation is
+        made of is alike in both (``alike_to``), else by making both views."""
+        if self._asked is None:
+            self._asked = _of_reference(asked, self.seen, self.viewer)
         try:
-            for k, rule in enumerate(rules):
-                if not sample.evaluate(rule.condition, {}, rule.span) and rule.label not in broken:
-                    rules.insert(0, rules.pop(k))
-                    return False
+            if asked(sample, self.viewer) == self._asked and alike_to(sample, self.seen, self.viewer):
+                return True
+            return view_of(sample, self.viewer) == self.view
         except RulelangError:
             return False
+
+    def keeps_invariants(self, sample: State) -> bool:
+        """Whether the sample breaks no invariant but those the reference breaks (one that
+        fails to compute breaks it); if so, ``broken`` is what it breaks."""
+        rules, blind = _order(sample.game)
+        reference = self.reference
+        if reference is None or not same_plain_tables(sample, reference):
+            blind = {}
+        broken: set[str] = set()
+        self.unsure = set()
+        try:
+            for k, rule in enumerate(rules):
+                if blind.get(id(rule)):   # the reference's value: kept if the reference keeps it
+                    self.unsure.add(rule.label)
+                elif not sample.evaluate(rule.condition, {}, rule.span):
+                    if self._reference_holds(rule):
+                        rules.insert(0, rules.pop(k))
+                        return False
+                    broken.add(rule.label)
+        except RulelangError:
+            return False
+        self.broken = broken
         return True
+
+    def _reference_holds(self, rule: Invariant) -> bool:
+        """Whether the reference keeps the invariants labelled as ``rule`` is, computed once
+        (_ReferenceFailed if one fails to compute there)."""
+        label = rule.label
+        known = self.holds.get(label)
+        if known is None:
+            reference = self.reference
+            assert reference is not None, "a reference that is not kept has every invariant known"
+            try:
+                known = all(reference.evaluate(r.condition, {}, r.span)
+                            for r in reference.game.program.invariants if r.label == label)
+            except RulelangError as error:
+                raise _ReferenceFailed(error) from error
+            self.holds[label] = known
+        return known
+
+
+def _fits(fits: Callable[[State], bool], sample: State) -> bool:
+    """``fits(sample)``; RulelangError if an invariant of the reference fails to compute."""
+    try:
+        return fits(sample)
+    except _ReferenceFailed as failed:
+        raise failed.error from failed.error.__cause__
+
+
+class _ReferenceFailed(Exception):
+    """An invariant of the reference state failed to compute: the sampler cannot tell what
+    a sample may break (not a RulelangError, so that no check mistakes it for a sample's)."""
+
+    def __init__(self, error: RulelangError):
+        super().__init__(error)
+        self.error = error
+
+
+_ORDERS: dict[int, tuple[tuple[Invariant, ...], list[Invariant], dict[int, bool]]] = {}
+"""The order of each program's invariants, and which are blind (by the id of each), by the id
+of the program's tuple of them (kept with it, so that the id is not another's), for the last
+few programs."""
+
+
+def _order(game: Game) -> tuple[list[Invariant], dict[int, bool]]:
+    """The order a game's invariants are tried in, the last one broken first (only how soon
+    a sample that does not fit is found out depends on it); and, by the id of each, whether
+    a permutation leaves its value unchanged (``unmoved.blind_invariants``)."""
+    invariants = game.program.invariants
+    kept = _ORDERS.get(id(invariants))
+    if kept is None or kept[0] is not invariants:
+        if len(_ORDERS) >= 16:
+            _ORDERS.clear()
+        blind = dict(zip(map(id, invariants), blind_invariants(game.catalog), strict=True))
+        kept = _ORDERS[id(invariants)] = (invariants, list(invariants), blind)
+    return kept[1], kept[2]
 
 
 # ---------------------------------------------------------------- one state for what a seat may know
@@ -140,14 +231,14 @@ def canonical_state(state: State, viewer: int) -> State:
 def _canonical(state: State, viewer: int) -> tuple[State, Fit | None]:
     """``canonical_state``, and the check it passed (the viewer's view of ``state``, the
     invariants ``state`` breaks), None if no arrangement passed it."""
-    fit = Fit(viewer, _view(state, viewer), set(state.check_invariants()))
+    fit = Fit(viewer, state, state)
     events = None if state.event_log is None else redacted(state, viewer)
     fresh = _Fresh(rng.seed_state(0), viewer, events)
     unknown = _unknown_components(state, viewer)
     for key, _ in _LEVELS:
         mapping = _sorted_mapping(state, _groups(state, unknown, key))
         sample = _built(state, mapping, fresh)
-        if sample is not None and fit(sample):
+        if sample is not None and _fits(fit, sample):
             return _without_seed(_with_origin(sample)), fit
     sample = _built(state, {}, fresh)
     return _without_seed(_with_origin(sample) if sample is not None else state.clone()), None
@@ -157,17 +248,20 @@ def _sorted_mapping(state: State, groups: list[list[Component]]) -> Mapping:
     """The permutation that puts each group's components, lowest id first, in its places
     taken in order (zone slot, then position in the zone)."""
     mapping: Mapping = {}
+    zone_of, positions = state.component_zone, _positions(state, groups)
     for group in groups:
-        places = sorted(group, key=lambda c: _place(state, c))
+        places = sorted(group, key=lambda c: (zone_of[c.id], positions[c.id]))
         ordered = sorted(group, key=lambda c: c.id)
         mapping.update((old.id, new) for old, new in zip(places, ordered, strict=True) if old is not new)
     return mapping
 
 
-def _place(state: State, component: Component) -> tuple[int, int]:
-    """Where ``component`` lies: its zone slot and its position in that zone (0: bottom)."""
-    slot = state.component_zone[component.id]
-    return slot, state.zones[slot].index(component)
+def _positions(state: State, groups: list[list[Component]]) -> dict[int, int]:
+    """Where each component of the zones that hold one of ``groups`` lies in its zone (0:
+    the bottom), by id."""
+    zone_of = state.component_zone
+    slots = {zone_of[c.id] for group in groups for c in group}
+    return {c.id: i for slot in slots for i, c in enumerate(state.zones[slot])}
 
 
 def _without_seed(state: State) -> State:
@@ -179,56 +273,93 @@ def _without_seed(state: State) -> State:
 class Sampler:
     """Samples of what one seat cannot see, for one decision: the canonical state
     (``canonical_state``) resampled as ``resample_from_infostate`` does, with what every sample
-    of it shares (the viewer's view, the invariants, the groups of unknown components)
-    computed once. Without unknown components, a sample is a copy with a new generator."""
+    shares (the viewer's view, the invariants, the groups of unknown components) computed
+    once. Without unknown components, a sample is a copy with a new generator.
+
+    The canonical state is the true one with the widest groups sorted; a sample of it, the
+    canonical state with the same groups permuted again. So a sample is made from the true
+    state at once, by both permutations composed (``sample`` of the canonical state is the
+    same state, which ``tests/test_agents.py`` checks), and checked against the true state's
+    view and invariants: neither the canonical state nor its check is made unless the widest
+    groups do not give a sample (then the sampler goes on from the canonical state, with the
+    same generator, as it went before)."""
 
     def __init__(self, state: State, viewer: int):
-        root, fit = _canonical(state, viewer)
-        self.root, self.viewer = root, viewer
-        if fit is None or fit.broken:
-            view = fit.view if fit is not None else _view(root, viewer)   # (a root that fits looks the same)
-            fit = Fit(viewer, view, set(root.check_invariants()))
-        # else the root, which fits, breaks no invariant either, and the viewer sees the same in it
-        self.fit = fit
-        unknown = _unknown_components(root, viewer)
-        self.levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
-        self.hidden = any(groups for groups, _ in self.levels)
+        self.state, self.viewer = state, viewer
+        self.unknown = _unknown_components(state, viewer)
+        self.widest = _groups(state, self.unknown, _LEVELS[0][0])
+        self.events = None if state.event_log is None else redacted(state, viewer)
+        self.sorting = _sorted_mapping(state, self.widest)
+        self.named = _naming_components(state)
+        self.fit = Fit(viewer, state, state) if self.widest else None
+        self._narrower: _FromRoot | None = None
+        self.hidden = bool(self.widest) or bool(self._from_root().levels)
 
     @property
-    def view(self) -> tuple[object, ...]:
-        """What the viewer sees of the root (and of every sample): his observation and options."""
-        return self.fit.view
+    def root(self) -> State:
+        """The canonical state: what every sample is drawn again from."""
+        return self._from_root().root
 
-    @property
-    def broken(self) -> set[str]:
-        """The invariants that the root breaks (a sample may break those only)."""
-        return self.fit.broken
+    def _from_root(self) -> _FromRoot:
+        """The canonical state, its check and its groups of every level, made once."""
+        if self._narrower is None:
+            self._narrower = _FromRoot(self.state, self.viewer)
+        return self._narrower
 
     def sample(self, seed: int) -> State:
         """The state ``root.resample_from_infostate(viewer, seed)`` gives (the same for a
         seed), or, with nothing hidden to draw again, a copy with a generator from ``seed``."""
-        root, viewer = self.root, self.viewer
         if not self.hidden:
-            copy = root.clone()
+            copy = self.root.clone()
             copy.rng = rng.seed_state(seed)
             return copy
-        generator, fresh_rng = _generators(root, seed)
-        fresh = _Fresh(fresh_rng, viewer, None if root.event_log is None else root.event_log[:])
-        return _drawn(root, self.levels, generator, fresh, self.fit)
+        generator, fresh_rng = _generators(self.state, seed)
+        fresh = _Fresh(fresh_rng, self.viewer, self.events)
+        if self.fit is not None:
+            for _ in range(_LEVELS[0][1]):
+                generator, mapping = _permutation(self.widest, generator)
+                sample = _built(self.state, _composed(self.sorting, mapping), fresh, 0, self.named)
+                if sample is not None and _fits(self.fit, sample):
+                    return _with_origin(sample)
+        narrower = self._from_root()
+        return _drawn(narrower.root, narrower.levels[1:], generator, fresh, narrower.fit)
 
 
-def _view(st: State, viewer: int) -> tuple[object, ...]:
-    """What ``viewer`` can tell a state by: his observation and his labelled legal actions."""
-    return st.observation(viewer), [(a.id, a.label) for a in st.legal_actions(viewer)]
+class _FromRoot:
+    """The canonical state of ``state`` for ``viewer``, the check its samples must pass, and
+    the groups of its unknown components at every level (empty if it has none)."""
+
+    def __init__(self, state: State, viewer: int):
+        root, fit = _canonical(state, viewer)
+        self.root = root
+        if fit is None:
+            self.fit = Fit(viewer, root, root)
+        else:   # the root fits: the viewer sees the same in it, and it was checked against every invariant
+            holds = {rule.label: rule.label not in fit.broken for rule in root.game.program.invariants
+                     if rule.label not in fit.unsure}   # (but the blind ones, which the root holds as the original)
+            self.fit = Fit(viewer, fit.seen, root, holds)
+        unknown = _unknown_components(root, viewer)
+        levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
+        self.levels = levels if any(groups for groups, _ in levels) else []
 
 
-def _looks_the_same(sample: State, viewer: int, view: tuple[object, ...]) -> bool:
-    """Whether ``viewer`` sees ``view`` in the sample (a view that fails to compute, a prompt
-    say, is not the same)."""
+def _composed(first: Mapping, then: Mapping) -> Mapping:
+    """The permutation ``first`` followed by ``then``: the component that takes the place of
+    each one, after both."""
+    mapping = {cid: new for cid, new in then.items() if cid not in first}
+    for cid, new in first.items():
+        after = then.get(new.id, new)
+        if after.id != cid:
+            mapping[cid] = after
+    return mapping
+
+
+def _of_reference(made: Callable[[State, int], tuple[object, ...]], st: State, viewer: int) -> tuple[object, ...]:
+    """``made(st, viewer)`` of a reference state (_ReferenceFailed if it fails to compute)."""
     try:
-        return _view(sample, viewer) == view
-    except RulelangError:
-        return False
+        return made(st, viewer)
+    except RulelangError as error:
+        raise _ReferenceFailed(error) from error
 
 
 def _generators(st: State, seed: int) -> tuple[int, int]:
@@ -249,9 +380,13 @@ def _unknown_components(st: State, viewer: int) -> list[Component]:
     catalog = st.game.catalog
     bit = 1 << viewer
     seers, knowers, zone_of = catalog.zone_seers, st.component_knowledge, st.component_zone
-    named = {c.id for value in _values_seen(st, viewer) for c in components_in(value)}
-    return [c for c in catalog.components
-            if not (knowers[c.id] | seers[zone_of[c.id]]) & bit and c.id not in named]
+    unseen = [c for c in catalog.components if not (knowers[c.id] | seers[zone_of[c.id]]) & bit]
+    if not unseen:
+        return unseen
+    scalars = (int, bool, str, type(None))
+    named = {c.id for value in _values_seen(st, viewer) if type(value) not in scalars
+             for c in components_in(value)}
+    return [c for c in unseen if c.id not in named]
 
 
 def _values_seen(st: State, viewer: int) -> Iterator[Value]:
@@ -334,14 +469,17 @@ class _Fresh(NamedTuple):
     events: list[Event] | None
 
 
-def _built(st: State, mapping: Mapping, fresh: _Fresh) -> State | None:
+def _built(st: State, mapping: Mapping, fresh: _Fresh, seed: int | None = None,
+           named: list[int] | None = None) -> State | None:
     """A copy of ``st`` with the components of ``mapping`` swapped into each other's places
-    and every reference relabelled, the viewer's record of the past only, a fresh generator,
-    and the decision awaited rebuilt by running on; None if running on fails. (Its origin is
-    made by ``_with_origin`` once it is kept.)"""
+    and every reference relabelled, the viewer's record of the past only, a fresh generator
+    (and the seed ``seed``, if given), and the decision awaited rebuilt by running on; None
+    if running on fails. (Its origin is made by ``_with_origin`` once it is kept.)"""
     sample = _copy(st, fresh)
+    if seed is not None:
+        sample.seed = seed
     if mapping:
-        _relabel_state(sample, mapping)
+        _relabel_state(sample, mapping, named)
     if not sample.terminal:
         sample.pending = None
         try:
@@ -361,7 +499,7 @@ def _copy(st: State, fresh: _Fresh) -> State:
     the event log redacted for him) and a fresh generator."""
     sample = st.clone()
     sample.rng = fresh.rng
-    sample.private_log = [line for line in sample.private_log if fresh.viewer in line[1]]
+    sample.private_lines = [line for line in sample.private_lines if fresh.viewer in line[1]]   # (not built)
     if fresh.events is not None:
         sample.event_log = fresh.events[:]
     return sample
@@ -375,47 +513,52 @@ def _with_origin(sample: State) -> State:
     return sample
 
 
-def _relabel_state(st: State, mapping: Mapping) -> None:
-    """Put ``mapping[c]`` where each ``c`` of the mapping was, and relabel every reference.
-    The knowledge of a place goes with it; a component's variables and the tokens on it are
-    its own and stay with it."""
+def _relabel_state(st: State, mapping: Mapping, named: list[int] | None = None) -> None:
+    """Put ``mapping[c]`` where each ``c`` of the mapping was, and relabel every reference
+    (``named``: where the history names a component, if known). The knowledge of a place
+    goes with it; a component's variables and the tokens on it are its own and stay with it."""
     def swap(value: Value) -> Value:
-        return _relabelled(value, mapping)
+        return value if type(value) in _SCALARS else _relabelled(value, mapping)
 
     knowledge = st.component_knowledge[:]
-    for slot, zone in enumerate(st.zones):
+    zone_of = st.component_zone
+    for slot in {zone_of[cid] for cid in mapping}:   # only the zones that hold a component moved
+        zone = st.zones[slot]
         for i, c in enumerate(zone):
             new = mapping.get(c.id)
             if new is not None:
                 zone[i] = new
-                st.component_zone[new.id] = slot
+                zone_of[new.id] = slot
                 knowledge[new.id] = st.component_knowledge[c.id]
     st.component_knowledge = knowledge
     catalog = st.game.catalog
-    st.global_values = {k: swap(v) if _may_hold_components(catalog, catalog.global_vars[k].type) else v
+    st.global_values = {k: swap(v) if may_hold_components(catalog, catalog.global_vars[k].type) else v
                         for k, v in st.global_values.items()}
     declared = (catalog.player_vars, catalog.space_vars, catalog.component_vars)
     for table, variables in zip((st.player_values, st.space_values, st.component_values), declared, strict=True):
         for name, values in table.items():
-            if _may_hold_components(catalog, variables[name].type):
-                table[name] = [swap(v) for v in values]
+            if may_hold_components(catalog, variables[name].type):
+                table[name] = [v if type(v) in _SCALARS else _relabelled(v, mapping) for v in values]
     for frame in st.frames:
-        frame.env = {k: swap(v) for k, v in frame.env.items()}
+        frame.env = {k: v if type(v) in _SCALARS else _relabelled(v, mapping) for k, v in frame.env.items()}
     ids = _relabelled_ids(catalog, mapping)
-    st.action_history = [(p, ids.get(a, a)) for p, a in st.action_history]
+    history = st.action_history   # (the copy's own list)
+    for k in _naming_components(st) if named is None else named:
+        player, action = history[k]
+        renamed = ids.get(action)
+        if renamed is not None:
+            history[k] = (player, renamed)
 
 
-_PLAIN_TYPES = frozenset({"int", "bool", "string", "player", "space"})
+def _naming_components(st: State) -> list[int]:
+    """Where in the history an action names a component (its id is the component's)."""
+    base = st.game.catalog.component_base
+    top = base + len(st.game.catalog.components)
+    return [k for k, (_, action) in enumerate(st.action_history) if base <= action < top]
 
 
-def _may_hold_components(catalog: Catalog, declared: ast.TypeRef | None) -> bool:
-    """Whether a variable of the ``declared`` type may hold a component (a list of numbers
-    needs no relabelling: tables of them can be long)."""
-    if declared is None:
-        return True
-    if declared.name == "list":
-        return _may_hold_components(catalog, declared.item)
-    return declared.name not in _PLAIN_TYPES and declared.name not in catalog.enums
+_SCALARS = frozenset({int, bool, str, type(None), Player, EnumValue, boards.Space})
+"""The kinds of values that are never a component nor hold one (relabelled as they are)."""
 
 
 def _relabelled(value: Value, mapping: Mapping) -> Value:
