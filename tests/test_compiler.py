@@ -170,7 +170,11 @@ def test_an_attribute_of_an_item_whose_kind_is_certain_is_read_without_a_test(tm
           end game
         }
     ''')
-    assert "type(_v" in game.generated_code()  # a variable's list may hold anything: its items are tested
+    # a variable declared list[space] holds spaces (checked when written): its items are read in place
+    assert "type(_v" not in game.generated_code()
+    game.new_initial_state()
+    game = load(tmp_path, (tmp_path / "game.rules").read_text(encoding="utf-8").replace("list[space]", "list[board]"))
+    assert "type(_v" in game.generated_code()  # a list of a type not held: its items are tested
     game.new_initial_state()
 
 

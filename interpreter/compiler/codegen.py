@@ -23,14 +23,16 @@ from rulelang.boards import Space
 
 from ..model.problems import unchecked
 from ..model.program import Expr, Op
-from ..model.values import Player, RuleError, Value, ZoneRef, kind_of
+from ..model.values import Component, Player, RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
 from ..tables.attributes import BoardAttribute, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
+from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
 from .integers import integer_bound, is_tuple, items_bound, short_list, sum_fits
 from .module import KIND_NAMES, ORDER_NAMES, Module
+from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
 from .tokens import TOKEN_COUNTS, TokenWriter
 
 if TYPE_CHECKING:
@@ -47,36 +49,6 @@ COMPILED_AGGREGATES = frozenset({*_OVER_ELEMENTS, *_OVER_PAIRS, "sorted"})
 """The aggregates the compiler writes: the language's, no more and no fewer (a test checks)."""
 
 
-class Scope:
-    """Where the names of one expression live: locals of the running procedure (in ``env``, by
-    their key) and Python locals of the generated code (parameters, comprehension variables)."""
-
-    def __init__(self, env_names: set[str], key: Callable[[str], str], python: dict[str, str], depth: str,
-                 env: str = "env"):
-        self.env_names, self.key, self.python = env_names, key, python
-        self.depth = depth  # how deep the ruleset's functions run here: "0", or a parameter
-        self.env = env      # the text of the environment: "env", or "None" in a function's body
-        self.keys_read: set[str] = set()  # env keys read: a KeyError of one means "no value yet"
-        # In a generated function that runs no statement (an expression, a loop of any/all):
-        # the state's tables it reads (``st.player_values[NAME]``...), each read once at its
-        # start into a Python local (table -> local). None: read where used.
-        self.tables: dict[str, str] | None = None
-        # Python locals (comprehension and loop variables) known to hold a player, space or
-        # component, or lists of them: local -> (that class, how many lists deep). Known
-        # from where their items come from (``ExpressionWriter.items_kind``), never from a
-        # declared type: an attribute of such a local is read without testing its kind.
-        self.kinds: dict[str, tuple[type, int]] = {}
-        # Python locals known to hold an integer, and a bound of its size (integers.py).
-        self.integers: dict[str, int] = {}
-
-    def table_reads(self, indent: str) -> list[str]:
-        """The lines that read the tables this scope uses into their locals."""
-        return [f"{indent}{local} = {table}" for table, local in (self.tables or {}).items()]
-
-    def is_local(self, name: str) -> bool:
-        return name in self.python or name in self.env_names
-
-
 class ExpressionWriter:
     """Writes expressions as Python source against a catalog of declarations."""
 
@@ -84,6 +56,7 @@ class ExpressionWriter:
         self.cat, self.module = catalog, module
         self.tokens = TokenWriter(catalog, module)  # tokens(...) and bank(...) read in place
         self.depth_free = depth_free(catalog.functions, catalog.component_types)  # (callgraph.py)
+        self.held = HeldParameters(catalog, module)   # the parameters whose declared type is held
 
     # ---- units ----
     def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
@@ -116,7 +89,7 @@ class ExpressionWriter:
         arguments are written (None: no result kept)."""
         name = self.module.fresh("_c")
         scope = self._scope(env_names, key)
-        values = [self.write(arg, scope) for arg in node.args]
+        values = self.arguments(self.cat.procedure_called(node), node.args, scope)
         ret = bind_result()
         if compiled is not None or unpaused is not None:   # bounded in depth before its arguments are computed
             result = f"env[{self.module.constant(ret)}] = " if ret else ""
@@ -167,7 +140,9 @@ class ExpressionWriter:
         self.module.functions[key] = name  # a recursive call finds it while it compiles
         params = {p.name: self.module.fresh("_v") for p in decl.params}
         scope = Scope(set(), str, dict(params), "0" if free else "_depth", env="None")
-        scope.tables = {}
+        scope.tables, scope.learnt = {}, True
+        for param, promise in self.held.of(decl).items():   # checked by every call
+            scope.learn(params[param], promise)
         text = self.write(decl.body, scope)
         head = ", ".join(["st", *([] if free else ["_depth"]), *params.values()])
         body = [f"    return {text}"] if free else ["    try:", f"        return {text}", *_DEEP]
@@ -178,6 +153,8 @@ class ExpressionWriter:
     # ---- expressions ----
     def write(self, node: ast.Expr, scope: Scope) -> str:
         """The Python source of ``node``: an expression, parenthesized where it has operators."""
+        if not scope.learnt:
+            self.held.learn_running(scope)
         method: Callable[[Any, Scope], str] = getattr(self, "_" + type(node).__name__)
         return method(node, scope)
 
@@ -269,12 +246,12 @@ class ExpressionWriter:
             raise unchecked(f"nothing has an attribute '{node.name}'", node.span)
         obj = self.write(target, scope)
         name = self.module.constant(node.name)
+        known = scope.kinds.get(obj) or known_kind(promise_of(self.cat, target, scope))
+        if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
+            return f"({self._read(readers[known[0]], obj, node.name, scope)})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
             dispatch = self.module.constant(_dispatch(readers, node.name), f"<reads x.{node.name}>")
             return f"{dispatch}(st, {obj})"
-        known = scope.kinds.get(obj)
-        if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
-            return f"({self._read(readers[known[0]], obj, node.name, scope)})"
         text = f"_no_attribute({obj}, {name})"
         for kind, reader in reversed(readers.items()):
             text = f"{self._read(reader, obj, node.name, scope)} if type({obj}) is {KIND_NAMES[kind]} else {text}"
@@ -299,6 +276,8 @@ class ExpressionWriter:
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
         target, index = self.write(node.target, scope), self.write(node.index, scope)
+        if is_tuple(self.cat, node.target, scope) and integer_bound(self.cat, node.index, scope) is not None:
+            return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
                     f" and -len({target}) <= {index} < len({target}) else _index(st, {target}, {index}))")
@@ -403,12 +382,39 @@ class ExpressionWriter:
             count = len(decl.params)
             raise unchecked(f"function '{node.function}' takes {count} argument{'' if count == 1 else 's'}, "
                             f"got {len(node.args)}", node.span)
-        args = [self.write(a, scope) for a in node.args]
+        args = self.arguments(decl, node.args, scope)
         free = scope.depth == "0" and decl.name in self.depth_free
         called = self._ruleset_function(decl, free)
         if scope.depth == "0":   # from outside any function: never too deep, only charged
             return f"(st.charge({runtime.CALL_WORK}) or {called}({', '.join(['st', *([] if free else ['1']), *args])}))"
         return f"(_enter(st, {scope.depth}) and {called}({', '.join(['st', f'{scope.depth} + 1', *args])}))"
+
+    def arguments(self, decl: ast.ProcedureDecl | ast.FunctionDecl, nodes: tuple[ast.Expr, ...], scope: Scope
+                  ) -> list[str]:
+        """The sources of the arguments ``nodes`` of a call of ``decl``, each checked against
+        the declared type of its parameter where the callee holds to it and the text does
+        not prove it (scope.py)."""
+        held, texts = self.held.of(decl), []
+        for node, param in zip(nodes, decl.params, strict=False):
+            text, promise = self.write(node, scope), held.get(param.name)
+            proven = promise is not None and self._proves(node, text, scope, promise)
+            texts.append(self.held.checked_argument(text, promise, f"'{param.name}' of {decl.name}", proven))
+        return texts
+
+    def written(self, name: str, node: ast.Expr | None, text: str, scope: Scope) -> str:
+        """The source of ``text``, the value of ``node`` (None: of ``+=`` or ``-=``, an int)
+        to be written to global variable ``name``: checked against its type where not proven."""
+        promise = global_promise(self.cat, name)
+        proven = promise is not None and (promise.fits(0) if node is None else self._proves(node, text, scope, promise))
+        return self.held.checked_argument(text, promise, f"variable '{name}'", proven)
+
+    def _proves(self, node: ast.Expr, text: str, scope: Scope, promise: Declared) -> bool:
+        """Whether ``node`` (written ``text``) is certainly of type ``promise``."""
+        constant = self._constant_values((node,), scope)
+        known = scope.promises.get(text) or promise_of(self.cat, node, scope)
+        return proves(promise, known, constant[0] if constant is not None else NOT_KNOWN,
+                      lambda: integer_bound(self.cat, node, scope) is not None,
+                      lambda: is_tuple(self.cat, node, scope), lambda: self.items_kind(node, scope))
 
     def _load_time_call(self, node: ast.Call, scope: Scope) -> str:
         fn = self.module.constant(self.cat.load_time_functions[node.function], f"<{node.function}, at load time>")
@@ -464,11 +470,7 @@ class ExpressionWriter:
         """any(), all() or first() over one clause: a loop that stops at the first item that
         decides, as a function of the Python locals in scope."""
         source = self.write(gen.clauses[0].source, scope)
-        inner = Scope(scope.env_names, scope.key, dict(scope.python), scope.depth)
-        inner.keys_read = scope.keys_read  # a KeyError in the loop reaches the expression's function
-        inner.tables = {}
-        inner.kinds = dict(scope.kinds)
-        inner.integers = dict(scope.integers)
+        inner = scope.inner()
         loop = self._deciding(name, gen, inner, "_source", "_found")
         used = set(re.findall(r"\w+", " ".join(loop)))
         passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
@@ -525,6 +527,8 @@ class ExpressionWriter:
         """Record in ``scope`` what the Python local ``var``, bound to each item of
         ``source`` in turn, certainly holds, when ``items_kind`` knows."""
         kind = self.items_kind(source, scope)
+        if self._zone_read(source, scope):   # a zone's items are components
+            kind = (Component, 1)
         if kind is not None and kind[1] >= 1:
             scope.kinds[var] = (kind[0], kind[1] - 1)
         bound = items_bound(self.cat, source, scope)
@@ -533,25 +537,38 @@ class ExpressionWriter:
 
     def items_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         """What ``node`` certainly is, as (class, how many lists deep) for a player, a
-        space or a component or lists of one of them, from what it is made of, not from a
-        declared type (which the engine does not enforce): a board query (its result's kind
-        is fixed), ``players`` and ``seats``, a constant of the game whose value is known
-        now, or a comprehension variable already known. None when not certain."""
+        space or a component or lists of one of them: a board query (its result's kind is
+        fixed), ``players`` and ``seats``, a constant of the game whose value is known now,
+        a comprehension variable already known, or a variable or held parameter of that
+        declared type (scope.py). None when not certain."""
         cat = self.cat
         if isinstance(node, ast.Name):
             name = node.name
-            if name in scope.python:
-                return scope.kinds.get(scope.python[name])
+            if scope.local_text(name) is not None:
+                return scope.kinds.get(scope.local_text(name) or "")
             if name in scope.env_names or name in cat.global_vars:
-                return None
+                return known_kind(promise_of(cat, node, scope))   # a global's declared type
             if name in ("players", "seats"):
                 return Player, 1
-            return _value_kind(cat.constants[name]) if name in cat.constants else None
+            return value_kind(cat.constants[name]) if name in cat.constants else None
         if isinstance(node, ast.Call) and node.function in _BOARD_QUERY_KINDS \
                 and node.function not in cat.component_types and node.function not in cat.functions \
                 and node.function not in cat.load_time_functions:
             return Space, _BOARD_QUERY_KINDS[node.function]
-        return None
+        return known_kind(promise_of(cat, node, scope))   # a variable's declared type
+
+    def _zone_read(self, node: ast.Expr, scope: Scope) -> bool:
+        """Whether ``node`` is a zone (of components): a declared one, or ``p.zone`` of a
+        player known to be one."""
+        constant = self._constant_values((node,), scope)
+        if constant is not None:
+            return type(constant[0]) is ZoneRef
+        if not isinstance(node, ast.Attribute):
+            return False
+        target = node.target
+        text = scope.local_text(target.name) if isinstance(target, ast.Name) else None
+        known = scope.kinds.get(text) if text is not None else None
+        return known == (Player, 0) and isinstance(attribute_readers(self.cat, node.name).get(Player), PlayerZone)
 
     def _nested_short_circuit(self, node: ast.Expr) -> bool:
         """Whether ``node`` is any() or all() over a generator of one clause (not a function
@@ -575,20 +592,6 @@ _CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
 _BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "region": 1, "largest_region": 1, "lines": 2}
 """Board queries whose result is always a list of spaces (1), or of lists of spaces (2):
 builtins.py returns the board's own tuples of spaces (rulelang.boards), or raises."""
-
-
-def _value_kind(value: object) -> tuple[type, int] | None:
-    """``ExpressionWriter.items_kind`` of a value known now: a player, a space or a
-    component (0), or a non-empty list whose items all have one such kind (one list deeper)."""
-    if type(value) in KIND_NAMES:
-        return type(value), 0
-    if type(value) is tuple and value:
-        kinds = {_value_kind(item) for item in value}
-        if len(kinds) == 1:
-            (kind,) = kinds
-            if kind is not None:
-                return kind[0], kind[1] + 1
-    return None
 
 
 def _dispatch(readers: dict[type, Callable[[State, Any], Value]], name: str) -> Callable[[State, Any], Value]:

@@ -22,6 +22,7 @@ from ..model.program import Code, Env, Expr, InitialValues, Invariant, PlayerRul
 from ..model.values import Value
 from ..tables.builtins import LoadTimeWork
 from ..tables.catalog import Catalog
+from ..tables.declared import Declared, checked_write, variable_promise
 from .lower import Compiler
 
 if TYPE_CHECKING:
@@ -101,8 +102,9 @@ class _ProgramCompiler:
             (catalog.space_vars, initial.space_values, {"me"}),
             (catalog.component_vars, initial.component_values, {"me"}))
         for variables, compiled, scope in owned:
-            for name, var in variables.items():
-                compiled[name] = self._expression(var.initial, var.span, scope)
+            for name, var in variables.items():   # of the variable's type (declared.py)
+                compiled[name] = _checked(self._expression(var.initial, var.span, scope),
+                                          variable_promise(catalog, var), name)
         return initial
 
     def _invariants(self) -> tuple[Invariant, ...]:
@@ -128,3 +130,13 @@ class _ProgramCompiler:
         """``expr`` (checked with the ruleset) compiled with the local names of ``scope``
         bound, for a host that evaluates an expression of the rules."""
         return self._expression(expr, expr.span, scope)
+
+
+def _checked(value: Expr, promise: Declared | None, name: str) -> Expr:
+    """``value``, the initial value of variable ``name``, checked against its type."""
+    if promise is None:
+        return value
+
+    def initial(st: State, env: Env) -> Value:
+        return checked_write(value(st, env), promise, name)
+    return initial

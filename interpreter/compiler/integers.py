@@ -5,7 +5,7 @@ An expression is a *proven integer* when the text alone makes it one, whatever t
 holds: an integer literal or constant, a builtin whose result is always a Python ``int``
 (``size``, ``tokens``...), ``count``, arithmetic of proven integers (the runtime's
 operations return an ``int`` or raise), a comprehension variable over a list literal of
-them or a range. Declared types are not used: the engine does not enforce them.
+them or a range, a parameter whose declared type the engine holds to (scope.py).
 
 Its *bound* is a number no larger than which its absolute value always is. Two proven
 integers compare in Python exactly as the rules' ordering compares them (``_ordering`` in
@@ -14,17 +14,14 @@ keep it within the rules' range (``runtime.MAX_INT``) cannot overflow and needs 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rulelang import ast
 
 from ..tables.attributes import OwnField, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BUILTINS, FREE_WORK
 from ..tables.catalog import Catalog
+from ..tables.declared import Declared
 from ..tables.runtime import MAX_INT
-
-if TYPE_CHECKING:
-    from .codegen import Scope
+from .scope import Scope, known_kind, promise_of
 
 LENGTH_BOUND = 2**48
 """Larger than any length: no list, zone or text in memory has 2**48 items (a tuple of them
@@ -44,11 +41,14 @@ def integer_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
     if isinstance(node, ast.Literal):
         return abs(node.value) if type(node.value) is int else None
     if isinstance(node, ast.Name):
-        return _name_bound(cat, node.name, scope)
+        return _name_bound(cat, node, scope)
     if isinstance(node, ast.Call):
         return _call_bound(cat, node)
     if isinstance(node, ast.Attribute):
-        return LENGTH_BOUND if _own_index(cat, node, scope) else _tokens_bound(cat, node.name)
+        if _own_index(cat, node, scope):
+            return LENGTH_BOUND
+        tokens = _tokens_bound(cat, node.name)
+        return tokens if tokens is not None else _declared_bound(cat, node, scope)
     if isinstance(node, ast.UnaryOp):
         return integer_bound(cat, node.operand, scope) if node.op == "-" else None
     if isinstance(node, ast.IfExpr):
@@ -99,8 +99,13 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     if isinstance(node, ast.BinaryOp):
         return node.op == ".." or (node.op == "+" and is_tuple(cat, node.left, scope)
                                    and is_tuple(cat, node.right, scope))
-    if isinstance(node, ast.Name):
-        return _is_constant(cat, node.name, scope) and type(cat.constants[node.name]) is tuple
+    if isinstance(node, ast.Name) and scope.local_text(node.name) is not None:
+        return scope.local_text(node.name) in scope.lists
+    if isinstance(node, ast.Name) and _is_constant(cat, node.name, scope):
+        return type(cat.constants[node.name]) is tuple
+    if isinstance(node, (ast.Name, ast.Attribute)):   # a variable declared a list
+        promise = promise_of(cat, node, scope)
+        return promise is not None and promise == Declared(tuple, promise.item)
     if isinstance(node, ast.Call) and node.function not in cat.component_types and node.function not in cat.functions:
         if node.function == "sorted":
             return True
@@ -124,12 +129,14 @@ def short_list(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
 
 
 def _own_index(cat: Catalog, node: ast.Attribute, scope: Scope) -> bool:
-    """Whether ``node`` is ``x.index`` of a local known to hold a player or a space whose
-    index is its own (its seat, its place on its board), not a variable of that name."""
+    """Whether ``node`` is ``x.index`` of a local or a variable known to hold a player or a
+    space whose index is its own (its seat, its place on its board), not a variable of
+    that name."""
     target = node.target
-    if node.name != "index" or not isinstance(target, ast.Name) or target.name not in scope.python:
+    if node.name != "index" or not isinstance(target, ast.Name):
         return False
-    known = scope.kinds.get(scope.python[target.name])
+    text = scope.local_text(target.name)
+    known = scope.kinds.get(text) if text is not None else known_kind(promise_of(cat, target, scope))
     return known is not None and known[1] == 0 and isinstance(attribute_readers(cat, "index").get(known[0]), OwnField)
 
 
@@ -142,13 +149,21 @@ def _arithmetic_bound(op: str, left: int, right: int) -> int:
     return left if op == "/" else right   # floor division shrinks; a remainder is below the divisor
 
 
-def _name_bound(cat: Catalog, name: str, scope: Scope) -> int | None:
-    if name in scope.python:
-        return scope.integers.get(scope.python[name])
+def _name_bound(cat: Catalog, node: ast.Name, scope: Scope) -> int | None:
+    name = node.name
+    text = scope.local_text(name)
+    if text is not None:
+        return scope.integers.get(text)
     if _is_constant(cat, name, scope):
         value = cat.constants[name]
         return abs(value) if type(value) is int else None
-    return None
+    return _declared_bound(cat, node, scope)
+
+
+def _declared_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
+    """MAX_INT for a variable declared ``int`` (its values are checked when written), else None."""
+    promise = promise_of(cat, node, scope)
+    return MAX_INT if promise is not None and promise == Declared(int) else None
 
 
 def _is_constant(cat: Catalog, name: str, scope: Scope) -> bool:

@@ -20,6 +20,7 @@ from ..model.values import RuleError, Value, kind_of
 from ..tables import effects
 from ..tables.attributes import attribute_setter, is_owned_variable
 from ..tables.builtins import as_list
+from ..tables.declared import Declared, checked_write, global_promise
 from ..tables.runtime import make_room_for_calls
 from .chance import ChanceLowering
 from .choices import ChoiceLowering
@@ -113,7 +114,10 @@ class Compiler:
         self.loops = []
         self.jumps, self.targets = {}, []
         self.snapshots = {} if name in self.unpaused else None
+        decl = self.cat.procedures.get(name) if params else None   # its parameters held to their types
+        self.writer.held.enter(decl, lambda param: f"env[{self.module.constant(param)}]")
         self.block(body, code)
+        self.writer.held.enter(None, str)
         self._thread()
         write_run(code, self.module)
         if name in self.unpaused:
@@ -297,7 +301,7 @@ class Compiler:
             if name in self.scope:
                 read, write = _local_access(self.key(name))
             elif name in self.cat.global_vars:
-                read, write = _global_access(name)
+                read, write = _global_access(name, global_promise(self.cat, name))
             else:
                 raise unchecked(f"'{name}' is not a variable", target.span)
         elif isinstance(target, ast.Attribute):
@@ -548,13 +552,13 @@ def _local_access(name: str) -> tuple[Expr, Write]:
     return read, write
 
 
-def _global_access(name: str) -> tuple[Expr, Write]:
-    """(read, write) of the global variable ``name``."""
+def _global_access(name: str, promise: Declared | None) -> tuple[Expr, Write]:
+    """(read, write) of the global variable ``name``, of type ``promise`` (declared.py)."""
     def read(st: State, env: Env) -> Value:
         return st.global_values[name]
 
     def write(st: State, env: Env, value: Value) -> None:
-        effects.set_global(st, name, value)
+        effects.set_global(st, name, checked_write(value, promise, name))
     return read, write
 
 

@@ -25,7 +25,7 @@ from ..model.problems import unchecked
 from ..model.program import Op
 from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
-from .codegen import Scope
+from .scope import Scope
 from .tokens import TokenWriter
 
 if TYPE_CHECKING:
@@ -142,12 +142,14 @@ class ProcedureWriter:
         c.renames, c.block_names, c.loops = {}, [set()], []
         self.locals, self.lines = {}, []
         params = [self.local(p.name) for p in decl.params]
+        c.writer.held.enter(decl, self.local)   # the parameters whose declared type is held
         name = self.names[decl.name]
         self.emit(0, f"def {name}({', '.join(['st', '_depth', *params])}):  # procedure at {_where(decl.span)}",
                   decl.span)
         if decl.body is not None:
             self.block(decl.body, 1)
         self.emit(1, "return None", decl.span)
+        c.writer.held.enter(None, str)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
                            local_names={py: key for key, py in self.locals.items()})
@@ -182,11 +184,14 @@ class ProcedureWriter:
         self.lines.append(("    " * indent + text, span))
 
     def expr(self, node: ast.Expr) -> str:
+        return self.compiler.writer.write(node, self.scope())
+
+    def scope(self) -> Scope:
+        """Where the names of an expression of the procedure live."""
         c = self.compiler
         if self.in_env:
-            return c.writer.write(node, Scope(set(c.scope), c.key, {}, "0"))
-        scope = Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None")
-        return self.compiler.writer.write(node, scope)
+            return Scope(set(c.scope), c.key, {}, "0")
+        return Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None")
 
     def constant(self, value: object) -> str:
         return self.module.constant(value)
@@ -217,6 +222,7 @@ class ProcedureWriter:
         elif isinstance(target, ast.Name) and target.name in self.cat.global_vars:
             name = self.constant(target.name)
             new = value if node.op == "=" else f"_updated(st.global_values[{name}], {value}, {op})"
+            new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.scope())
             self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
         elif isinstance(target, ast.Attribute):
             variable = self.constant(owned_variable(self.cat, target.name, target.span))
@@ -301,7 +307,7 @@ class ProcedureWriter:
 
     def _call(self, node: ast.CallStmt | ast.CallLet) -> str:
         proc = self.cat.procedure_called(node)
-        args = [self.expr(a) for a in node.args]
+        args = self.compiler.writer.arguments(proc, node.args, self.scope())   # checked where not proven
         return f"{self.names[proc.name]}({', '.join(['st', f'_enter_procedure(st, {self.depth})', *args])})"
 
     def _CallStmt(self, node: ast.CallStmt, indent: int) -> None:

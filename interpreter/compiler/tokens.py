@@ -29,7 +29,7 @@ from ..tables.catalog import Catalog
 from .module import Module
 
 if TYPE_CHECKING:
-    from .codegen import Scope
+    from .scope import Scope
 
 TOKEN_COUNTS = frozenset({"tokens", "bank"})
 """The builtins ``TokenWriter.count`` may write in place."""

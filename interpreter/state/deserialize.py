@@ -34,6 +34,7 @@ from rulelang.errors import RulelangError, StateDataError
 from ..model.program import Frame
 from ..model.serialize import FORMAT, READ_FORMATS, zone_key
 from ..model.values import CHANCE, Component, Player, Ref, Value
+from ..tables.declared import frame_problem, table_problem
 from .events import Event, EventDataError, decode_events
 from .state import State
 
@@ -304,15 +305,23 @@ class _Loader:
     # ---- variables and holdings
     def _globals(self, data: dict[str, Any]) -> dict[str, Value]:
         _same_keys(data, self.catalog.global_vars, "$.globals", "global variable")
-        return {k: self.decode(v, f"$.globals.{k}") for k, v in data.items()}
+        values = {k: self.decode(v, f"$.globals.{k}") for k, v in data.items()}
+        problem = table_problem(self.catalog, self.catalog.global_vars, {k: [v] for k, v in values.items()})
+        if problem is not None:   # each of its declared type (declared.py)
+            raise _Bad("$.globals", problem.replace("[0]", "", 1))
+        return values
 
     def _table(self, data: dict[str, Any], what: str, declared: Any, count: int) -> dict[str, list[Value]]:
         _same_keys(data, declared, f"$.{what}", "variable")
         for k, v in data.items():
             if len(v) != count:
                 raise _Bad(f"$.{what}.{k}", f"{len(v)} values where the game has {count} owners")
-        return {k: [x if type(x) in _SCALARS else self.decode(x, f"$.{what}.{k}[{i}]") for i, x in enumerate(v)]
-                for k, v in data.items()}
+        values = {k: [x if type(x) in _SCALARS else self.decode(x, f"$.{what}.{k}[{i}]") for i, x in enumerate(v)]
+                  for k, v in data.items()}
+        problem = table_problem(self.catalog, declared, values)
+        if problem is not None:   # each of its declared type (declared.py)
+            raise _Bad(f"$.{what}", problem)
+        return values
 
     def _supplies(self, data: dict[str, Any]) -> dict[str, list[int]]:
         catalog = self.catalog
@@ -370,6 +379,9 @@ class _Loader:
             for key, value in env.items():
                 if key.startswith("$"):
                     self._loop_data(key, value, st, f"{path}.env.{key}")
+            problem = frame_problem(self.catalog, f["procedure"], env)   # the types its code holds to
+            if problem is not None:
+                raise _Bad(f"{path}.env", problem)
             frames.append(Frame(f["procedure"], code.ops, pc, env, f["returns_to"]))
         return frames
 

@@ -17,6 +17,7 @@ from rulelang.diagnostics import Span
 from ..model.problems import unchecked
 from ..model.program import Env, Expr
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, kind_of
+from .declared import Declared, checked_write, variable_promise
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -97,8 +98,21 @@ def owned_variable(catalog: Catalog, name: str, span: Span) -> OwnedVariable:
         ("component", catalog.component_vars, lambda v: _as_component(v, name).id))
     for table, variables, index_of in owned:
         if name in variables:
-            return OwnedVariable(table, name, index_of)
+            return OwnedVariable(table, name, index_of, variable_promise(catalog, variables[name]))
     raise unchecked(f"'{name}' is not a player, space or component variable that can be assigned", span)
+
+
+def attribute_promise(catalog: Catalog, name: str) -> Declared | None:
+    """What ``x.name`` always is when it reads (on whatever kind of ``x`` has it): the type
+    of the variables so named, when every reader of that name reads one of them and they
+    agree; else None (a zone, a field, a supply of that name too...)."""
+    found: set[Declared | None] = set()
+    for kind in attribute_readers(catalog, name):
+        table = {Player: catalog.player_vars, Component: catalog.component_vars}.get(kind, catalog.space_vars)
+        if name not in table or (kind is Player and name == "index"):
+            return None
+        found.add(variable_promise(catalog, table[name]))
+    return found.pop() if len(found) == 1 else None
 
 
 def is_owned_variable(catalog: Catalog, name: str) -> bool:
@@ -121,13 +135,16 @@ def attribute_setter(catalog: Catalog, target: Expr, name: str, span: Span) -> t
 class OwnedVariable:
     """Variable ``name`` of the players, spaces or components (``table``), read and written
     for an owner (its place in the table: ``index_of(owner)``, which checks its kind); a
-    write is recorded as an event of ``table`` (see events.py)."""
+    value written is of its declared type (``promise``, declared.py), and recorded as an
+    event of ``table`` (see events.py)."""
 
-    __slots__ = ("attribute", "index_of", "name", "table")
+    __slots__ = ("attribute", "index_of", "name", "plain", "promise", "table")
 
-    def __init__(self, table: str, name: str, index_of: Callable[[Value], int]):
-        self.table, self.name, self.index_of = table, name, index_of
+    def __init__(self, table: str, name: str, index_of: Callable[[Value], int], promise: Declared | None = None):
+        self.table, self.name, self.index_of, self.promise = table, name, index_of, promise
         self.attribute = f"{table}_values"  # the state's table of them
+        # the class of every value of the type, when that alone tells (not a list's items)
+        self.plain = promise.cls if promise is not None and promise.item is None else None
 
     def __repr__(self) -> str:
         return f"<{self.table} variable {self.name}>"
@@ -138,6 +155,8 @@ class OwnedVariable:
 
     def write(self, st: State, owner: Value, value: Value) -> None:
         index = self.index_of(owner)
+        if type(value) is not self.plain and self.promise is not None:
+            checked_write(value, self.promise, self.name)
         values: list[Value] = getattr(st, self.attribute)[self.name]
         values[index] = value
         if st.event_log is not None:

@@ -214,6 +214,15 @@ def index(st: State, container: Any, key: Any) -> Any:
     return found[key]
 
 
+def item(items: tuple[Value, ...], key: int) -> Value:
+    """``items[key]`` of a value proven a list and a key proven an integer (codegen.py):
+    ``index`` without the tests of their kinds."""
+    try:
+        return items[key]
+    except IndexError:
+        raise RuleError(f"index {key} is out of range for a list of {len(items)}") from None
+
+
 def entry(mapping: dict[Any, Any], key: Any) -> Any:
     """``mapping[key]``, where a missing or impossible key is the rules' error."""
     try:

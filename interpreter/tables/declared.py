@@ -1,0 +1,171 @@
+"""Declared types the engine holds to: what a parameter of a procedure or a function of the
+ruleset certainly is while it runs, so that the compiler (codegen.py) reads it without
+testing its kind.
+
+A parameter ``s: player`` is *held* when its procedure or function never gives it another
+value (no ``s = ...``, no ``let``, loop or choice of that name): then every value it has is
+the argument of the call, which the call checks (``check``: the rules' error, located at
+the call, for an argument of another kind), and a state read back checks the frames it
+restores (``frame_problem``). Types the engine does not hold to (a die, a board, a supply)
+check nothing and promise nothing.
+
+What a held type promises (``Declared``): the Python class of the value (``int``, ``bool``,
+``str``, Player, Space, Component, EnumValue, ZoneRef, ``tuple`` for a list) and, for a
+list, the class of every item; an optional type (``player?``) may also be none. Not a
+component's type: the rules use one for another (a treasure card as a ship's hold, a
+``list[list[clue]]`` that pairs a clue with a map), as they may.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rulelang import ast
+from rulelang.boards import Space
+from rulelang.check.tree import bound_names, walk
+
+from ..model.values import Component, EnumValue, Player, RuleError, Value, ZoneRef, kind_of
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
+
+_CLASSES: dict[str, type] = {"int": int, "bool": bool, "string": str, "player": Player, "space": Space,
+                             "zone": ZoneRef}
+_WORDS = {"int": "an int", "bool": "a bool", "string": "a string", "player": "a player", "space": "a space",
+          "zone": "a zone"}
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A declared type the engine holds to: ``cls`` (the Python class of the value),
+    ``item`` (what each item of a list is, when declared), ``optional`` (none allowed too)."""
+
+    cls: type
+    item: Declared | None = None
+    optional: bool = False
+
+    def fits(self, value: Value) -> bool:
+        """Whether ``value`` is of this type (every item of a list included: the classes of
+        a list of plain items at once, a list of lists item by item)."""
+        if type(value) is not self.cls:
+            return value is None and self.optional
+        item = self.item
+        if item is None or not isinstance(value, tuple):
+            return True
+        if item.cls is not tuple:
+            return set(map(type, value)) <= ({item.cls, type(None)} if item.optional else {item.cls})
+        return all(item.fits(v) for v in value)
+
+    def describe(self) -> str:
+        """'a player', 'a list of components', 'an int or none'..."""
+        if self.cls is tuple:
+            text = "a list" if self.item is None else f"a list of {self.item.plural()}"
+        elif self.cls in (Component, EnumValue):
+            text = "a component" if self.cls is Component else "an enum value"
+        else:
+            text = _WORDS[next(k for k, v in _CLASSES.items() if v is self.cls)]
+        return text + (" or none" if self.optional else "")
+
+    def plural(self) -> str:
+        return self.describe().removeprefix("a ").removeprefix("an ")
+
+    @property
+    def depth(self) -> int:
+        """How many lists deep the value of a non-optional type is (0: not a list)."""
+        return 0 if self.item is None or self.cls is not tuple else 1 + self.item.depth
+
+
+def declared(cat: Catalog, typ: ast.TypeRef | None) -> Declared | None:
+    """What ``typ`` promises once held, or None for a type that promises nothing here."""
+    if typ is None:
+        return None
+    if typ.name == "list":
+        return Declared(tuple, declared(cat, typ.item) if typ.item is not None else None, typ.optional)
+    if typ.name in _CLASSES:
+        return Declared(_CLASSES[typ.name], optional=typ.optional)
+    if typ.name in cat.component_types:   # its class: the rules use one type for another (a card as a hold)
+        return Declared(Component, optional=typ.optional)
+    if typ.name in cat.enums:
+        return Declared(EnumValue, optional=typ.optional)
+    return None
+
+
+def held_parameters(cat: Catalog, params: tuple[ast.Param, ...], body: ast.Node | None) -> dict[str, Declared]:
+    """The parameters of ``params`` whose declared type is held in ``body``: never given
+    another value there, and of a type that promises something."""
+    rebound: set[str] = set()
+    for node in walk(body) if body is not None else ():
+        rebound.update(bound_names(node))
+        if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
+            rebound.add(node.target.name)
+    found: dict[str, Declared] = {}
+    for param in params:
+        promise = declared(cat, param.type)
+        if promise is not None and param.name not in rebound:
+            found[param.name] = promise
+    return found
+
+
+def check(value: Value, promise: Declared, what: str) -> Value:
+    """``value``, if it fits ``promise``; else the rules' error naming ``what``."""
+    if promise.fits(value):
+        return value
+    raise RuleError(f"{what} must be {promise.describe()}, got {kind_of(value)}")
+
+
+def checker(promise: Declared, what: str) -> Callable[[Value], Value]:
+    """``check`` of ``promise`` as a function of the value alone, its class tested first."""
+    cls, optional, item = promise.cls, promise.optional, promise.item
+
+    def checked(value: Value) -> Value:
+        if type(value) is cls and item is None:
+            return value
+        if (value is None and optional) or promise.fits(value):
+            return value
+        raise RuleError(f"{what} must be {promise.describe()}, got {kind_of(value)}")
+    return checked
+
+
+def frame_problem(cat: Catalog, procedure: str, env: Mapping[str, Value]) -> str | None:
+    """Why the locals ``env`` of a frame of ``procedure`` (read back from saved data) break
+    a type its code holds to, or None when they do not."""
+    decl = cat.procedures.get(procedure)
+    if decl is None:
+        return None
+    for name, promise in held_parameters(cat, decl.params, decl.body).items():
+        if name in env and not promise.fits(env[name]):
+            return f"parameter {name} of {procedure} must be {promise.describe()}, not {kind_of(env[name])}"
+    return None
+
+
+def variable_promise(cat: Catalog, decl: ast.VarDecl) -> Declared | None:
+    """What the variable ``decl`` (global, or of players, spaces or components) always
+    holds: every value written to it is checked (its initial value, each assignment, a
+    state read back)."""
+    return declared(cat, decl.type)
+
+
+def global_promise(cat: Catalog, name: str) -> Declared | None:
+    """``variable_promise`` of the global variable ``name`` (None: not one)."""
+    decl = cat.global_vars.get(name)
+    return None if decl is None else variable_promise(cat, decl)
+
+
+def checked_write(value: Value, promise: Declared | None, name: str) -> Value:
+    """``value``, to be written to variable ``name`` of type ``promise``; else the rules' error."""
+    if promise is None or promise.fits(value):
+        return value
+    raise RuleError(f"variable '{name}' must be {promise.describe()}, got {kind_of(value)}")
+
+
+def table_problem(cat: Catalog, variables: Mapping[str, ast.VarDecl], values: Mapping[str, list[Value]]
+                  ) -> str | None:
+    """Why the values of ``variables`` (read back from saved data, each a list by owner)
+    break a variable's type, or None when they do not."""
+    for name, found in values.items():
+        promise = variable_promise(cat, variables[name]) if name in variables else None
+        for i, value in enumerate(found):
+            if promise is not None and not promise.fits(value):
+                return f"{name}[{i}] must be {promise.describe()}, not {kind_of(value)}"
+    return None
