@@ -20,6 +20,7 @@ from rulelang.diagnostics import UNNAMED_TEXT, Diagnostic, Span
 from rulelang.errors import RulesetError
 from rulelang.files import cache_file
 from rulelang.syntax.ast_builder import AstBuilder
+from rulelang.syntax.parse_cache import cached_parse
 from rulelang.syntax.syntax_errors import syntax_diagnostics
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -56,13 +57,14 @@ def _grammar_cache(name: str) -> str | bool:
 def parse(text: str, path: str = UNNAMED_TEXT) -> ast.Ruleset:
     """Parse ruleset text into an AST; raises RulesetError with every syntax diagnostic.
     The AST is immutable, so the same text read again (a base file that several variants
-    extend) is parsed once."""
+    extend) is parsed once, and a file's text parsed before is read back from the cache
+    folder (parse_cache.py)."""
     return _parse(text, path)
 
 
 @lru_cache(maxsize=32)
 def _parse(text: str, path: str) -> ast.Ruleset:
-    return cast(ast.Ruleset, _parse_as("start", text, path))
+    return cast(ast.Ruleset, cached_parse("start", text, path, lambda: _parse_as("start", text, path)))
 
 
 def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
@@ -74,7 +76,7 @@ def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
 
 @lru_cache(maxsize=32)
 def _parse_tests(text: str, path: str) -> ast.TestsFile:
-    return cast(ast.TestsFile, _parse_as("tests_file", text, path))
+    return cast(ast.TestsFile, cached_parse("tests_file", text, path, lambda: _parse_as("tests_file", text, path)))
 
 
 def _parse_as(start: str, text: str, path: str) -> ast.Node:
