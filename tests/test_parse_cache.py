@@ -97,3 +97,19 @@ def test_every_seed_file_read_back_is_its_parse(path: Path) -> None:
     read_back = cached_parse(start, text, shown, lambda: pytest.fail("parsed again"))
     assert read_back is not kept
     assert read_back == parsed and repr(read_back) == repr(parsed)
+
+
+def test_a_lint_of_files_parsed_before_imports_no_parser(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+    code = ("import sys, json\nfrom pathlib import Path\nfrom rulelang.loader import lint_file\n"
+            "assert lint_file(Path('games/tic_tac_toe.rules')) == []\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('lark', 'rulelang.interpreter')))))")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=120) for _ in range(2)]
+    assert all(run.returncode == 0 for run in runs), runs[-1].stderr
+    first, second = (json.loads(run.stdout.splitlines()[-1]) for run in runs)
+    assert "lark" in first and second == []

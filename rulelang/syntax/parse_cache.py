@@ -15,13 +15,12 @@ an error.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import pickle
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-
-import lark
 
 from rulelang import ast
 from rulelang.files import cache_file
@@ -53,11 +52,13 @@ def _digest(text: str) -> str:
 
 @cache
 def _reader_version() -> str:
-    """A hash of the sources that make an AST from a text, and of lark's version."""
+    """A hash of the sources that make an AST from a text, and of lark's ``__init__.py``
+    (which holds its version: lark itself is not imported until a text is parsed)."""
     folder = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256(lark.__version__.encode())
-    for name in _SOURCES:
-        digest.update((folder / name).read_bytes())
+    digest = hashlib.sha256()
+    lark = importlib.util.find_spec("lark")
+    for file in [*(folder / name for name in _SOURCES), *([Path(lark.origin)] if lark and lark.origin else [])]:
+        digest.update(file.read_bytes())
     return digest.hexdigest()
 
 

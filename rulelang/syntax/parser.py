@@ -10,18 +10,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import cast, get_args
-
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from typing import TYPE_CHECKING, cast, get_args
 
 from rulelang import ast
 from rulelang.diagnostics import UNNAMED_TEXT, Diagnostic, Span
 from rulelang.errors import RulesetError
 from rulelang.files import cache_file
-from rulelang.syntax.ast_builder import AstBuilder
 from rulelang.syntax.parse_cache import cached_parse
-from rulelang.syntax.syntax_errors import syntax_diagnostics
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 TESTS_GRAMMAR = Path(__file__).with_name("tests_grammar.lark")
@@ -33,7 +31,10 @@ _EXPRESSION_NODES: tuple[type[ast.Node], ...] = (*get_args(ast.Expr), ast.CompCl
 
 @lru_cache(maxsize=1)
 def grammar_parser() -> Lark:
-    """The LALR parser of the grammar, built once (and kept on disk, see ``_grammar_cache``)."""
+    """The LALR parser of the grammar, built once (and kept on disk, see ``_grammar_cache``).
+    Lark is imported here, when a text is first parsed: an AST read back from the cache
+    (parse_cache.py) needs none of it."""
+    from lark import Lark
     return Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
                 cache=_grammar_cache("grammar"))
 
@@ -43,6 +44,7 @@ def tests_parser() -> Lark:
     """The parser of scenario test files: the grammar of rulesets (for statements and
     expressions) with the rules of tests_grammar.lark, whose start rule is ``tests_file``.
     A parser of its own, so that no word of a test file is a keyword in a ruleset."""
+    from lark import Lark
     return Lark(GRAMMAR.read_text() + "\n" + TESTS_GRAMMAR.read_text(), parser="lalr", start="tests_file",
                 propagate_positions=True, maybe_placeholders=True, cache=_grammar_cache("tests-grammar"))
 
@@ -81,6 +83,9 @@ def _parse_tests(text: str, path: str) -> ast.TestsFile:
 
 def _parse_as(start: str, text: str, path: str) -> ast.Node:
     """The AST of ``text`` read from the grammar rule ``start``."""
+    from lark.exceptions import VisitError
+
+    from rulelang.syntax.ast_builder import AstBuilder
     too_deep = _nesting_problem(text, path)
     if too_deep:
         raise RulesetError([too_deep])
@@ -99,6 +104,9 @@ def _parse_as(start: str, text: str, path: str) -> ast.Node:
 def _parse_tree(text: str, path: str, start: str = "start") -> Tree[Token]:
     """Lark's parse tree of ``text`` (a ruleset, or a test file when ``start`` is
     "tests_file"), or RulesetError with every syntax diagnostic."""
+    from lark.exceptions import LarkError, UnexpectedInput
+
+    from rulelang.syntax.syntax_errors import syntax_diagnostics
     parser = tests_parser() if start == "tests_file" else grammar_parser()
     try:
         return parser.parse(text)
