@@ -2,7 +2,7 @@
 of a few runs) of ``import rulelang``, ``rulelang --help``, ``rulelang lint`` of one ruleset
 and of ``games/``, and ``rulelang test games/``, optionally against another revision.
 
-    python benchmarks/startup.py [--against REV] [--rounds N] [--instructions] [--only NAME,...]
+    python benchmarks/startup.py [--against REV] [--rounds N] [--instructions] [--cold] [--only NAME,...]
 
 Each command runs as a user runs it: a fresh ``python -m rulelang ...`` process with the tree
 on ``PYTHONPATH``, after one warm-up run that leaves Python's bytecode caches and the parser's
@@ -10,6 +10,10 @@ grammar cache in place (so ``PYTHONDONTWRITEBYTECODE`` is dropped from the child
 environment). CPU time, unlike the wall clock, hardly moves with other processes on the
 machine; ``--instructions`` counts instructions instead (one run each under ``valgrind
 --tool=cachegrind --cache-sim=no``, which the load does not change at all; slow: minutes).
+
+``--cold`` measures a first read of the files: the runs use a cache folder of their own
+(``XDG_CACHE_HOME``), whose kept ASTs (``ast-*``, rulelang/syntax/parse_cache.py) are removed
+before each measured run; the grammar's and the schemas' caches stay, as after any first use.
 
 ``--against REV`` extracts REV (``git archive``) into a temporary folder and measures the same
 commands there in the same run. A benchmark, not a test.
@@ -41,11 +45,18 @@ COMMANDS: dict[str, list[str]] = {
 GOALS = {"help": 0.15, "lint-ttt": 0.3, "lint-games": 0.8, "test-games": 8.0}   # issue 24, seconds
 
 
+COLD: Path | None = None   # with --cold: the cache folder of the runs, without kept ASTs
+
+
 def child_env(tree: Path) -> dict[str, str]:
     """The environment of a measured run: the tree first on the path, bytecode caches kept."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(tree)
     env["PYTHONHASHSEED"] = "0"
+    if COLD is not None:
+        env["XDG_CACHE_HOME"] = str(COLD)
+        for kept in COLD.glob("rulelang/ast-*"):   # each run reads its files for the first time
+            kept.unlink()
     return env
 
 
@@ -91,13 +102,17 @@ def main() -> None:
     parser.add_argument("--against", metavar="REV", help="also measure a git revision, in a temporary worktree")
     parser.add_argument("--rounds", type=int, default=5, help="runs of each command (the median is shown)")
     parser.add_argument("--instructions", action="store_true", help="count instructions with valgrind instead")
+    parser.add_argument("--cold", action="store_true", help="no ASTs kept from an earlier run (a first lint)")
     parser.add_argument("--only", default=",".join(COMMANDS), help=f"commands, of {', '.join(COMMANDS)}")
     options = parser.parse_args()
     names = [n for n in options.only.split(",") if n]
     unknown = [n for n in names if n not in COMMANDS]
     if unknown:
         parser.error(f"unknown command {unknown[0]!r}")
-    with checked_out(options.against) if options.against else nullcontext() as other:
+    global COLD
+    cold = tempfile.TemporaryDirectory() if options.cold else nullcontext(None)
+    with checked_out(options.against) if options.against else nullcontext() as other, cold as folder:
+        COLD = Path(folder) if folder else None
         unit = "instructions" if options.instructions else "CPU seconds, median"
         print(f"{'command':<12} {'this tree':>12}" + (f" {options.against:>12} {'ratio':>7}" if other else "")
               + f"   ({unit}; goal)")

@@ -11,14 +11,24 @@ without blocking, so a named pipe never hangs a load.
 Errors are ``FileAccessError``: the caller turns one into its diagnostic (E001 for a
 ruleset, E501 for a base, E401 for a board). Its message names the path and the reason and
 never holds any of the file's content.
+
+The module also names rulelang's private cache folder (``cache_file``), where what is slow
+to build and the same on every start is kept, and compiles JSON Schemas to code kept there
+(``compiled_schema``).
 """
 from __future__ import annotations
 
 import errno
+import hashlib
+import json
+import marshal
 import os
 import stat
 import sys
+import types
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import cast
 
 MAX_RULESET_BYTES = 256 * 1024   # twenty times the largest shipped game; parsing more takes seconds
 MAX_BOARD_BYTES = 1024 * 1024    # a board file (YAML or JSON)
@@ -134,3 +144,49 @@ def cache_file(name: str, suffix: str) -> Path | None:
         return home / f"{name}-py{sys.version_info[0]}{sys.version_info[1]}.{suffix}"
     except (OSError, RuntimeError):
         return None
+
+
+def compiled_schema(name: str, schema: Mapping[str, object]) -> Callable[[object], object]:
+    """The JSON Schema ``schema`` as a Python function, written by fastjsonschema (the very
+    function ``fastjsonschema.compile`` gives, raising the same errors), whose compiled code
+    is kept in the cache folder as ``NAME-KEY`` (KEY: a hash of the schema and of
+    fastjsonschema's version): writing it takes tens of milliseconds, loading it one or two."""
+    import fastjsonschema
+    from fastjsonschema.ref_resolver import RefResolver
+
+    text = json.dumps(schema, sort_keys=True) + fastjsonschema.VERSION
+    file = cache_file(f"{name}-{hashlib.sha256(text.encode()).hexdigest()[:16]}", "marshal")
+    kept = _kept_code(file)
+    if kept is None:
+        root = RefResolver.from_schema(dict(schema), store={}).get_scope_name()   # as compile() finds it
+        kept = root, compile(fastjsonschema.compile_to_code(dict(schema)), f"<{name}>", "exec")
+        _keep_code(file, kept)
+    namespace: dict[str, object] = {}
+    exec(kept[1], namespace)   # the code fastjsonschema wrote from one of our own schemas
+    return cast("Callable[[object], object]", namespace[kept[0]])
+
+
+def _kept_code(file: Path | None) -> tuple[str, types.CodeType] | None:
+    """The name of the root function and the code kept in ``file``, or None."""
+    try:
+        if file is None or not file.is_file():
+            return None
+        kept = marshal.loads(file.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], str) \
+            and isinstance(kept[1], types.CodeType):
+        return kept[0], kept[1]
+    return None
+
+
+def _keep_code(file: Path | None, kept: tuple[str, types.CodeType]) -> None:
+    """Write ``kept`` to ``file`` (whole or not at all); no cache is no error."""
+    if file is None:
+        return
+    try:
+        partial = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+        partial.write_bytes(marshal.dumps(kept))
+        os.replace(partial, file)
+    except OSError:
+        pass

@@ -2,8 +2,9 @@
 
 This is the facade, the one module (with the CLI) that joins the language's front end
 (parse, merge variants, check) to the runtime (``rulelang.interpreter``). Its lint
-functions are the front end's, with the runtime's data check added (decks that cannot be
-built...), which only building the data can find.
+functions are the front end's, with the data check added: the front end's own for data
+written out (rulelang/check/data.py), else the runtime's (decks that cannot be built...),
+which only building the data can find.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from rulelang import ast
 from rulelang.check import linter
 from rulelang.check.checker import check
+from rulelang.check.data import data_diagnostics as written_data_diagnostics
 from rulelang.check.settings import Settings, read_settings
 from rulelang.check.variants import read_source, resolve
 from rulelang.diagnostics import Diagnostic, Span, errors_in
@@ -103,9 +105,13 @@ def load(source: str | Path, players: int | None = None, *, path: str | None = N
 # ---------------------------------------------------------------- linting, with the data check
 
 def data_diagnostics(declarations: Sequence[ast.Decl], settings: Settings, base_dir: Path) -> list[Diagnostic]:
-    """The problems of a ruleset's data (boards, decks, supplies...), found by building the
-    runtime's catalog (the compiler's driver evaluates its declarations), which is imported
-    the first time a ruleset's data is checked."""
+    """The problems of a ruleset's data (boards, decks, supplies...): found by the front end
+    when its data is written out (grids, board files, written totals and faces), else by
+    building the runtime's catalog (the compiler's driver evaluates its declarations),
+    which is imported the first time a ruleset's data needs it (a deck...)."""
+    written = written_data_diagnostics(declarations, base_dir)
+    if written is not None:
+        return written
     from rulelang.interpreter.compiler.driver import data_diagnostics as found_by_the_catalog
     return found_by_the_catalog(declarations, settings, base_dir)
 

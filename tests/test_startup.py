@@ -174,3 +174,35 @@ def test_a_node_class_behaves_as_a_frozen_dataclass() -> None:
     for call in (lambda cls: cls(), lambda cls: cls(1, "a", (), [], True), lambda cls: cls(1, "a", nope=1)):
         local = "define.<locals>."
         assert refusal(call, made).replace(local, "") == refusal(call, real).replace(local, "")
+
+
+# ---------------------------------------------------------------- schemas compiled once, kept
+
+def _schema_file(name: str) -> dict[str, object]:
+    loaded: dict[str, object] = json.loads((ROOT / "rulelang" / "schemas" / name).read_text(encoding="utf-8"))
+    return loaded
+
+
+def _outcome(validate: object, data: object) -> str:
+    try:
+        validate(data)  # type: ignore[operator]
+    except Exception as error:   # the generated code's JsonSchemaValueException
+        return f"{type(error).__name__}: {error}"
+    return "valid"
+
+
+@pytest.mark.parametrize("name", ["state.schema.json", "protocol.schema.json"])
+def test_a_kept_schema_gives_what_fastjsonschema_compiles(name: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import fastjsonschema
+
+    from rulelang.files import compiled_schema
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    schema = _schema_file(name)
+    if name.startswith("protocol"):
+        schema = {"$ref": "#/definitions/request", "definitions": schema["definitions"]}
+    reference = fastjsonschema.compile(schema)
+    written, read_back = compiled_schema("test-schema", schema), compiled_schema("test-schema", schema)
+    assert len(list((tmp_path / "rulelang").glob("test-schema-*"))) == 1
+    for data in [{}, [], None, 3, {"format": 3}, {"op": "apply", "id": 1}, {"op": 5}, {"format": "x", "players": -1}]:
+        assert _outcome(written, data) == _outcome(read_back, data) == _outcome(reference, data)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
 from rulelang import ast
 from rulelang.boards import Space
-from rulelang.syntax.ast_builder import PLACEHOLDER
+from rulelang.syntax.placeholders import PLACEHOLDER
 
 from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, Options

@@ -15,6 +15,7 @@ from typing import Any
 
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import BUG_HINT, RulelangError
+from rulelang.files import compiled_schema
 
 PROTOCOL_VERSION = 1
 SCHEMA = "schemas/protocol.schema.json"
@@ -135,11 +136,8 @@ def _request_validator(op: str) -> Callable[[object], object]:
 @functools.cache
 def validator(definition: str) -> Callable[[object], object]:
     """A definition of the schema (``request``, ``reply``, ``request_apply``...) compiled once."""
-    import fastjsonschema
-
-    compiled: Callable[[object], object] = fastjsonschema.compile(
-        {"$ref": f"#/definitions/{definition}", "definitions": schema()["definitions"]})
-    return compiled
+    return compiled_schema(f"protocol-{definition}",
+                           {"$ref": f"#/definitions/{definition}", "definitions": schema()["definitions"]})
 
 
 # ---------------------------------------------------------------- replies

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rulelang import boards
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import RulelangError, StateDataError
+from rulelang.files import compiled_schema
 
 from ..model.program import Frame
 from ..model.serialize import FORMAT, READ_FORMATS, zone_key
@@ -155,21 +156,15 @@ def _schema() -> dict[str, Any]:
 def _validator() -> Callable[[object], object]:
     """The schema compiled once to a Python function (fastjsonschema): about 20 times faster
     than interpreting it, which counts for the large tables of a saved state."""
-    import fastjsonschema
-
-    validate: Callable[[object], object] = fastjsonschema.compile(_schema())
-    return validate
+    return compiled_schema("state-schema", _schema())
 
 
 @functools.cache
 def _value_validator() -> Callable[[object], object]:
     """The schema's definition of a value, compiled once, for values that the shape of the
     data leaves open (the value of a saved set event)."""
-    import fastjsonschema
-
-    validate: Callable[[object], object] = fastjsonschema.compile(
-        {"$ref": "#/definitions/value", "definitions": _schema()["definitions"]})
-    return validate
+    definition = {"$ref": "#/definitions/value", "definitions": _schema()["definitions"]}
+    return compiled_schema("state-value-schema", definition)
 
 
 def _check_schema(data: object) -> None:

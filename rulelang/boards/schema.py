@@ -4,18 +4,13 @@ value, and the shapes of board data once the schema has accepted it."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import marshal
-import os
-import re
-import types
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict, cast
 
-from rulelang.files import cache_file
+from rulelang.files import compiled_schema
 
 from .errors import BoardError
 from .parsing import JSON, Locator
@@ -123,50 +118,9 @@ _SCALARS = (str, int, float, bool, type(None))
 
 @cache
 def _fast_validator() -> Callable[[object], object]:
-    """The board schema as a Python function (fastjsonschema), whose compiled code is kept
-    in rulelang's cache folder: generating it takes 50 ms, loading it 2."""
-    import fastjsonschema
-
-    text = SCHEMA_PATH.read_bytes()
-    key = hashlib.sha256(text + fastjsonschema.VERSION.encode()).hexdigest()[:16]
-    file = cache_file(f"board-schema-{key}", "marshal")
-    name, code = _cached_code(file)
-    if name is None or code is None:
-        source = fastjsonschema.compile_to_code(json.loads(text))
-        found = re.search(r"^def (\w+)\(", source, re.MULTILINE)
-        if found is None:   # pragma: no cover - fastjsonschema always writes one
-            raise RuntimeError("fastjsonschema wrote no function")
-        name, code = found.group(1), compile(source, "<board schema>", "exec")
-        _keep_code(file, name, code)
-    namespace: dict[str, object] = {}
-    exec(code, namespace)   # the code fastjsonschema wrote from our own schema file
-    return cast("Callable[[object], object]", namespace[name])
-
-
-def _cached_code(file: Path | None) -> tuple[str | None, types.CodeType | None]:
-    """The validator's function name and code kept in ``file``, or (None, None)."""
-    try:
-        if file is None or not file.is_file():
-            return None, None
-        kept = marshal.loads(file.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        return None, None
-    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], str) \
-            and isinstance(kept[1], types.CodeType):
-        return kept[0], kept[1]
-    return None, None
-
-
-def _keep_code(file: Path | None, name: str, code: types.CodeType) -> None:
-    """Write the validator's code to ``file`` (whole or not at all); no cache is no error."""
-    if file is None:
-        return
-    try:
-        partial = file.with_name(f"{file.name}.{os.getpid()}.tmp")
-        partial.write_bytes(marshal.dumps((name, code)))
-        os.replace(partial, file)
-    except OSError:
-        pass
+    """The board schema as a Python function (fastjsonschema), its code kept in rulelang's
+    cache folder (``compiled_schema``)."""
+    return compiled_schema("board-schema", json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
 
 
 def validate(data: JSON, loc: Locator) -> None:

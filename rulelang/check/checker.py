@@ -18,7 +18,7 @@ from rulelang.check.settings import read_settings
 from rulelang.check.signatures import SIGNATURES
 from rulelang.check.tree import bound_names, walk
 from rulelang.diagnostics import Diagnostic, Span
-from rulelang.syntax.ast_builder import PLACEHOLDER
+from rulelang.syntax.placeholders import PLACEHOLDER
 
 # ---------------------------------------------------------------- settings, names, phases
 

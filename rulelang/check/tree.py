@@ -11,15 +11,42 @@ from rulelang import ast
 
 def walk(node: object) -> Iterator[ast.Node]:
     """Every AST node below ``node`` (a node or a tuple of them), ``node`` included, in
-    source order (no recursion)."""
+    source order (no recursion). The nodes of a declaration are listed once and kept (the
+    checks walk each declaration several times; an AST never changes)."""
+    if isinstance(node, ast.Decl):
+        return iter(_declaration_nodes(node))
+    if isinstance(node, tuple) and all(isinstance(item, ast.Decl) for item in node):
+        return (n for decl in node for n in _declaration_nodes(decl))
+    return iter(_nodes(node))
+
+
+def _nodes(node: object) -> list[ast.Node]:
+    """The nodes of ``walk``, listed."""
+    found: list[ast.Node] = []
     stack: list[object] = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, tuple):
             stack.extend(reversed(n))
         elif isinstance(n, ast.Node):
-            yield n
+            found.append(n)
             stack.extend(getattr(n, name) for name in _children(type(n)))
+    return found
+
+
+_KEPT: dict[int, tuple[ast.Decl, tuple[ast.Node, ...]]] = {}   # by id: the declaration kept, so its id stays its own
+MAX_KEPT = 4096
+
+
+def _declaration_nodes(decl: ast.Decl) -> tuple[ast.Node, ...]:
+    kept = _KEPT.get(id(decl))
+    if kept is not None and kept[0] is decl:
+        return kept[1]
+    if len(_KEPT) >= MAX_KEPT:
+        _KEPT.clear()
+    nodes = tuple(_nodes(decl))
+    _KEPT[id(decl)] = (decl, nodes)
+    return nodes
 
 
 _CHILDREN: dict[type, tuple[str, ...]] = {}

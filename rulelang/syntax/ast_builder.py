@@ -17,6 +17,7 @@ from lark.tree import Meta
 from rulelang import ast
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import RulesetError
+from rulelang.syntax.placeholders import PLACEHOLDER
 from rulelang.syntax.syntax_errors import token_span
 
 MAX_INT_DIGITS = 18  # an integer literal is below 10**18
@@ -471,9 +472,6 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
 N = TypeVar("N")
 
 
-PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
-"""A placeholder in a text of the ruleset: a field in ``shown as``, ``{name}`` or
-``{name.attribute...}`` in a prompt."""
 _PLACEHOLDER_SHAPE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 

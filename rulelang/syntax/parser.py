@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import cast, get_args
-
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from typing import TYPE_CHECKING, cast, get_args
 
 from rulelang import ast
 from rulelang.diagnostics import UNNAMED_TEXT, Diagnostic, Span
 from rulelang.errors import RulesetError
 from rulelang.files import cache_file
-from rulelang.syntax.ast_builder import AstBuilder
-from rulelang.syntax.syntax_errors import syntax_diagnostics
+from rulelang.syntax.parse_cache import cached_parse
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 TESTS_GRAMMAR = Path(__file__).with_name("tests_grammar.lark")
@@ -32,7 +31,10 @@ _EXPRESSION_NODES: tuple[type[ast.Node], ...] = (*get_args(ast.Expr), ast.CompCl
 
 @lru_cache(maxsize=1)
 def grammar_parser() -> Lark:
-    """The LALR parser of the grammar, built once (and kept on disk, see ``_grammar_cache``)."""
+    """The LALR parser of the grammar, built once (and kept on disk, see ``_grammar_cache``).
+    Lark is imported here, when a text is first parsed: an AST read back from the cache
+    (parse_cache.py) needs none of it."""
+    from lark import Lark
     return Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
                 cache=_grammar_cache("grammar"))
 
@@ -42,6 +44,7 @@ def tests_parser() -> Lark:
     """The parser of scenario test files: the grammar of rulesets (for statements and
     expressions) with the rules of tests_grammar.lark, whose start rule is ``tests_file``.
     A parser of its own, so that no word of a test file is a keyword in a ruleset."""
+    from lark import Lark
     return Lark(GRAMMAR.read_text() + "\n" + TESTS_GRAMMAR.read_text(), parser="lalr", start="tests_file",
                 propagate_positions=True, maybe_placeholders=True, cache=_grammar_cache("tests-grammar"))
 
@@ -56,13 +59,14 @@ def _grammar_cache(name: str) -> str | bool:
 def parse(text: str, path: str = UNNAMED_TEXT) -> ast.Ruleset:
     """Parse ruleset text into an AST; raises RulesetError with every syntax diagnostic.
     The AST is immutable, so the same text read again (a base file that several variants
-    extend) is parsed once."""
+    extend) is parsed once, and a file's text parsed before is read back from the cache
+    folder (parse_cache.py)."""
     return _parse(text, path)
 
 
 @lru_cache(maxsize=32)
 def _parse(text: str, path: str) -> ast.Ruleset:
-    return cast(ast.Ruleset, _parse_as("start", text, path))
+    return cast(ast.Ruleset, cached_parse("start", text, path, lambda: _parse_as("start", text, path)))
 
 
 def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
@@ -74,11 +78,14 @@ def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
 
 @lru_cache(maxsize=32)
 def _parse_tests(text: str, path: str) -> ast.TestsFile:
-    return cast(ast.TestsFile, _parse_as("tests_file", text, path))
+    return cast(ast.TestsFile, cached_parse("tests_file", text, path, lambda: _parse_as("tests_file", text, path)))
 
 
 def _parse_as(start: str, text: str, path: str) -> ast.Node:
     """The AST of ``text`` read from the grammar rule ``start``."""
+    from lark.exceptions import VisitError
+
+    from rulelang.syntax.ast_builder import AstBuilder
     too_deep = _nesting_problem(text, path)
     if too_deep:
         raise RulesetError([too_deep])
@@ -97,6 +104,9 @@ def _parse_as(start: str, text: str, path: str) -> ast.Node:
 def _parse_tree(text: str, path: str, start: str = "start") -> Tree[Token]:
     """Lark's parse tree of ``text`` (a ruleset, or a test file when ``start`` is
     "tests_file"), or RulesetError with every syntax diagnostic."""
+    from lark.exceptions import LarkError, UnexpectedInput
+
+    from rulelang.syntax.syntax_errors import syntax_diagnostics
     parser = tests_parser() if start == "tests_file" else grammar_parser()
     try:
         return parser.parse(text)
