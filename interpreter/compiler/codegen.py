@@ -33,6 +33,7 @@ from .callgraph import depth_free
 from .integers import integer_bound, is_tuple, items_bound, short_list, sum_fits
 from .module import KIND_NAMES, ORDER_NAMES, Module
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
+from .searches import short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
 
 if TYPE_CHECKING:
@@ -298,7 +299,7 @@ class ExpressionWriter:
         for clause in clauses:
             source = self.write(clause.source, scope)
             var = scope.python[clause.var] = self.module.fresh("_v")
-            self._bind_item_kind(var, clause.source, scope)
+            self.bind_item_kind(var, clause.source, scope)
             items = f"_items(st, {source})" if visits is None else f"{visits}.over(_items(st, {source}))"
             loops.append(f"for {var} in {items}")
             tests = []
@@ -445,7 +446,7 @@ class ExpressionWriter:
         name, args = node.function, node.args
         gen = args[0] if len(args) == 1 and isinstance(args[0], ast.Generator) else None
         if gen is not None and gen.key is None and len(gen.clauses) == 1 and name in ("any", "all", "first"):
-            return self._short_circuit(name, gen, scope)
+            return short_circuit(self, name, gen, scope)
         if name in ("min", "max") and len(args) == 2:
             return f"_{'least' if name == 'min' else 'most'}_of_two({self.write(args[0], scope)}, " \
                    f"{self.write(args[1], scope)})"
@@ -466,64 +467,7 @@ class ExpressionWriter:
         return f"{_OVER_ELEMENTS[name]}({f'_elements({values})' if keyed else values})"
 
 
-    def _short_circuit(self, name: str, gen: ast.Generator, scope: Scope) -> str:
-        """any(), all() or first() over one clause: a loop that stops at the first item that
-        decides, as a function of the Python locals in scope."""
-        source = self.write(gen.clauses[0].source, scope)
-        inner = scope.inner()
-        loop = self._deciding(name, gen, inner, "_source", "_found")
-        used = set(re.findall(r"\w+", " ".join(loop)))
-        passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
-        # The work charged is counted in a Python local, and written back at the end, when
-        # nothing else in the loop can read or charge it (no line uses the state).
-        local = not any(_STATE.search(line) for line in loop if not _CHARGING.match(line))
-        charged = {"_W": "_w" if local else "st.work",
-                   "_CHARGE": "st.charge(_w - st.work)" if local else "st.charge(0)"}
-        loop = [_PLACEHOLDER.sub(lambda m: charged[m.group(0)], line) for line in loop]
-        helper = self.module.fresh("_g")
-        self.module.define(helper, "\n".join([
-            f"def {helper}({', '.join(['_source', 'st', 'env', *passed])}):  # {name}() at {_where(gen)}",
-            "    _limit = st.game.max_steps",  # (the bound of a charge, read once)
-            *(["    _w = st.work"] if local else []),
-            *inner.table_reads("    "),
-            *("    " + line for line in loop),
-            *(["    st.work = _w"] if local else []), "    return _found"]) + "\n")
-        return f"{helper}({', '.join([source, 'st', scope.env, *passed])})"
-
-    def _deciding(self, name: str, gen: ast.Generator, scope: Scope, items: str, found: str) -> list[str]:
-        """Lines that set ``found`` to any(), all() or first() of ``gen`` (one clause) over the
-        list in the Python local ``items``, charged as ``runtime.items`` charges it. An element
-        that is itself any() or all() over one clause is a loop within this one."""
-        (clause,) = gen.clauses
-        source_kind = self.items_kind(clause.source, scope)
-        var = scope.python[clause.var] = self.module.fresh("_v")
-        self._bind_item_kind(var, clause.source, scope)
-        condition = self.write(clause.condition, scope) if clause.condition is not None else None
-        body: list[str] = []
-        element = gen.element
-        if self._nested_short_circuit(element):
-            assert isinstance(element, ast.Call) and isinstance(element.args[0], ast.Generator)
-            inner_items, value = self.module.fresh("_s"), self.module.fresh("_r")
-            body.append(f"{inner_items} = {self.write(element.args[0].clauses[0].source, scope)}")
-            body += self._deciding(element.function, element.args[0], scope, inner_items, value)
-        else:
-            value = self.write(element, scope)
-        body += {"any": [f"if {value}:", f"    {found} = True", "    break"],
-                 "all": [f"if not {value}:", f"    {found} = False", "    break"],
-                 "first": [f"{found} = {value}", "break"]}[name]
-        if condition is not None:
-            body = [f"if {condition}:", *("    " + line for line in body)]
-        # A list known to be one (a board query's, a constant's) is not made one; the items
-        # are charged in place (_W: the work counted so far, _CHARGE: the error past the
-        # bound, as ``_short_circuit`` writes them).
-        known_list = source_kind is not None and source_kind[1] >= 1
-        return [*([] if known_list else [f"if type({items}) is not tuple:", f"    {items} = _sequence(st, {items})"]),
-                f"if {items}:", f"    _W += len({items})",
-                "    if _W > _limit:", "        _CHARGE",
-                f"{found} = {dict(any='False', all='True', first='None')[name]}",
-                f"for {var} in {items}:", *("    " + line for line in body)]
-
-    def _bind_item_kind(self, var: str, source: ast.Expr, scope: Scope) -> None:
+    def bind_item_kind(self, var: str, source: ast.Expr, scope: Scope) -> None:
         """Record in ``scope`` what the Python local ``var``, bound to each item of
         ``source`` in turn, certainly holds, when ``items_kind`` knows."""
         kind = self.items_kind(source, scope)
@@ -570,20 +514,6 @@ class ExpressionWriter:
         known = scope.kinds.get(text) if text is not None else None
         return known == (Player, 0) and isinstance(attribute_readers(self.cat, node.name).get(Player), PlayerZone)
 
-    def _nested_short_circuit(self, node: ast.Expr) -> bool:
-        """Whether ``node`` is any() or all() over a generator of one clause (not a function
-        or component of the ruleset of that name)."""
-        return (isinstance(node, ast.Call) and node.function in ("any", "all")
-                and node.function not in self.cat.component_types and node.function not in self.cat.functions
-                and len(node.args) == 1 and isinstance(node.args[0], ast.Generator)
-                and node.args[0].key is None and len(node.args[0].clauses) == 1)
-
-
-_PLACEHOLDER = re.compile(r"\b_W\b|\b_CHARGE\b")
-_CHARGING = re.compile(r"\s*(_W \+= len\(\w+\)|if _W > _limit:|_CHARGE|\w+ = _sequence\(st, \w+\))$")
-"""The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``
-charges nothing)."""
-_STATE = re.compile(r"\bst\b")
 _OWN_FIELDS = {"index": "index", "name": "name"}
 """The fields ``OwnField`` reads, as the generated code names them (never the ruleset's text)."""
 _CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
