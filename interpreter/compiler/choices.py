@@ -17,7 +17,7 @@ from rulelang.syntax.ast_builder import PLACEHOLDER
 from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, Options
 from ..model.values import Component, EnumValue, Player, RuleError, Value, display, display_within, kind_of
-from ..tables.builtins import as_list
+from ..tables.builtins import FREE_WORK, as_list
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 PromptOf: TypeAlias = Callable[["State", Env, int], str]  # a choice's prompt: ``f(st, env, player)``
 
 PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
+DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
 _MISSING = object()
 _T = TypeVar("_T")
@@ -58,9 +59,37 @@ class ChoiceLowering:
             fr.pc = after[0]
 
         prompt_of = _prompt_of_running(prompt)  # made once: a decision reads the state it is asked from
+        # The decisions of this statement, by list of options then by player, for lists of
+        # interned values offered before (equal only to themselves: no copies, ids known). A
+        # decision holds no state of its own, so the states that offer the same list share one.
+        made: dict[tuple[Value, ...], dict[int, Decision]] = {}
 
         def choose(st: State, fr: Frame) -> None:
-            options = as_list(st, source(st, fr.env))
+            env = fr.env
+            options = source(st, env)
+            if type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
+                options = as_list(st, options)
+            try:
+                known = made.get(options)
+            except TypeError:  # a value that cannot be hashed
+                known = None
+            if known is None:
+                new_choice(st, fr, options)
+                return
+            player = chooser(st, env)
+            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
+                player = _choosing_player(st, player)
+            index = player.index
+            decision = known.get(index)
+            if decision is None:
+                some = next(iter(known.values()))
+                decision = known[index] = Decision("choose", (index,), some.options, some.ids, resume, (), None, (),
+                                                   prompt_of, span, asks)
+            st.pending = decision
+
+        def new_choice(st: State, fr: Frame, options: tuple[Value, ...]) -> None:
+            """``choose`` of a list of options not kept: the same checks, and the decision
+            kept when its options are interned values."""
             ids = known_ids(options)  # options offered before: no copies, and their ids known
             if ids is None:
                 options = _unique(options)
@@ -72,7 +101,10 @@ class ChoiceLowering:
             player = _choosing_player(st, chooser(st, fr.env))
             if ids is None:
                 ids = remember_ids(options)
-            st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
+            decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
+            if len(made) < DECISIONS_KEPT and known_ids(options) is ids:
+                made[options] = {player.index: decision}
+            st.pending = decision
         code.stops.add(compiler.emit(code, choose, node.span))
         if node.otherwise is not None:
             skip = compiler.emit_jump(code, node.span)
