@@ -59,10 +59,10 @@ class ChoiceLowering:
             fr.pc = after[0]
 
         prompt_of = _prompt_of_running(prompt)  # made once: a decision reads the state it is asked from
-        # The decisions of this statement, by list of options then by player, for lists of
-        # interned values offered before (equal only to themselves: no copies, ids known). A
-        # decision holds no state of its own, so the states that offer the same list share one.
-        made: dict[tuple[Value, ...], dict[int, Decision]] = {}
+        # The decisions of this statement, by list of options, for lists of interned values
+        # (equal only to themselves: no copies, ids known) that ``known_ids`` keeps. A decision
+        # holds no state of its own, so the states that offer the same list share one.
+        made: dict[tuple[Value, ...], Decision] = {}
 
         def choose(st: State, fr: Frame) -> None:
             env = fr.env
@@ -70,27 +70,26 @@ class ChoiceLowering:
             if type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
                 options = as_list(st, options)
             try:
-                known = made.get(options)
-            except TypeError:  # a value that cannot be hashed
-                known = None
-            if known is None:
-                new_choice(st, fr, options)
+                decision = made.get(options)
+            except TypeError:  # a value that cannot be hashed: neither kept nor known
+                new_choice(st, fr, options, False)
+                return
+            if decision is None:
+                new_choice(st, fr, options, True)
                 return
             player = chooser(st, env)
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
-            index = player.index
-            decision = known.get(index)
-            if decision is None:
-                some = next(iter(known.values()))
-                decision = known[index] = Decision("choose", (index,), some.options, some.ids, resume, (), None, (),
-                                                   prompt_of, span, asks)
+            if decision.players[0] != player.index:  # the same options for another player: not kept
+                decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None, (),
+                                    prompt_of, span, asks)
             st.pending = decision
 
-        def new_choice(st: State, fr: Frame, options: tuple[Value, ...]) -> None:
+        def new_choice(st: State, fr: Frame, options: tuple[Value, ...], hashable: bool) -> None:
             """``choose`` of a list of options not kept: the same checks, and the decision
-            kept when its options are interned values."""
-            ids = known_ids(options)  # options offered before: no copies, and their ids known
+            kept when the list was offered before and ``known_ids`` kept it (interned values, no
+            copies)."""
+            ids = known_ids(options) if hashable else None  # offered before: no copies, and their ids known
             if ids is None:
                 options = _unique(options)
                 if not options:
@@ -99,11 +98,14 @@ class ChoiceLowering:
                         return
                     raise RuleError("this choice offers no option", "E604")
             player = _choosing_player(st, chooser(st, fr.env))
-            if ids is None:
-                ids = remember_ids(options)
+            if ids is None:  # (kept when offered again: a list offered once costs no more look-ups)
+                st.pending = Decision("choose", (player.index,), options, remember_ids(options), resume, (), None, (),
+                                      prompt_of, span, asks)
+                return
             decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
-            if len(made) < DECISIONS_KEPT and known_ids(options) is ids:
-                made[options] = {player.index: decision}
+            if len(made) < DECISIONS_KEPT:  # kept from now on, and its actions
+                decision.shared = True
+                made[options] = decision
             st.pending = decision
         code.stops.add(compiler.emit(code, choose, node.span))
         if node.otherwise is not None:

@@ -162,7 +162,7 @@ class Decision:
     choice has options per player (``per_player``), the others one list for ``players``."""
 
     __slots__ = ("actions", "asks", "chosen", "ids", "kind", "options", "per_player", "players", "probs", "prompt_of",
-                 "resume", "span")
+                 "resume", "shared", "span")
 
     def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
                  resume: Resume, probs: tuple[float, ...] = (),
@@ -184,9 +184,11 @@ class Decision:
         self.prompt_of = prompt_of
         self.span = span
         self.asks = asks or _ASKS.get(kind, kind)
-        # The legal actions of each player, the host's Action objects, made when first asked
-        # (``Decisions.legal_actions``): a decision holds no state, so they stay its own.
-        self.actions: dict[int, tuple[object, ...]] | None = None
+        # Whether many states share this decision (a 'choose' keeps its decisions, of one
+        # player each), and then its legal actions, the host's Action objects, kept when first
+        # asked (``Decisions.legal_actions``).
+        self.shared = False
+        self.actions: tuple[object, ...] | None = None
 
     def options_of(self, player: int) -> Options:
         """The options of ``player`` (one of ``players``) and their action ids."""

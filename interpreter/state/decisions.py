@@ -57,13 +57,17 @@ class Decisions:
         """The actions ``player`` may take now (the only player to act by default)."""
         decision = self.pending
         if decision is not None and type(player) is int and player in decision.players and not self.terminal:
-            kept = decision.actions  # the usual call: a player to act, asked before at this decision
-            if kept is not None and player in kept:
-                return list(cast("tuple[Action, ...]", kept[player]))
-            actions = self._actions_of(player, *decision.options_of(player))
-            if kept is None:
-                decision.actions = kept = {}
-            kept[player] = tuple(actions)
+            kept = decision.actions  # the usual call: a player to act
+            if kept is not None:  # at a decision that states share, asked before
+                return list(cast("tuple[Action, ...]", kept))
+            options, ids = decision.options_of(player)
+            made = self.game.actions[player]
+            try:
+                actions = list(map(made.__getitem__, ids))
+            except KeyError:
+                actions = self._actions_of(player, options, ids)
+            if decision.shared:  # (of this one player)
+                decision.actions = tuple(actions)
             return actions
         player = self._resolve_player(player)
         if player is None:
