@@ -17,7 +17,7 @@ from rulelang.syntax.placeholders import PLACEHOLDER
 from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, Options
 from ..model.values import Component, EnumValue, Player, RuleError, Value, display, display_within, kind_of
-from ..tables.builtins import as_list
+from ..tables.builtins import FREE_WORK, as_list
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 PromptOf: TypeAlias = Callable[["State", Env, int], str]  # a choice's prompt: ``f(st, env, player)``
 
 PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
+DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
 _MISSING = object()
 _T = TypeVar("_T")
@@ -58,10 +59,37 @@ class ChoiceLowering:
             fr.pc = after[0]
 
         prompt_of = _prompt_of_running(prompt)  # made once: a decision reads the state it is asked from
+        # The decisions of this statement, by list of options, for lists of interned values
+        # (equal only to themselves: no copies, ids known) that ``known_ids`` keeps. A decision
+        # holds no state of its own, so the states that offer the same list share one.
+        made: dict[tuple[Value, ...], Decision] = {}
 
         def choose(st: State, fr: Frame) -> None:
-            options = as_list(st, source(st, fr.env))
-            ids = known_ids(options)  # options offered before: no copies, and their ids known
+            env = fr.env
+            options = source(st, env)
+            if type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
+                options = as_list(st, options)
+            try:
+                decision = made.get(options)
+            except TypeError:  # a value that cannot be hashed: neither kept nor known
+                new_choice(st, fr, options, False)
+                return
+            if decision is None:
+                new_choice(st, fr, options, True)
+                return
+            player = chooser(st, env)
+            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
+                player = _choosing_player(st, player)
+            if decision.players[0] != player.index:  # the same options for another player: not kept
+                decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None, (),
+                                    prompt_of, span, asks)
+            st.pending = decision
+
+        def new_choice(st: State, fr: Frame, options: tuple[Value, ...], hashable: bool) -> None:
+            """``choose`` of a list of options not kept: the same checks, and the decision
+            kept when the list was offered before and ``known_ids`` kept it (interned values, no
+            copies)."""
+            ids = known_ids(options) if hashable else None  # offered before: no copies, and their ids known
             if ids is None:
                 options = _unique(options)
                 if not options:
@@ -70,9 +98,15 @@ class ChoiceLowering:
                         return
                     raise RuleError("this choice offers no option", "E604")
             player = _choosing_player(st, chooser(st, fr.env))
-            if ids is None:
-                ids = remember_ids(options)
-            st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
+            if ids is None:  # (kept when offered again: a list offered once costs no more look-ups)
+                st.pending = Decision("choose", (player.index,), options, remember_ids(options), resume, (), None, (),
+                                      prompt_of, span, asks)
+                return
+            decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
+            if len(made) < DECISIONS_KEPT:  # kept from now on, and its actions
+                decision.shared = True
+                made[options] = decision
+            st.pending = decision
         code.stops.add(compiler.emit(code, choose, node.span))
         if node.otherwise is not None:
             skip = compiler.emit_jump(code, node.span)

@@ -344,7 +344,7 @@ class Compiler:
 
         def start(st: State, env: Env) -> None:
             env[it] = (as_list(st, source(st, env)), 0)
-        self.emit_step(code, start, node.span)
+        code.shapes[self.emit_step(code, start, node.span)] = ("start", it, source)
         end_box: Box = [-1]
 
         def step(st: State, fr: Frame) -> None:
@@ -369,6 +369,7 @@ class Compiler:
         def drop(st: State, env: Env) -> None:
             env.pop(it, None)
         end_box[0] = self.emit_step(code, drop, node.span)
+        code.shapes[end_box[0]] = ("drop", it)
         self._close_loop(code, loop, break_target=end_box[0])
 
     def _s_While(self, node: ast.While, code: Code) -> None:

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = ["write_run"]
 
-CHUNK = 16  # the operations under one test of the counter's range, so a jump skips the others
+LEAF = 4  # the operations of a range tested one by one
+FAN = 4  # the ranges under one test of the counter's range, so a jump skips the others
 
 
 def write_run(code: Code, module: Module) -> None:
@@ -33,18 +34,36 @@ def write_run(code: Code, module: Module) -> None:
     lines = [f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
              "    env = fr.env", "    pc = fr.pc", "    while True:"]
     size = len(code.ops)
-    for start in range(0, size, CHUNK):
-        end = min(start + CHUNK, size)  # (a jump back skips the tests of the ranges after it)
-        lines.append(f"        if {start} <= pc < {end}:" if start else f"        if pc < {end}:")
-        for at in range(start, end):
-            lines.append(f"            if pc == {at}:")
-            lines += ["                " + line for line in _operation(code, at, module)]
+    lines += _ranges(code, module, 0, size, "        ")
     lines += [f"        if pc >= {size}:", "            st.pop(None)", "            return steps"]
     try:
         run: Run = module.define(name, "\n".join(lines) + "\n")
     except (SyntaxError, RecursionError, MemoryError):  # (too large for Python: run one by one)
         return
     code.ops.run = run
+
+
+def _ranges(code: Code, module: Module, start: int, end: int, indent: str) -> list[str]:
+    """The lines that run operations ``start`` to ``end - 1`` from ``pc`` on: a test of the
+    counter's range for each of at most FAN ranges, nested down to LEAF operations tested one
+    by one (so an operation is found in a few tests, and one that goes on to the next finds
+    it at once). The first range's test needs no lower bound: ``pc`` is at least ``start``
+    where it is made."""
+    if end - start <= LEAF:
+        lines: list[str] = []
+        for at in range(start, end):
+            lines.append(f"{indent}if pc == {at}:")
+            lines += [indent + "    " + line for line in _operation(code, at, module)]
+        return lines
+    step = LEAF
+    while step * FAN < end - start:
+        step *= FAN
+    lines = []
+    for low in range(start, end, step):  # (a jump back skips the tests of the ranges after it)
+        high = min(low + step, end)
+        lines.append(f"{indent}if pc < {high}:" if low == start else f"{indent}if {low} <= pc < {high}:")
+        lines += _ranges(code, module, low, high, indent + "    ")
+    return lines
 
 
 _COUNT = ["steps += 1", "if steps > limit:", "    raise _runaway(limit)"]
@@ -77,6 +96,12 @@ def _operation(code: Code, at: int, module: Module) -> list[str]:
                 f"    env[{walk}] = (_seq, _i + 1)",
                 f"    fr.pc = pc = {at + 1}",
                 *_COUNT, *(["continue"] if end <= at else [])]
+    if shape is not None and shape[0] == "start":  # a 'for' starts its walk: (the list, the next index)
+        source = module.constant(shape[2], f"<the list of operation {at}>")
+        return [f"env[{module.constant(shape[1])}] = (_as_list(st, {source}(st, env)), 0)",
+                f"fr.pc = pc = {at + 1}", *_COUNT]
+    if shape is not None and shape[0] == "drop":  # a 'for' left by a jump out of it: its walk dropped
+        return [f"env.pop({module.constant(shape[1])}, None)", f"fr.pc = pc = {at + 1}", *_COUNT]
     op = module.constant(code.ops[at], f"<operation {at}>")
     if shape is not None and shape[0] == "push":  # the call runs here, and the caller goes on after it
         return [f"{op}(st, fr)", *_COUNT, *_CALLED, "pc = fr.pc"]

@@ -161,8 +161,8 @@ class Decision:
     is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
     choice has options per player (``per_player``), the others one list for ``players``."""
 
-    __slots__ = ("asks", "chosen", "ids", "kind", "options", "per_player", "players", "probs", "prompt_of", "resume",
-                 "span")
+    __slots__ = ("actions", "asks", "chosen", "ids", "kind", "options", "per_player", "players", "probs", "prompt_of",
+                 "resume", "shared", "span")
 
     def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
                  resume: Resume, probs: tuple[float, ...] = (),
@@ -184,6 +184,11 @@ class Decision:
         self.prompt_of = prompt_of
         self.span = span
         self.asks = asks or _ASKS.get(kind, kind)
+        # Whether many states share this decision (a 'choose' keeps its decisions, of one
+        # player each), and then its legal actions, the host's Action objects, kept when first
+        # asked (``Decisions.legal_actions``).
+        self.shared = False
+        self.actions: tuple[object, ...] | None = None
 
     def options_of(self, player: int) -> Options:
         """The options of ``player`` (one of ``players``) and their action ids."""

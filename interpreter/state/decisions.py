@@ -57,12 +57,26 @@ class Decisions:
         """The actions ``player`` may take now (the only player to act by default)."""
         decision = self.pending
         if decision is not None and type(player) is int and player in decision.players and not self.terminal:
-            options, ids = decision.options_of(player)  # the usual call: a player to act
-        else:
-            player = self._resolve_player(player)
-            if player is None:
-                return []
-            options, ids = self._options(player)
+            kept = decision.actions  # the usual call: a player to act
+            if kept is not None:  # at a decision that states share, asked before
+                return list(cast("tuple[Action, ...]", kept))
+            options, ids = decision.options_of(player)
+            made = self.game.actions[player]
+            try:
+                actions = list(map(made.__getitem__, ids))
+            except KeyError:
+                actions = self._actions_of(player, options, ids)
+            if decision.shared:  # (of this one player)
+                decision.actions = tuple(actions)
+            return actions
+        player = self._resolve_player(player)
+        if player is None:
+            return []
+        return self._actions_of(player, *self._options(player))
+
+    def _actions_of(self, player: int, options: tuple[Value, ...], ids: tuple[int, ...]) -> list[Action]:
+        """The Action objects of ``options`` (with their ``ids``) for ``player``: the game's,
+        made once and given again (up to ACTIONS_KEPT a player)."""
         made = self.game.actions[player]
         try:
             return list(map(made.__getitem__, ids))
@@ -130,7 +144,8 @@ class Decisions:
         decision = self.pending
         if type(action) is Action and type(player) is int and decision is not None and not self.terminal \
                 and player in decision.players:  # the usual call: an Action of legal_actions, for a player to act
-            options, ids = decision.options_of(player)
+            per_player = decision.per_player
+            options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
             action_id = action.id
             try:
                 chosen = options[ids.index(action_id)]

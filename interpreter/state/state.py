@@ -420,7 +420,11 @@ class State(Views):
         self.work = 0
         try:
             decision.resume(self, self.frames[-1], value, player)
-            self._run_until_decision()
+            self.work, self.rounds = 0, 0  # the run to the next decision (``_run_until_decision``, inline)
+            limit, steps = self.game.max_steps, 0
+            while self.pending is None and not self.terminal:
+                fr = self.frames[-1]
+                steps = fr.code.run(self, fr, steps, limit)
         except Exception as error:
             failure = self._as_rulelang_error(error)  # located before the state is put back
             self._restore()
