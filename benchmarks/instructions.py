@@ -130,6 +130,8 @@ def main() -> None:
             row = f"| {ruleset.stem} | {players} | {human(here.playout)} | {human(here.decision)} |"
             if other is not None:
                 same = other / ruleset.relative_to(ROOT) if ruleset.is_relative_to(ROOT) else ruleset
+                players_for(same, args.players)   # parsed once, as this tree's was: its AST kept (a cold parse in
+                # the first counted run only would cancel the playouts out of the difference)
                 there = count(other, same, players, first, second)
                 row += f" {human(there.playout)} | {human(there.decision)} | {there.decision / here.decision:.2f}x |"
             print(row, flush=True)

@@ -230,7 +230,7 @@ def test_state_fields_are_declared(ttt):
     for field in rulelang.State.__slots__:
         assert getattr(state, field) is not getattr(other, field) or field in (
             "game", "seed", "explicit_chance", "rng", "pending", "terminal", "decisions", "origin", "since_origin",
-            "rounds", "log_built", "private_built"), \
+            "rounds", "log_built", "private_built", "max_steps"), \
             f"clone() shares the state's '{field}'"
 
 

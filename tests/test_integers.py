@@ -129,7 +129,7 @@ def test_size_reads_a_declared_zone_or_a_list_in_place_and_anything_else_as_befo
         }
     ''')
     listing = code(game)
-    assert "len(st.zones[" in listing and "_size_of(st, " in listing and "st.charge(4) or " in listing
+    assert "len(st.zones[" in listing and "_size_of(st, " in listing and "_w = st.work + 4" in listing
     (diagnostic,) = failure(game).diagnostics
     assert diagnostic.span.line == 8 and diagnostic.message == "expected a list or a zone, got int (in p)"
     game = load(tmp_path, (tmp_path / "game.rules").read_text(encoding="utf-8").replace("[size(3)]", "[]"))

@@ -40,6 +40,18 @@ if TYPE_CHECKING:
     from ..state.state import State
 
 _DEEP = ("    except RecursionError:", "        raise _too_deep(_depth) from None")  # (the rules' error)
+
+_ENTER = (f"if _depth >= {runtime.MAX_DEPTH} or st.rounds >= st.max_steps:", "    _enter_procedure(st, _depth)",
+          "st.rounds += 1", "_depth += 1")  # (past a bound, its error)
+
+
+def _prologue(free: bool) -> list[str]:
+    """The first lines of a ruleset function's code: its call bounded in depth (unless
+    ``free``: never too deep) and charged, in place, as ``runtime.enter`` would, whose
+    errors it raises past a bound (the work counted before, as ``State.charge`` counts it)."""
+    deep = [] if free else [f"    if _depth > {runtime.MAX_FUNCTION_DEPTH}:", "        _enter(st, _depth - 1)"]
+    return [*deep, f"    _w = st.work + {runtime.CALL_WORK}", "    st.work = _w",
+            "    if _w > st.max_steps:", "        st.charge(0)"]
 _ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
 
 # aggregate -> the runtime function applied to its elements (or, keyed, its pairs)
@@ -94,7 +106,7 @@ class ExpressionWriter:
         ret = bind_result()
         if compiled is not None or unpaused is not None:   # bounded in depth before its arguments are computed
             result = f"env[{self.module.constant(ret)}] = " if ret else ""
-            before = ["env = fr.env", "_depth = _enter_procedure(st, len(st.frames))"]
+            before = ["env = fr.env", "_depth = len(st.frames)", *_ENTER]   # (runtime.enter_procedure in place)
             computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
             after = [f"{result}{compiled}(st, _depth, *_args)"] if compiled is not None else [
                 f"_r = {unpaused}(st, _depth, *_args)", "if type(_r) is _Paused:",  # (the frames it pushed return it)
@@ -148,7 +160,7 @@ class ExpressionWriter:
         head = ", ".join(["st", *([] if free else ["_depth"]), *params.values()])
         body = [f"    return {text}"] if free else ["    try:", f"        return {text}", *_DEEP]
         self.module.define(name, "\n".join([f"def {name}({head}):  # function at {_where(decl)}",
-                                            *scope.table_reads("    "), *body]) + "\n")
+                                            *_prologue(free), *scope.table_reads("    "), *body]) + "\n")
         return name
 
     # ---- expressions ----
@@ -376,8 +388,8 @@ class ExpressionWriter:
         return values
 
     def _function_call(self, node: ast.Call, scope: Scope) -> str:
-        """A call of a function of the ruleset: bounded in depth and charged (``_enter``)
-        before its arguments are computed."""
+        """A call of a function of the ruleset, which its own first lines bound in depth and
+        charge (``_prologue``) once its arguments are computed."""
         decl = self.cat.functions[node.function]
         if len(node.args) != len(decl.params):
             count = len(decl.params)
@@ -386,9 +398,8 @@ class ExpressionWriter:
         args = self.arguments(decl, node.args, scope)
         free = scope.depth == "0" and decl.name in self.depth_free
         called = self._ruleset_function(decl, free)
-        if scope.depth == "0":   # from outside any function: never too deep, only charged
-            return f"(st.charge({runtime.CALL_WORK}) or {called}({', '.join(['st', *([] if free else ['1']), *args])}))"
-        return f"(_enter(st, {scope.depth}) and {called}({', '.join(['st', f'{scope.depth} + 1', *args])}))"
+        depth = [] if free else ["1" if scope.depth == "0" else f"{scope.depth} + 1"]  # (the callee's own)
+        return f"{called}({', '.join(['st', *depth, *args])})"  # (bounded and charged in its prologue)
 
     def arguments(self, decl: ast.ProcedureDecl | ast.FunctionDecl, nodes: tuple[ast.Expr, ...], scope: Scope
                   ) -> list[str]:

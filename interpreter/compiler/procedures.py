@@ -25,6 +25,7 @@ from ..model.problems import unchecked
 from ..model.program import Op
 from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
+from ..tables.runtime import MAX_DEPTH
 from .scope import Scope
 from .tokens import TokenWriter
 
@@ -252,17 +253,17 @@ class ProcedureWriter:
         source = self.expr(node.source)
         var = self.local(self.compiler.bind_plain(node.var))
         self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
-        self.emit(indent + 1, "st.step()", node.span)
+        self.step(indent + 1, node.span)
         self.block(node.body, indent + 1)
 
     def _While(self, node: ast.While, indent: int) -> None:
         self.emit(indent, f"while {self.expr(node.condition)}:", node.span)
-        self.emit(indent + 1, "st.step()", node.span)
+        self.step(indent + 1, node.span)
         self.block(node.body, indent + 1)
 
     def _Repeat(self, node: ast.Repeat, indent: int) -> None:
         self.emit(indent, "while True:", node.span)
-        self.emit(indent + 1, "st.step()", node.span)
+        self.step(indent + 1, node.span)
         self.block(node.body, indent + 1)
         if node.until is not None:
             self.emit(indent + 1, f"if {self.expr(node.until)}:", node.until.span)
@@ -308,13 +309,30 @@ class ProcedureWriter:
     def _call(self, node: ast.CallStmt | ast.CallLet) -> str:
         proc = self.cat.procedure_called(node)
         args = self.compiler.writer.arguments(proc, node.args, self.scope())   # checked where not proven
-        return f"{self.names[proc.name]}({', '.join(['st', f'_enter_procedure(st, {self.depth})', *args])})"
+        return f"{self.names[proc.name]}({', '.join(['st', f'{self.depth} + 1', *args])})"
+
+    def enter(self, indent: int, span: Span) -> None:
+        """The lines before a call of a compiled procedure: bounded in depth and counted as a
+        step, in place; past a bound, ``_enter_procedure`` raises its error."""
+        self.emit(indent, f"if {self.depth} >= {MAX_DEPTH} or st.rounds >= st.max_steps:", span)
+        self.emit(indent + 1, f"_enter_procedure(st, {self.depth})", span)
+        self.emit(indent, "st.rounds += 1", span)
+
+    def step(self, indent: int, span: Span) -> None:
+        """A round of a loop counted as a step, in place (``State.step`` past the bound,
+        which raises its error)."""
+        self.emit(indent, "if st.rounds >= st.max_steps:", span)
+        self.emit(indent + 1, "st.step()", span)
+        self.emit(indent, "st.rounds += 1", span)
 
     def _CallStmt(self, node: ast.CallStmt, indent: int) -> None:
-        self.emit(indent, self._call(node), node.span)
+        call = self._call(node)
+        self.enter(indent, node.span)
+        self.emit(indent, call, node.span)
 
     def _CallLet(self, node: ast.CallLet, indent: int) -> None:
         call = self._call(node)
+        self.enter(indent, node.span)
         self.emit(indent, f"{self.local(self.compiler.bind_let(node.name, node.span))} = {call}", node.span)
 
     def _Return(self, node: ast.Return, indent: int) -> None:

@@ -33,7 +33,7 @@ def short_circuit(writer: ExpressionWriter, name: str, gen: ast.Generator, scope
     helper = writer.module.fresh("_g")
     writer.module.define(helper, "\n".join([
         f"def {helper}({', '.join(['_source', 'st', 'env', *passed])}):  # {name}() at {_where(gen)}",
-        "    _limit = st.game.max_steps",  # (the bound of a charge, read once)
+        "    _limit = st.max_steps",  # (the bound of a charge, read once)
         *(["    _w = st.work"] if local else []),
         *inner.table_reads("    "),
         *("    " + line for line in loop),

@@ -138,9 +138,9 @@ class UnpausedWriter(ProcedureWriter):
         c.bind_plain(node.var)
         for depth, line in ((0, f"env[{walk}] = (_as_list(st, {source}), 0)"), (0, "while True:"),
                             (1, f"_seq, _i = env[{walk}]"), (1, "if _i >= len(_seq):"), (2, f"del env[{walk}]"),
-                            (2, "break"), (1, f"env[{var}] = _seq[_i]"), (1, f"env[{walk}] = (_seq, _i + 1)"),
-                            (1, "st.step()")):
+                            (2, "break"), (1, f"env[{var}] = _seq[_i]"), (1, f"env[{walk}] = (_seq, _i + 1)")):
             self.emit(indent + depth, line, node.span)
+        self.step(indent + 1, node.span)
         self.block(node.body, indent + 1)
         self.emit(indent, f"env.pop({walk}, None)", node.span)
 
@@ -150,7 +150,8 @@ class UnpausedWriter(ProcedureWriter):
         args = [self.expr(a) for a in node.args]
         ret = self.compiler.bind_let(node.name, node.span) if isinstance(node, ast.CallLet) else None
         called = self.unpaused[node.procedure]
-        self.emit(indent, f"_r = {called}({', '.join(['st', '_enter_procedure(st, _depth)', *args])})", node.span)
+        self.enter(indent, node.span)
+        self.emit(indent, f"_r = {called}({', '.join(['st', '_depth + 1', *args])})", node.span)
         self.emit(indent, "if type(_r) is _Paused:", node.span)
         where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
         self.emit(indent + 1, f"return _r.under(st, {where[0]}, {where[1]}, {place.pc + 1}, env, "

@@ -53,6 +53,7 @@ class State(Views):
         "global_values",
         "log_built",
         "log_lines",
+        "max_steps",
         "origin",
         "pending",
         "player_values",
@@ -117,6 +118,7 @@ class State(Views):
         self.since_origin = 0
         self.work = 0  # items of work charged (charge()) since the run or evaluation began
         self.rounds = 0  # rounds of compiled loops and calls of compiled procedures (step()), as work
+        self.max_steps = game.max_steps  # the bound of both, read in place by the generated code
 
     @classmethod
     def initial(cls, game: Game, seed: int, explicit_chance: bool, events: bool = False) -> State:
@@ -449,6 +451,7 @@ class State(Views):
     def _copy_fields_of(self, other: State) -> None:
         """Make every field of this state a copy of ``other``'s (values are shared: immutable)."""
         self.game, self.seed, self.explicit_chance, self.rng = other.game, other.seed, other.explicit_chance, other.rng
+        self.max_steps = other.max_steps
         self.global_values = dict(other.global_values)
         self.player_values = _copied(other.player_values)
         self.space_values = _copied(other.space_values)

@@ -32,6 +32,7 @@ class LoadTimeWork:
 
     __slots__ = ("work",)
     LIMIT = 1_000_000
+    max_steps = LIMIT  # (as a state's: the bound the generated code reads in place)
 
     def __init__(self) -> None:
         self.work = 0

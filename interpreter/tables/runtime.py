@@ -184,8 +184,11 @@ def items(st: State, value: Any) -> tuple[Value, ...]:
     """The items a comprehension or an aggregate goes through: a long list is charged by
     ``as_list``, a short one here (nested clauses multiply)."""
     found = value if type(value) is tuple else sequence(st, value)
-    if found:  # a long one as as_list would, a short one here
-        st.charge(len(found))
+    if found:  # a long one as as_list would, a short one here: as State.charge, in place
+        work = st.work + len(found)
+        st.work = work
+        if work > st.max_steps:
+            st.charge(0)  # (its error)
     return found
 
 
@@ -288,7 +291,9 @@ def enter_procedure(st: State, depth: int) -> int:
     counted as a step; the depth of the procedure called."""
     if depth >= MAX_DEPTH:
         raise RuleError(f"procedures call each other more than {MAX_DEPTH} deep", "E603")
-    st.step()
+    if st.rounds >= st.max_steps:
+        st.step()  # (its error)
+    st.rounds += 1
     return depth + 1
 
 
