@@ -67,3 +67,28 @@ def play_randomly(state, chooser: random.Random, limit: int | None = None):
         state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
         done += 1
     return state
+
+
+def saved_states(game, seed: int) -> list[dict]:
+    """The saved states of one random game of ``game`` (seeded ``seed``) after each action."""
+    chooser, state = random.Random(seed), game.new_initial_state(seed=seed)
+    saved = [state.to_json()]
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+        saved.append(state.to_json())
+    return saved
+
+
+def generated_functions(game) -> str:
+    """The generated functions of ``game``, without the listing of its constants."""
+    listing = game.generated_code()
+    return listing[listing.index("\ndef "):]
+
+
+def setup_failure(game):
+    """The RulesRuntimeError that making ``game``'s initial state raises."""
+    from rulelang.errors import RulesRuntimeError
+    with pytest.raises(RulesRuntimeError) as caught:
+        game.new_initial_state()
+    return caught.value

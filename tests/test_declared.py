@@ -9,26 +9,17 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import generated_functions as code
+from conftest import setup_failure as failure
 
 import rulelang
-from rulelang.errors import RulesRuntimeError, StateDataError
+from rulelang.errors import StateDataError
 
 
 def load(tmp_path: Path, source: str, players: int = 1) -> rulelang.Game:
     path = tmp_path / "game.rules"
     path.write_text(textwrap.dedent(source), encoding="utf-8")
     return rulelang.load(path, players=players)
-
-
-def code(game: rulelang.Game) -> str:
-    listing = game.generated_code()
-    return listing[listing.index("\ndef "):]
-
-
-def failure(game: rulelang.Game) -> RulesRuntimeError:
-    with pytest.raises(RulesRuntimeError) as caught:
-        game.new_initial_state()
-    return caught.value
 
 
 HELD = '''\

@@ -7,10 +7,10 @@ import re
 import textwrap
 from pathlib import Path
 
-import pytest
+from conftest import generated_functions as code
+from conftest import setup_failure as failure
 
 import rulelang
-from rulelang.errors import RulesRuntimeError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,18 +19,6 @@ def load(tmp_path: Path, source: str) -> rulelang.Game:
     path = tmp_path / "game.rules"
     path.write_text(textwrap.dedent(source), encoding="utf-8")
     return rulelang.load(path, players=1)
-
-
-def code(game: rulelang.Game) -> str:
-    """The generated functions of ``game``, without the listing of its constants."""
-    listing = game.generated_code()
-    return listing[listing.index("\ndef "):]
-
-
-def failure(game: rulelang.Game) -> RulesRuntimeError:
-    with pytest.raises(RulesRuntimeError) as caught:
-        game.new_initial_state()
-    return caught.value
 
 
 PROVEN = '''\

@@ -4,11 +4,11 @@ run loop makes running one operation at a time (``run_one``): the same states, t
 steps counted, the same errors at the same places."""
 from __future__ import annotations
 
-import random
 import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import saved_states as played
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -23,17 +23,6 @@ def one_by_one(game: rulelang.Game) -> rulelang.Game:
     for code in game.program.code.values():
         code.ops.run = run_one
     return game
-
-
-def played(game: rulelang.Game, seed: int) -> list[dict[str, object]]:
-    """The saved states of one random game of ``game`` after each action."""
-    chooser, state = random.Random(seed), game.new_initial_state(seed=seed)
-    saved = [state.to_json()]
-    while not state.is_terminal():
-        player = state.current_players()[0]
-        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
-        saved.append(state.to_json())
-    return saved
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)

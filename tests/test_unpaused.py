@@ -4,11 +4,11 @@ a game run so is the very game that the lowered code makes pushing a frame at ev
 and a call that does not pause makes no frame."""
 from __future__ import annotations
 
-import random
 import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import saved_states as played
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -71,17 +71,6 @@ PAUSES_INSIDE = """\
 def pushing_frames(monkeypatch: pytest.MonkeyPatch) -> None:
     """Load games from here on with a frame pushed at every call, as before unpaused.py."""
     monkeypatch.setattr(lower, "pauses_at_once", lambda decl: True)
-
-
-def played(game: rulelang.Game, seed: int) -> list[dict[str, object]]:
-    """The saved states of one random game of ``game`` after each action."""
-    chooser, state = random.Random(seed), game.new_initial_state(seed=seed)
-    saved = [state.to_json()]
-    while not state.is_terminal():
-        player = state.current_players()[0]
-        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
-        saved.append(state.to_json())
-    return saved
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
