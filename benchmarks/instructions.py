@@ -9,7 +9,9 @@ environment give the same count. Each ruleset is played twice in a fresh process
 ``valgrind --tool=cachegrind --cache-sim=no`` with ``PYTHONHASHSEED=0``: A playouts (seeds
 0..A-1), then B playouts (seeds 0..B-1). Loading, start-up and the first A playouts (warm-up)
 cancel out of the difference, so ``(I_B - I_A) / (B - A)`` is what a warm playout costs and
-``(I_B - I_A) / (decisions_B - decisions_A)`` what a decision costs, host calls included.
+``(I_B - I_A) / (decisions_B - decisions_A)`` what a decision costs, host calls included. The
+runs of one tree share a cache folder of their own (``XDG_CACHE_HOME``), filled by one run
+before them, so what other jobs keep in the user's cache cannot make one run colder.
 
 ``--against REV`` checks REV out into a temporary git worktree and counts the same games there
 (same seeds, same random choices), then prints the ratio. A benchmark, not a test; needs
@@ -23,6 +25,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,13 +65,12 @@ class Count:
     decision: float
 
 
-def count_run(tree: Path, ruleset: Path, players: int, playouts: int) -> tuple[int, int]:
+def count_run(tree: Path, ruleset: Path, players: int, playouts: int, cache: str) -> tuple[int, int]:
     """(instructions, decisions) of one process that loads ``ruleset`` from ``tree`` and plays
-    ``playouts`` random games under valgrind."""
-    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(tree)}
-    command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-               sys.executable, "-c", PLAYER, str(ruleset), str(players), str(playouts)]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tree, check=False)
+    ``playouts`` random games under valgrind, with ``cache`` as its cache folder."""
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           *_player(ruleset, players, playouts)],
+                          capture_output=True, text=True, env=_environment(tree, cache), cwd=tree, check=False)
     refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     decisions = re.search(r"^decisions (\d+)$", done.stdout, re.M)
     if done.returncode != 0 or refs is None or decisions is None:
@@ -77,10 +79,26 @@ def count_run(tree: Path, ruleset: Path, players: int, playouts: int) -> tuple[i
 
 
 def count(tree: Path, ruleset: Path, players: int, first: int, second: int) -> Count:
-    """Instructions a warm playout and a warm decision: the difference of two counted runs."""
-    low, low_decisions = count_run(tree, ruleset, players, first)
-    high, high_decisions = count_run(tree, ruleset, players, second)
+    """Instructions a warm playout and a warm decision: the difference of two counted runs.
+    Both runs get a cache folder of their own, filled by one run before them (the grammar's
+    tables, the ruleset's AST), so that lint and tests elsewhere on the machine can neither
+    empty it between the two runs nor leave it cold for one of them only."""
+    with tempfile.TemporaryDirectory(prefix="rulelang-count-") as cache:
+        subprocess.run(_player(ruleset, players, 0), capture_output=True, env=_environment(tree, cache), cwd=tree,
+                       check=False)
+        low, low_decisions = count_run(tree, ruleset, players, first, cache)
+        high, high_decisions = count_run(tree, ruleset, players, second, cache)
     return Count((high - low) / (second - first), (high - low) / max(high_decisions - low_decisions, 1))
+
+
+def _player(ruleset: Path, players: int, playouts: int) -> list[str]:
+    """The command that plays ``playouts`` random games of ``ruleset`` (PLAYER)."""
+    return [sys.executable, "-c", PLAYER, str(ruleset), str(players), str(playouts)]
+
+
+def _environment(tree: Path, cache: str) -> dict[str, str]:
+    """The environment of a run of ``tree``: a fixed hash seed, its own cache folder."""
+    return {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(tree), "XDG_CACHE_HOME": cache}
 
 
 def players_for(ruleset: Path, wanted: int | None) -> int:
@@ -130,8 +148,6 @@ def main() -> None:
             row = f"| {ruleset.stem} | {players} | {human(here.playout)} | {human(here.decision)} |"
             if other is not None:
                 same = other / ruleset.relative_to(ROOT) if ruleset.is_relative_to(ROOT) else ruleset
-                players_for(same, args.players)   # parsed once, as this tree's was: its AST kept (a cold parse in
-                # the first counted run only would cancel the playouts out of the difference)
                 there = count(other, same, players, first, second)
                 row += f" {human(there.playout)} | {human(there.decision)} | {there.decision / here.decision:.2f}x |"
             print(row, flush=True)
