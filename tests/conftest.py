@@ -1,8 +1,12 @@
 """Shared helpers for the engine's test suite."""
 from __future__ import annotations
 
+import atexit
+import os
 import random
+import shutil
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -13,6 +17,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 GAMES_DIR = ROOT / "games"
+
+# The suite's caches (the grammar's tables, the ASTs of its many temporary rulesets) go to a
+# folder of its own, not the user's, where they would push the user's own kept ASTs out.
+_CACHE = tempfile.mkdtemp(prefix="rulelang-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 
 def game_files() -> list[Path]:
