@@ -12,8 +12,8 @@ check nothing and promise nothing.
 What a held type promises (``Declared``): the Python class of the value (``int``, ``bool``,
 ``str``, Player, Space, Component, EnumValue, ZoneRef, ``tuple`` for a list) and, for a
 list, the class of every item; an optional type (``player?``) may also be none. Not a
-component's type: the rules use one for another (a treasure card as a ship's hold, a
-``list[list[clue]]`` that pairs a clue with a map), as they may.
+component's type: rulesets use one for another (a component of one type passed where
+another is declared, a list of lists of one type that pairs it with another), as they may.
 """
 from __future__ import annotations
 
