@@ -14,7 +14,6 @@ game's generated code and its namespace: module.py).
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +30,7 @@ from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
 from .integers import integer_bound, is_tuple, items_bound, short_list, sum_fits
-from .module import KIND_NAMES, ORDER_NAMES, Module
+from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
 from .searches import short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
@@ -242,7 +241,7 @@ class ExpressionWriter:
         unknown, other = (b, a) if left else (a, b)
         # read first by the test: so a read that may fail (a local without a value) only
         # where nothing before it may
-        if (left or right) and _CHEAP.match(unknown) and (unknown.isidentifier() or other.isidentifier()):
+        if (left or right) and CHEAP.match(unknown) and (unknown.isidentifier() or other.isidentifier()):
             return f"({a} {op} {b} if type({unknown}) is int else {general})"
         return general
 
@@ -368,7 +367,7 @@ class ExpressionWriter:
             return f"len(st.zones[{self.module.constant(constant[0].slot)}])"
         if is_tuple(self.cat, node, scope):
             return f"len({text})"
-        if _CHEAP.match(text):
+        if CHEAP.match(text):
             return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
         return f"_size_of(st, {text})"
 
@@ -527,8 +526,6 @@ class ExpressionWriter:
 
 _OWN_FIELDS = {"index": "index", "name": "name"}
 """The fields ``OwnField`` reads, as the generated code names them (never the ruleset's text)."""
-_CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
-"""Source read twice at no cost and with no effect: a local, or an entry of the environment."""
 
 _BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "region": 1, "largest_region": 1, "lines": 2}
 """Board queries whose result is always a list of spaces (1), or of lists of spaces (2):

@@ -40,6 +40,9 @@ HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the 
 ORDER_NAMES = {op: f"_order{i}" for i, op in enumerate(runtime.ORDERINGS)}
 KIND_NAMES = {Player: "_Player", Component: "_Component", Space: "_Space"}
 """The names the generated code knows the orderings (``<``, ``<=``...) and the kinds of value by."""
+CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
+"""Generated source read twice at no cost and with no effect: a local, or an entry of the
+environment."""
 
 
 class Module:

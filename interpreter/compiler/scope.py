@@ -8,7 +8,6 @@ check their arguments against it (``checked_argument``), where the text does not
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from weakref import WeakKeyDictionary
@@ -21,13 +20,11 @@ from ..tables.attributes import attribute_promise
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, checker, global_promise, held_parameters
 from ..tables.runtime import MAX_INT
-from .module import KIND_NAMES, Module
+from .module import CHEAP, KIND_NAMES, Module
 
 _KNOWN_CLASSES = (Player, Space, Component)
 _INLINE = {Player: "_Player", Space: "_Space", int: "int", bool: "bool", str: "str"}
 """The classes whose check the generated code writes in place, by the names it knows them."""
-_CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
-"""Source read twice at no cost and with no effect: a local, or an entry of the environment."""
 
 
 class Scope:
@@ -141,7 +138,7 @@ class HeldParameters:
         if promise is None or proven:
             return text
         check = self.module.constant(checker(promise, what), f"<checks {what}>")
-        if promise.cls is tuple or not _CHEAP.match(text):
+        if promise.cls is tuple or not CHEAP.match(text):
             return f"{check}({text})"
         cls = _INLINE.get(promise.cls) or self.module.constant(promise.cls, f"<class {promise.cls.__name__}>")
         test = f"type({text}) is {cls}" + (f" or {text} is None" if promise.optional else "")

@@ -18,7 +18,6 @@ ruleset's text is never written into the source.
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from rulelang import ast
@@ -26,16 +25,13 @@ from rulelang import ast
 from ..model.values import Component, Player, Ref
 from ..tables.builtins import BUILTINS
 from ..tables.catalog import Catalog
-from .module import Module
+from .module import CHEAP, Module
 
 if TYPE_CHECKING:
     from .scope import Scope
 
 TOKEN_COUNTS = frozenset({"tokens", "bank"})
 """The builtins ``TokenWriter.count`` may write in place."""
-
-CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
-"""Source read twice at no cost and with no effect: a local, or an entry of the environment."""
 
 
 class TokenWriter:
