@@ -29,7 +29,7 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
-from .integers import integer_bound, is_tuple, items_bound, short_list, sum_fits
+from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
 from .searches import short_circuit
@@ -379,8 +379,7 @@ class ExpressionWriter:
         for node in nodes:
             if isinstance(node, ast.Literal):
                 values.append(node.value)
-            elif (isinstance(node, ast.Name) and not scope.is_local(node.name) and node.name not in cat.global_vars
-                  and node.name not in ("players", "seats") and node.name in cat.constants):
+            elif isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
                 values.append(cat.constants[node.name])
             else:
                 return None

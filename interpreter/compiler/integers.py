@@ -78,7 +78,7 @@ def items_bound(cat: Catalog, source: ast.Expr, scope: Scope) -> int | None:
     if isinstance(source, ast.BinaryOp) and source.op == "..":
         low, high = integer_bound(cat, source.left, scope), integer_bound(cat, source.right, scope)
         return None if low is None or high is None else max(low, high)
-    if isinstance(source, ast.Name) and _is_constant(cat, source.name, scope):
+    if isinstance(source, ast.Name) and is_constant(cat, source.name, scope):
         value = cat.constants[source.name]
         if type(value) is tuple and value and all(type(v) is int for v in value):
             return max(abs(v) for v in value if type(v) is int)
@@ -101,7 +101,7 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
                                    and is_tuple(cat, node.right, scope))
     if isinstance(node, ast.Name) and scope.local_text(node.name) is not None:
         return scope.local_text(node.name) in scope.lists
-    if isinstance(node, ast.Name) and _is_constant(cat, node.name, scope):
+    if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
         return type(cat.constants[node.name]) is tuple
     if isinstance(node, (ast.Name, ast.Attribute)):   # a variable declared a list
         promise = promise_of(cat, node, scope)
@@ -122,7 +122,7 @@ def short_list(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     if isinstance(node, ast.Name) and node.name in ("players", "seats") and not scope.is_local(node.name) \
             and node.name not in cat.global_vars:
         return len(cat.players) <= FREE_WORK
-    if isinstance(node, ast.Name) and _is_constant(cat, node.name, scope):
+    if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
         value = cat.constants[node.name]
         return type(value) is tuple and len(value) <= FREE_WORK
     return False
@@ -154,7 +154,7 @@ def _name_bound(cat: Catalog, node: ast.Name, scope: Scope) -> int | None:
     text = scope.local_text(name)
     if text is not None:
         return scope.integers.get(text)
-    if _is_constant(cat, name, scope):
+    if is_constant(cat, name, scope):
         value = cat.constants[name]
         return abs(value) if type(value) is int else None
     return _declared_bound(cat, node, scope)
@@ -166,7 +166,7 @@ def _declared_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
     return MAX_INT if promise is not None and promise == Declared(int) else None
 
 
-def _is_constant(cat: Catalog, name: str, scope: Scope) -> bool:
+def is_constant(cat: Catalog, name: str, scope: Scope) -> bool:
     """Whether ``name`` is read as one of the game's constants (as ``_Name`` resolves it)."""
     return (not scope.is_local(name) and name not in cat.global_vars and name not in ("players", "seats")
             and name in cat.constants)
