@@ -79,8 +79,12 @@ class UnpausedWriter(ProcedureWriter):
                   " until it pauses", decl.span)
         pairs = ", ".join(f"{self.constant(p.name)}: {a}" for p, a in zip(decl.params, params, strict=True))
         self.emit(1, f"env = {{{pairs}}}", decl.span)
-        if decl.body is not None:
-            self.block(decl.body, 1)
+        c.writer.held.enter(decl, lambda param: f"env[{self.constant(param)}]")   # checked by every call
+        try:
+            if decl.body is not None:
+                self.block(decl.body, 1)
+        finally:
+            c.writer.held.enter(None, str)
         self.emit(1, "return None", decl.span)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name)
@@ -147,7 +151,7 @@ class UnpausedWriter(ProcedureWriter):
     def _paused_call(self, node: ast.CallStmt | ast.CallLet, indent: int, place: Snapshot) -> None:
         """A call of a procedure that may pause, run as its function: if it paused, this
         procedure's frame goes on after the call (its one operation) once it is done."""
-        args = [self.expr(a) for a in node.args]
+        args = self.compiler.writer.arguments(self.cat.procedure_called(node), node.args, self.scope())
         ret = self.compiler.bind_let(node.name, node.span) if isinstance(node, ast.CallLet) else None
         called = self.unpaused[node.procedure]
         self.enter(indent, node.span)
