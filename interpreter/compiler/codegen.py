@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulelang import ast
 from rulelang.boards import Space
+from rulelang.check.signatures import SIGNATURES
 
 from ..model.problems import unchecked
 from ..model.program import Expr, Op
@@ -351,6 +352,9 @@ class ExpressionWriter:
             query = self.module.constant(runtime.once_per_game(BUILTINS[name], constants),
                                          f"<{name}(...), computed once per game>")
             return f"{query}(st, {scope.env})"
+        kept = self._kept_per_space(name, node.args, args, scope) if name in BOARD_QUERIES else None
+        if kept is not None:
+            return kept
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
         if name == "size":
@@ -358,6 +362,17 @@ class ExpressionWriter:
         if name in TOKEN_COUNTS and (counted := self.tokens.count(node, args, scope)) is not None:
             return counted
         return f"{self.module.constant(BUILTINS[name], f'<builtin {name}>')}({', '.join(['st', *args])})"
+
+    def _kept_per_space(self, name: str, nodes: tuple[ast.Expr, ...], args: list[str], scope: Scope) -> str | None:
+        """Board query ``name`` whose arguments ``nodes`` (written ``args``) are constants but
+        one, a space: its answer for each space, kept (``runtime.per_space``); else None."""
+        values = [self._constant_values((node,), scope) for node in nodes]
+        varying = [i for i, value in enumerate(values) if value is None]
+        if len(varying) != 1 or SIGNATURES[name].params[varying[0]] != "space":
+            return None
+        constants = [value[0] if value is not None else None for value in values]
+        query = runtime.per_space(BUILTINS[name], constants, varying[0])
+        return f"{self.module.constant(query, f'<{name}(...), kept per space>')}(st, {args[varying[0]]})"
 
     def _size(self, node: ast.Expr, text: str, scope: Scope) -> str:
         """``size(node)``, whose source is ``text``: a list's length or a declared zone's read in
