@@ -181,6 +181,10 @@ class ProcedureWriter:
             found = self.locals[key] = self.module.fresh("_l")
         return found
 
+    def bound(self, indent: int, local: str, span: Span) -> None:
+        """The lines after the local ``local`` (as ``local`` writes it) is given a value:
+        none here (a procedure run until it pauses also keeps it in its environment)."""
+
     def emit(self, indent: int, text: str, span: Span | None) -> None:
         self.lines.append(("    " * indent + text, span))
 
@@ -211,7 +215,9 @@ class ProcedureWriter:
 
     def _Let(self, node: ast.Let, indent: int) -> None:
         value = self.expr(node.value)
-        self.emit(indent, f"{self.local(self.compiler.bind_let(node.name, node.span))} = {value}", node.span)
+        local = self.local(self.compiler.bind_let(node.name, node.span))
+        self.emit(indent, f"{local} = {value}", node.span)
+        self.bound(indent, local, node.span)
 
     def _Assign(self, node: ast.Assign, indent: int) -> None:
         value, target, c = self.expr(node.value), node.target, self.compiler
@@ -220,6 +226,7 @@ class ProcedureWriter:
             local = self.local(c.key(target.name))
             new = value if node.op == "=" else f"_updated({local}, {value}, {op})"
             self.emit(indent, f"{local} = {new}", node.span)
+            self.bound(indent, local, node.span)
         elif isinstance(target, ast.Name) and target.name in self.cat.global_vars:
             name = self.constant(target.name)
             new = value if node.op == "=" else f"_updated(st.global_values[{name}], {value}, {op})"
@@ -253,6 +260,7 @@ class ProcedureWriter:
         source = self.expr(node.source)
         var = self.local(self.compiler.bind_plain(node.var))
         self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
+        self.bound(indent + 1, var, node.span)
         self.step(indent + 1, node.span)
         self.block(node.body, indent + 1)
 
@@ -333,7 +341,9 @@ class ProcedureWriter:
     def _CallLet(self, node: ast.CallLet, indent: int) -> None:
         call = self._call(node)
         self.enter(indent, node.span)
-        self.emit(indent, f"{self.local(self.compiler.bind_let(node.name, node.span))} = {call}", node.span)
+        local = self.local(self.compiler.bind_let(node.name, node.span))
+        self.emit(indent, f"{local} = {call}", node.span)
+        self.bound(indent, local, node.span)
 
     def _Return(self, node: ast.Return, indent: int) -> None:
         self.emit(indent, f"return {self.expr(node.value) if node.value is not None else 'None'}", node.span)
