@@ -382,6 +382,8 @@ class ExpressionWriter:
             return f"len(st.zones[{self.module.constant(constant[0].slot)}])"
         if is_tuple(self.cat, node, scope):
             return f"len({text})"
+        if self._zone_read(node, scope):
+            return f"len(st.zones[{text}.slot])"
         if CHEAP.match(text):
             return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
         return f"_size_of(st, {text})"
@@ -508,7 +510,8 @@ class ExpressionWriter:
         space or a component or lists of one of them: a board query (its result's kind is
         fixed), ``players`` and ``seats``, a constant of the game whose value is known now,
         a comprehension variable already known, or a variable or held parameter of that
-        declared type (scope.py). None when not certain."""
+        declared type (scope.py), an item of one, or either of two of one kind. None when
+        not certain."""
         cat = self.cat
         if isinstance(node, ast.Name):
             name = node.name
@@ -523,6 +526,12 @@ class ExpressionWriter:
                 and node.function not in cat.component_types and node.function not in cat.functions \
                 and node.function not in cat.load_time_functions:
             return Space, _BOARD_QUERY_KINDS[node.function]
+        if isinstance(node, ast.Index):   # an item of a list of known items (or the error of the index)
+            items = self.items_kind(node.target, scope)
+            return (items[0], items[1] - 1) if items is not None and items[1] >= 1 else None
+        if isinstance(node, ast.IfExpr):
+            then = self.items_kind(node.then, scope)
+            return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
         return known_kind(promise_of(cat, node, scope))   # a variable's declared type
 
     def _zone_read(self, node: ast.Expr, scope: Scope) -> bool:
@@ -541,7 +550,8 @@ class ExpressionWriter:
 _OWN_FIELDS = {"index": "index", "name": "name"}
 """The fields ``OwnField`` reads, as the generated code names them (never the ruleset's text)."""
 
-_BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "region": 1, "largest_region": 1, "lines": 2}
+_BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "ahead": 1, "behind": 1, "region": 1,
+                      "largest_region": 1, "lines": 2}
 """Board queries whose result is always a list of spaces (1), or of lists of spaces (2):
 builtins.py returns the board's own tuples of spaces (rulelang.boards), or raises."""
 

@@ -26,6 +26,7 @@ from ..model.program import Op
 from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
+from .lets import Facts, bound_once, facts_of, teach
 from .scope import Scope
 from .tokens import TokenWriter
 
@@ -135,6 +136,10 @@ class ProcedureWriter:
         self.locals: dict[str, str] = {}  # environment key of a local -> its Python local
         self.lines: list[tuple[str, Span | None]] = []
         self.tokens = TokenWriter(self.cat, self.module)  # gains and pays, in place
+        # The names of the procedure that one 'let' alone binds, and what is known of the
+        # Python local of each such 'let' written so far (lets.py).
+        self.once: frozenset[str] = frozenset()
+        self.known: dict[str, Facts] = {}
 
     def write(self, decl: ast.ProcedureDecl) -> None:
         """Compile ``decl`` (one of ``names``) into the module; SyntaxError if Python cannot."""
@@ -142,6 +147,7 @@ class ProcedureWriter:
         c.scope = {p.name for p in decl.params}
         c.renames, c.block_names, c.loops = {}, [set()], []
         self.locals, self.lines = {}, []
+        self.once, self.known = bound_once(decl), {}
         params = [self.local(p.name) for p in decl.params]
         c.writer.held.enter(decl, self.local)   # the parameters whose declared type is held
         name = self.names[decl.name]
@@ -196,7 +202,8 @@ class ProcedureWriter:
         c = self.compiler
         if self.in_env:
             return Scope(set(c.scope), c.key, {}, "0")
-        return Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None")
+        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None"),
+                     self.known)
 
     def constant(self, value: object) -> str:
         return self.module.constant(value)
@@ -214,10 +221,16 @@ class ProcedureWriter:
         c.renames = saved
 
     def _Let(self, node: ast.Let, indent: int) -> None:
-        value = self.expr(node.value)
+        value, facts = self.expr(node.value), self.let_facts(node)
         local = self.local(self.compiler.bind_let(node.name, node.span))
         self.emit(indent, f"{local} = {value}", node.span)
         self.bound(indent, local, node.span)
+        if facts is not None and local.isidentifier():
+            self.known[local] = facts
+
+    def let_facts(self, node: ast.Let) -> Facts | None:
+        """What the local of ``node`` certainly holds, if no other statement binds it (lets.py)."""
+        return facts_of(self.compiler.writer, node.value, self.scope()) if node.name in self.once else None
 
     def _Assign(self, node: ast.Assign, indent: int) -> None:
         value, target, c = self.expr(node.value), node.target, self.compiler

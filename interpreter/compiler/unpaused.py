@@ -29,6 +29,7 @@ from rulelang import ast
 from rulelang.diagnostics import Span
 
 from ..model.program import Code
+from .lets import bound_once, teach
 from .procedures import ProcedureWriter, continues, runs_through
 from .scope import Scope
 
@@ -77,6 +78,7 @@ class UnpausedWriter(ProcedureWriter):
         c.scope = {p.name for p in decl.params}
         c.renames, c.block_names, c.loops = {}, [set()], []
         self.lines, self.locals = [], {}
+        self.once, self.known = bound_once(decl), {}
         params = [self.local(p.name) for p in decl.params]
         self.emit(0, f"def {name}({', '.join(['st', '_depth', *params])}):  # procedure at {_where(decl.span)},"
                   " until it pauses", decl.span)
@@ -108,7 +110,7 @@ class UnpausedWriter(ProcedureWriter):
     def scope(self) -> Scope:
         """The names of the procedure are its Python locals (``env`` kept for what is passed it)."""
         c = self.compiler
-        return Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0")
+        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0"), self.known)
 
     def block(self, block: ast.Block, indent: int) -> None:
         """The statements of ``block``: each at the names the lowering had there."""
