@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulelang import ast
 from rulelang.boards import Space
+from rulelang.check.signatures import SIGNATURES
 
 from ..model.problems import unchecked
 from ..model.program import Expr, Op
@@ -311,7 +312,9 @@ class ExpressionWriter:
             source = self.write(clause.source, scope)
             var = scope.python[clause.var] = self.module.fresh("_v")
             self.bind_item_kind(var, clause.source, scope)
-            items = f"_items(st, {source})" if visits is None else f"{visits}.over(_items(st, {source}))"
+            items = f"{self._items_of(clause.source, scope)}(st, {source})"
+            if visits is not None:
+                items = f"{visits}.over({items})"
             loops.append(f"for {var} in {items}")
             tests = []
             if clause.condition is not None:
@@ -322,6 +325,12 @@ class ExpressionWriter:
         scope.python = saved
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
         return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
+
+    def _items_of(self, source: ast.Expr, scope: Scope) -> str:
+        """What gives the items of ``source`` to a comprehension: a zone's read in place."""
+        if self._zone_read(source, scope):
+            return self.module.constant(runtime.zone_items, "<the items of a zone, read in place>")
+        return "_items"
 
     def _Generator(self, node: ast.Generator, scope: Scope) -> str:
         raise unchecked("a generator ('x for x in ...') is only allowed as a function argument", node.span)
@@ -351,13 +360,29 @@ class ExpressionWriter:
             query = self.module.constant(runtime.once_per_game(BUILTINS[name], constants),
                                          f"<{name}(...), computed once per game>")
             return f"{query}(st, {scope.env})"
+        kept = self._kept_per_space(name, node.args, args, scope) if name in BOARD_QUERIES else None
+        if kept is not None:
+            return kept
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
+        if name == "list" and len(args) == 1 and self._zone_read(node.args[0], scope):
+            return f"{self.module.constant(runtime.zone_list, '<the contents of a zone>')}(st, {args[0]})"
         if name == "size":
             return self._size(node.args[0], args[0], scope)
         if name in TOKEN_COUNTS and (counted := self.tokens.count(node, args, scope)) is not None:
             return counted
         return f"{self.module.constant(BUILTINS[name], f'<builtin {name}>')}({', '.join(['st', *args])})"
+
+    def _kept_per_space(self, name: str, nodes: tuple[ast.Expr, ...], args: list[str], scope: Scope) -> str | None:
+        """Board query ``name`` whose arguments ``nodes`` (written ``args``) are constants but
+        one, a space: its answer for each space, kept (``runtime.per_space``); else None."""
+        values = [self._constant_values((node,), scope) for node in nodes]
+        varying = [i for i, value in enumerate(values) if value is None]
+        if len(varying) != 1 or SIGNATURES[name].params[varying[0]] != "space":
+            return None
+        constants = [value[0] if value is not None else None for value in values]
+        query = runtime.per_space(BUILTINS[name], constants, varying[0])
+        return f"{self.module.constant(query, f'<{name}(...), kept per space>')}(st, {args[varying[0]]})"
 
     def _size(self, node: ast.Expr, text: str, scope: Scope) -> str:
         """``size(node)``, whose source is ``text``: a list's length or a declared zone's read in
@@ -367,6 +392,8 @@ class ExpressionWriter:
             return f"len(st.zones[{self.module.constant(constant[0].slot)}])"
         if is_tuple(self.cat, node, scope):
             return f"len({text})"
+        if self._zone_read(node, scope):
+            return f"len(st.zones[{text}.slot])"
         if CHEAP.match(text):
             return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
         return f"_size_of(st, {text})"
@@ -493,7 +520,8 @@ class ExpressionWriter:
         space or a component or lists of one of them: a board query (its result's kind is
         fixed), ``players`` and ``seats``, a constant of the game whose value is known now,
         a comprehension variable already known, or a variable or held parameter of that
-        declared type (scope.py). None when not certain."""
+        declared type (scope.py), an item of one, or either of two of one kind. None when
+        not certain."""
         cat = self.cat
         if isinstance(node, ast.Name):
             name = node.name
@@ -508,6 +536,12 @@ class ExpressionWriter:
                 and node.function not in cat.component_types and node.function not in cat.functions \
                 and node.function not in cat.load_time_functions:
             return Space, _BOARD_QUERY_KINDS[node.function]
+        if isinstance(node, ast.Index):   # an item of a list of known items (or the error of the index)
+            items = self.items_kind(node.target, scope)
+            return (items[0], items[1] - 1) if items is not None and items[1] >= 1 else None
+        if isinstance(node, ast.IfExpr):
+            then = self.items_kind(node.then, scope)
+            return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
         return known_kind(promise_of(cat, node, scope))   # a variable's declared type
 
     def _zone_read(self, node: ast.Expr, scope: Scope) -> bool:
@@ -526,7 +560,8 @@ class ExpressionWriter:
 _OWN_FIELDS = {"index": "index", "name": "name"}
 """The fields ``OwnField`` reads, as the generated code names them (never the ruleset's text)."""
 
-_BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "region": 1, "largest_region": 1, "lines": 2}
+_BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "ahead": 1, "behind": 1, "region": 1,
+                      "largest_region": 1, "lines": 2}
 """Board queries whose result is always a list of spaces (1), or of lists of spaces (2):
 builtins.py returns the board's own tuples of spaces (rulelang.boards), or raises."""
 

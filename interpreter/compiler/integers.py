@@ -86,16 +86,18 @@ def items_bound(cat: Catalog, source: ast.Expr, scope: Scope) -> int | None:
 
 
 _TUPLES = frozenset({"list", "values", "reversed", "rotate", "slice", "insert", "remove",
-                     "spaces", "neighbors", "within", "region", "largest_region", "lines"})
+                     "spaces", "neighbors", "within", "ahead", "behind", "region", "largest_region", "lines"})
 """Builtins whose result is always a Python tuple (a list of the rules), or that raise."""
 
 
 def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     """Whether ``node`` is certainly a list (a Python tuple) from the text alone: a list
     literal, a comprehension, a range, a sum of two lists, ``sorted(...)``, a builtin of
-    _TUPLES, a constant list."""
+    _TUPLES, a constant list, an 'if ... then ... else' of two lists."""
     if isinstance(node, (ast.ListExpr, ast.Comprehension)):
         return True
+    if isinstance(node, ast.IfExpr):
+        return is_tuple(cat, node.then, scope) and is_tuple(cat, node.otherwise, scope)
     if isinstance(node, ast.BinaryOp):
         return node.op == ".." or (node.op == "+" and is_tuple(cat, node.left, scope)
                                    and is_tuple(cat, node.right, scope))

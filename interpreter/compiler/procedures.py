@@ -26,6 +26,7 @@ from ..model.program import Op
 from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
+from .lets import Facts, bound_once, facts_of, teach
 from .scope import Scope
 from .tokens import TokenWriter
 
@@ -135,6 +136,10 @@ class ProcedureWriter:
         self.locals: dict[str, str] = {}  # environment key of a local -> its Python local
         self.lines: list[tuple[str, Span | None]] = []
         self.tokens = TokenWriter(self.cat, self.module)  # gains and pays, in place
+        # The names of the procedure that one 'let' alone binds, and what is known of the
+        # Python local of each such 'let' written so far (lets.py).
+        self.once: frozenset[str] = frozenset()
+        self.known: dict[str, Facts] = {}
 
     def write(self, decl: ast.ProcedureDecl) -> None:
         """Compile ``decl`` (one of ``names``) into the module; SyntaxError if Python cannot."""
@@ -142,6 +147,7 @@ class ProcedureWriter:
         c.scope = {p.name for p in decl.params}
         c.renames, c.block_names, c.loops = {}, [set()], []
         self.locals, self.lines = {}, []
+        self.once, self.known = bound_once(decl), {}
         params = [self.local(p.name) for p in decl.params]
         c.writer.held.enter(decl, self.local)   # the parameters whose declared type is held
         name = self.names[decl.name]
@@ -181,6 +187,10 @@ class ProcedureWriter:
             found = self.locals[key] = self.module.fresh("_l")
         return found
 
+    def bound(self, indent: int, local: str, span: Span) -> None:
+        """The lines after the local ``local`` (as ``local`` writes it) is given a value:
+        none here (a procedure run until it pauses also keeps it in its environment)."""
+
     def emit(self, indent: int, text: str, span: Span | None) -> None:
         self.lines.append(("    " * indent + text, span))
 
@@ -192,7 +202,8 @@ class ProcedureWriter:
         c = self.compiler
         if self.in_env:
             return Scope(set(c.scope), c.key, {}, "0")
-        return Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None")
+        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None"),
+                     self.known)
 
     def constant(self, value: object) -> str:
         return self.module.constant(value)
@@ -210,8 +221,16 @@ class ProcedureWriter:
         c.renames = saved
 
     def _Let(self, node: ast.Let, indent: int) -> None:
-        value = self.expr(node.value)
-        self.emit(indent, f"{self.local(self.compiler.bind_let(node.name, node.span))} = {value}", node.span)
+        value, facts = self.expr(node.value), self.let_facts(node)
+        local = self.local(self.compiler.bind_let(node.name, node.span))
+        self.emit(indent, f"{local} = {value}", node.span)
+        self.bound(indent, local, node.span)
+        if facts is not None and local.isidentifier():
+            self.known[local] = facts
+
+    def let_facts(self, node: ast.Let) -> Facts | None:
+        """What the local of ``node`` certainly holds, if no other statement binds it (lets.py)."""
+        return facts_of(self.compiler.writer, node.value, self.scope()) if node.name in self.once else None
 
     def _Assign(self, node: ast.Assign, indent: int) -> None:
         value, target, c = self.expr(node.value), node.target, self.compiler
@@ -220,6 +239,7 @@ class ProcedureWriter:
             local = self.local(c.key(target.name))
             new = value if node.op == "=" else f"_updated({local}, {value}, {op})"
             self.emit(indent, f"{local} = {new}", node.span)
+            self.bound(indent, local, node.span)
         elif isinstance(target, ast.Name) and target.name in self.cat.global_vars:
             name = self.constant(target.name)
             new = value if node.op == "=" else f"_updated(st.global_values[{name}], {value}, {op})"
@@ -253,6 +273,7 @@ class ProcedureWriter:
         source = self.expr(node.source)
         var = self.local(self.compiler.bind_plain(node.var))
         self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
+        self.bound(indent + 1, var, node.span)
         self.step(indent + 1, node.span)
         self.block(node.body, indent + 1)
 
@@ -333,7 +354,9 @@ class ProcedureWriter:
     def _CallLet(self, node: ast.CallLet, indent: int) -> None:
         call = self._call(node)
         self.enter(indent, node.span)
-        self.emit(indent, f"{self.local(self.compiler.bind_let(node.name, node.span))} = {call}", node.span)
+        local = self.local(self.compiler.bind_let(node.name, node.span))
+        self.emit(indent, f"{local} = {call}", node.span)
+        self.bound(indent, local, node.span)
 
     def _Return(self, node: ast.Return, indent: int) -> None:
         self.emit(indent, f"return {self.expr(node.value) if node.value is not None else 'None'}", node.span)

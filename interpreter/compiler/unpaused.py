@@ -3,15 +3,17 @@
 Most calls of a procedure that may pause do not pause: the choice is in a branch not taken,
 after an early 'return', or in a loop that runs no round. Such a call needs no frame. Each
 procedure that may pause also becomes a Python function of its arguments, ``f(st, depth,
-*args)``, written like a procedure that never pauses (procedures.py) but with its locals in
-a dict, ``env``, keyed as the lowered code keys them. It runs the statements itself up to the
-first one it does not run (a choice, a chance event, 'next', 'end game', an item of a list
-assigned, a loop whose 'continue' skips its test): there it pushes the frame the lowered code
-would have, at that statement's first operation, with ``env`` (``pause``), and returns a
-``Paused``, so that each caller run the same way pushes its own frame under it
-(``Paused.under``). The state is then the one the lowered code reaches at that operation:
-the same frames, program counters and locals, so saved states, clones and replays are
-unchanged. A call that returns returns its value, and no frame was made.
+*args)``, written like a procedure that never pauses (procedures.py): its locals are Python
+locals, each value given one also written to a dict, ``env``, keyed as the lowered code keys
+them (so ``env`` holds what the lowered code's would, in the same order), and its parameters
+are read as their declared types promise where held (each call checks its arguments). It
+runs the statements itself up to the first one it does not run (a choice, a chance event,
+'next', 'end game', an item of a list assigned, a loop whose 'continue' skips its test):
+there it pushes the frame the lowered code would have, at that statement's first operation,
+with ``env`` (``pause``), and returns a ``Paused``, so that each caller run the same way
+pushes its own frame under it (``Paused.under``). The state is then the one the lowered code
+reaches at that operation: the same frames, program counters and locals, so saved states,
+clones and replays are unchanged. A call that returns returns its value, and no frame was made.
 
 Where the lowering put each statement (``Snapshot``: its first operation, and the compiler's
 names as they were then) is recorded while the procedure is lowered, so the function names
@@ -27,7 +29,9 @@ from rulelang import ast
 from rulelang.diagnostics import Span
 
 from ..model.program import Code
+from .lets import bound_once, teach
 from .procedures import ProcedureWriter, continues, runs_through
+from .scope import Scope
 
 if TYPE_CHECKING:
     from .lower import Compiler
@@ -73,17 +77,40 @@ class UnpausedWriter(ProcedureWriter):
         c = self.compiler
         c.scope = {p.name for p in decl.params}
         c.renames, c.block_names, c.loops = {}, [set()], []
-        self.lines = []
-        params = [self.module.fresh("_a") for _ in decl.params]
+        self.lines, self.locals = [], {}
+        self.once, self.known = bound_once(decl), {}
+        params = [self.local(p.name) for p in decl.params]
         self.emit(0, f"def {name}({', '.join(['st', '_depth', *params])}):  # procedure at {_where(decl.span)},"
                   " until it pauses", decl.span)
         pairs = ", ".join(f"{self.constant(p.name)}: {a}" for p, a in zip(decl.params, params, strict=True))
         self.emit(1, f"env = {{{pairs}}}", decl.span)
-        if decl.body is not None:
-            self.block(decl.body, 1)
+        c.writer.held.enter(decl, self.local)   # checked by every call
+        try:
+            if decl.body is not None:
+                self.block(decl.body, 1)
+        finally:
+            c.writer.held.enter(None, str)
         self.emit(1, "return None", decl.span)
         source = "\n".join(line for line, _ in self.lines) + "\n"
-        self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name)
+        self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
+                           local_names={py: key for key, py in self.locals.items()})
+
+    def local(self, key: str) -> str:
+        """The Python local that holds the local whose environment key is ``key`` (read
+        there; each value it is given is also written to ``env``: ``bound``)."""
+        found = self.locals.get(key)
+        if found is None:
+            found = self.locals[key] = self.module.fresh("_l")
+        return found
+
+    def bound(self, indent: int, local: str, span: Span) -> None:
+        key = next(k for k, py in self.locals.items() if py == local)
+        self.emit(indent, f"env[{self.constant(key)}] = {local}", span)
+
+    def scope(self) -> Scope:
+        """The names of the procedure are its Python locals (``env`` kept for what is passed it)."""
+        c = self.compiler
+        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0"), self.known)
 
     def block(self, block: ast.Block, indent: int) -> None:
         """The statements of ``block``: each at the names the lowering had there."""
@@ -135,10 +162,11 @@ class UnpausedWriter(ProcedureWriter):
         source = self.expr(node.source)
         c.counter += 1
         walk, var = self.constant(f"$for{c.counter}"), self.constant(node.var)
-        c.bind_plain(node.var)
+        local = self.local(c.bind_plain(node.var))
         for depth, line in ((0, f"env[{walk}] = (_as_list(st, {source}), 0)"), (0, "while True:"),
                             (1, f"_seq, _i = env[{walk}]"), (1, "if _i >= len(_seq):"), (2, f"del env[{walk}]"),
-                            (2, "break"), (1, f"env[{var}] = _seq[_i]"), (1, f"env[{walk}] = (_seq, _i + 1)")):
+                            (2, "break"), (1, f"env[{var}] = {local} = _seq[_i]"),
+                            (1, f"env[{walk}] = (_seq, _i + 1)")):
             self.emit(indent + depth, line, node.span)
         self.step(indent + 1, node.span)
         self.block(node.body, indent + 1)
@@ -147,7 +175,7 @@ class UnpausedWriter(ProcedureWriter):
     def _paused_call(self, node: ast.CallStmt | ast.CallLet, indent: int, place: Snapshot) -> None:
         """A call of a procedure that may pause, run as its function: if it paused, this
         procedure's frame goes on after the call (its one operation) once it is done."""
-        args = [self.expr(a) for a in node.args]
+        args = self.compiler.writer.arguments(self.cat.procedure_called(node), node.args, self.scope())
         ret = self.compiler.bind_let(node.name, node.span) if isinstance(node, ast.CallLet) else None
         called = self.unpaused[node.procedure]
         self.enter(indent, node.span)
@@ -157,7 +185,7 @@ class UnpausedWriter(ProcedureWriter):
         self.emit(indent + 1, f"return _r.under(st, {where[0]}, {where[1]}, {place.pc + 1}, env, "
                               f"{self.module.constant(ret)})", node.span)
         if ret is not None:
-            self.emit(indent, f"env[{self.constant(ret)}] = _r", node.span)
+            self.emit(indent, f"env[{self.constant(ret)}] = {self.local(ret)} = _r", node.span)
 
 
 def pauses_at_once(decl: ast.ProcedureDecl) -> bool:

@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rulelang.boards import Space
+
 from ..model.values import ORDER_KEYS, ComponentSpec, OrderKey, RuleError, Value, ZoneRef, display_within, kind_of, less
 from .builtins import BUILTINS, FREE_WORK, sequence, size
 
@@ -189,6 +191,26 @@ def items(st: State, value: Any) -> tuple[Value, ...]:
         st.work = work
         if work > st.max_steps:
             st.charge(0)  # (its error)
+    return found
+
+
+def zone_items(st: State, zone: ZoneRef) -> Sequence[Value]:
+    """``items`` of a zone (the compiler knows it is one), read in place: the comprehension
+    or aggregate that goes through them changes nothing."""
+    found = st.zones[zone.slot]
+    if found:
+        work = st.work + len(found)
+        st.work = work
+        if work > st.max_steps:
+            st.charge(0)  # (its error)
+    return found
+
+
+def zone_list(st: State, zone: ZoneRef) -> tuple[Value, ...]:
+    """``as_list`` of a zone (the compiler knows it is one): its contents, bottom first."""
+    found = tuple(st.zones[zone.slot])
+    if len(found) > FREE_WORK:
+        st.charge(len(found))
     return found
 
 
@@ -461,5 +483,29 @@ def once_per_game(fn: Callable[..., Value], args: Sequence[Value]) -> Callable[[
         recording = _Recording(st)
         value = fn(recording, *args)  # an error (or too much work) keeps nothing: raised again next time
         found.append((value, recording.work))
+        return value
+    return call
+
+
+def per_space(fn: Callable[..., Value], args: Sequence[Value], at: int) -> Callable[[State, Value], Value]:
+    """A call of the builtin ``fn`` (a board query: no state read) whose arguments are the
+    constants ``args`` but the one at ``at``, given at each call: for a space, its answer
+    computed at the first call with that space in this game and kept (a Game compiles its
+    own code); each later call charges the work the first did, and gives the same value.
+    Any other value is passed on to ``fn``, which answers it (or raises) as it always does."""
+    before, after = tuple(args[:at]), tuple(args[at + 1:])
+    found: dict[Space, tuple[Value, int]] = {}
+
+    def call(st: State, varying: Value) -> Value:
+        if type(varying) is not Space:
+            return fn(st, *before, varying, *after)
+        kept = found.get(varying)
+        if kept is not None:
+            if kept[1]:
+                st.charge(kept[1])
+            return kept[0]
+        recording = _Recording(st)
+        value = fn(recording, *before, varying, *after)  # an error (or too much work) keeps nothing
+        found[varying] = (value, recording.work)
         return value
     return call

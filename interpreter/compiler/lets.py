@@ -1,0 +1,63 @@
+"""What a procedure's compiled code knows of its 'let' locals: a local that one 'let' alone
+binds (no other 'let', loop, choice or assignment of that name in the procedure, not a
+parameter) only ever holds the value of that 'let', so what the text proves of the value (an
+integer and its bound, a list, the kind of its items: integers.py, ``items_kind``) holds of
+the local wherever it is read, and the code after it reads it without testing its kind.
+
+The writers of procedures (procedures.py, unpaused.py) record a local's facts where its 'let'
+is written and teach them to the scope of every expression after it.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, NamedTuple
+
+from rulelang import ast
+from rulelang.check.tree import bound_names, walk
+
+from .integers import integer_bound, is_tuple
+from .scope import Scope
+
+if TYPE_CHECKING:
+    from .codegen import ExpressionWriter
+
+
+class Facts(NamedTuple):
+    """What a local certainly holds: an integer of at most ``bound`` (None: not known one), a
+    list (``is_list``), a player, space or component or lists of one (``kind``)."""
+
+    bound: int | None
+    is_list: bool
+    kind: tuple[type, int] | None
+
+
+def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
+    """The names of ``decl`` that one 'let' binds and nothing else binds or assigns."""
+    counts: Counter[str] = Counter(p.name for p in decl.params)
+    lets: set[str] = set()
+    for node in walk(decl.body) if decl.body is not None else ():
+        counts.update(bound_names(node))
+        if isinstance(node, ast.Let):
+            lets.add(node.name)
+        if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
+            counts[node.target.name] += 2
+    return frozenset(name for name in lets if counts[name] == 1)
+
+
+def facts_of(writer: ExpressionWriter, value: ast.Expr, scope: Scope) -> Facts | None:
+    """What the text proves of ``value`` (None: nothing)."""
+    found = Facts(integer_bound(writer.cat, value, scope), is_tuple(writer.cat, value, scope),
+                  writer.items_kind(value, scope))
+    return None if found == Facts(None, False, None) else found
+
+
+def teach(scope: Scope, known: dict[str, Facts]) -> Scope:
+    """``scope``, told the facts of the Python locals ``known`` (by their text)."""
+    for local, facts in known.items():
+        if facts.bound is not None:
+            scope.integers[local] = facts.bound
+        if facts.is_list:
+            scope.lists.add(local)
+        if facts.kind is not None:
+            scope.kinds[local] = facts.kind
+    return scope
