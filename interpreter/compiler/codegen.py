@@ -30,6 +30,7 @@ from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
 from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
+from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
 from .searches import short_circuit
@@ -155,9 +156,10 @@ class ExpressionWriter:
         scope.tables, scope.learnt = {}, True
         for param, promise in self.held.of(decl).items():   # checked by every call
             scope.learn(params[param], promise)
-        text = self.write(decl.body, scope)
+        lines = function_body(self, decl.body, scope)   # (loops.py)
         head = ", ".join(["st", *([] if free else ["_depth"]), *params.values()])
-        body = [f"    return {text}"] if free else ["    try:", f"        return {text}", *_DEEP]
+        inner = "    " if free else "        "
+        body = [*([] if free else ["    try:"]), *(inner + line for line in lines), *([] if free else _DEEP)]
         self.module.define(name, "\n".join([f"def {name}({head}):  # function at {_where(decl)}",
                                             *_prologue(free), *scope.table_reads("    "), *body]) + "\n")
         return name
@@ -289,6 +291,9 @@ class ExpressionWriter:
     def _Index(self, node: ast.Index, scope: Scope) -> str:
         target, index = self.write(node.target, scope), self.write(node.index, scope)
         if is_tuple(self.cat, node.target, scope) and integer_bound(self.cat, node.index, scope) is not None:
+            if scope.plain_items:   # (its IndexError caught: loops.py)
+                scope.plain_used = True
+                return f"{target}[{index}]"
             return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
@@ -480,7 +485,7 @@ class ExpressionWriter:
         """Record in ``scope`` what the Python local ``var``, bound to each item of
         ``source`` in turn, certainly holds, when ``items_kind`` knows."""
         kind = self.items_kind(source, scope)
-        if self._zone_read(source, scope):   # a zone's items are components
+        if self.zone_read(source, scope):   # a zone's items are components
             kind = (Component, 1)
         if kind is not None and kind[1] >= 1:
             scope.kinds[var] = (kind[0], kind[1] - 1)
@@ -510,7 +515,7 @@ class ExpressionWriter:
             return Space, _BOARD_QUERY_KINDS[node.function]
         return known_kind(promise_of(cat, node, scope))   # a variable's declared type
 
-    def _zone_read(self, node: ast.Expr, scope: Scope) -> bool:
+    def zone_read(self, node: ast.Expr, scope: Scope) -> bool:
         """Whether ``node`` is a zone (of components): a declared one, or ``p.zone`` of a
         player known to be one."""
         constant = self._constant_values((node,), scope)

@@ -261,8 +261,13 @@ class Visits:
         count = self.count + len(items)
         self.count = count
         if count > MAX_VISITS:
-            raise RuleError(f"a comprehension went through more than {MAX_VISITS} items")
+            raise too_many_visits()
         return items
+
+
+def too_many_visits() -> RuleError:
+    """The error of a comprehension of several clauses past MAX_VISITS items (``Visits``)."""
+    return RuleError(f"a comprehension went through more than {MAX_VISITS} items")
 
 
 def component_spec(type_name: str, fields: dict[str, Value]) -> ComponentSpec:
