@@ -92,13 +92,15 @@ _TUPLES = frozenset({"list", "values", "reversed", "rotate", "slice", "insert", 
 
 def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     """Whether ``node`` is certainly a list (a Python tuple) from the text alone: a list
-    literal, a comprehension, a range, a sum of two lists, ``sorted(...)``, a builtin of
-    _TUPLES, a constant list."""
+    literal, a comprehension, a range, a sum of two lists, an ``if`` of two lists,
+    ``sorted(...)``, a builtin of _TUPLES, a constant list."""
     if isinstance(node, (ast.ListExpr, ast.Comprehension)):
         return True
     if isinstance(node, ast.BinaryOp):
         return node.op == ".." or (node.op == "+" and is_tuple(cat, node.left, scope)
                                    and is_tuple(cat, node.right, scope))
+    if isinstance(node, ast.IfExpr):   # a list either way
+        return is_tuple(cat, node.then, scope) and is_tuple(cat, node.otherwise, scope)
     if isinstance(node, ast.Name) and scope.local_text(node.name) is not None:
         return scope.local_text(node.name) in scope.lists
     if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):

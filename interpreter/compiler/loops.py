@@ -90,7 +90,9 @@ class _LoopNest:
             self.charge("1", visits)
         else:
             items = self.items(source)
-            self.charge(f"len({items})", visits)
+            if visits is not None:   # (its length read once)
+                self.add(f"_m = len({items})")
+            self.charge("_m" if visits is not None else f"len({items})", visits)
         var = self.scope.python[clause.var] = self.module.fresh("_v")
         self.writer.bind_item_kind(var, source, self.scope)
         if single:

@@ -48,6 +48,8 @@ def plus(st: State, a: Any, b: Any) -> Any:
         if -MAX_INT <= result <= MAX_INT:
             return result
         raise too_large()
+    if type(a) is tuple and type(b) is tuple:   # two lists: joined and charged as join and _charged would
+        return concat(st, a, b)
     return _charged(st, _operated(join, "+", a, b))
 
 
