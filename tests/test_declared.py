@@ -119,7 +119,8 @@ def test_a_list_of_lists_is_checked_list_by_list_and_none_only_where_optional(tm
         message = failure(game).diagnostics[0].message
         assert message == f"'xss' of total must be a list of list of player or none, got {got} (in main)"
     game = load(tmp_path, template.replace("[[players[0], none], [], ARG]", "none"))
-    assert failure(game).diagnostics[0].message.startswith("'xss' of total must be a list of list of player or none, got none")
+    message = failure(game).diagnostics[0].message
+    assert message.startswith("'xss' of total must be a list of list of player or none, got none")
 
 
 def test_a_parameter_given_another_value_is_not_held(tmp_path):
