@@ -223,6 +223,29 @@ def test_own_fields_and_board_attributes_are_read_in_place(tmp_path):
     assert data["seen"] == [2, 3, 0] and len(data["named"]) == 4
 
 
+def test_a_components_field_is_read_in_place_and_one_it_lacks_is_the_rules_error(tmp_path):
+    source = '''\
+        game "G" { players 1 }
+        component card { rank: int }
+        component coin { worth: int }
+        deck cards: card in pile = [card(rank: r) for r in 1..3]
+        deck coins: coin in purse = [coin(worth: 5)]
+        zone pile: card visible all
+        zone purse: coin visible all
+        var ranks: list[int] = []
+        phase p {
+          ranks = [c.rank for c in pile if c.rank > 1]
+          ranks = ranks + [c.rank for c in ZONE]
+          end game
+        }
+    '''
+    game = load(tmp_path, source.replace("ZONE", "pile"))
+    assert ".fields[" in code(game)
+    assert game.new_initial_state().to_json()["globals"]["ranks"] == [2, 3, 1, 2, 3]
+    (diagnostic,) = failure(load(tmp_path, source.replace("ZONE", "purse"))).diagnostics
+    assert (diagnostic.span.line, diagnostic.message) == (11, "a coin has no field 'rank' (in p)")
+
+
 def test_count_tells_false_and_none_from_zero(tmp_path):
     game = load(tmp_path, '''\
         game "G" { players 1 }
