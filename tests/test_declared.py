@@ -102,6 +102,27 @@ def test_a_list_is_checked_item_by_item_and_none_only_where_optional(tmp_path):
     assert failure(game).diagnostics[0].message.startswith("'xs' of take must be a list of int, got list")
 
 
+def test_a_list_of_lists_is_checked_list_by_list_and_none_only_where_optional(tmp_path):
+    template = '''\
+        game "G" { players 1 }
+        var n: int = 0
+        function total(xss: list[list[player?]]) -> int = sum(size(xs) for xs in xss)
+        phase main {
+          n = total([[players[0], none], [], ARG])
+          end game
+        }
+    '''
+    game = load(tmp_path, template.replace("ARG", "[players[0]]"))
+    assert game.new_initial_state().to_json()["globals"]["n"] == 3
+    for wrong, got in (("[1]", "list"), ("none", "list"), ("players[0]", "list"), ("[[players[0]]]", "list")):
+        game = load(tmp_path, template.replace("ARG", wrong))
+        message = failure(game).diagnostics[0].message
+        assert message == f"'xss' of total must be a list of list of player or none, got {got} (in main)"
+    game = load(tmp_path, template.replace("[[players[0], none], [], ARG]", "none"))
+    message = failure(game).diagnostics[0].message
+    assert message.startswith("'xss' of total must be a list of list of player or none, got none")
+
+
 def test_a_parameter_given_another_value_is_not_held(tmp_path):
     game = load(tmp_path, '''\
         game "G" { players 1 }

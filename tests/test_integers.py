@@ -160,6 +160,51 @@ def test_two_proven_lists_are_joined_without_tests_of_their_kinds_and_within_the
     assert game.new_initial_state().to_json()["globals"]["joined"] == [1, 2, 3, 4, 5, 6]
 
 
+def test_lists_an_if_chooses_are_proven_and_unproven_lists_are_joined_as_before(tmp_path):
+    source = '''\
+        game "G" { players 1  max_steps STEPS }
+        var n: int = 1
+        var joined: list[int] = []
+        var text: string = ""
+        phase p {
+          joined = (if n > 0 then [1, 2] else []) + (if n > 5 then [] else 3..70)
+          let long = 1..70
+          let more = [x for x in long if x > 60]
+          joined = joined + (long + more)
+          text = "n: " + [n, none]
+          let wide = 1..60000
+          joined = WIDE
+          end game
+        }
+    '''
+    game = load(tmp_path, source.replace("STEPS", "1000000").replace("WIDE", "wide + wide"))
+    listing = code(game)
+    assert "_concat(st, ((_k" in listing   # the lists either if chooses are proven lists
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 12
+    assert diagnostic.message == "joining lists of 60000 and 60000 items makes more than 100000 items (in p)"
+    source = source.replace("1..60000", "1..1")
+    state = load(tmp_path, source.replace("STEPS", "100000").replace("WIDE", "joined")).new_initial_state()
+    values = state.to_json()["globals"]
+    assert values["joined"] == [1, 2, *range(3, 71), *range(1, 71), *range(61, 71)]
+    assert values["text"] == "n: [1, none]"
+    # each list of more than 64 items built is charged: 70 (3..70 joined), 80 (long + more), 150
+    budgets = []
+    for joined in ("joined + (long + more)", "[1]"):
+        low, high = 1, 100000
+        while low < high:
+            middle = (low + high) // 2
+            try:
+                load(tmp_path, source.replace("STEPS", str(middle)).replace("WIDE", "joined")
+                     .replace("joined + (long + more)", joined)).new_initial_state()
+            except rulelang.RulesRuntimeError:
+                low = middle + 1
+            else:
+                high = middle
+        budgets.append(low)
+    assert budgets[0] - budgets[1] == 80 + 150
+
+
 def test_own_fields_and_board_attributes_are_read_in_place(tmp_path):
     game = load(tmp_path, '''\
         game "G" { players 1 }
@@ -176,6 +221,29 @@ def test_own_fields_and_board_attributes_are_read_in_place(tmp_path):
     assert "_order" not in listing and "_no_attribute" not in listing
     data = game.new_initial_state().to_json()["globals"]
     assert data["seen"] == [2, 3, 0] and len(data["named"]) == 4
+
+
+def test_a_components_field_is_read_in_place_and_one_it_lacks_is_the_rules_error(tmp_path):
+    source = '''\
+        game "G" { players 1 }
+        component card { rank: int }
+        component coin { worth: int }
+        deck cards: card in pile = [card(rank: r) for r in 1..3]
+        deck coins: coin in purse = [coin(worth: 5)]
+        zone pile: card visible all
+        zone purse: coin visible all
+        var ranks: list[int] = []
+        phase p {
+          ranks = [c.rank for c in pile if c.rank > 1]
+          ranks = ranks + [c.rank for c in ZONE]
+          end game
+        }
+    '''
+    game = load(tmp_path, source.replace("ZONE", "pile"))
+    assert ".fields[" in code(game)
+    assert game.new_initial_state().to_json()["globals"]["ranks"] == [2, 3, 1, 2, 3]
+    (diagnostic,) = failure(load(tmp_path, source.replace("ZONE", "purse"))).diagnostics
+    assert (diagnostic.span.line, diagnostic.message) == (11, "a coin has no field 'rank' (in p)")
 
 
 def test_count_tells_false_and_none_from_zero(tmp_path):

@@ -198,3 +198,41 @@ def test_reading_the_log_builds_only_the_lines_not_read_before():
     assert copy.log == ["round 1", "round 2"] and copy.private_log[1] == (2, (0,), "player 1 sees round 2")
     loaded = state.game.state_from_json(state.to_json())
     assert loaded.log == state.log and loaded.private_log == state.private_log
+
+
+WORDS = """
+game "W" { players 2 }
+var picked: list[string] = []
+var n: int = 0
+phase main {
+  for i in 1..3 {
+    choose w in ["pass", "play"] + (if n > 0 then ["take"] else []) by players[n % 2]
+    picked = picked + [w]
+    n += 1
+  }
+  choose w in ["pl" + "ay", "pass"] by players[0]
+  choose w in ["nowhere" + "!"] by players[0]
+  end game
+}
+"""
+
+
+def test_a_choice_of_the_rulesets_strings_offered_again_is_the_decision_kept_with_the_same_ids():
+    game = load(WORDS)
+    state = game.new_initial_state()
+    labels = game.catalog
+    first = [(a.id, str(a)) for a in state.legal_actions(0)]
+    assert first == [(labels.label_id("pass"), "pass"), (labels.label_id("play"), "play")]
+    assert not state.pending.shared   # offered for the first time
+    state.apply_action(state.legal_actions(0)[1], player=0)
+    assert [(a.id, str(a)) for a in state.legal_actions(1)] == [*first, (labels.label_id("take"), "take")]
+    state.apply_action(state.legal_actions(1)[0], player=1)
+    assert state.pending.shared   # the same list again: the decision kept, and its ids
+    assert [(a.id, str(a)) for a in state.legal_actions(0)] == [*first, (labels.label_id("take"), "take")]
+    state.apply_action(state.legal_actions(0)[2], player=0)
+    assert state.to_json()["globals"]["picked"] == ["play", "pass", "take"]
+    # a string joined while the game runs is a label too; one that is none is not an option
+    assert [a.id for a in state.legal_actions(0)] == [labels.label_id("play"), labels.label_id("pass")]
+    with pytest.raises(RulesRuntimeError) as caught:
+        state.apply_action(state.legal_actions(0)[0], player=0)
+    assert "the string 'nowhere!' cannot be an option of a choice" in caught.value.diagnostic.message

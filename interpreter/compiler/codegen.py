@@ -25,12 +25,13 @@ from ..model.problems import unchecked
 from ..model.program import Expr, Op
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
-from ..tables.attributes import BoardAttribute, OwnField, PlayerZone, VariableReader, attribute_readers
+from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
 from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
+from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
 from .searches import short_circuit
@@ -156,9 +157,10 @@ class ExpressionWriter:
         scope.tables, scope.learnt = {}, True
         for param, promise in self.held.of(decl).items():   # checked by every call
             scope.learn(params[param], promise)
-        text = self.write(decl.body, scope)
+        lines = function_body(self, decl.body, scope)   # (loops.py)
         head = ", ".join(["st", *([] if free else ["_depth"]), *params.values()])
-        body = [f"    return {text}"] if free else ["    try:", f"        return {text}", *_DEEP]
+        inner = "    " if free else "        "
+        body = [*([] if free else ["    try:"]), *(inner + line for line in lines), *([] if free else _DEEP)]
         self.module.define(name, "\n".join([f"def {name}({head}):  # function at {_where(decl)}",
                                             *_prologue(free), *scope.table_reads("    "), *body]) + "\n")
         return name
@@ -285,11 +287,17 @@ class ExpressionWriter:
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, BoardAttribute):
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
+        if isinstance(reader, ComponentField) and CHEAP.match(obj):   # (a component without it: the reader's error)
+            field, fields = self.module.constant(reader.name), f"{obj}.fields"
+            return f"({fields}[{field}] if {field} in {fields} else {self.module.constant(reader)}(st, {obj}))"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
         target, index = self.write(node.target, scope), self.write(node.index, scope)
         if is_tuple(self.cat, node.target, scope) and integer_bound(self.cat, node.index, scope) is not None:
+            if scope.plain_items:   # (its IndexError caught: loops.py)
+                scope.plain_used = True
+                return f"{target}[{index}]"
             return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
@@ -507,7 +515,7 @@ class ExpressionWriter:
         """Record in ``scope`` what the Python local ``var``, bound to each item of
         ``source`` in turn, certainly holds, when ``items_kind`` knows."""
         kind = self.items_kind(source, scope)
-        if self._zone_read(source, scope):   # a zone's items are components
+        if self.zone_read(source, scope):   # a zone's items are components
             kind = (Component, 1)
         if kind is not None and kind[1] >= 1:
             scope.kinds[var] = (kind[0], kind[1] - 1)
@@ -544,7 +552,7 @@ class ExpressionWriter:
             return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
         return known_kind(promise_of(cat, node, scope))   # a variable's declared type
 
-    def _zone_read(self, node: ast.Expr, scope: Scope) -> bool:
+    def zone_read(self, node: ast.Expr, scope: Scope) -> bool:
         """Whether ``node`` is a zone (of components): a declared one, or ``p.zone`` of a
         player known to be one."""
         constant = self._constant_values((node,), scope)

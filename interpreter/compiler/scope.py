@@ -53,6 +53,9 @@ class Scope:
         self.promises: dict[str, Declared] = {}   # the texts of held parameters -> their type
         self.held_names: dict[str, str] = {}   # a held parameter in the environment -> its text
         self.learnt = False   # whether the held parameters of the running code are learnt
+        # In the body of a function written as statements (loops.py): an item of a proven
+        # list read by a plain subscript (its IndexError caught), and whether one was.
+        self.plain_items = self.plain_used = False
 
     def table_reads(self, indent: str) -> list[str]:
         """The lines that read the tables this scope uses into their locals."""

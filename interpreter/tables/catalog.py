@@ -305,8 +305,10 @@ class Catalog:
         self.int_base = self.constant_base + 3
         interned: list[object] = [*self.spaces, *self.components, *self.players, *enum_values]
         # Keyed by the values themselves: they are equal only to themselves, so a lookup
-        # finds them and nothing else (an int, a string or a true never matches).
+        # finds them and nothing else (an int, another string or a true never matches);
+        # a label, a string written in the ruleset, only to the same string, of the same id.
         self.code_of = {v: i for i, v in enumerate(interned)}
+        self.code_of.update({label: self.label_base + i for i, label in enumerate(self.labels)})
 
     def known_ids(self, options: tuple[Value, ...]) -> tuple[int, ...] | None:
         """The action ids of ``options`` if this list of options was offered before (then

@@ -124,7 +124,30 @@ def checker(promise: Declared, what: str) -> Callable[[Value], Value]:
         if (value is None and optional) or promise.fits(value):
             return value
         raise RuleError(f"{what} must be {promise.describe()}, got {kind_of(value)}")
-    return checked
+    classes = _classes_in_lists(promise)
+    if classes is None:
+        return checked
+
+    def checked_lists(value: Value) -> Value:   # ``checked``, the classes of each list's items at once
+        if type(value) is tuple:
+            for inner in value:
+                if type(inner) is not tuple or not classes.issuperset(map(type, inner)):
+                    return checked(value)
+            return value
+        return checked(value)
+    return checked_lists
+
+
+def _classes_in_lists(promise: Declared) -> frozenset[type] | None:
+    """For a list of lists of plain items (``list[list[player]]``...): the classes an item
+    of an inner list may have; else None."""
+    inner = promise.item
+    if promise.cls is not tuple or inner is None or inner.cls is not tuple or inner.optional:
+        return None
+    item = inner.item
+    if item is None or item.cls is tuple:
+        return None
+    return frozenset({item.cls, type(None)} if item.optional else {item.cls})
 
 
 def frame_problem(cat: Catalog, procedure: str, env: Mapping[str, Value]) -> str | None:

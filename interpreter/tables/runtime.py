@@ -50,6 +50,8 @@ def plus(st: State, a: Any, b: Any) -> Any:
         if -MAX_INT <= result <= MAX_INT:
             return result
         raise too_large()
+    if type(a) is tuple and type(b) is tuple:   # two lists: joined and charged as join and _charged would
+        return concat(st, a, b)
     return _charged(st, _operated(join, "+", a, b))
 
 
@@ -283,8 +285,13 @@ class Visits:
         count = self.count + len(items)
         self.count = count
         if count > MAX_VISITS:
-            raise RuleError(f"a comprehension went through more than {MAX_VISITS} items")
+            raise too_many_visits()
         return items
+
+
+def too_many_visits() -> RuleError:
+    """The error of a comprehension of several clauses past MAX_VISITS items (``Visits``)."""
+    return RuleError(f"a comprehension went through more than {MAX_VISITS} items")
 
 
 def component_spec(type_name: str, fields: dict[str, Value]) -> ComponentSpec:

@@ -1,0 +1,152 @@
+"""The body of a function of the ruleset as Python statements: a comprehension (or one of
+those an ``if ... then ... else`` chooses between) as nested ``for`` statements, so its
+items need no call to charge them, and ``count(x for x in ...)`` of one clause in the
+source of a clause (``for k in [count(...)]``) as a loop that counts in a local.
+
+The work is charged where and as ``runtime.items`` and ``runtime.Visits`` charge it (each
+source once its value is known, then the items visited), so the step budget and its errors
+are those of the expression (codegen.py ``_list``). Where the body reads an item of a list
+(proven a list, by an integer) with a plain subscript, an ``IndexError`` recomputes the
+body by the expression's path, which raises the rules' error, with the work charged before
+the body (``_w``) given back first.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulelang import ast
+
+from ..tables import runtime
+from .integers import is_tuple
+from .scope import Scope
+
+if TYPE_CHECKING:
+    from .codegen import ExpressionWriter
+
+
+def function_body(writer: ExpressionWriter, body: ast.Expr, scope: Scope) -> list[str]:
+    """The lines (not indented) that return the value of ``body``, a function's, its items
+    of lists read by plain subscripts (``scope.plain_items``): followed, if one was
+    written, by a handler of ``IndexError`` and the expression's path."""
+    scope.plain_items = True
+    fast = _returned(writer, body, scope)
+    scope.plain_items = False
+    if not scope.plain_used:
+        return fast
+    general = writer.write(body, scope)
+    return ["try:", *_indented(fast), "except IndexError:",   # (the rules' error, by the general path)
+            "    st.work = _w", f"    return {general}"]
+
+
+def has_loop(node: ast.Expr) -> bool:
+    """Whether ``node`` is a comprehension, or an ``if`` one of whose values has one."""
+    if isinstance(node, ast.Comprehension):
+        return True
+    return isinstance(node, ast.IfExpr) and (has_loop(node.then) or has_loop(node.otherwise))
+
+
+def _returned(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> list[str]:
+    if isinstance(node, ast.IfExpr) and has_loop(node):
+        condition = writer.write(node.condition, scope)
+        return [f"if {condition}:", *_indented(_returned(writer, node.then, scope)),
+                *_returned(writer, node.otherwise, scope)]   # (the lines of each value return)
+    if isinstance(node, ast.Comprehension):
+        return _LoopNest(writer, scope).comprehension(node)
+    return [f"return {writer.write(node, scope)}"]
+
+
+class _LoopNest:
+    """Writes one comprehension as nested loops, in lines indented as they nest."""
+
+    def __init__(self, writer: ExpressionWriter, scope: Scope):
+        self.writer, self.scope, self.module = writer, scope, writer.module
+        self.lines: list[str] = []
+        self.indent = ""
+
+    def add(self, *lines: str) -> None:
+        self.lines += [self.indent + line for line in lines]
+
+    def comprehension(self, node: ast.Comprehension) -> list[str]:
+        """Lines that return the list ``node`` makes."""
+        out = self.module.fresh("_o")
+        visits = self.module.fresh("_n") if len(node.clauses) > 1 else None
+        self.add(f"{out} = []", *([f"{visits} = 0"] if visits else []))
+        saved = dict(self.scope.python)
+        for clause in node.clauses:
+            self.clause(clause, visits)
+        self.add(f"{out}.append({self.writer.write(node.element, self.scope)})")
+        self.scope.python = saved
+        self.indent = ""
+        self.add(f"return tuple({out})")
+        return self.lines
+
+    def clause(self, clause: ast.CompClause, visits: str | None) -> None:
+        """The loop of ``clause`` (a local bound once for a list of one item), and its test."""
+        source = clause.source
+        single = isinstance(source, ast.ListExpr) and len(source.items) == 1
+        if single:
+            assert isinstance(source, ast.ListExpr)
+            value = self.value(source.items[0])
+            self.charge("1", visits)
+        else:
+            items = self.items(source)
+            if visits is not None:   # (its length read once)
+                self.add(f"_m = len({items})")
+            self.charge("_m" if visits is not None else f"len({items})", visits)
+        var = self.scope.python[clause.var] = self.module.fresh("_v")
+        self.writer.bind_item_kind(var, source, self.scope)
+        if single:
+            self.add(f"{var} = {value}")
+        else:
+            self.add(f"for {var} in {items}:")
+            self.indent += "    "
+        if clause.condition is not None:
+            self.add(f"if {self.writer.write(clause.condition, self.scope)}:")
+            self.indent += "    "
+
+    def items(self, source: ast.Expr) -> str:
+        """A local holding the items of ``source``, as ``runtime.items`` finds them (a
+        zone's, read in place: a function changes no zone while it goes through them)."""
+        text = self.writer.write(source, self.scope)
+        local = self.module.fresh("_s")
+        if is_tuple(self.writer.cat, source, self.scope):
+            self.add(f"{local} = {text}")
+        elif self.writer.zone_read(source, self.scope):
+            self.add(f"{local} = st.zones[{text}.slot]")
+        else:
+            self.add(f"{local} = {text}", f"if type({local}) is not tuple:", f"    {local} = _sequence(st, {local})")
+        return local
+
+    def charge(self, work: str, visits: str | None) -> None:
+        """Charge ``work`` items, as ``runtime.items`` would, and count them as visited
+        (``runtime.Visits``), where the comprehension has several clauses."""
+        self.add(f"_x = st.work + {work}", "st.work = _x", "if _x > st.max_steps:", "    st.charge(0)")
+        if visits is not None:
+            error = self.module.constant(runtime.too_many_visits, "<the error of too many items visited>")
+            self.add(f"{visits} += {work}", f"if {visits} > {runtime.MAX_VISITS}:", f"    raise {error}()")
+
+    def value(self, node: ast.Expr) -> str:
+        """The source of ``node``'s value: ``count(...)`` of one clause counted by a loop
+        written before it, anything else as the expression."""
+        gen = node.args[0] if isinstance(node, ast.Call) and len(node.args) == 1 else None
+        cat = self.writer.cat
+        if not (isinstance(node, ast.Call) and node.function == "count" and isinstance(gen, ast.Generator)
+                and gen.key is None and len(gen.clauses) == 1 and "count" not in cat.functions
+                and "count" not in cat.component_types):
+            return self.writer.write(node, self.scope)
+        counted = self.module.fresh("_r")
+        saved, indent = dict(self.scope.python), self.indent
+        self.add(f"{counted} = 0")
+        self.clause(gen.clauses[0], None)
+        element = self.writer.write(gen.element, self.scope)
+        kind = self.scope.kinds.get(element)
+        if kind is None or kind[1] != 0:   # (counted unless false or none, as runtime.count)
+            self.add(f"_e = {element}", "if _e is not False and _e is not None:")
+            self.indent += "    "
+        self.add(f"{counted} += 1")
+        self.scope.python, self.indent = saved, indent
+        return counted
+
+
+def _indented(lines: list[str]) -> list[str]:
+    return ["    " + line for line in lines]
