@@ -24,11 +24,12 @@ from ..model.problems import unchecked
 from ..model.program import Expr, Op
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
-from ..tables.attributes import BoardAttribute, OwnField, PlayerZone, VariableReader, attribute_readers
+from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
+from .fields import field_everywhere, zone_item
 from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
@@ -258,7 +259,8 @@ class ExpressionWriter:
             raise unchecked(f"nothing has an attribute '{node.name}'", node.span)
         obj = self.write(target, scope)
         name = self.module.constant(node.name)
-        known = scope.kinds.get(obj) or known_kind(promise_of(self.cat, target, scope))
+        known = scope.kinds.get(obj) or known_kind(promise_of(self.cat, target, scope)) \
+            or self._zone_item_kind(target, scope)
         if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
             return f"({self._read(readers[known[0]], obj, node.name, scope)})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
@@ -284,12 +286,16 @@ class ExpressionWriter:
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, BoardAttribute):
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
+        if isinstance(reader, ComponentField) and field_everywhere(self.cat, reader.name):  # (fields.py)
+            return f"{obj}.fields[{self.module.constant(reader.name)}]"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
         target, index = self.write(node.target, scope), self.write(node.index, scope)
         if is_tuple(self.cat, node.target, scope) and integer_bound(self.cat, node.index, scope) is not None:
             return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
+        if self._zone_item_kind(node, scope) is not None:
+            return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
                     f" and -len({target}) <= {index} < len({target}) else _index(st, {target}, {index}))")
@@ -509,6 +515,14 @@ class ExpressionWriter:
                 and node.function not in cat.load_time_functions:
             return Space, _BOARD_QUERY_KINDS[node.function]
         return known_kind(promise_of(cat, node, scope))   # a variable's declared type
+
+    def _zone_item_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
+        """(Component, 0) if ``node`` is ``z[i]`` of a zone ``z`` and an integer ``i`` proven
+        so by the text: an item of a zone is a component."""
+        if isinstance(node, ast.Index) and integer_bound(self.cat, node.index, scope) is not None \
+                and self._zone_read(node.target, scope):
+            return Component, 0
+        return None
 
     def _zone_read(self, node: ast.Expr, scope: Scope) -> bool:
         """Whether ``node`` is a zone (of components): a declared one, or ``p.zone`` of a

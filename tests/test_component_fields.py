@@ -1,0 +1,90 @@
+"""Fields of components and items of zones (interpreter/compiler/fields.py): a field that every
+component type declares is read as one subscript, a field that holds an integer in every
+component is a proven integer bounded by the largest, and ``z[i]`` of a zone reads the zone
+without copying it; the values and the located errors are those of the checked reads."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from conftest import generated_functions as code
+from conftest import setup_failure as failure
+
+import rulelang
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CARDS = '''\
+    game "G" { players 1 }
+    component card { rank: int  potions: int }
+    zone pile: card visible all
+    zone empty: card visible all
+    deck cards: card in pile = [card(rank: r, potions: 5 - r) for r in 1..3]
+    var strength: int = 0
+    var strengths: list[int] = []
+    phase p {
+      strength = pile[0].rank * 10 + pile[-1].potions
+      strengths = [c.rank * 10 + c.potions for c in pile if c.rank * 10 > strength]
+      end game
+    }
+'''
+
+
+def load(tmp_path: Path, source: str) -> rulelang.Game:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return rulelang.load(path, players=1)
+
+
+def test_fields_of_every_type_read_in_place_and_their_integers_add_in_plain_python(tmp_path):
+    game = load(tmp_path, CARDS)
+    listing = code(game)
+    assert ".fields[" in listing and "_k6(st, " not in game.generated_code()
+    assert "_plus" not in listing and "_times" not in listing and "_index(" not in listing
+    assert game.new_initial_state().to_json()["globals"] == {"strength": 12, "strengths": [23, 32]}
+
+
+def test_an_item_past_the_ends_of_a_zone_is_still_the_rules_error(tmp_path):
+    for index, size in (("0", 0), ("-1", 0)):
+        game = load(tmp_path, CARDS.replace("pile[-1].potions", f"empty[{index}].potions"))
+        (diagnostic,) = failure(game).diagnostics
+        assert diagnostic.span.line == 9
+        assert diagnostic.message == f"index {index} is out of range for a list of {size} (in p)"
+    game = load(tmp_path, CARDS.replace("pile[-1]", "pile[3]"))
+    assert failure(game).diagnostics[0].message == "index 3 is out of range for a list of 3 (in p)"
+
+
+def test_a_field_some_type_lacks_keeps_its_read_and_its_error(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        component card { rank: int }
+        component token { weight: int }
+        zone bag: token visible all
+        deck tokens: token in bag = [token(weight: 2)]
+        var n: int = 0
+        phase p {
+          n = [x.rank for x in list(bag)][0]
+          end game
+        }
+    ''')
+    assert ".fields[" not in code(game)   # read by its reader, which raises
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 8 and diagnostic.message == "a token has no field 'rank' (in p)"
+
+
+def test_large_or_other_values_of_a_field_keep_the_checked_arithmetic(tmp_path):
+    large = load(tmp_path, CARDS.replace("potions: 5 - r", "potions: 9 * 999999999999999999 + 223372036854775811"))
+    assert "_plus" in code(large)   # 10 * rank fits, the sum may not
+    (diagnostic,) = failure(large).diagnostics
+    assert diagnostic.span.line == 9 and diagnostic.message.startswith("number too large")
+    optional = load(tmp_path, CARDS.replace("potions: int", "potions: int?").replace(
+        "potions: 5 - r", "potions: if r == 3 then none else r").replace("pile[-1]", "pile[0]"))
+    assert "_plus" in code(optional)   # not an int in every card
+    (diagnostic,) = failure(optional).diagnostics   # the third card's, in the comprehension
+    assert diagnostic.span.line == 10 and diagnostic.message == "cannot apply '+' to int and none (in p)"
+
+
+def test_the_seed_games_read_fields_and_items_of_zones_in_place():
+    game = rulelang.load(ROOT / "games" / "asterix.rules", players=4)
+    listing = game.generated_code()
+    assert ".fields[" in listing and "<an item of a zone>" in listing and "_plus(st, _times(" not in listing
