@@ -7,10 +7,12 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
 from conftest import generated_functions as code
 from conftest import setup_failure as failure
 
 import rulelang
+from rulelang.errors import RulesRuntimeError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,7 +35,7 @@ CARDS = '''\
 def load(tmp_path: Path, source: str) -> rulelang.Game:
     path = tmp_path / "game.rules"
     path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=1)
+    return rulelang.load(path, players=2 if "players 2" in source else 1)
 
 
 def test_fields_of_every_type_read_in_place_and_their_integers_add_in_plain_python(tmp_path):
@@ -88,3 +90,41 @@ def test_the_seed_games_read_fields_and_items_of_zones_in_place():
     game = rulelang.load(ROOT / "games" / "asterix.rules", players=4)
     listing = game.generated_code()
     assert ".fields[" in listing and "<an item of a zone>" in listing and "_plus(st, _times(" not in listing
+
+
+def test_a_field_of_a_value_computed_once_is_one_call_with_the_same_error(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        component card { rank: int }
+        zone pile: card visible all
+        deck cards: card in pile = [card(rank: r) for r in 1..3]
+        var n: int = 0
+        phase p {
+          n = [c for c in pile][1].rank
+          n = n + [pile[0], 3][1].rank
+          end game
+        }
+    ''')
+    assert "<reads x.rank of a component>" in game.generated_code()
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 8 and diagnostic.message == "a int has no attribute 'rank' (in p)"
+    game = load(tmp_path, (tmp_path / "game.rules").read_text(encoding="utf-8").replace(", 3][1]", ", 3][0]"))
+    assert game.new_initial_state().to_json()["globals"]["n"] == 3
+
+
+def test_an_entry_of_a_simultaneous_choice_missing_is_still_the_rules_error(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 2 }
+        var n: int = 0
+        phase p {
+          simultaneous q in [players[0]] choose x in [1, 2]
+          n = x[players[0]] + x[players[1]]
+          end game
+        }
+    ''')
+    state = game.new_initial_state()
+    with pytest.raises(RulesRuntimeError) as caught:
+        state.apply_action(state.legal_actions(0)[1], player=0)
+    (diagnostic,) = caught.value.diagnostics
+    assert diagnostic.span.line == 5 and diagnostic.message == "no entry for player 2 (in p)"
+    assert state.current_players() == [0] and not state.is_terminal()   # left as it was

@@ -29,7 +29,7 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
-from .fields import field_everywhere, zone_item
+from .fields import field_everywhere, field_of, only_field, zone_item
 from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
@@ -263,6 +263,8 @@ class ExpressionWriter:
             or self._zone_item_kind(target, scope)
         if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
             return f"({self._read(readers[known[0]], obj, node.name, scope)})"
+        if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")) and only_field(cat, node.name):
+            return f"{self.module.constant(field_of(node.name), f'<reads x.{node.name} of a component>')}({obj})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
             dispatch = self.module.constant(_dispatch(readers, node.name), f"<reads x.{node.name}>")
             return f"{dispatch}(st, {obj})"

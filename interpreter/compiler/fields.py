@@ -12,9 +12,10 @@ another kind the read raises before anything uses it).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..model.values import Component, RuleError, Value
+from ..model.values import Component, RuleError, Value, kind_of
 from ..tables.attributes import ComponentField, attribute_readers
 
 if TYPE_CHECKING:
@@ -29,6 +30,14 @@ def field_everywhere(cat: Catalog, name: str) -> bool:
     return bool(types) and all(any(f.name == name for f in decl.fields) for decl in types)
 
 
+def only_field(cat: Catalog, name: str) -> bool:
+    """Whether ``x.name`` reads a field of a component and nothing else, and every component
+    has that field (``field_of``)."""
+    readers = attribute_readers(cat, name)
+    return set(readers) == {Component} and isinstance(readers[Component], ComponentField) \
+        and field_everywhere(cat, name)
+
+
 def field_bound(cat: Catalog, name: str) -> int | None:
     """A bound of ``x.name`` where it reads only a component's field (no player, space,
     variable or supply is so named) and each component of the game that has it holds an
@@ -40,6 +49,16 @@ def field_bound(cat: Catalog, name: str) -> int | None:
     if not values or any(type(v) is not int for v in values):
         return None
     return max(abs(v) for v in values if type(v) is int)
+
+
+def field_of(name: str) -> Callable[[Value], Value]:
+    """``x.name`` of a value computed once, where only components have attributes so named and
+    every component has field ``name``: the dispatch of codegen.py, and its error, in one call."""
+    def read(obj: Value) -> Value:
+        if type(obj) is Component:
+            return obj.fields[name]
+        raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
+    return read
 
 
 def zone_item(st: State, zone: ZoneRef, key: int) -> Value:
