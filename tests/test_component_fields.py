@@ -128,3 +128,19 @@ def test_an_entry_of_a_simultaneous_choice_missing_is_still_the_rules_error(tmp_
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.span.line == 5 and diagnostic.message == "no entry for player 2 (in p)"
     assert state.current_players() == [0] and not state.is_terminal()   # left as it was
+
+
+def test_the_size_of_a_players_zone_is_read_in_place(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 2 }
+        component card { rank: int }
+        player zone hand: card visible owner
+        player deck cards: card in hand = [card(rank: r) for r in 1..player_number(me)]
+        var sizes: list[int] = []
+        phase p {
+          sizes = [size(q.hand) * 10 + size(q.hand) for q in players]
+          end game
+        }
+    ''')
+    assert "len(st.zones[(" in code(game) and "_size_of" not in code(game)
+    assert game.new_initial_state().to_json()["globals"]["sizes"] == [11, 22]
