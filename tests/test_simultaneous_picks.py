@@ -30,3 +30,17 @@ def test_each_pick_leaves_the_others_to_pick_in_the_groups_order(tmp_path: Path)
         state.apply_action(state.legal_actions(player)[option], player=player)
     assert seen == [([1, 0, 1, 2], []), ([0, 2], [1, 1]), ([0], [1, 1, 2])]
     assert state.is_terminal() and state.to_json()["globals"]["got"] == [2, 3, 1]
+
+
+def test_a_state_saved_or_cloned_between_picks_goes_on_alike(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
+    game = rulelang.load(path, players=3)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions(1)[2], player=1)
+    copies = [state, state.clone(), game.state_from_json(state.to_json())]
+    for copy in copies:
+        assert copy.current_players() == [0, 2]
+        copy.apply_action(copy.legal_actions(2)[0], player=2)
+        copy.apply_action(copy.legal_actions(0)[1], player=0)
+    assert [c.to_json()["globals"]["got"] for c in copies] == [[2, 3, 1]] * 3

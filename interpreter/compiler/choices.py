@@ -173,24 +173,30 @@ class ChoiceLowering:
         picks_key = f"$picks{compiler.counter}"
         span = node.span
 
-        def waiting_for(to_pick: tuple[int, ...], chosen: tuple[int, ...], per_player: dict[int, Options]) -> Decision:
-            """The decision of ``to_pick`` (those of the group who have not picked yet, in its
-            order), whose options are ``per_player``, after ``chosen`` picked. A pick changes
-            neither the state nor what the others may pick (their options read the state, not
-            the picks): the next decision keeps their options, as running the operation again
-            would compute them."""
+        def waiting_for(group: list[Player], to_pick: tuple[int, ...], chosen: tuple[int, ...],
+                        per_player: dict[int, Options]) -> Decision:
+            """The decision of ``to_pick`` (the players of ``group`` who have not picked yet,
+            in its order), whose options are ``per_player``, after ``chosen`` picked. A pick
+            changes neither the state nor what the others may pick (their options read the
+            state, not the picks): the next decision keeps their options, as running the
+            operation again would compute them; the last pick makes the map of the picks, as
+            running it again would, and goes on."""
 
             def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
                 env = fr.env
                 picks_now = dict(cast("dict[Value, Value]", env.get(picks_key, _NO_PICKS)))
                 picks_now[st.game.catalog.players[player_index]] = value
-                env[picks_key] = picks_now
                 waiting = tuple([i for i in to_pick if i != player_index])
-                if waiting:  # others to wait for: the same options (else fr.pc stays: the operation finishes)
-                    rest = per_player.copy()
-                    rest.pop(player_index, None)
-                    chosen_now = tuple(sorted(chosen + (player_index,) * to_pick.count(player_index)))
-                    st.pending = waiting_for(waiting, chosen_now, rest)
+                if not waiting:  # all picked: known together
+                    env.pop(picks_key, None)
+                    env[var] = {p: picks_now[p] for p in group}
+                    fr.pc += 1
+                    return
+                env[picks_key] = picks_now
+                rest = per_player.copy()   # the others: the same options
+                rest.pop(player_index, None)
+                chosen_now = tuple(sorted(chosen + (player_index,) * to_pick.count(player_index)))
+                st.pending = waiting_for(group, waiting, chosen_now, rest)
             return Decision("simultaneous", to_pick, (), (), resume, (), per_player, chosen, prompt_of, span, "")
 
         def prompt_of(st: State, index: int) -> str:  # (made once: the locals are those of the state asked)
@@ -226,7 +232,7 @@ class ChoiceLowering:
                 fr.pc += 1
                 return
             chosen = tuple(sorted([p.index for p in group if p in picks])) if picks else ()
-            st.pending = waiting_for(tuple([p.index for p in waiting]), chosen, options_of(st, env, waiting))
+            st.pending = waiting_for(group, tuple([p.index for p in waiting]), chosen, options_of(st, env, waiting))
         code.stops.add(compiler.emit(code, simultaneous, span))
 
     def prompt(self, node: ast.Prompt | None, default: str) -> PromptOf:
