@@ -29,6 +29,7 @@ PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
 DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
 _MISSING = object()
+_NO_PICKS: dict[Value, Value] = {}   # (never written: a pick copies the picks)
 _T = TypeVar("_T")
 
 
@@ -170,55 +171,68 @@ class ChoiceLowering:
         action_ids = compiler.cat.action_ids
         compiler.counter += 1
         picks_key = f"$picks{compiler.counter}"
-
-        def options_for(st: State, env: Env, player: Player) -> tuple[Value, ...]:
-            return _bound(env, pvar, player, lambda: _unique(as_list(st, source(st, env))))
-
         span = node.span
 
-        def waiting_for(st: State, env: Env, group: list[Player], picks: dict[Value, Value],
+        def waiting_for(group: list[Player], to_pick: tuple[int, ...], chosen: tuple[int, ...],
                         per_player: dict[int, Options]) -> Decision:
-            """The decision of the players of ``group`` who have not picked yet, whose
-            options are ``per_player``. A pick changes neither the state nor what the others
-            may pick (their options read the state, not the picks): the next decision keeps
-            their options, as running the operation again would compute them."""
-            waiting = tuple([p.index for p in group if p not in picks])
-            chosen = tuple(sorted([p.index for p in group if p in picks])) if picks else ()
+            """The decision of ``to_pick`` (the players of ``group`` who have not picked yet,
+            in its order), whose options are ``per_player``, after ``chosen`` picked. A pick
+            changes neither the state nor what the others may pick (their options read the
+            state, not the picks): the next decision keeps their options, as running the
+            operation again would compute them; the last pick makes the map of the picks, as
+            running it again would, and goes on."""
 
             def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
-                picks_now = dict(cast("dict[Value, Value]", fr.env.get(picks_key, {})))
+                env = fr.env
+                picks_now = dict(cast("dict[Value, Value]", env.get(picks_key, _NO_PICKS)))
                 picks_now[st.game.catalog.players[player_index]] = value
-                fr.env[picks_key] = picks_now
-                for p in group:
-                    if p not in picks_now:  # others to wait for: the same options
-                        rest = per_player.copy()
-                        rest.pop(player_index, None)
-                        st.pending = waiting_for(st, fr.env, group, picks_now, rest)
-                        return
-                # else fr.pc stays: the operation runs again and finishes
-            return Decision("simultaneous", waiting, (), (), resume, (), per_player, chosen, prompt_of, span, "")
+                waiting = tuple([i for i in to_pick if i != player_index])
+                if not waiting:  # all picked: known together
+                    env.pop(picks_key, None)
+                    env[var] = {p: picks_now[p] for p in group}
+                    fr.pc += 1
+                    return
+                env[picks_key] = picks_now
+                rest = per_player.copy()   # the others: the same options
+                rest.pop(player_index, None)
+                chosen_now = tuple(sorted(chosen + (player_index,) * to_pick.count(player_index)))
+                st.pending = waiting_for(group, waiting, chosen_now, rest)
+            return Decision("simultaneous", to_pick, (), (), resume, (), per_player, chosen, prompt_of, span, "")
 
         def prompt_of(st: State, index: int) -> str:  # (made once: the locals are those of the state asked)
             env = st.frames[-1].env
             return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
 
+        def options_of(st: State, env: Env, waiting: list[Player]) -> dict[int, Options]:
+            """The options of each player of ``waiting`` (``pvar`` bound to each in turn, a
+            variable of that name outside kept), with their action ids."""
+            per_player: dict[int, Options] = {}
+            old = env.get(pvar, _MISSING)
+            try:
+                for p in waiting:
+                    env[pvar] = p
+                    options = _unique(as_list(st, source(st, env)))
+                    if not options:
+                        raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
+                    per_player[p.index] = (options, action_ids(options))
+            finally:
+                _restore(env, pvar, old)
+            return per_player
+
         def simultaneous(st: State, fr: Frame) -> None:
             env = fr.env
-            group = [_choosing_player(st, p, "a simultaneous choice") for p in as_list(st, players(st, env))]
-            picks = cast("dict[Value, Value]", env.get(picks_key, {}))
+            real = st.game.num_players
+            group = [p if type(p) is Player and p.index < real else _choosing_player(st, p, "a simultaneous choice")
+                     for p in as_list(st, players(st, env))]
+            picks = cast("dict[Value, Value]", env.get(picks_key, _NO_PICKS))
             waiting = [p for p in group if p not in picks]
             if not waiting:
                 env[var] = {p: picks[p] for p in group}
                 env.pop(picks_key, None)
                 fr.pc += 1
                 return
-            per_player: dict[int, Options] = {}
-            for p in waiting:
-                options = options_for(st, env, p)
-                if not options:
-                    raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
-                per_player[p.index] = (options, action_ids(options))
-            st.pending = waiting_for(st, env, group, picks, per_player)
+            chosen = tuple(sorted([p.index for p in group if p in picks])) if picks else ()
+            st.pending = waiting_for(group, tuple([p.index for p in waiting]), chosen, options_of(st, env, waiting))
         code.stops.add(compiler.emit(code, simultaneous, span))
 
     def prompt(self, node: ast.Prompt | None, default: str) -> PromptOf:

@@ -30,6 +30,7 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
+from .fields import field_everywhere, field_of, only_field, zone_item
 from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
@@ -261,9 +262,12 @@ class ExpressionWriter:
             raise unchecked(f"nothing has an attribute '{node.name}'", node.span)
         obj = self.write(target, scope)
         name = self.module.constant(node.name)
-        known = scope.kinds.get(obj) or known_kind(promise_of(self.cat, target, scope))
+        known = scope.kinds.get(obj) or known_kind(promise_of(self.cat, target, scope)) \
+            or self._zone_item_kind(target, scope)
         if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
             return f"({self._read(readers[known[0]], obj, node.name, scope)})"
+        if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")) and only_field(cat, node.name):
+            return f"{self.module.constant(field_of(node.name), f'<reads x.{node.name} of a component>')}({obj})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
             dispatch = self.module.constant(_dispatch(readers, node.name), f"<reads x.{node.name}>")
             return f"{dispatch}(st, {obj})"
@@ -287,6 +291,8 @@ class ExpressionWriter:
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, BoardAttribute):
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
+        if isinstance(reader, ComponentField) and field_everywhere(self.cat, reader.name):  # (fields.py)
+            return f"{obj}.fields[{self.module.constant(reader.name)}]"
         if isinstance(reader, ComponentField) and CHEAP.match(obj):   # (a component without it: the reader's error)
             field, fields = self.module.constant(reader.name), f"{obj}.fields"
             return f"({fields}[{field}] if {field} in {fields} else {self.module.constant(reader)}(st, {obj}))"
@@ -299,6 +305,8 @@ class ExpressionWriter:
                 scope.plain_used = True
                 return f"{target}[{index}]"
             return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
+        if self._zone_item_kind(node, scope) is not None:
+            return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
                     f" and -len({target}) <= {index} < len({target}) else _index(st, {target}, {index}))")
@@ -336,7 +344,7 @@ class ExpressionWriter:
 
     def _items_of(self, source: ast.Expr, scope: Scope) -> str:
         """What gives the items of ``source`` to a comprehension: a zone's read in place."""
-        if self._zone_read(source, scope):
+        if self.zone_read(source, scope):
             return self.module.constant(runtime.zone_items, "<the items of a zone, read in place>")
         return "_items"
 
@@ -373,7 +381,7 @@ class ExpressionWriter:
             return kept
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
-        if name == "list" and len(args) == 1 and self._zone_read(node.args[0], scope):
+        if name == "list" and len(args) == 1 and self.zone_read(node.args[0], scope):
             return f"{self.module.constant(runtime.zone_list, '<the contents of a zone>')}(st, {args[0]})"
         if name == "size":
             return self._size(node.args[0], args[0], scope)
@@ -400,7 +408,7 @@ class ExpressionWriter:
             return f"len(st.zones[{self.module.constant(constant[0].slot)}])"
         if is_tuple(self.cat, node, scope):
             return f"len({text})"
-        if self._zone_read(node, scope):
+        if self.zone_read(node, scope):
             return f"len(st.zones[{text}.slot])"
         if CHEAP.match(text):
             return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
@@ -551,6 +559,14 @@ class ExpressionWriter:
             then = self.items_kind(node.then, scope)
             return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
         return known_kind(promise_of(cat, node, scope))   # a variable's declared type
+
+    def _zone_item_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
+        """(Component, 0) if ``node`` is ``z[i]`` of a zone ``z`` and an integer ``i`` proven
+        so by the text: an item of a zone is a component."""
+        if isinstance(node, ast.Index) and integer_bound(self.cat, node.index, scope) is not None \
+                and self.zone_read(node.target, scope):
+            return Component, 0
+        return None
 
     def zone_read(self, node: ast.Expr, scope: Scope) -> bool:
         """Whether ``node`` is a zone (of components): a declared one, or ``p.zone`` of a

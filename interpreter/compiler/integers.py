@@ -21,6 +21,7 @@ from ..tables.builtins import AGGREGATES, BUILTINS, FREE_WORK
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared
 from ..tables.runtime import MAX_INT
+from .fields import field_bound
 from .scope import Scope, known_kind, promise_of
 
 LENGTH_BOUND = 2**48
@@ -47,8 +48,10 @@ def integer_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
     if isinstance(node, ast.Attribute):
         if _own_index(cat, node, scope):
             return LENGTH_BOUND
-        tokens = _tokens_bound(cat, node.name)
-        return tokens if tokens is not None else _declared_bound(cat, node, scope)
+        for bound in (_tokens_bound(cat, node.name), field_bound(cat, node.name)):
+            if bound is not None:
+                return bound
+        return _declared_bound(cat, node, scope)
     if isinstance(node, ast.UnaryOp):
         return integer_bound(cat, node.operand, scope) if node.op == "-" else None
     if isinstance(node, ast.IfExpr):

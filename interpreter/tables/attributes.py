@@ -226,7 +226,8 @@ def _space_attribute(name: str) -> Reader:
 
 class ComponentField:
     """How ``c.name`` reads a field of a component: ``c.fields[name]``, which the compiler
-    writes in place where ``c`` reads at no cost; a component without it is the rules' error."""
+    writes as one subscript where no component lacks it (compiler/fields.py), and tested by
+    ``in`` where ``c`` reads at no cost; a component without it is the rules' error."""
 
     __slots__ = ("name",)
 

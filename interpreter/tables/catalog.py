@@ -86,6 +86,7 @@ class Catalog:
         self.space_offset: dict[str, int] = {}
         self.spaces: list[boards.Space] = []
         self.components: list[Component] = []
+        self.decks_built = False   # every component made: the list above is the game's whole
         self.initial_zone: list[int] = []
         self.phases: dict[str, ast.PhaseDecl] = {}
         self.procedures: dict[str, ast.ProcedureDecl] = {}
@@ -119,6 +120,7 @@ class Catalog:
         self._each(ast.SupplyDecl, self._build_supply)
         self._each(ast.DieDecl, self._build_die)
         self._each(ast.DeckDecl, self._build_deck)
+        self.decks_built = True
         self._collect_labels()
         self._build_encoding()
 

@@ -233,6 +233,13 @@ def index(st: State, container: Any, key: Any) -> Any:
             return container[key]
         except IndexError:
             pass
+    if type(container) is dict:  # a map (of a simultaneous choice): ``entry`` in place
+        try:
+            return container[key]
+        except KeyError:
+            raise RuleError(f"no entry for {key}") from None
+        except TypeError:
+            pass   # (entry's error, below)
     if isinstance(container, dict):
         return entry(container, key)
     found = sequence(st, container)

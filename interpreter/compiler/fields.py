@@ -1,0 +1,71 @@
+"""What the compiler knows of the components' fields and of the items of zones: what lets
+the compiler of expressions (codegen.py) read ``c.name`` as one subscript and ``z[i]`` without
+copying the zone.
+
+Components are made only by the decks, while the catalog is built, each from a constructor
+that gives every field its type declares (codegen.py refuses one that does not): so a field
+that every component type declares is in every component's ``fields``, and reading it of a
+value known to be a component cannot fail. Once the decks are built (``Catalog.decks_built``),
+the components of a game are all known: a field that holds an ``int`` in each of them is a
+proven integer bounded by the largest (integers.py), whatever value it is read of (of
+another kind the read raises before anything uses it).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..model.values import Component, RuleError, Value, kind_of
+from ..tables.attributes import ComponentField, attribute_readers
+
+if TYPE_CHECKING:
+    from ..model.values import ZoneRef
+    from ..state.state import State
+    from ..tables.catalog import Catalog
+
+
+def field_everywhere(cat: Catalog, name: str) -> bool:
+    """Whether every component type declares field ``name``: every component has it."""
+    types = cat.component_types.values()
+    return bool(types) and all(any(f.name == name for f in decl.fields) for decl in types)
+
+
+def only_field(cat: Catalog, name: str) -> bool:
+    """Whether ``x.name`` reads a field of a component and nothing else, and every component
+    has that field (``field_of``)."""
+    readers = attribute_readers(cat, name)
+    return set(readers) == {Component} and isinstance(readers[Component], ComponentField) \
+        and field_everywhere(cat, name)
+
+
+def field_bound(cat: Catalog, name: str) -> int | None:
+    """A bound of ``x.name`` where it reads only a component's field (no player, space,
+    variable or supply is so named) and each component of the game that has it holds an
+    integer there; None while the decks are being built, or if one holds another value."""
+    readers = attribute_readers(cat, name)
+    if not cat.decks_built or set(readers) != {Component} or not isinstance(readers[Component], ComponentField):
+        return None
+    values = [c.fields[name] for c in cat.components if name in c.fields]
+    if not values or any(type(v) is not int for v in values):
+        return None
+    return max(abs(v) for v in values if type(v) is int)
+
+
+def field_of(name: str) -> Callable[[Value], Value]:
+    """``x.name`` of a value computed once, where only components have attributes so named and
+    every component has field ``name``: the dispatch of codegen.py, and its error, in one call."""
+    def read(obj: Value) -> Value:
+        if type(obj) is Component:
+            return obj.fields[name]
+        raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
+    return read
+
+
+def zone_item(st: State, zone: ZoneRef, key: int) -> Value:
+    """``zone[key]`` of a value proven a zone and a key proven an integer: ``runtime.index``
+    without copying the zone or testing their kinds (the same error past its ends)."""
+    items = st.zones[zone.slot]
+    try:
+        return items[key]
+    except IndexError:
+        raise RuleError(f"index {key} is out of range for a list of {len(items)}") from None

@@ -1,0 +1,46 @@
+"""A simultaneous choice, pick by pick (interpreter/compiler/choices.py): who is still to pick
+and who has picked after each pick, in the group's order, with a player named twice in the
+group picking once for both; the picks known together once the last is in."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import rulelang
+
+GROUP = '''\
+    game "G" { players 3 }
+    var got: list[int] = []
+    phase p {
+      simultaneous q in [players[1], players[0], players[1], players[2]] choose x in [1, 2, 3]
+      got = [x[q] for q in players]
+      end game
+    }
+'''
+
+
+def test_each_pick_leaves_the_others_to_pick_in_the_groups_order(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
+    state = rulelang.load(path, players=3).new_initial_state()
+    seen = []
+    for player, option in ((1, 2), (2, 0), (0, 1)):
+        seen.append((state.current_players(), state.observation(player).get("already_chosen")))
+        assert [str(a) for a in state.legal_actions(player)] == ["1", "2", "3"]
+        state.apply_action(state.legal_actions(player)[option], player=player)
+    assert seen == [([1, 0, 1, 2], []), ([0, 2], [1, 1]), ([0], [1, 1, 2])]
+    assert state.is_terminal() and state.to_json()["globals"]["got"] == [2, 3, 1]
+
+
+def test_a_state_saved_or_cloned_between_picks_goes_on_alike(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
+    game = rulelang.load(path, players=3)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions(1)[2], player=1)
+    copies = [state, state.clone(), game.state_from_json(state.to_json())]
+    for copy in copies:
+        assert copy.current_players() == [0, 2]
+        copy.apply_action(copy.legal_actions(2)[0], player=2)
+        copy.apply_action(copy.legal_actions(0)[1], player=0)
+    assert [c.to_json()["globals"]["got"] for c in copies] == [[2, 3, 1]] * 3
