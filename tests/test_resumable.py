@@ -68,3 +68,36 @@ def test_steps_and_errors_are_those_of_the_run_loop(tmp_path: Path) -> None:
             state.apply_action(state.legal_actions(0)[0], player=0)
         errors.append(str(caught.value))
     assert errors[0] == errors[1] and "E603" in errors[0]
+
+
+FAILING = """\
+    game "G" { players 1 }
+    var n: int = 0
+    phase p {
+      repeat {
+        choose x in [0, 1, 2] by players[0]
+        n += 1
+        n = 6 / x
+        if 6 / (x - 1) > 0 { n += 1 }
+      }
+    }
+"""
+
+
+@pytest.mark.parametrize(("choice", "line"), [(0, 7), (1, 8)])
+def test_an_error_in_code_written_in_place_is_located_at_its_statement(tmp_path: Path, choice: int,
+                                                                       line: int) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(FAILING), encoding="utf-8")
+    errors = []
+    for game in (rulelang.load(path), one_by_one(rulelang.load(path))):
+        state = game.new_initial_state()
+        state.apply_action(state.legal_actions(0)[2], player=0)
+        before = state.to_json()
+        with pytest.raises(RulesRuntimeError) as caught:
+            state.apply_action(state.legal_actions(0)[choice], player=0)
+        assert state.to_json() == before
+        errors.append((caught.value.diagnostic.span, str(caught.value)))
+    assert errors[0] == errors[1]
+    span = errors[0][0]
+    assert span is not None and span.line == line

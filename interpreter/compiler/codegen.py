@@ -30,7 +30,7 @@ from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
 from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
-from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
+from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
 from .searches import short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
@@ -89,6 +89,8 @@ class ExpressionWriter:
         jump = self.module.constant(target, "<where to go if false>")
         op: Op = self._define(name, "st, fr", f"test at {_where(node)}", scope, ["env = fr.env"],
                               [f"fr.pc = fr.pc + 1 if {text} else {jump}[0]"], [])
+        body = self._body(scope, [], [f"fr.pc = pc = @next@ if {text} else @0@"], [])  # (resumable.py)
+        self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (target,))
         return op
 
     def call(self, node: ast.CallStmt | ast.CallLet, params: list[str], env_names: set[str],
@@ -128,16 +130,19 @@ class ExpressionWriter:
                 computed: list[str], after: list[str]) -> Any:
         """The function ``name(params)``: ``before``, the tables ``scope`` reads, then the lines
         ``computed`` (where a local read before it has a value says so), then ``after``."""
-        body = [f"def {name}({params}):  # {comment}", *("    " + line for line in before),
-                *scope.table_reads("    ")]
+        body = [f"def {name}({params}):  # {comment}", *self._body(scope, before, computed, after)]
+        return self.module.define(name, "\n".join(body) + "\n")
+
+    def _body(self, scope: Scope, before: list[str], computed: list[str], after: list[str]) -> list[str]:
+        """The lines of ``_define``'s function after its ``def``."""
+        body = [*("    " + line for line in before), *scope.table_reads("    ")]
         if scope.keys_read:
             keys = self.module.constant(tuple(sorted(scope.keys_read)))
             body += ["    try:", *("        " + line for line in computed), "    except KeyError as error:",
                      f"        raise _unbound(error, {keys}) from None"]
         else:
             body += ["    " + line for line in computed]
-        body += ["    " + line for line in after]
-        return self.module.define(name, "\n".join(body) + "\n")
+        return body + ["    " + line for line in after]
 
     def _ruleset_function(self, decl: ast.FunctionDecl, free: bool) -> str:
         """The generated name of function ``decl`` of the ruleset, compiled at its first call;

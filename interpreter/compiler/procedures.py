@@ -26,6 +26,7 @@ from ..model.program import Op
 from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
+from .module import Inline
 from .scope import Scope
 from .tokens import TokenWriter
 
@@ -169,6 +170,9 @@ class ProcedureWriter:
         self.emit(1, f"fr.pc = {self.module.constant(next_pc, '<where to go next>')}[0]", statements[-1].span)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         op: Op = self.module.define(name, source, spans=[span for _, span in self.lines], procedure=procedure)
+        body = self.lines[2:-1]  # (in place in the resumable function: its env, and where it goes on)
+        self.module.inline[op] = Inline((*(line[4:] for line, _ in body), "fr.pc = pc = @0@"),
+                                        (*(span for _, span in body), statements[-1].span), (next_pc,))
         return op
 
     def local(self, key: str) -> str:
