@@ -29,6 +29,7 @@ from ..tables.runtime import MAX_DEPTH
 from .module import Inline
 from .scope import Scope
 from .tokens import TokenWriter
+from .writes import owned_write
 
 if TYPE_CHECKING:
     from .lower import Compiler
@@ -230,11 +231,15 @@ class ProcedureWriter:
             new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.scope())
             self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
         elif isinstance(target, ast.Attribute):
-            variable = self.constant(owned_variable(self.cat, target.name, target.span))
+            owned = owned_variable(self.cat, target.name, target.span)
+            variable = self.constant(owned)
             owner, temp = self.expr(target.target), self.module.fresh("_t")
             if node.op == "=":  # the value first, then whose it is
+                whose = self.module.fresh("_t")
                 self.emit(indent, f"{temp} = {value}", node.span)
-                self.emit(indent, f"{variable}.write(st, {owner}, {temp})", node.span)
+                self.emit(indent, f"{whose} = {owner}", node.span)
+                for line in owned_write(self.cat, self.module, owned, whose, temp):  # (writes.py)
+                    self.emit(indent, line, node.span)
             else:
                 self.emit(indent, f"{temp} = {owner}", node.span)
                 self.emit(indent, f"{variable}.write(st, {temp}, _updated({variable}.read(st, {temp}), {value}, {op}))",
