@@ -98,10 +98,12 @@ class ChoiceLowering:
                         return
                     raise RuleError("this choice offers no option", "E604")
             player = _choosing_player(st, chooser(st, fr.env))
-            if ids is None:  # (kept when offered again: a list offered once costs no more look-ups)
-                st.pending = Decision("choose", (player.index,), options, remember_ids(options), resume, (), None, (),
-                                      prompt_of, span, asks)
-                return
+            if ids is None:
+                ids = remember_ids(options)
+                if not hashable or known_ids(options) is not ids:  # (not kept: values not interned, or too many)
+                    st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of,
+                                          span, asks)
+                    return
             decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
             if len(made) < DECISIONS_KEPT:  # kept from now on, and its actions
                 decision.shared = True
