@@ -90,8 +90,15 @@ class ExpressionWriter:
         op: Op = self._define(name, "st, fr", f"test at {_where(node)}", scope, ["env = fr.env"],
                               [f"fr.pc = fr.pc + 1 if {text} else {jump}[0]"], [])
         body = self._body(scope, [], [f"fr.pc = pc = @next@ if {text} else @0@"], [])  # (resumable.py)
-        self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (target,))
+        self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (target,), f"test at {_where(node)}")
         return op
+
+    def assigned(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str], local: str) -> list[str]:
+        """The lines (from no indent) that set the Python ``local`` to the value of ``node``,
+        as ``function`` computes it, for code written in place in a resumable function."""
+        scope = self._scope(env_names, key)
+        text = self.write(node, scope)
+        return [line[4:] for line in self._body(scope, [], [f"{local} = {text}"], [])]
 
     def call(self, node: ast.CallStmt | ast.CallLet, params: list[str], env_names: set[str],
              key: Callable[[str], str], bind_result: Callable[[], str | None], compiled: str | None,

@@ -50,11 +50,12 @@ class Inline(NamedTuple):
     code writes it in place (resumable.py): ``lines`` at no indent, which read ``env`` and
     end by setting ``fr.pc = pc = ...``, where ``@next@`` is the operation after it and
     ``@0@``, ``@1@``... where the jump boxes ``boxes`` go; the span of each line (None: the
-    operation's own span, for every line)."""
+    operation's own span, for every line); and what it is, for the listing."""
 
     lines: tuple[str, ...]
     spans: tuple[Span | None, ...] | None
     boxes: tuple[list[int], ...]
+    note: str = ""
 
 
 class Module:
@@ -67,7 +68,7 @@ class Module:
         self._kept: list[object] = []  # constants known by identity, kept alive
         self._notes: dict[str, str] = {}
         self._count = 0
-        self.units: list[str] = []
+        self.units: dict[str, str] = {}  # the source of each function, by its name
         self.functions: dict[str, str] = {}  # function of the ruleset -> its generated name
         # For the code of a procedure (by its file name): the span of each line, the name of
         # the procedure, and the local of the rules that each Python local holds.
@@ -75,6 +76,7 @@ class Module:
         self._procedures: dict[str, str] = {}
         self._local_names: dict[str, dict[str, str]] = {}
         self.inline: dict[object, Inline] = {}  # operation -> its body, written in place by resumable.py
+        self.in_place: set[str] = set()  # the operations that every resumable function writes in place
 
     def fresh(self, prefix: str) -> str:
         """A name of the generated code not used before."""
@@ -105,7 +107,7 @@ class Module:
             self._spans[filename], self._procedures[filename] = spans, procedure
             self._local_names[filename] = local_names or {}
         exec(compile(source, filename, "exec"), self.namespace)  # our own source, names and constants only
-        self.units.append(source)
+        self.units[name] = source
         return self.namespace[name]
 
     def locate(self, error: BaseException) -> tuple[Span | None, str, BaseException] | None:
@@ -143,7 +145,8 @@ class Module:
         """The generated source of every function, with the constants it names."""
         constants = [f"# {name} = {self._notes.get(name) or _shown(self.namespace[name])}"
                      for name in self._constants.values()]
-        return "\n".join([*constants, "", *self.units])
+        shown = [source for name, source in self.units.items() if name not in self.in_place]  # (once, in place)
+        return "\n".join([*constants, "", *shown])
 
 
 def trace_end(error: BaseException) -> TracebackType:

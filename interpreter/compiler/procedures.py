@@ -173,7 +173,8 @@ class ProcedureWriter:
         op: Op = self.module.define(name, source, spans=[span for _, span in self.lines], procedure=procedure)
         body = self.lines[2:-1]  # (in place in the resumable function: its env, and where it goes on)
         self.module.inline[op] = Inline((*(line[4:] for line, _ in body), "fr.pc = pc = @0@"),
-                                        (*(span for _, span in body), statements[-1].span), (next_pc,))
+                                        (*(span for _, span in body), statements[-1].span), (next_pc,),
+                                        f"{len(statements)} statements at {_where(first)}")
         return op
 
     def local(self, key: str) -> str:

@@ -51,6 +51,8 @@ def write_run(code: Code, module: Module) -> None:
         except (SyntaxError, RecursionError, MemoryError):  # (too large for Python: run one by one)
             continue
         code.ops.run = run
+        if inline:  # (the listing shows them there only)
+            module.in_place.update(getattr(op, "__name__", "") for op in code.ops if op in module.inline)
         return
 
 
@@ -91,7 +93,9 @@ _CALLED = ["_called = st.frames[-1]",
 
 def _operation(code: Code, at: int, module: Module, inline: bool) -> list[Line]:
     """The lines that run operation ``at`` and leave ``pc`` (and ``fr.pc``) where it goes on."""
-    body = module.inline.get(code.ops[at]) if inline and at in code.local else None
+    body = module.inline.get(code.ops[at]) if inline and at not in code.shapes else None
+    if body is not None and at not in code.local:  # (one that may pause: the run loop goes on after it)
+        return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, "return steps"])]
     if body is not None:  # (a jump back skips the tests of the operations after it)
         back = ["if pc < " + str(at) + ":", "    continue"] if any(_target(box) < at for box in body.boxes) else []
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, *back])]
@@ -102,8 +106,9 @@ def _inlined(body: Inline, at: int, span: Span | None) -> list[Line]:
     """The lines of an operation written in place (``Module.inline``), with where it goes on."""
     targets = {"@next@": str(at + 1), **{f"@{k}@": str(_target(box)) for k, box in enumerate(body.boxes)}}
     spans = body.spans if body.spans is not None else (span,) * len(body.lines)
-    return [(re.sub(r"@\w+@", lambda m: targets[m.group(0)], line) if "@" in line else line, line_span)
-            for line, line_span in zip(body.lines, spans, strict=True)]
+    note: list[Line] = [(f"# {body.note}", None)] if body.note else []
+    return [*note, *((re.sub(r"@\w+@", lambda m: targets[m.group(0)], line) if "@" in line else line, line_span)
+                     for line, line_span in zip(body.lines, spans, strict=True))]
 
 
 def _plain(lines: list[str]) -> list[Line]:
