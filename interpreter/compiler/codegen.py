@@ -69,6 +69,7 @@ class ExpressionWriter:
         self.tokens = TokenWriter(catalog, module)  # tokens(...) and bank(...) read in place
         self.depth_free = depth_free(catalog.functions, catalog.component_types)  # (callgraph.py)
         self.held = HeldParameters(catalog, module)   # the parameters whose declared type is held
+        self.keys_named: dict[tuple[str, ...], str] = {}  # the constant of each list of keys read
 
     # ---- units ----
     def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
@@ -78,6 +79,8 @@ class ExpressionWriter:
         scope = self._scope(env_names, key)
         text = self.write(node, scope)
         compiled: Expr = self._define(name, "st, env", _where(node), scope, [], [f"return {text}"], [])
+        body = self._body(scope, [], [f"_x = {text}"], [])  # (in place, its value in _x: resumable.py)
+        self.module.inline[compiled] = Inline(tuple(line[4:] for line in body), None, ())
         return compiled
 
     def branch(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str], target: list[int]) -> Op:
@@ -144,7 +147,8 @@ class ExpressionWriter:
         """The lines of ``_define``'s function after its ``def``."""
         body = [*("    " + line for line in before), *scope.table_reads("    ")]
         if scope.keys_read:
-            keys = self.module.constant(tuple(sorted(scope.keys_read)))
+            read = tuple(sorted(scope.keys_read))
+            keys = self.keys_named.get(read) or self.keys_named.setdefault(read, self.module.constant(read))
             body += ["    try:", *("        " + line for line in computed), "    except KeyError as error:",
                      f"        raise _unbound(error, {keys}) from None"]
         else:

@@ -19,6 +19,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..model.program import Code, Run
+from ..tables.builtins import FREE_WORK
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -93,7 +94,10 @@ _CALLED = ["_called = st.frames[-1]",
 
 def _operation(code: Code, at: int, module: Module, inline: bool) -> list[Line]:
     """The lines that run operation ``at`` and leave ``pc`` (and ``fr.pc``) where it goes on."""
-    body = module.inline.get(code.ops[at]) if inline and at not in code.shapes else None
+    shape = code.shapes.get(at)
+    if inline and shape is not None and shape[0] == "start" and shape[2] in module.inline:
+        return _start_in_place(code, at, module, module.inline[shape[2]])
+    body = module.inline.get(code.ops[at]) if inline and shape is None else None
     if body is not None and at not in code.local:  # (one that may pause: the run loop goes on after it)
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, "return steps"])]
     if body is not None:  # (a jump back skips the tests of the operations after it)
@@ -109,6 +113,15 @@ def _inlined(body: Inline, at: int, span: Span | None) -> list[Line]:
     note: list[Line] = [(f"# {body.note}", None)] if body.note else []
     return [*note, *((re.sub(r"@\w+@", lambda m: targets[m.group(0)], line) if "@" in line else line, line_span)
                      for line, line_span in zip(body.lines, spans, strict=True))]
+
+
+def _start_in_place(code: Code, at: int, module: Module, source: Inline) -> list[Line]:
+    """A 'for' starts its walk, its list computed in place (``source``: its expression's
+    lines, which leave the value in ``_x``) and made a list as ``_as_list`` does."""
+    walk = module.constant(code.shapes[at][1])
+    made = f"_x if type(_x) is tuple and len(_x) <= {FREE_WORK} else _as_list(st, _x)"  # (as_list's own test)
+    return [*_inlined(source, at, code.spans[at]),
+            *_plain([f"env[{walk}] = ({made}, 0)", f"fr.pc = pc = {at + 1}", *_COUNT])]
 
 
 def _plain(lines: list[str]) -> list[Line]:
