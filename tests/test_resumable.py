@@ -68,3 +68,70 @@ def test_steps_and_errors_are_those_of_the_run_loop(tmp_path: Path) -> None:
             state.apply_action(state.legal_actions(0)[0], player=0)
         errors.append(str(caught.value))
     assert errors[0] == errors[1] and "E603" in errors[0]
+
+
+FAILING = """\
+    game "G" { players 1 }
+    var n: int = 0
+    phase p {
+      repeat {
+        choose x in [0, 1, 2] by players[0]
+        n += 1
+        n = 6 / x
+        if 6 / (x - 1) > 0 { n += 1 }
+      }
+    }
+"""
+
+
+@pytest.mark.parametrize(("choice", "line"), [(0, 7), (1, 8)])
+def test_an_error_in_code_written_in_place_is_located_at_its_statement(tmp_path: Path, choice: int,
+                                                                       line: int) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(FAILING), encoding="utf-8")
+    errors = []
+    for game in (rulelang.load(path), one_by_one(rulelang.load(path))):
+        state = game.new_initial_state()
+        state.apply_action(state.legal_actions(0)[2], player=0)
+        before = state.to_json()
+        with pytest.raises(RulesRuntimeError) as caught:
+            state.apply_action(state.legal_actions(0)[choice], player=0)
+        assert state.to_json() == before
+        errors.append((caught.value.diagnostic.span, str(caught.value)))
+    assert errors[0] == errors[1]
+    span = errors[0][0]
+    assert span is not None and span.line == line
+
+
+TURNS = """\
+    game "G" { players 2 }
+    var n: int = 0
+    phase p {
+      repeat {
+        for q in players {
+          choose x in [1, 2, 3] by q
+          n += x
+          choose y in [12 / (10 - n)] by q otherwise { end game }
+        }
+      }
+    }
+"""
+
+
+def test_a_choice_written_in_place_asks_the_player_of_this_time_and_fails_where_its_list_does(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(TURNS), encoding="utf-8")
+    errors = []
+    for game in (rulelang.load(path), one_by_one(rulelang.load(path))):
+        state = game.new_initial_state()
+        asked = []
+        for _ in range(6):  # the same list [1, 2, 3] offered to each player in turn
+            player = state.current_players()[0]
+            asked.append(player)
+            state.apply_action(state.legal_actions(player)[-1], player=player)
+        assert asked == [0, 0, 1, 1, 0, 0]
+        with pytest.raises(RulesRuntimeError) as caught:
+            state.apply_action(state.legal_actions(1)[0], player=1)   # n = 10: a division by zero in the list
+        errors.append((caught.value.diagnostic.span, str(caught.value)))
+    assert errors[0] == errors[1]
+    assert errors[0][0] is not None and errors[0][0].line == 8

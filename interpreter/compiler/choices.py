@@ -18,6 +18,7 @@ from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, Options
 from ..model.values import Component, EnumValue, Player, RuleError, Value, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
+from .module import Inline, Module
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -47,6 +48,8 @@ class ChoiceLowering:
         if node.chooser is None:
             raise unchecked("a choice needs 'by PLAYER' to say who chooses", node.span)
         chooser = compiler.expr(node.chooser)
+        in_place = [compiler.writer.assigned(e, compiler.scope, compiler.key, local)  # (before the choice binds)
+                    for e, local in ((node.source, "_o"), (node.chooser, "_p"))]
         prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
@@ -66,19 +69,22 @@ class ChoiceLowering:
         made: dict[tuple[Value, ...], Decision] = {}
 
         def choose(st: State, fr: Frame) -> None:
-            env = fr.env
-            options = source(st, env)
+            given(st, fr, source(st, fr.env), _MISSING)
+
+        def given(st: State, fr: Frame, options: Value, chosen_by: object) -> None:
+            """``choose`` once its list of options is computed (and its chooser, if not
+            ``_MISSING``): the resumable function computes them in place (``choose_in_place``)."""
             if type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
                 options = as_list(st, options)
             try:
                 decision = made.get(options)
             except TypeError:  # a value that cannot be hashed: neither kept nor known
-                new_choice(st, fr, options, False)
+                new_choice(st, fr, options, False, chosen_by)
                 return
             if decision is None:
-                new_choice(st, fr, options, True)
+                new_choice(st, fr, options, True, chosen_by)
                 return
-            player = chooser(st, env)
+            player = chooser(st, fr.env) if chosen_by is _MISSING else cast(Value, chosen_by)
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
             if decision.players[0] != player.index:  # the same options for another player: not kept
@@ -86,7 +92,8 @@ class ChoiceLowering:
                                     prompt_of, span, asks)
             st.pending = decision
 
-        def new_choice(st: State, fr: Frame, options: tuple[Value, ...], hashable: bool) -> None:
+        def new_choice(st: State, fr: Frame, options: tuple[Value, ...], hashable: bool,
+                       chosen_by: object = _MISSING) -> None:
             """``choose`` of a list of options not kept: the same checks, and the decision
             kept when the list was offered before and ``known_ids`` kept it (interned values, no
             copies)."""
@@ -98,17 +105,21 @@ class ChoiceLowering:
                         fr.pc = otherwise_box[0]
                         return
                     raise RuleError("this choice offers no option", "E604")
-            player = _choosing_player(st, chooser(st, fr.env))
-            if ids is None:  # (kept when offered again: a list offered once costs no more look-ups)
-                st.pending = Decision("choose", (player.index,), options, remember_ids(options), resume, (), None, (),
-                                      prompt_of, span, asks)
-                return
+            player = _choosing_player(st, chooser(st, fr.env) if chosen_by is _MISSING else cast(Value, chosen_by))
+            if ids is None:
+                ids = remember_ids(options)
+                if not hashable or known_ids(options) is not ids:  # (not kept: values not interned, or too many)
+                    st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of,
+                                          span, asks)
+                    return
             decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
             if len(made) < DECISIONS_KEPT:  # kept from now on, and its actions
                 decision.shared = True
                 made[options] = decision
             st.pending = decision
         code.stops.add(compiler.emit(code, choose, node.span))
+        compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, given,
+                                                          f"choice at line {span.line}, column {span.column}")
         if node.otherwise is not None:
             skip = compiler.emit_jump(code, node.span)
             otherwise_box[0] = len(code.ops)
@@ -326,6 +337,24 @@ def _unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
             seen.add(key)
             out.append(item)
     return tuple(out)
+
+
+def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],
+                    given: Callable[[State, Frame, Value, object], None], note: str) -> Inline:
+    """The body of a 'choose' as the resumable function writes it (resumable.py): the lines
+    that compute its list (into ``_o``) and its chooser (``_p``) in place, then the decision
+    kept for that list and that player awaited at once; ``given``, the choice's own code, in
+    every other case."""
+    source, chooser = computed
+    kept, rest, missing = module.constant(made), module.constant(given), module.constant(_MISSING)
+    return Inline((*source,
+                   f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
+                   "    try:", f"        _d = {kept}.get(_o)", "    except TypeError:", "        _d = None",
+                   "else:", "    _d = None",
+                   "if _d is not None:", *("    " + line for line in chooser),
+                   "    if type(_p) is _Player and _p.index == _d.players[0]:", "        st.pending = _d",
+                   "    else:", f"        {rest}(st, fr, _o, _p)",
+                   "else:", f"    {rest}(st, fr, _o, {missing})"), None, (), note)
 
 
 def _choosing_player(st: State, player: Value, what: str = "'by'") -> Player:

@@ -33,7 +33,7 @@ from .callgraph import depth_free
 from .fields import field_everywhere, field_of, only_field, zone_item
 from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
 from .loops import function_body
-from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
+from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
 from .searches import short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
@@ -72,6 +72,7 @@ class ExpressionWriter:
         self.tokens = TokenWriter(catalog, module)  # tokens(...) and bank(...) read in place
         self.depth_free = depth_free(catalog.functions, catalog.component_types)  # (callgraph.py)
         self.held = HeldParameters(catalog, module)   # the parameters whose declared type is held
+        self.keys_named: dict[tuple[str, ...], str] = {}  # the constant of each list of keys read
 
     # ---- units ----
     def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
@@ -81,6 +82,8 @@ class ExpressionWriter:
         scope = self._scope(env_names, key)
         text = self.write(node, scope)
         compiled: Expr = self._define(name, "st, env", _where(node), scope, [], [f"return {text}"], [])
+        body = self._body(scope, [], [f"_x = {text}"], [])  # (in place, its value in _x: resumable.py)
+        self.module.inline[compiled] = Inline(tuple(line[4:] for line in body), None, ())
         return compiled
 
     def branch(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str], target: list[int]) -> Op:
@@ -92,7 +95,16 @@ class ExpressionWriter:
         jump = self.module.constant(target, "<where to go if false>")
         op: Op = self._define(name, "st, fr", f"test at {_where(node)}", scope, ["env = fr.env"],
                               [f"fr.pc = fr.pc + 1 if {text} else {jump}[0]"], [])
+        body = self._body(scope, [], [f"fr.pc = pc = @next@ if {text} else @0@"], [])  # (resumable.py)
+        self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (target,), f"test at {_where(node)}")
         return op
+
+    def assigned(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str], local: str) -> list[str]:
+        """The lines (from no indent) that set the Python ``local`` to the value of ``node``,
+        as ``function`` computes it, for code written in place in a resumable function."""
+        scope = self._scope(env_names, key)
+        text = self.write(node, scope)
+        return [line[4:] for line in self._body(scope, [], [f"{local} = {text}"], [])]
 
     def call(self, node: ast.CallStmt | ast.CallLet, params: list[str], env_names: set[str],
              key: Callable[[str], str], bind_result: Callable[[], str | None], compiled: str | None,
@@ -131,16 +143,20 @@ class ExpressionWriter:
                 computed: list[str], after: list[str]) -> Any:
         """The function ``name(params)``: ``before``, the tables ``scope`` reads, then the lines
         ``computed`` (where a local read before it has a value says so), then ``after``."""
-        body = [f"def {name}({params}):  # {comment}", *("    " + line for line in before),
-                *scope.table_reads("    ")]
+        body = [f"def {name}({params}):  # {comment}", *self._body(scope, before, computed, after)]
+        return self.module.define(name, "\n".join(body) + "\n")
+
+    def _body(self, scope: Scope, before: list[str], computed: list[str], after: list[str]) -> list[str]:
+        """The lines of ``_define``'s function after its ``def``."""
+        body = [*("    " + line for line in before), *scope.table_reads("    ")]
         if scope.keys_read:
-            keys = self.module.constant(tuple(sorted(scope.keys_read)))
+            read = tuple(sorted(scope.keys_read))
+            keys = self.keys_named.get(read) or self.keys_named.setdefault(read, self.module.constant(read))
             body += ["    try:", *("        " + line for line in computed), "    except KeyError as error:",
                      f"        raise _unbound(error, {keys}) from None"]
         else:
             body += ["    " + line for line in computed]
-        body += ["    " + line for line in after]
-        return self.module.define(name, "\n".join(body) + "\n")
+        return body + ["    " + line for line in after]
 
     def _ruleset_function(self, decl: ast.FunctionDecl, free: bool) -> str:
         """The generated name of function ``decl`` of the ruleset, compiled at its first call;

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from types import TracebackType
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulelang.boards import Space
 from rulelang.diagnostics import Span
@@ -45,6 +45,19 @@ CHEAP = re.compile(r"(\w+|\w+\[\w+\])$")
 environment."""
 
 
+class Inline(NamedTuple):
+    """The body of a generated operation ``op(st, fr)`` as the resumable function of its
+    code writes it in place (resumable.py): ``lines`` at no indent, which read ``env`` and
+    end by setting ``fr.pc = pc = ...``, where ``@next@`` is the operation after it and
+    ``@0@``, ``@1@``... where the jump boxes ``boxes`` go; the span of each line (None: the
+    operation's own span, for every line); and what it is, for the listing."""
+
+    lines: tuple[str, ...]
+    spans: tuple[Span | None, ...] | None
+    boxes: tuple[list[int], ...]
+    note: str = ""
+
+
 class Module:
     """The generated code of one game: the namespace it runs in (helpers and constants) and
     the source of every function, in the order compiled."""
@@ -55,13 +68,15 @@ class Module:
         self._kept: list[object] = []  # constants known by identity, kept alive
         self._notes: dict[str, str] = {}
         self._count = 0
-        self.units: list[str] = []
+        self.units: dict[str, str] = {}  # the source of each function, by its name
         self.functions: dict[str, str] = {}  # function of the ruleset -> its generated name
         # For the code of a procedure (by its file name): the span of each line, the name of
         # the procedure, and the local of the rules that each Python local holds.
         self._spans: dict[str, list[Span | None]] = {}
         self._procedures: dict[str, str] = {}
         self._local_names: dict[str, dict[str, str]] = {}
+        self.inline: dict[object, Inline] = {}  # operation -> its body, written in place by resumable.py
+        self.in_place: set[str] = set()  # the operations that every resumable function writes in place
 
     def fresh(self, prefix: str) -> str:
         """A name of the generated code not used before."""
@@ -92,7 +107,7 @@ class Module:
             self._spans[filename], self._procedures[filename] = spans, procedure
             self._local_names[filename] = local_names or {}
         exec(compile(source, filename, "exec"), self.namespace)  # our own source, names and constants only
-        self.units.append(source)
+        self.units[name] = source
         return self.namespace[name]
 
     def locate(self, error: BaseException) -> tuple[Span | None, str, BaseException] | None:
@@ -102,16 +117,15 @@ class Module:
         happen in a procedure's code."""
         found = None
         trace = error.__traceback__
-        while trace is not None:
+        while trace is not None:  # (a line of no statement, the machinery of a resumable function, is not one)
             filename = trace.tb_frame.f_code.co_filename
-            if filename in self._spans:
+            if filename in self._spans and self._span_at(filename, trace.tb_lineno) is not None:
                 found = filename, trace.tb_lineno
             trace = trace.tb_next
         if found is None:
             return None
         filename, line = found
-        spans = self._spans[filename]
-        span = spans[line - 1] if 0 < line <= len(spans) else None
+        span = self._span_at(filename, line)
         innermost = trace_end(error).tb_frame.f_code.co_filename if error.__traceback__ else ""
         if isinstance(error, KeyError) and innermost.startswith("<rules:") and error.args \
                 and isinstance(error.args[0], str):  # a local of a block read before it has a value
@@ -123,11 +137,16 @@ class Module:
                 error = runtime.no_value(key)
         return span, self._procedures[filename], error
 
+    def _span_at(self, filename: str, line: int) -> Span | None:
+        spans = self._spans[filename]
+        return spans[line - 1] if 0 < line <= len(spans) else None
+
     def listing(self) -> str:
         """The generated source of every function, with the constants it names."""
         constants = [f"# {name} = {self._notes.get(name) or _shown(self.namespace[name])}"
                      for name in self._constants.values()]
-        return "\n".join([*constants, "", *self.units])
+        shown = [source for name, source in self.units.items() if name not in self.in_place]  # (once, in place)
+        return "\n".join([*constants, "", *shown])
 
 
 def trace_end(error: BaseException) -> TracebackType:

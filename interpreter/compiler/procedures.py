@@ -27,8 +27,10 @@ from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
 from .lets import Facts, bound_once, facts_of, teach
+from .module import Inline
 from .scope import Scope
 from .tokens import TokenWriter
+from .writes import owned_write
 
 if TYPE_CHECKING:
     from .lower import Compiler
@@ -175,6 +177,10 @@ class ProcedureWriter:
         self.emit(1, f"fr.pc = {self.module.constant(next_pc, '<where to go next>')}[0]", statements[-1].span)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         op: Op = self.module.define(name, source, spans=[span for _, span in self.lines], procedure=procedure)
+        body = self.lines[2:-1]  # (in place in the resumable function: its env, and where it goes on)
+        self.module.inline[op] = Inline((*(line[4:] for line, _ in body), "fr.pc = pc = @0@"),
+                                        (*(span for _, span in body), statements[-1].span), (next_pc,),
+                                        f"{len(statements)} statements at {_where(first)}")
         return op
 
     def local(self, key: str) -> str:
@@ -246,11 +252,15 @@ class ProcedureWriter:
             new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.scope())
             self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
         elif isinstance(target, ast.Attribute):
-            variable = self.constant(owned_variable(self.cat, target.name, target.span))
+            owned = owned_variable(self.cat, target.name, target.span)
+            variable = self.constant(owned)
             owner, temp = self.expr(target.target), self.module.fresh("_t")
             if node.op == "=":  # the value first, then whose it is
+                whose = self.module.fresh("_t")
                 self.emit(indent, f"{temp} = {value}", node.span)
-                self.emit(indent, f"{variable}.write(st, {owner}, {temp})", node.span)
+                self.emit(indent, f"{whose} = {owner}", node.span)
+                for line in owned_write(self.cat, self.module, owned, whose, temp):  # (writes.py)
+                    self.emit(indent, line, node.span)
             else:
                 self.emit(indent, f"{temp} = {owner}", node.span)
                 self.emit(indent, f"{variable}.write(st, {temp}, _updated({variable}.read(st, {temp}), {value}, {op}))",

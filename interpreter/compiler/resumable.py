@@ -15,12 +15,16 @@ one runs (errors are located by it). Code that Python cannot compile keeps ``run
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ..model.program import Code, Run
+from ..tables.builtins import FREE_WORK
 
 if TYPE_CHECKING:
-    from .module import Module
+    from rulelang.diagnostics import Span
+
+    from .module import Inline, Module
 
 __all__ = ["write_run"]
 
@@ -28,32 +32,42 @@ LEAF = 4  # the operations of a range tested one by one
 FAN = 4  # the ranges under one test of the counter's range, so a jump skips the others
 
 
+Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
+
+
 def write_run(code: Code, module: Module) -> None:
-    """Give ``code.ops`` its resumable function (left as it is if Python cannot compile it)."""
-    name = module.fresh("_r")
-    lines = [f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
-             "    env = fr.env", "    pc = fr.pc", "    while True:"]
-    size = len(code.ops)
-    lines += _ranges(code, module, 0, size, "        ")
-    lines += [f"        if pc >= {size}:", "            st.pop(None)", "            return steps"]
-    try:
-        run: Run = module.define(name, "\n".join(lines) + "\n")
-    except (SyntaxError, RecursionError, MemoryError):  # (too large for Python: run one by one)
+    """Give ``code.ops`` its resumable function (left as it is if Python cannot compile it):
+    the generated operations that go on in the code written in place (``Module.inline``),
+    or all called if Python cannot compile that (it nests too deeply)."""
+    for inline in (True, False):
+        name = module.fresh("_r")
+        lines = _plain([f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
+                        "    env = fr.env", "    pc = fr.pc", "    while True:"])
+        size = len(code.ops)
+        lines += _ranges(code, module, 0, size, "        ", inline)
+        lines += _plain([f"        if pc >= {size}:", "            st.pop(None)", "            return steps"])
+        source = "\n".join(line for line, _ in lines) + "\n"
+        try:
+            run: Run = module.define(name, source, spans=[span for _, span in lines], procedure=code.name)
+        except (SyntaxError, RecursionError, MemoryError):  # (too large for Python: run one by one)
+            continue
+        code.ops.run = run
+        if inline:  # (the listing shows them there only)
+            module.in_place.update(getattr(op, "__name__", "") for op in code.ops if op in module.inline)
         return
-    code.ops.run = run
 
 
-def _ranges(code: Code, module: Module, start: int, end: int, indent: str) -> list[str]:
+def _ranges(code: Code, module: Module, start: int, end: int, indent: str, inline: bool) -> list[Line]:
     """The lines that run operations ``start`` to ``end - 1`` from ``pc`` on: a test of the
     counter's range for each of at most FAN ranges, nested down to LEAF operations tested one
     by one (so an operation is found in a few tests, and one that goes on to the next finds
     it at once). The first range's test needs no lower bound: ``pc`` is at least ``start``
     where it is made."""
     if end - start <= LEAF:
-        lines: list[str] = []
+        lines: list[Line] = []
         for at in range(start, end):
-            lines.append(f"{indent}if pc == {at}:")
-            lines += [indent + "    " + line for line in _operation(code, at, module)]
+            lines.append((f"{indent}if pc == {at}:", None))
+            lines += [(indent + "    " + line, span) for line, span in _operation(code, at, module, inline)]
         return lines
     step = LEAF
     while step * FAN < end - start:
@@ -61,8 +75,8 @@ def _ranges(code: Code, module: Module, start: int, end: int, indent: str) -> li
     lines = []
     for low in range(start, end, step):  # (a jump back skips the tests of the ranges after it)
         high = min(low + step, end)
-        lines.append(f"{indent}if pc < {high}:" if low == start else f"{indent}if {low} <= pc < {high}:")
-        lines += _ranges(code, module, low, high, indent + "    ")
+        lines.append((f"{indent}if pc < {high}:" if low == start else f"{indent}if {low} <= pc < {high}:", None))
+        lines += _ranges(code, module, low, high, indent + "    ", inline)
     return lines
 
 
@@ -78,8 +92,43 @@ _CALLED = ["_called = st.frames[-1]",
            "    return steps"]
 
 
-def _operation(code: Code, at: int, module: Module) -> list[str]:
+def _operation(code: Code, at: int, module: Module, inline: bool) -> list[Line]:
     """The lines that run operation ``at`` and leave ``pc`` (and ``fr.pc``) where it goes on."""
+    shape = code.shapes.get(at)
+    if inline and shape is not None and shape[0] == "start" and shape[2] in module.inline:
+        return _start_in_place(code, at, module, module.inline[shape[2]])
+    body = module.inline.get(code.ops[at]) if inline and shape is None else None
+    if body is not None and at not in code.local:  # (one that may pause: the run loop goes on after it)
+        return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, "return steps"])]
+    if body is not None:  # (a jump back skips the tests of the operations after it)
+        back = ["if pc < " + str(at) + ":", "    continue"] if any(_target(box) < at for box in body.boxes) else []
+        return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, *back])]
+    return _plain(_called_operation(code, at, module))
+
+
+def _inlined(body: Inline, at: int, span: Span | None) -> list[Line]:
+    """The lines of an operation written in place (``Module.inline``), with where it goes on."""
+    targets = {"@next@": str(at + 1), **{f"@{k}@": str(_target(box)) for k, box in enumerate(body.boxes)}}
+    spans = body.spans if body.spans is not None else (span,) * len(body.lines)
+    note: list[Line] = [(f"# {body.note}", None)] if body.note else []
+    return [*note, *((re.sub(r"@\w+@", lambda m: targets[m.group(0)], line) if "@" in line else line, line_span)
+                     for line, line_span in zip(body.lines, spans, strict=True))]
+
+
+def _start_in_place(code: Code, at: int, module: Module, source: Inline) -> list[Line]:
+    """A 'for' starts its walk, its list computed in place (``source``: its expression's
+    lines, which leave the value in ``_x``) and made a list as ``_as_list`` does."""
+    walk = module.constant(code.shapes[at][1])
+    made = f"_x if type(_x) is tuple and len(_x) <= {FREE_WORK} else _as_list(st, _x)"  # (as_list's own test)
+    return [*_inlined(source, at, code.spans[at]),
+            *_plain([f"env[{walk}] = ({made}, 0)", f"fr.pc = pc = {at + 1}", *_COUNT])]
+
+
+def _plain(lines: list[str]) -> list[Line]:
+    return [(line, None) for line in lines]
+
+
+def _called_operation(code: Code, at: int, module: Module) -> list[str]:
     shape = code.shapes.get(at)
     if shape is not None and shape[0] == "jump":
         target = _target(shape[1])
