@@ -16,7 +16,7 @@ from rulelang.files import inside, resolved
 from rulelang.loader import load, read_ruleset
 
 from ..game import Game
-from .protocol import JSON, ProtocolError, shorten
+from .protocol import JSON, ProtocolError, check_encodable, shorten
 
 GAMES_CACHED = 32              # loaded rulesets a server keeps for its sessions
 MAX_RULESETS = 500             # ruleset files 'rulesets' lists at most
@@ -52,6 +52,7 @@ class GameLibrary:
 
     def path_of(self, name: str) -> Path:
         """The path the client names; P007 when it leads out of the root."""
+        check_encodable(name, "the path")   # no file name is made of text that is not
         if "\0" in name or not name:
             raise ProtocolError("P007", f"{name!r} is not a file name")
         path = (self.root or Path()) / name

@@ -30,10 +30,13 @@ from .protocol import (
     TooLong,
     as_object,
     check_request,
+    encodable_id,
     error_reply,
     internal_error,
+    may_hold_surrogates,
     op_of,
     parse_json,
+    refuse_lone_surrogates,
     request_id_of,
     shorten,
 )
@@ -71,14 +74,18 @@ class Session:
             request = parse_json(line)
         except ProtocolError as error:
             return error_reply(None, None, error)
-        return self.handle(request)
+        return self.handle(request, text_checked=not may_hold_surrogates(line))
 
-    def handle(self, request: object) -> JSON:
-        """The reply to one request (a decoded JSON value); never raises."""
+    def handle(self, request: object, *, text_checked: bool = False) -> JSON:
+        """The reply to one request (a decoded JSON value); never raises. ``text_checked``:
+        its strings are known to hold no lone surrogate (P011)."""
         request_id, op = None, None
         try:
             fields = as_object(request)
             request_id = request_id_of(fields)
+            if not text_checked:
+                request_id = encodable_id(request_id)
+                refuse_lone_surrogates(fields)
             op = op_of(fields, OPS)
             check_request(op, fields)
             return {"id": request_id, "op": op, "ok": True, "result": OPS[op](self, fields)}
