@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import struct
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -122,6 +125,64 @@ def test_a_lone_surrogate_over_http_gets_a_p011_reply_and_writes_no_file(web: st
     refused_as_not_text(reply, 3)
     assert sorted(root.rglob("*")) == before
     assert api(web, token, HELLO)[1]["ok"]
+
+
+
+# ---------------------------------------------------------------- clients that go away
+
+def vanish(port: int, request: bytes) -> None:
+    """A client that sends ``request`` and resets the connection at once (SO_LINGER 0)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=HANG) as client:
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.sendall(request)
+
+
+def gone_lines(caplog: pytest.LogCaptureFixture, server: str) -> list[str]:
+    """The log's lines about clients that went away, once there is one (or after a while)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        lines = [r.getMessage() for r in caplog.records if "a client went away" in r.getMessage()]
+        if lines:
+            return lines
+        time.sleep(0.02)
+    return []
+
+
+def test_a_browser_that_goes_away_is_one_line_on_the_web_servers_log(
+        root: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]) -> None:
+    server, _ = make_server(root, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        vanish(port, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        lines = gone_lines(caplog, "rulelang web")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(HANG)
+    assert len(lines) == 1 and lines[0].startswith("rulelang web: a client went away (127.0.0.1:"), lines
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_tcp_client_that_goes_away_is_one_line_on_the_log(
+        caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]) -> None:
+    async def vanish_then_hello() -> dict[str, Any]:
+        server = await start_tcp("127.0.0.1", 0, GameLibrary(ROOT))
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            await asyncio.to_thread(vanish, port, b'{"id":1,"op":"rulesets"}\n')
+            await asyncio.to_thread(gone_lines, caplog, "rulelang serve")
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(HELLO + b"\n")
+            reply: dict[str, Any] = json.loads(await reader.readuntil(b"\n"))
+            writer.close()
+        return reply
+
+    assert asyncio.run(asyncio.wait_for(vanish_then_hello(), timeout=HANG))["ok"]
+    lines = gone_lines(caplog, "rulelang serve")
+    assert len(lines) == 1 and lines[0].startswith("rulelang serve: a client went away (127.0.0.1:"), lines
+    assert "Traceback" not in capfd.readouterr().err
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import json
+import logging
 import re
 from collections.abc import Callable, Collection
 from typing import Any
@@ -24,6 +25,8 @@ MAX_LINE_BYTES = 1024 * 1024   # a request line, without its newline: ten times 
 MAX_ID_LENGTH = 200            # characters of a request id that is a string
 
 JSON = dict[str, Any]
+LOG = logging.getLogger("rulelang.serve")   # one line for each client that went away, never a traceback
+GONE = (ConnectionError, TimeoutError)       # a client that went away, or went quiet past its timeout
 
 
 class ProtocolError(Exception):
@@ -250,3 +253,15 @@ def json_type(value: object) -> str:
     """How a message names the JSON type of ``value`` ("an array", "null"...)."""
     names = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
     return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+def log_gone(server: str, peer: object, error: BaseException) -> None:
+    """One line on the server's log for a client that went away mid-exchange."""
+    LOG.warning("%s: a client went away (%s): %s", server, peer_name(peer), type(error).__name__)
+
+
+def peer_name(peer: object) -> str:
+    """A client's address as ``host:port`` (or as it came)."""
+    if isinstance(peer, tuple) and len(peer) >= 2:
+        return f"{peer[0]}:{peer[1]}"
+    return str(peer)

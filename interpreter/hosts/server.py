@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .library import GameLibrary
-from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply
+from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply, log_gone
 from .sessions import Session
 
 MAX_CONNECTIONS = 128          # TCP clients served at once
@@ -114,8 +114,8 @@ class TcpServer:
             else:
                 await self.answer(reader, writer, Session(self.library))
             await writer.drain()
-        except (ConnectionError, OSError):
-            pass   # the client went away
+        except OSError as error:   # the client went away (ConnectionError), or its socket failed
+            log_gone("rulelang serve", writer.get_extra_info("peername"), error)
         finally:
             self.connections -= 1
             writer.close()

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .library import GameLibrary
-from .protocol import JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply
+from .protocol import GONE, JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply, log_gone
 from .server import READ_CHUNK
 from .sessions import Session
 
@@ -210,14 +210,27 @@ class Handler(BaseHTTPRequestHandler):
         """Requests are not logged: the terminal shows the address only."""
 
 
+class WebServer(ThreadingHTTPServer):
+    """The HTTP server: a thread per connection; a client that goes away is one line on the log."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that went away mid-request (a browser closing a tab): one line, no traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, GONE):
+            log_gone("rulelang web", client_address, error)
+        else:
+            super().handle_error(request, client_address)   # type: ignore[arg-type]
+
+
 def make_server(root: Path, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                static: Traversable | None = None) -> tuple[ThreadingHTTPServer, WebApp]:
+                static: Traversable | None = None) -> tuple[WebServer, WebApp]:
     """A server bound to ``host:port`` (0: any free port) for the rulesets under ``root``,
     not yet serving; ``static`` replaces the page's files (tests)."""
     app = WebApp(GameLibrary(root)) if static is None else WebApp(GameLibrary(root), static)
     handler = type("BoundHandler", (Handler,), {"app": app})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
+    server = WebServer((host, port), handler)
     app.listen_on(host, server.server_address[1])
     return server, app
 
