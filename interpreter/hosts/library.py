@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from rulelang.files import inside, resolved
 from rulelang.loader import load, read_ruleset
 
 from ..game import Game
+from .budgets import RulesetBudget
 from .protocol import JSON, ProtocolError, check_encodable, shorten
 
 GAMES_CACHED = 32              # loaded rulesets a server keeps for its sessions
@@ -31,6 +33,7 @@ class GameLibrary:
     only when its size or time changes. ``root`` confines the paths clients may name."""
 
     root: Path | None = None
+    budget: RulesetBudget = field(default_factory=RulesetBudget)
     cached: OrderedDict[tuple[str, int, int, int | None], Game] = field(default_factory=OrderedDict)
     summaries: dict[tuple[str, int, int], JSON] = field(default_factory=dict)
 
@@ -44,7 +47,7 @@ class GameLibrary:
             return load(path, players, root=self.root)   # the engine says why it cannot be read
         key = (os.path.realpath(path), info.st_mtime_ns, info.st_size, players)
         if key not in self.cached:
-            self.cached[key] = load(path, players, root=self.root)
+            self.cached[key] = self.within_budget(name, lambda: load(path, players, root=self.root))
             if len(self.cached) > GAMES_CACHED:
                 self.cached.popitem(last=False)
         self.cached.move_to_end(key)
@@ -64,10 +67,16 @@ class GameLibrary:
         """The Game of ``text`` read as the ruleset file ``name`` (its ``extends`` and boards
         resolve from that file's folder); never cached: an editor's text changes."""
         path = self.path_of(name)
+        self.budget.check_size(text)
         try:
-            return load(text, players, path=str(path), root=self.root)
+            return self.within_budget(name, lambda: load(text, players, path=str(path), root=self.root))
         except RulesetError as error:   # located as the client named the files, as 'lint' does
             raise RulesetError([self.as_named(d, str(path), name) for d in error.diagnostics]) from None
+
+    def within_budget(self, name: str, loading: Callable[[], Game]) -> Game:
+        """The game that ``loading`` makes, within the server's budget (P012 past its time),
+        held to the server's bound on steps."""
+        return self.budget.capped(self.budget.within_load_time(f"loading {shorten(name)}", loading))
 
     def as_named(self, diagnostic: Diagnostic, full: str, name: str) -> Diagnostic:
         """``diagnostic`` with its file as a client of the root names it (``shown_file``)."""

@@ -264,9 +264,11 @@ def op_source(session: Session, request: JSON) -> JSON:
 
 def op_lint(session: Session, request: JSON) -> JSON:
     """'lint': the diagnostics of an editor's text, read as the file it names."""
-    name = request["path"]
-    path = session.library.path_of(name)
-    found = lint_text(request["text"], str(path), root=session.library.root)
+    name, library = request["path"], session.library
+    path = library.path_of(name)
+    library.budget.check_size(request["text"])
+    found = library.budget.within_load_time(f"linting {shorten(name)}",
+                                            lambda: lint_text(request["text"], str(path), root=library.root))
     return {"diagnostics": [lint_data(d, str(path), name, session.library.root) for d in found]}
 
 
