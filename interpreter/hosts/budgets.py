@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,11 +19,15 @@ from typing import TypeVar
 
 from rulelang.files import MAX_RULESET_BYTES
 
+from ..agents import Agent, AgentSpec, AgentSpecError, Budget, MctsAgent
 from ..game import Game
 from .protocol import ProtocolError
 
 MAX_SERVED_STEPS = 1_000_000   # steps between two decisions of a game a client loads (the engine allows 10,000,000)
 MAX_LOAD_SECONDS = 10.0        # to read, check and compile a ruleset a client loads (or lints)
+MAX_AGENT_ITERATIONS = 20_000  # an agent's search per decision ('agent_action'): iterations...
+MAX_AGENT_SECONDS = 10.0       # ...and seconds, whichever comes first
+AGENT_GRACE = 2.0              # an agent still at work this many times its seconds later is stopped (P012)
 
 Result = TypeVar("Result")
 
@@ -48,6 +53,43 @@ class RulesetBudget:
     def within_load_time(self, what: str, work: Callable[[], Result]) -> Result:
         """The result of ``work``; P012 when it runs longer than the load-time budget."""
         return within(self.max_load_seconds, what, work)
+
+
+@dataclass(frozen=True)
+class AgentBudget:
+    """How long an agent may think for a client ('agent_action'), by server: a search stops
+    at ``max_iterations`` or ``max_seconds``, whichever comes first."""
+
+    max_iterations: int = MAX_AGENT_ITERATIONS
+    max_seconds: float = MAX_AGENT_SECONDS
+
+    def check(self, spec: AgentSpec) -> None:
+        """AgentSpecError for a spec that asks more than the budget."""
+        if (spec.iterations or 0) > self.max_iterations or (spec.seconds or 0) > self.max_seconds:
+            raise AgentSpecError(f"a budget of at most {self.max_iterations} iterations or "
+                                 f"{self.max_seconds:g} seconds per decision, here")
+
+    def capped(self, agent: Agent, spec: AgentSpec) -> Agent:
+        """``agent``, its search held to both bounds of the budget."""
+        if isinstance(agent, MctsAgent):
+            agent.budget = CappedBudget(spec.iterations or self.max_iterations,
+                                        min(spec.seconds or self.max_seconds, self.max_seconds))
+        return agent
+
+    def choice(self, work: Callable[[], Result]) -> Result:
+        """The agent's choice; P012 if it runs far past its seconds (an iteration that never ends)."""
+        return within(self.max_seconds * AGENT_GRACE + 1, "the agent's choice", work)
+
+
+@dataclass(frozen=True)
+class CappedBudget(Budget):
+    """A search budget of iterations and seconds both: it ends at the first one reached."""
+
+    def allows(self, done: int, started: float) -> bool:
+        """Whether another iteration may start after ``done`` of them (always a first)."""
+        if done == 0:
+            return True
+        return done < (self.iterations or 0) and time.perf_counter() - started < (self.seconds or 0)
 
 
 class OutOfTime(BaseException):

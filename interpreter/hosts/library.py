@@ -5,6 +5,7 @@ and the list of ruleset files under the root with their titles and player ranges
 from __future__ import annotations
 
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,7 @@ class GameLibrary:
     budget: RulesetBudget = field(default_factory=RulesetBudget)
     cached: OrderedDict[tuple[str, int, int, int | None], Game] = field(default_factory=OrderedDict)
     summaries: dict[tuple[str, int, int], JSON] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)   # the tables above, for sessions in threads
 
     def game(self, name: str, players: int | None) -> Game:
         """The Game of the ruleset file ``name`` (relative to the root, or to the server's
@@ -46,12 +48,18 @@ class GameLibrary:
         except OSError:
             return load(path, players, root=self.root)   # the engine says why it cannot be read
         key = (os.path.realpath(path), info.st_mtime_ns, info.st_size, players)
-        if key not in self.cached:
-            self.cached[key] = self.within_budget(name, lambda: load(path, players, root=self.root))
-            if len(self.cached) > GAMES_CACHED:
+        with self.lock:
+            game = self.cached.get(key)
+            if game is not None:
+                self.cached.move_to_end(key)
+                return game
+        game = self.within_budget(name, lambda: load(path, players, root=self.root))   # outside the lock
+        with self.lock:
+            game = self.cached.setdefault(key, game)   # the first of two loads at once is kept
+            self.cached.move_to_end(key)
+            while len(self.cached) > GAMES_CACHED:
                 self.cached.popitem(last=False)
-        self.cached.move_to_end(key)
-        return self.cached[key]
+        return game
 
     def path_of(self, name: str) -> Path:
         """The path the client names; P007 when it leads out of the root."""
@@ -103,11 +111,15 @@ class GameLibrary:
         path = top / name
         info = os.stat(path)
         key = (os.path.realpath(path), info.st_mtime_ns, info.st_size)
-        if key not in self.summaries:
-            if len(self.summaries) >= 4 * MAX_RULESETS:   # mostly files that changed since
-                self.summaries.clear()
-            self.summaries[key] = ruleset_summary(path, self.root)
-        return {"path": name, **self.summaries[key]}
+        with self.lock:
+            known = self.summaries.get(key)
+        if known is None:
+            known = ruleset_summary(path, self.root)
+            with self.lock:
+                if len(self.summaries) >= 4 * MAX_RULESETS:   # mostly files that changed since
+                    self.summaries.clear()
+                self.summaries[key] = known
+        return {"path": name, **known}
 
 
 def ruleset_names(top: Path) -> list[str]:

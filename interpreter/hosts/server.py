@@ -10,8 +10,9 @@ is the transport: it splits the lines, hands each to the connection's ``Session`
     python -m rulelang.interpreter.hosts.server --port 7370     # TCP on 127.0.0.1
 
 Every connection has its own session; the rulesets loaded are shared by every session of a
-server (a ``GameLibrary``: a ``Game`` never changes). Requests run one at a time on the
-server's one thread, so no two of them ever touch the engine at once.
+server (a ``GameLibrary``: a ``Game`` never changes). Over TCP the requests of a connection
+run one after the other in a bounded pool of worker threads (WORKERS), so a session's long
+request (an agent's search, a slow load) never holds up another connection's requests.
 """
 from __future__ import annotations
 
@@ -21,15 +22,18 @@ import contextlib
 import signal
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from .budgets import AgentBudget
 from .library import GameLibrary
 from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply, log_gone
 from .sessions import Session
 
 MAX_CONNECTIONS = 128          # TCP clients served at once
+WORKERS = 8                    # TCP requests answered at once (by threads; the others wait their turn)
 READ_CHUNK = 64 * 1024
 WRITE_CHUNK = 256 * 1024       # replies gathered before they are sent
 DEFAULT_HOST = "127.0.0.1"
@@ -102,6 +106,8 @@ class TcpServer:
 
     library: GameLibrary
     max_connections: int = MAX_CONNECTIONS
+    agent_budget: AgentBudget = field(default_factory=AgentBudget)
+    workers: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(WORKERS, "rulelang-serve"))
     connections: int = 0
 
     async def serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -112,7 +118,7 @@ class TcpServer:
                 refusal = ProtocolError("P006", f"the server serves at most {self.max_connections} connections at once")
                 writer.write(encode(error_reply(None, None, refusal)))
             else:
-                await self.answer(reader, writer, Session(self.library))
+                await self.answer(reader, writer, Session(self.library, agent_budget=self.agent_budget))
             await writer.drain()
         except OSError as error:   # the client went away (ConnectionError), or its socket failed
             log_gone("rulelang serve", writer.get_extra_info("peername"), error)
@@ -120,16 +126,17 @@ class TcpServer:
             self.connections -= 1
             writer.close()
 
-    @staticmethod
-    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, session: Session) -> None:
-        """Answer every line the client sends with ``session``, until it stops sending."""
+    async def answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, session: Session) -> None:
+        """Answer every line the client sends with ``session`` (in a worker thread), until it
+        stops sending."""
         splitter = LineSplitter()
+        loop = asyncio.get_running_loop()
         while True:
             data = await reader.read(READ_CHUNK)
             replies: list[bytes] = []
             size = 0
             for line in splitter.feed(data) if data else splitter.finish():
-                replies.append(encode(session.handle_line(line)))
+                replies.append(await loop.run_in_executor(self.workers, reply_line, session, line))
                 size += len(replies[-1])
                 if size >= WRITE_CHUNK:   # the replies to one read are sent together, up to a bound
                     await TcpServer.send(writer, replies)
@@ -146,10 +153,16 @@ class TcpServer:
             await writer.drain()
 
 
-async def start_tcp(host: str, port: int, library: GameLibrary,
-                    max_connections: int = MAX_CONNECTIONS) -> asyncio.Server:
+def reply_line(session: Session, line: bytes | TooLong) -> bytes:
+    """The encoded reply to one line (in a worker thread)."""
+    return encode(session.handle_line(line))
+
+
+async def start_tcp(host: str, port: int, library: GameLibrary, max_connections: int = MAX_CONNECTIONS,
+                    *, agent_budget: AgentBudget | None = None, workers: int = WORKERS) -> asyncio.Server:
     """A started TCP server (``port`` 0: any free port; ``server.sockets`` tells which)."""
-    tcp = TcpServer(library, max_connections)
+    tcp = TcpServer(library, max_connections, agent_budget or AgentBudget(),
+                    ThreadPoolExecutor(workers, "rulelang-serve"))
     return await asyncio.start_server(tcp.serve_connection, host, port)
 
 

@@ -21,6 +21,7 @@ from rulelang.loader import lint_text
 
 from ..game import Game
 from ..state.state import State
+from .budgets import AgentBudget
 from .library import GAMES_CACHED, GameLibrary, shown_file
 from .protocol import (
     JSON,
@@ -42,13 +43,10 @@ from .protocol import (
 )
 
 if TYPE_CHECKING:
-    from ..agents import AgentSpec
     from .seat_view import SeatData
 
 MAX_GAMES = 16                 # rulesets loaded at once by one session
 MAX_STATES = 1000              # states held at once by one session
-MAX_AGENT_ITERATIONS = 20_000  # an agent's budget per decision ('agent_action'): requests run one at a time
-MAX_AGENT_SECONDS = 10.0
 
 Handler = Callable[["Session", JSON], JSON]
 
@@ -57,8 +55,10 @@ class Session:
     """The games and states of one client, and the handling of its requests."""
 
     def __init__(self, library: GameLibrary | None = None, *, max_games: int = MAX_GAMES,
-                 max_states: int = MAX_STATES, allow_write: bool = False):
+                 max_states: int = MAX_STATES, allow_write: bool = False,
+                 agent_budget: AgentBudget | None = None):
         self.library = library if library is not None else GameLibrary()
+        self.agent_budget = agent_budget if agent_budget is not None else AgentBudget()
         self.allow_write = allow_write   # may 'save_source' write ruleset files (the web server's sessions)
         self.max_games = max_games
         self.max_states = max_states
@@ -337,23 +337,16 @@ def op_agent_action(session: Session, request: JSON) -> JSON:
     state, player = session.state(request["state"]), request["player"]
     try:
         spec = parse_agents(request["agent"], 1)[0]
-        check_budget(spec)
-        agent = spec.build(state.game, request.get("seed", 0))
+        session.agent_budget.check(spec)
+        agent = session.agent_budget.capped(spec.build(state.game, request.get("seed", 0)), spec)
     except AgentSpecError as error:
         raise ProtocolError("P003", f"request.agent: {shorten(error.diagnostic.message)}") from None
     if state.is_terminal() or player not in state.current_players():
         acting = ", ".join(f"player {p + 1}" if p >= 0 else "chance" for p in state.current_players())
         raise IllegalActionError(f"player {player + 1} is not to act; to act: {acting or 'nobody'}")
-    action = agent.choose(state.clone(), player)
+    copy = state.clone()
+    action = session.agent_budget.choice(lambda: agent.choose(copy, player))
     return {"action": [action.id, action.label]}
-
-
-def check_budget(spec: AgentSpec) -> None:
-    """AgentSpecError for an agent that would hold the server too long."""
-    from ..agents import AgentSpecError
-    if (spec.iterations or 0) > MAX_AGENT_ITERATIONS or (spec.seconds or 0) > MAX_AGENT_SECONDS:
-        raise AgentSpecError(f"a budget of at most {MAX_AGENT_ITERATIONS} iterations or "
-                             f"{MAX_AGENT_SECONDS:g} seconds per decision, here")
 
 
 def op_replay(session: Session, request: JSON) -> JSON:

@@ -10,7 +10,8 @@ A server on localhost must not be driven by other web sites: a request whose ``H
 this server's (DNS rebinding), a POST whose ``Origin`` is another site's, or that is not
 ``application/json`` (a cross-site form) is refused with 403 or 415. Every path a request
 names is confined to the root folder, and the sessions may write ``.rules`` files there
-(``save_source``). Requests run one at a time: one lock around the engine.
+(``save_source``). The requests of one session run one at a time (a lock per session);
+those of different sessions run side by side, each in its connection's thread.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .budgets import AgentBudget
 from .library import GameLibrary
 from .protocol import GONE, JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply, log_gone
 from .server import READ_CHUNK
@@ -61,12 +63,14 @@ def package_files() -> Traversable:
 
 @dataclass
 class WebApp:
-    """What the HTTP handlers share: the rulesets, the sessions by token, the lock, the page."""
+    """What the HTTP handlers share: the rulesets, the sessions by token (each with its own
+    lock; ``lock`` guards the table), the page."""
 
     library: GameLibrary
     static: Traversable = field(default_factory=package_files)
-    sessions: OrderedDict[str, Session] = field(default_factory=OrderedDict)
+    sessions: OrderedDict[str, tuple[Session, threading.Lock]] = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    agent_budget: AgentBudget = field(default_factory=AgentBudget)
     hosts: frozenset[str] = frozenset()
 
     def listen_on(self, host: str, port: int) -> None:
@@ -78,7 +82,8 @@ class WebApp:
         """The token of a new session (which may write ruleset files under the root)."""
         token = secrets.token_urlsafe(24)
         with self.lock:
-            self.sessions[token] = Session(self.library, allow_write=True)
+            self.sessions[token] = (Session(self.library, allow_write=True, agent_budget=self.agent_budget),
+                                    threading.Lock())
             while len(self.sessions) > MAX_SESSIONS:
                 self.sessions.popitem(last=False)
         return token
@@ -86,10 +91,12 @@ class WebApp:
     def answer(self, token: str, body: bytes) -> JSON | None:
         """The reply to one request of the session ``token``; None for an unknown session."""
         with self.lock:
-            session = self.sessions.get(token)
-            if session is None:
+            held = self.sessions.get(token)
+            if held is None:
                 return None
             self.sessions.move_to_end(token)
+        session, session_lock = held
+        with session_lock:
             return session.handle_line(body)
 
     def static_file(self, name: str) -> bytes | None:
