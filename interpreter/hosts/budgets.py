@@ -27,6 +27,9 @@ MAX_SERVED_STEPS = 1_000_000   # steps between two decisions of a game a client 
 MAX_LOAD_SECONDS = 10.0        # to read, check and compile a ruleset a client loads (or lints)
 MAX_AGENT_ITERATIONS = 20_000  # an agent's search per decision ('agent_action'): iterations...
 MAX_AGENT_SECONDS = 10.0       # ...and seconds, whichever comes first
+IDLE_SECONDS = 300.0           # a connection that sends nothing for this long is closed (P013)
+READ_SECONDS = 30.0            # a request must arrive whole within this time of its first byte (P013)
+WRITE_SECONDS = 30.0           # a reply must be taken by the client within this time
 AGENT_GRACE = 2.0              # an agent still at work this many times its seconds later is stopped (P012)
 
 Result = TypeVar("Result")
@@ -90,6 +93,16 @@ class CappedBudget(Budget):
         if done == 0:
             return True
         return done < (self.iterations or 0) and time.perf_counter() - started < (self.seconds or 0)
+
+
+@dataclass(frozen=True)
+class ConnectionTimeouts:
+    """How long a connection may wait (TCP and HTTP): idle between requests, reading one
+    request from its first byte, writing one reply."""
+
+    idle_seconds: float = IDLE_SECONDS
+    read_seconds: float = READ_SECONDS
+    write_seconds: float = WRITE_SECONDS
 
 
 class OutOfTime(BaseException):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from .budgets import AgentBudget
+from .budgets import AgentBudget, ConnectionTimeouts
 from .library import GameLibrary
 from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply, log_gone
 from .sessions import Session
@@ -108,6 +108,7 @@ class TcpServer:
     max_connections: int = MAX_CONNECTIONS
     agent_budget: AgentBudget = field(default_factory=AgentBudget)
     workers: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(WORKERS, "rulelang-serve"))
+    timeouts: ConnectionTimeouts = field(default_factory=ConnectionTimeouts)
     connections: int = 0
 
     async def serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -119,8 +120,8 @@ class TcpServer:
                 writer.write(encode(error_reply(None, None, refusal)))
             else:
                 await self.answer(reader, writer, Session(self.library, agent_budget=self.agent_budget))
-            await writer.drain()
-        except OSError as error:   # the client went away (ConnectionError), or its socket failed
+            await asyncio.wait_for(writer.drain(), self.timeouts.write_seconds)
+        except (OSError, asyncio.TimeoutError) as error:   # the client went away, stopped reading, or its socket failed
             log_gone("rulelang serve", writer.get_extra_info("peername"), error)
         finally:
             self.connections -= 1
@@ -131,26 +132,47 @@ class TcpServer:
         stops sending."""
         splitter = LineSplitter()
         loop = asyncio.get_running_loop()
+        line_started: float | None = None   # when the line under way began to arrive
         while True:
-            data = await reader.read(READ_CHUNK)
+            data = await self.read(reader, writer, line_started)
+            if data is None:
+                return
             replies: list[bytes] = []
             size = 0
             for line in splitter.feed(data) if data else splitter.finish():
                 replies.append(await loop.run_in_executor(self.workers, reply_line, session, line))
                 size += len(replies[-1])
                 if size >= WRITE_CHUNK:   # the replies to one read are sent together, up to a bound
-                    await TcpServer.send(writer, replies)
+                    await self.send(writer, replies)
                     replies, size = [], 0
-            await TcpServer.send(writer, replies)
+            await self.send(writer, replies)
             if not data:
                 return
+            pending = bool(splitter.buffer) or splitter.dropping
+            line_started = (line_started or loop.time()) if pending else None
 
-    @staticmethod
-    async def send(writer: asyncio.StreamWriter, replies: list[bytes]) -> None:
-        """Write replies in one call; a client that does not read them waits here."""
+    async def read(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                   line_started: float | None) -> bytes | None:
+        """The next bytes of the client; None when it waited past its timeout (idle, or in
+        the middle of a line), after telling it so (P013)."""
+        idle = line_started is None
+        timeout = self.timeouts.idle_seconds
+        if line_started is not None:
+            timeout = line_started + self.timeouts.read_seconds - asyncio.get_running_loop().time()
+        try:
+            return await asyncio.wait_for(reader.read(READ_CHUNK), max(timeout, 0))
+        except asyncio.TimeoutError:
+            waited = (f"sent nothing for {self.timeouts.idle_seconds:g} s" if idle
+                      else f"sent no whole request within {self.timeouts.read_seconds:g} s")
+            writer.write(encode(error_reply(None, None, ProtocolError("P013", f"the connection {waited}: closed"))))
+            return None
+
+    async def send(self, writer: asyncio.StreamWriter, replies: list[bytes]) -> None:
+        """Write replies in one call; a client that does not read them for the write timeout
+        is given up (asyncio.TimeoutError)."""
         if replies:
             writer.write(b"".join(replies))
-            await writer.drain()
+            await asyncio.wait_for(writer.drain(), self.timeouts.write_seconds)
 
 
 def reply_line(session: Session, line: bytes | TooLong) -> bytes:
@@ -159,11 +181,12 @@ def reply_line(session: Session, line: bytes | TooLong) -> bytes:
 
 
 async def start_tcp(host: str, port: int, library: GameLibrary, max_connections: int = MAX_CONNECTIONS,
-                    *, agent_budget: AgentBudget | None = None, workers: int = WORKERS) -> asyncio.Server:
+                    *, agent_budget: AgentBudget | None = None, workers: int = WORKERS,
+                    timeouts: ConnectionTimeouts | None = None) -> asyncio.Server:
     """A started TCP server (``port`` 0: any free port; ``server.sockets`` tells which)."""
     tcp = TcpServer(library, max_connections, agent_budget or AgentBudget(),
-                    ThreadPoolExecutor(workers, "rulelang-serve"))
-    return await asyncio.start_server(tcp.serve_connection, host, port)
+                    ThreadPoolExecutor(workers, "rulelang-serve"), timeouts or ConnectionTimeouts())
+    return await asyncio.start_server(tcp.serve_connection, host, port, backlog=max(max_connections, 100))
 
 
 async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary) -> None:

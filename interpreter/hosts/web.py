@@ -25,13 +25,13 @@ import webbrowser
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .budgets import AgentBudget
+from .budgets import AgentBudget, ConnectionTimeouts
+from .http_server import MAX_CONNECTIONS, TimedHandler, WebServer
 from .library import GameLibrary
-from .protocol import GONE, JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply, log_gone
+from .protocol import JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply
 from .server import READ_CHUNK
 from .sessions import Session
 
@@ -120,7 +120,7 @@ def refusal(code: str, message: str) -> JSON:
     return error_reply(None, None, ProtocolError(code, message))
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(TimedHandler):
     """One HTTP request: the page's files, a new session, or a protocol request."""
 
     app: WebApp   # set on the subclass that make_server builds
@@ -217,32 +217,20 @@ class Handler(BaseHTTPRequestHandler):
         """Requests are not logged: the terminal shows the address only."""
 
 
-class WebServer(ThreadingHTTPServer):
-    """The HTTP server: a thread per connection; a client that goes away is one line on the log."""
-
-    daemon_threads = True
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        """A client that went away mid-request (a browser closing a tab): one line, no traceback."""
-        error = sys.exc_info()[1]
-        if isinstance(error, GONE):
-            log_gone("rulelang web", client_address, error)
-        else:
-            super().handle_error(request, client_address)   # type: ignore[arg-type]
-
-
 def make_server(root: Path, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                static: Traversable | None = None) -> tuple[WebServer, WebApp]:
+                static: Traversable | None = None, *, max_connections: int = MAX_CONNECTIONS,
+                timeouts: ConnectionTimeouts | None = None) -> tuple[WebServer, WebApp]:
     """A server bound to ``host:port`` (0: any free port) for the rulesets under ``root``,
-    not yet serving; ``static`` replaces the page's files (tests)."""
+    not yet serving; ``static`` replaces the page's files (tests); at most
+    ``max_connections`` at once, each held to ``timeouts`` (http_server.py)."""
     app = WebApp(GameLibrary(root)) if static is None else WebApp(GameLibrary(root), static)
     handler = type("BoundHandler", (Handler,), {"app": app})
-    server = WebServer((host, port), handler)
+    server = WebServer((host, port), handler, max_connections, timeouts)
     app.listen_on(host, server.server_address[1])
     return server, app
 
 
-def address(server: ThreadingHTTPServer, host: str) -> str:
+def address(server: WebServer, host: str) -> str:
     """The page's address."""
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{server.server_address[1]}/"
