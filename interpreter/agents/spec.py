@@ -139,7 +139,7 @@ def _parse_budget(text: str, budget: str) -> tuple[int | None, float | None]:
             raise AgentSpecError(f"agent {text!r}: {budget!r} is not a time budget; write seconds above 0, "
                                  "as in mcts:0.5s")
         return None, seconds
-    if not budget.isdigit() or int(budget) < 1:
+    if not _whole_number(budget) or int(budget) < 1:
         raise AgentSpecError(f"agent {text!r}: {budget!r} is not a budget; write iterations (a whole number "
                              "above 0, as in mcts:200) or seconds (mcts:0.5s)")
     return int(budget), None
@@ -159,13 +159,19 @@ def _parse_option(text: str, option: str) -> tuple[str, float]:
             raise AgentSpecError(f"agent {text!r}: decisive must be 0, 1 or 2, not {value!r}")
         return name, int(value)
     if name == "depth":
-        if not value.isdigit() or int(value) < 1:
+        if not _whole_number(value) or int(value) < 1:
             raise AgentSpecError(f"agent {text!r}: depth must be a whole number above 0, not {value!r}")
         return name, int(value)
     number = _positive_float(value, zero=True)
     if number is None:
         raise AgentSpecError(f"agent {text!r}: {name} must be a number, 0 or more, not {value!r}")
     return name, number
+
+
+def _whole_number(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits that ``int`` reads (not ``²``, not
+    thousands of digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 def _positive_float(text: str, zero: bool = False) -> float | None:

@@ -5,7 +5,9 @@ and the list of ruleset files under the root with their titles and player ranges
 from __future__ import annotations
 
 import os
+import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -16,7 +18,8 @@ from rulelang.files import inside, resolved
 from rulelang.loader import load, read_ruleset
 
 from ..game import Game
-from .protocol import JSON, ProtocolError, shorten
+from .budgets import RulesetBudget
+from .protocol import JSON, ProtocolError, check_encodable, shorten
 
 GAMES_CACHED = 32              # loaded rulesets a server keeps for its sessions
 MAX_RULESETS = 500             # ruleset files 'rulesets' lists at most
@@ -31,8 +34,10 @@ class GameLibrary:
     only when its size or time changes. ``root`` confines the paths clients may name."""
 
     root: Path | None = None
+    budget: RulesetBudget = field(default_factory=RulesetBudget)
     cached: OrderedDict[tuple[str, int, int, int | None], Game] = field(default_factory=OrderedDict)
     summaries: dict[tuple[str, int, int], JSON] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)   # the tables above, for sessions in threads
 
     def game(self, name: str, players: int | None) -> Game:
         """The Game of the ruleset file ``name`` (relative to the root, or to the server's
@@ -43,15 +48,22 @@ class GameLibrary:
         except OSError:
             return load(path, players, root=self.root)   # the engine says why it cannot be read
         key = (os.path.realpath(path), info.st_mtime_ns, info.st_size, players)
-        if key not in self.cached:
-            self.cached[key] = load(path, players, root=self.root)
-            if len(self.cached) > GAMES_CACHED:
+        with self.lock:
+            game = self.cached.get(key)
+            if game is not None:
+                self.cached.move_to_end(key)
+                return game
+        game = self.within_budget(name, lambda: load(path, players, root=self.root))   # outside the lock
+        with self.lock:
+            game = self.cached.setdefault(key, game)   # the first of two loads at once is kept
+            self.cached.move_to_end(key)
+            while len(self.cached) > GAMES_CACHED:
                 self.cached.popitem(last=False)
-        self.cached.move_to_end(key)
-        return self.cached[key]
+        return game
 
     def path_of(self, name: str) -> Path:
         """The path the client names; P007 when it leads out of the root."""
+        check_encodable(name, "the path")   # no file name is made of text that is not
         if "\0" in name or not name:
             raise ProtocolError("P007", f"{name!r} is not a file name")
         path = (self.root or Path()) / name
@@ -63,10 +75,16 @@ class GameLibrary:
         """The Game of ``text`` read as the ruleset file ``name`` (its ``extends`` and boards
         resolve from that file's folder); never cached: an editor's text changes."""
         path = self.path_of(name)
+        self.budget.check_size(text)
         try:
-            return load(text, players, path=str(path), root=self.root)
+            return self.within_budget(name, lambda: load(text, players, path=str(path), root=self.root))
         except RulesetError as error:   # located as the client named the files, as 'lint' does
             raise RulesetError([self.as_named(d, str(path), name) for d in error.diagnostics]) from None
+
+    def within_budget(self, name: str, loading: Callable[[], Game]) -> Game:
+        """The game that ``loading`` makes, within the server's budget (P012 past its time),
+        held to the server's bound on steps."""
+        return self.budget.capped(self.budget.within_load_time(f"loading {shorten(name)}", loading))
 
     def as_named(self, diagnostic: Diagnostic, full: str, name: str) -> Diagnostic:
         """``diagnostic`` with its file as a client of the root names it (``shown_file``)."""
@@ -93,11 +111,15 @@ class GameLibrary:
         path = top / name
         info = os.stat(path)
         key = (os.path.realpath(path), info.st_mtime_ns, info.st_size)
-        if key not in self.summaries:
-            if len(self.summaries) >= 4 * MAX_RULESETS:   # mostly files that changed since
-                self.summaries.clear()
-            self.summaries[key] = ruleset_summary(path, self.root)
-        return {"path": name, **self.summaries[key]}
+        with self.lock:
+            known = self.summaries.get(key)
+        if known is None:
+            known = ruleset_summary(path, self.root)
+            with self.lock:
+                if len(self.summaries) >= 4 * MAX_RULESETS:   # mostly files that changed since
+                    self.summaries.clear()
+                self.summaries[key] = known
+        return {"path": name, **known}
 
 
 def ruleset_names(top: Path) -> list[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import json
+import logging
+import re
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -23,6 +25,8 @@ MAX_LINE_BYTES = 1024 * 1024   # a request line, without its newline: ten times 
 MAX_ID_LENGTH = 200            # characters of a request id that is a string
 
 JSON = dict[str, Any]
+LOG = logging.getLogger("rulelang.serve")   # one line for each client that went away, never a traceback
+GONE = (ConnectionError, TimeoutError)       # a client that went away, or went quiet past its timeout
 
 
 class ProtocolError(Exception):
@@ -32,6 +36,9 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")   # how a line can spell a surrogate code point
 
 
 class TooLong:
@@ -55,6 +62,37 @@ def parse_json(line: bytes | str) -> object:
 
 def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def may_hold_surrogates(line: bytes | str) -> bool:
+    """Whether a line's JSON may hold a lone surrogate: a text line, or one that spells one."""
+    return isinstance(line, str) or SURROGATE_ESCAPE.search(line) is not None
+
+
+def refuse_lone_surrogates(request: object) -> None:
+    """P011 when a string or a key of the request holds a lone surrogate (``"\\ud800"`` in JSON): text
+    that no UTF-8 reply, file name or message can hold. Walked without recursion."""
+    pending: list[tuple[str, object]] = [("request", request)]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, str):
+            check_encodable(value, where)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                check_encodable(key, f"a key of {where}")
+                pending.append((f"{where}.{shorten(key, 40)}", item))
+        elif isinstance(value, list):
+            pending.extend((f"{where}[{index}]", item) for index, item in enumerate(value))
+
+
+def check_encodable(text: str, where: str) -> None:
+    """P011 unless ``text`` can be written as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        code_point = f"U+{ord(text[error.start]):04X}"
+        raise ProtocolError("P011", f"{where} holds a lone surrogate ({code_point}), which is not text: "
+                                    "send each character as itself or as a pair of \\u escapes") from None
 
 
 def as_object(request: object) -> JSON:
@@ -179,13 +217,31 @@ def internal_error(error: BaseException) -> RulelangError:
 
 
 def encode(reply: JSON) -> bytes:
-    """One reply line; an E900 reply if the result cannot be written as JSON."""
+    """One reply line, always: an E900 reply if the result cannot be written as JSON, a P011
+    reply if it holds text that UTF-8 cannot (its id kept when that can be written)."""
     try:
         text = json.dumps(reply, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except (ValueError, TypeError, RecursionError) as error:
-        fallback = error_reply(reply.get("id"), reply.get("op"), internal_error(error))
-        text = json.dumps(fallback, ensure_ascii=False, separators=(",", ":"))
-    return text.encode("utf-8") + b"\n"
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        error = ProtocolError("P011", "the reply would hold a lone surrogate, which is not text")
+        return encode_plainly(error_reply(encodable_id(reply.get("id")), reply.get("op"), error))
+    except (ValueError, TypeError, RecursionError) as failure:
+        return encode_plainly(error_reply(encodable_id(reply.get("id")), reply.get("op"), internal_error(failure)))
+
+
+def encode_plainly(reply: JSON) -> bytes:
+    """A reply of the server's own (an error, with an id that can be written) as one line."""
+    return json.dumps(reply, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def encodable_id(request_id: object) -> object:
+    """The id, or None when it is text that UTF-8 cannot write."""
+    if isinstance(request_id, str):
+        try:
+            request_id.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+    return request_id
 
 
 def shorten(text: str, limit: int = 200) -> str:
@@ -197,3 +253,15 @@ def json_type(value: object) -> str:
     """How a message names the JSON type of ``value`` ("an array", "null"...)."""
     names = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
     return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+def log_gone(server: str, peer: object, error: BaseException) -> None:
+    """One line on the server's log for a client that went away mid-exchange."""
+    LOG.warning("%s: a client went away (%s): %s", server, peer_name(peer), type(error).__name__)
+
+
+def peer_name(peer: object) -> str:
+    """A client's address as ``host:port`` (or as it came)."""
+    if isinstance(peer, tuple) and len(peer) >= 2:
+        return f"{peer[0]}:{peer[1]}"
+    return str(peer)

@@ -10,8 +10,9 @@ is the transport: it splits the lines, hands each to the connection's ``Session`
     python -m rulelang.interpreter.hosts.server --port 7370     # TCP on 127.0.0.1
 
 Every connection has its own session; the rulesets loaded are shared by every session of a
-server (a ``GameLibrary``: a ``Game`` never changes). Requests run one at a time on the
-server's one thread, so no two of them ever touch the engine at once.
+server (a ``GameLibrary``: a ``Game`` never changes). Over TCP the requests of a connection
+run one after the other in a bounded pool of worker threads (WORKERS), so a session's long
+request (an agent's search, a slow load) never holds up another connection's requests.
 """
 from __future__ import annotations
 
@@ -21,15 +22,18 @@ import contextlib
 import signal
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from .budgets import AgentBudget, ConnectionTimeouts
 from .library import GameLibrary
-from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply
+from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply, log_gone
 from .sessions import Session
 
 MAX_CONNECTIONS = 128          # TCP clients served at once
+WORKERS = 8                    # TCP requests answered at once (by threads; the others wait their turn)
 READ_CHUNK = 64 * 1024
 WRITE_CHUNK = 256 * 1024       # replies gathered before they are sent
 DEFAULT_HOST = "127.0.0.1"
@@ -102,6 +106,9 @@ class TcpServer:
 
     library: GameLibrary
     max_connections: int = MAX_CONNECTIONS
+    agent_budget: AgentBudget = field(default_factory=AgentBudget)
+    workers: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(WORKERS, "rulelang-serve"))
+    timeouts: ConnectionTimeouts = field(default_factory=ConnectionTimeouts)
     connections: int = 0
 
     async def serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -112,45 +119,74 @@ class TcpServer:
                 refusal = ProtocolError("P006", f"the server serves at most {self.max_connections} connections at once")
                 writer.write(encode(error_reply(None, None, refusal)))
             else:
-                await self.answer(reader, writer, Session(self.library))
-            await writer.drain()
-        except (ConnectionError, OSError):
-            pass   # the client went away
+                await self.answer(reader, writer, Session(self.library, agent_budget=self.agent_budget))
+            await asyncio.wait_for(writer.drain(), self.timeouts.write_seconds)
+        except (OSError, asyncio.TimeoutError) as error:   # the client went away, stopped reading, or its socket failed
+            log_gone("rulelang serve", writer.get_extra_info("peername"), error)
         finally:
             self.connections -= 1
             writer.close()
 
-    @staticmethod
-    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, session: Session) -> None:
-        """Answer every line the client sends with ``session``, until it stops sending."""
+    async def answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, session: Session) -> None:
+        """Answer every line the client sends with ``session`` (in a worker thread), until it
+        stops sending."""
         splitter = LineSplitter()
+        loop = asyncio.get_running_loop()
+        line_started: float | None = None   # when the line under way began to arrive
         while True:
-            data = await reader.read(READ_CHUNK)
+            data = await self.read(reader, writer, line_started)
+            if data is None:
+                return
             replies: list[bytes] = []
             size = 0
             for line in splitter.feed(data) if data else splitter.finish():
-                replies.append(encode(session.handle_line(line)))
+                replies.append(await loop.run_in_executor(self.workers, reply_line, session, line))
                 size += len(replies[-1])
                 if size >= WRITE_CHUNK:   # the replies to one read are sent together, up to a bound
-                    await TcpServer.send(writer, replies)
+                    await self.send(writer, replies)
                     replies, size = [], 0
-            await TcpServer.send(writer, replies)
+            await self.send(writer, replies)
             if not data:
                 return
+            pending = bool(splitter.buffer) or splitter.dropping
+            line_started = (line_started or loop.time()) if pending else None
 
-    @staticmethod
-    async def send(writer: asyncio.StreamWriter, replies: list[bytes]) -> None:
-        """Write replies in one call; a client that does not read them waits here."""
+    async def read(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                   line_started: float | None) -> bytes | None:
+        """The next bytes of the client; None when it waited past its timeout (idle, or in
+        the middle of a line), after telling it so (P013)."""
+        idle = line_started is None
+        timeout = self.timeouts.idle_seconds
+        if line_started is not None:
+            timeout = line_started + self.timeouts.read_seconds - asyncio.get_running_loop().time()
+        try:
+            return await asyncio.wait_for(reader.read(READ_CHUNK), max(timeout, 0))
+        except asyncio.TimeoutError:
+            waited = (f"sent nothing for {self.timeouts.idle_seconds:g} s" if idle
+                      else f"sent no whole request within {self.timeouts.read_seconds:g} s")
+            writer.write(encode(error_reply(None, None, ProtocolError("P013", f"the connection {waited}: closed"))))
+            return None
+
+    async def send(self, writer: asyncio.StreamWriter, replies: list[bytes]) -> None:
+        """Write replies in one call; a client that does not read them for the write timeout
+        is given up (asyncio.TimeoutError)."""
         if replies:
             writer.write(b"".join(replies))
-            await writer.drain()
+            await asyncio.wait_for(writer.drain(), self.timeouts.write_seconds)
 
 
-async def start_tcp(host: str, port: int, library: GameLibrary,
-                    max_connections: int = MAX_CONNECTIONS) -> asyncio.Server:
+def reply_line(session: Session, line: bytes | TooLong) -> bytes:
+    """The encoded reply to one line (in a worker thread)."""
+    return encode(session.handle_line(line))
+
+
+async def start_tcp(host: str, port: int, library: GameLibrary, max_connections: int = MAX_CONNECTIONS,
+                    *, agent_budget: AgentBudget | None = None, workers: int = WORKERS,
+                    timeouts: ConnectionTimeouts | None = None) -> asyncio.Server:
     """A started TCP server (``port`` 0: any free port; ``server.sockets`` tells which)."""
-    tcp = TcpServer(library, max_connections)
-    return await asyncio.start_server(tcp.serve_connection, host, port)
+    tcp = TcpServer(library, max_connections, agent_budget or AgentBudget(),
+                    ThreadPoolExecutor(workers, "rulelang-serve"), timeouts or ConnectionTimeouts())
+    return await asyncio.start_server(tcp.serve_connection, host, port, backlog=max(max_connections, 100))
 
 
 async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary) -> None:

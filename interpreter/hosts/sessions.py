@@ -21,6 +21,7 @@ from rulelang.loader import lint_text
 
 from ..game import Game
 from ..state.state import State
+from .budgets import AgentBudget
 from .library import GAMES_CACHED, GameLibrary, shown_file
 from .protocol import (
     JSON,
@@ -30,22 +31,22 @@ from .protocol import (
     TooLong,
     as_object,
     check_request,
+    encodable_id,
     error_reply,
     internal_error,
+    may_hold_surrogates,
     op_of,
     parse_json,
+    refuse_lone_surrogates,
     request_id_of,
     shorten,
 )
 
 if TYPE_CHECKING:
-    from ..agents import AgentSpec
     from .seat_view import SeatData
 
 MAX_GAMES = 16                 # rulesets loaded at once by one session
 MAX_STATES = 1000              # states held at once by one session
-MAX_AGENT_ITERATIONS = 20_000  # an agent's budget per decision ('agent_action'): requests run one at a time
-MAX_AGENT_SECONDS = 10.0
 
 Handler = Callable[["Session", JSON], JSON]
 
@@ -54,8 +55,10 @@ class Session:
     """The games and states of one client, and the handling of its requests."""
 
     def __init__(self, library: GameLibrary | None = None, *, max_games: int = MAX_GAMES,
-                 max_states: int = MAX_STATES, allow_write: bool = False):
+                 max_states: int = MAX_STATES, allow_write: bool = False,
+                 agent_budget: AgentBudget | None = None):
         self.library = library if library is not None else GameLibrary()
+        self.agent_budget = agent_budget if agent_budget is not None else AgentBudget()
         self.allow_write = allow_write   # may 'save_source' write ruleset files (the web server's sessions)
         self.max_games = max_games
         self.max_states = max_states
@@ -71,14 +74,18 @@ class Session:
             request = parse_json(line)
         except ProtocolError as error:
             return error_reply(None, None, error)
-        return self.handle(request)
+        return self.handle(request, text_checked=not may_hold_surrogates(line))
 
-    def handle(self, request: object) -> JSON:
-        """The reply to one request (a decoded JSON value); never raises."""
+    def handle(self, request: object, *, text_checked: bool = False) -> JSON:
+        """The reply to one request (a decoded JSON value); never raises. ``text_checked``:
+        its strings are known to hold no lone surrogate (P011)."""
         request_id, op = None, None
         try:
             fields = as_object(request)
             request_id = request_id_of(fields)
+            if not text_checked:
+                request_id = encodable_id(request_id)
+                refuse_lone_surrogates(fields)
             op = op_of(fields, OPS)
             check_request(op, fields)
             return {"id": request_id, "op": op, "ok": True, "result": OPS[op](self, fields)}
@@ -257,9 +264,11 @@ def op_source(session: Session, request: JSON) -> JSON:
 
 def op_lint(session: Session, request: JSON) -> JSON:
     """'lint': the diagnostics of an editor's text, read as the file it names."""
-    name = request["path"]
-    path = session.library.path_of(name)
-    found = lint_text(request["text"], str(path), root=session.library.root)
+    name, library = request["path"], session.library
+    path = library.path_of(name)
+    library.budget.check_size(request["text"])
+    found = library.budget.within_load_time(f"linting {shorten(name)}",
+                                            lambda: lint_text(request["text"], str(path), root=library.root))
     return {"diagnostics": [lint_data(d, str(path), name, session.library.root) for d in found]}
 
 
@@ -328,23 +337,16 @@ def op_agent_action(session: Session, request: JSON) -> JSON:
     state, player = session.state(request["state"]), request["player"]
     try:
         spec = parse_agents(request["agent"], 1)[0]
-        check_budget(spec)
-        agent = spec.build(state.game, request.get("seed", 0))
+        session.agent_budget.check(spec)
+        agent = session.agent_budget.capped(spec.build(state.game, request.get("seed", 0)), spec)
     except AgentSpecError as error:
         raise ProtocolError("P003", f"request.agent: {shorten(error.diagnostic.message)}") from None
     if state.is_terminal() or player not in state.current_players():
         acting = ", ".join(f"player {p + 1}" if p >= 0 else "chance" for p in state.current_players())
         raise IllegalActionError(f"player {player + 1} is not to act; to act: {acting or 'nobody'}")
-    action = agent.choose(state.clone(), player)
+    copy = state.clone()
+    action = session.agent_budget.choice(lambda: agent.choose(copy, player))
     return {"action": [action.id, action.label]}
-
-
-def check_budget(spec: AgentSpec) -> None:
-    """AgentSpecError for an agent that would hold the server too long."""
-    from ..agents import AgentSpecError
-    if (spec.iterations or 0) > MAX_AGENT_ITERATIONS or (spec.seconds or 0) > MAX_AGENT_SECONDS:
-        raise AgentSpecError(f"a budget of at most {MAX_AGENT_ITERATIONS} iterations or "
-                             f"{MAX_AGENT_SECONDS:g} seconds per decision, here")
 
 
 def op_replay(session: Session, request: JSON) -> JSON:

@@ -10,7 +10,8 @@ A server on localhost must not be driven by other web sites: a request whose ``H
 this server's (DNS rebinding), a POST whose ``Origin`` is another site's, or that is not
 ``application/json`` (a cross-site form) is refused with 403 or 415. Every path a request
 names is confined to the root folder, and the sessions may write ``.rules`` files there
-(``save_source``). Requests run one at a time: one lock around the engine.
+(``save_source``). The requests of one session run one at a time (a lock per session);
+those of different sessions run side by side, each in its connection's thread.
 """
 from __future__ import annotations
 
@@ -24,10 +25,11 @@ import webbrowser
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .budgets import AgentBudget, ConnectionTimeouts
+from .http_server import MAX_CONNECTIONS, TimedHandler, WebServer
 from .library import GameLibrary
 from .protocol import JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply
 from .server import READ_CHUNK
@@ -61,12 +63,14 @@ def package_files() -> Traversable:
 
 @dataclass
 class WebApp:
-    """What the HTTP handlers share: the rulesets, the sessions by token, the lock, the page."""
+    """What the HTTP handlers share: the rulesets, the sessions by token (each with its own
+    lock; ``lock`` guards the table), the page."""
 
     library: GameLibrary
     static: Traversable = field(default_factory=package_files)
-    sessions: OrderedDict[str, Session] = field(default_factory=OrderedDict)
+    sessions: OrderedDict[str, tuple[Session, threading.Lock]] = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    agent_budget: AgentBudget = field(default_factory=AgentBudget)
     hosts: frozenset[str] = frozenset()
 
     def listen_on(self, host: str, port: int) -> None:
@@ -78,7 +82,8 @@ class WebApp:
         """The token of a new session (which may write ruleset files under the root)."""
         token = secrets.token_urlsafe(24)
         with self.lock:
-            self.sessions[token] = Session(self.library, allow_write=True)
+            self.sessions[token] = (Session(self.library, allow_write=True, agent_budget=self.agent_budget),
+                                    threading.Lock())
             while len(self.sessions) > MAX_SESSIONS:
                 self.sessions.popitem(last=False)
         return token
@@ -86,10 +91,12 @@ class WebApp:
     def answer(self, token: str, body: bytes) -> JSON | None:
         """The reply to one request of the session ``token``; None for an unknown session."""
         with self.lock:
-            session = self.sessions.get(token)
-            if session is None:
+            held = self.sessions.get(token)
+            if held is None:
                 return None
             self.sessions.move_to_end(token)
+        session, session_lock = held
+        with session_lock:
             return session.handle_line(body)
 
     def static_file(self, name: str) -> bytes | None:
@@ -113,7 +120,7 @@ def refusal(code: str, message: str) -> JSON:
     return error_reply(None, None, ProtocolError(code, message))
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(TimedHandler):
     """One HTTP request: the page's files, a new session, or a protocol request."""
 
     app: WebApp   # set on the subclass that make_server builds
@@ -211,18 +218,19 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def make_server(root: Path, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                static: Traversable | None = None) -> tuple[ThreadingHTTPServer, WebApp]:
+                static: Traversable | None = None, *, max_connections: int = MAX_CONNECTIONS,
+                timeouts: ConnectionTimeouts | None = None) -> tuple[WebServer, WebApp]:
     """A server bound to ``host:port`` (0: any free port) for the rulesets under ``root``,
-    not yet serving; ``static`` replaces the page's files (tests)."""
+    not yet serving; ``static`` replaces the page's files (tests); at most
+    ``max_connections`` at once, each held to ``timeouts`` (http_server.py)."""
     app = WebApp(GameLibrary(root)) if static is None else WebApp(GameLibrary(root), static)
     handler = type("BoundHandler", (Handler,), {"app": app})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
+    server = WebServer((host, port), handler, max_connections, timeouts)
     app.listen_on(host, server.server_address[1])
     return server, app
 
 
-def address(server: ThreadingHTTPServer, host: str) -> str:
+def address(server: WebServer, host: str) -> str:
     """The page's address."""
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{server.server_address[1]}/"
