@@ -18,7 +18,8 @@ drawn again. The state tracks, for every component ``c``, in one integer
 
 A sample swaps the unknown components of each such group uniformly among their places
 (zone and position), relabels every reference to them (variables, the locals of running
-procedures, the history's component ids) by the same permutation, gives the state a fresh
+procedures, the component ids in the other players' actions of the history; the viewer's own
+actions are kept as he took them) by the same permutation, gives the state a fresh
 random generator, rebuilds the decision awaited by running on, and checks that the
 viewer's observation and legal actions are unchanged and the ruleset's invariants still
 hold. A permutation that fails the check is drawn again; after a few failures the groups
