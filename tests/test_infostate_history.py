@@ -96,3 +96,27 @@ def test_a_card_played_and_shuffled_back_stays_the_one_the_seat_played() -> None
     samples = [state.resample_from_infostate(0, seed) for seed in range(20)]
     assert any(s.zones != state.zones for s in samples), "the hidden cards are drawn again"
     assert all(own(s, 0) == own(state, 0) for s in samples)
+
+
+def test_a_pick_made_in_a_simultaneous_choice_stays_the_seats_own() -> None:
+    """Jamaica: seat 1 has picked a card in secret (the history holds the pick at once),
+    seats 0 and 2 not yet. In every sample for seat 1 the history ends with that pick as
+    seat 1 made it, and still does once the others have picked; the others' samples keep
+    their own past too."""
+    game = load("jamaica", 3)
+    state = game.new_initial_state(seed=1)
+    chooser = random.Random(1)
+    while state.current_players() != [0, 1, 2]:
+        seat = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_action_ids(seat)), player=seat)
+    pick = state.legal_action_ids(1)[0]
+    state.apply_action(pick, player=1)
+    assert own(state, 1)[-1] == pick
+    for seed in range(10):
+        sample = state.resample_from_infostate(1, seed)
+        assert own(sample, 1) == own(state, 1)
+        for seat in (0, 2):
+            sample.apply_action(sample.legal_action_ids(seat)[0], player=seat)
+        assert own(sample, 1) == own(state, 1)
+        for seat in (0, 2):
+            assert own(state.resample_from_infostate(seat, seed), seat) == own(state, seat)
