@@ -36,6 +36,7 @@ from ..model.program import Frame
 from ..model.serialize import FORMAT, READ_FORMATS, zone_key
 from ..model.values import CHANCE, Component, Player, Ref, Value
 from ..tables.declared import frame_problem, table_problem
+from ..tables.runtime import MAX_INT
 from .events import Event, EventDataError, decode_events
 from .state import State
 
@@ -241,11 +242,14 @@ class _Loader:
 
     # ---- values
     def decode(self, data: Any, path: str) -> Value:
-        """The runtime value for JSON data written by ``encode_value`` (schema-valid)."""
-        if data is None or isinstance(data, (bool, int, str)):
+        """The runtime value for JSON data written by ``encode_value`` (schema-valid), a
+        number within the engine's range."""
+        if type(data) is int:
+            return _number(data, path)
+        if data is None or isinstance(data, (bool, str)):
             return data
         if isinstance(data, list):
-            return tuple(x if type(x) in _SCALARS else self.decode(x, f"{path}[{i}]") for i, x in enumerate(data))
+            return tuple(x if type(x) in _PLAIN else self.decode(x, f"{path}[{i}]") for i, x in enumerate(data))
         return self._decode_object(data, path)
 
     def _decode_object(self, data: dict[str, Any], path: str) -> Value:
@@ -284,7 +288,7 @@ class _Loader:
         if "enum_type" in data:
             return _named(catalog.enums, data, "enum_type", path, "enumeration")
         if "int" in data:
-            return int(data["int"], 16)
+            return _number(int(data["int"], 16), path)
         raise _Bad(path, "not a value")  # the schema allows no other object
 
     def _space(self, data: dict[str, Any], path: str) -> boards.Space:
@@ -303,7 +307,8 @@ class _Loader:
         values = {k: self.decode(v, f"$.globals.{k}") for k, v in data.items()}
         problem = table_problem(self.catalog, self.catalog.global_vars, {k: [v] for k, v in values.items()})
         if problem is not None:   # each of its declared type (declared.py)
-            raise _Bad("$.globals", problem.replace("[0]", "", 1))
+            name, _, message = problem
+            raise _Bad(f"$.globals.{name}", message.replace("[0]", "", 1))
         return values
 
     def _table(self, data: dict[str, Any], what: str, declared: Any, count: int) -> dict[str, list[Value]]:
@@ -311,11 +316,12 @@ class _Loader:
         for k, v in data.items():
             if len(v) != count:
                 raise _Bad(f"$.{what}.{k}", f"{len(v)} values where the game has {count} owners")
-        values = {k: [x if type(x) in _SCALARS else self.decode(x, f"$.{what}.{k}[{i}]") for i, x in enumerate(v)]
+        values = {k: [x if type(x) in _PLAIN else self.decode(x, f"$.{what}.{k}[{i}]") for i, x in enumerate(v)]
                   for k, v in data.items()}
         problem = table_problem(self.catalog, declared, values)
         if problem is not None:   # each of its declared type (declared.py)
-            raise _Bad(f"$.{what}", problem)
+            name, owner, message = problem
+            raise _Bad(f"$.{what}.{name}[{owner}]", message)
         return values
 
     def _supplies(self, data: dict[str, Any]) -> dict[str, list[int]]:
@@ -376,7 +382,7 @@ class _Loader:
                     self._loop_data(key, value, st, f"{path}.env.{key}")
             problem = frame_problem(self.catalog, f["procedure"], env)   # the types its code holds to
             if problem is not None:
-                raise _Bad(f"{path}.env", problem)
+                raise _Bad(f"{path}.env.{problem[0]}", problem[1])
             frames.append(Frame(f["procedure"], code.ops, pc, env, f["returns_to"]))
         return frames
 
@@ -458,6 +464,17 @@ class _Loader:
         if choices != st.decisions:
             raise _Bad("$.decisions", f"{st.decisions} decisions, but the history holds {choices} choices")
         return [(player, action) for player, action in data]
+
+
+_PLAIN = frozenset({str, bool, type(None)})
+"""The kinds of JSON data that are values as they are (a number is checked: ``_number``)."""
+
+
+def _number(value: int, path: str) -> int:
+    """``value``, a number the engine's arithmetic could have made (within +-MAX_INT)."""
+    if -MAX_INT <= value <= MAX_INT:
+        return value
+    raise _Bad(path, f"a number beyond the engine's range of -{MAX_INT} to {MAX_INT}")
 
 
 def _at(items: Sequence[T], index: int, path: str, what: str) -> T:

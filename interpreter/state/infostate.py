@@ -18,7 +18,8 @@ drawn again. The state tracks, for every component ``c``, in one integer
 
 A sample swaps the unknown components of each such group uniformly among their places
 (zone and position), relabels every reference to them (variables, the locals of running
-procedures, the history's component ids) by the same permutation, gives the state a fresh
+procedures, the component ids in the other players' actions of the history; the viewer's own
+actions are kept as he took them) by the same permutation, gives the state a fresh
 random generator, rebuilds the decision awaited by running on, and checks that the
 viewer's observation and legal actions are unchanged and the ruleset's invariants still
 hold. A permutation that fails the check is drawn again; after a few failures the groups
@@ -290,7 +291,7 @@ class Sampler:
         self.widest = _groups(state, self.unknown, _LEVELS[0][0])
         self.events = None if state.event_log is None else redacted(state, viewer)
         self.sorting = _sorted_mapping(state, self.widest)
-        self.named = _naming_components(state)
+        self.named = _naming_components(state, viewer)
         self.fit = Fit(viewer, state, state) if self.widest else None
         self._narrower: _FromRoot | None = None
         self.hidden = bool(self.widest) or bool(self._from_root().levels)
@@ -479,7 +480,7 @@ def _built(st: State, mapping: Mapping, fresh: _Fresh, seed: int | None = None,
     if seed is not None:
         sample.seed = seed
     if mapping:
-        _relabel_state(sample, mapping, named)
+        _relabel_state(sample, mapping, _naming_components(st, fresh.viewer) if named is None else named)
     if not sample.terminal:
         sample.pending = None
         try:
@@ -513,10 +514,11 @@ def _with_origin(sample: State) -> State:
     return sample
 
 
-def _relabel_state(st: State, mapping: Mapping, named: list[int] | None = None) -> None:
+def _relabel_state(st: State, mapping: Mapping, named: list[int]) -> None:
     """Put ``mapping[c]`` where each ``c`` of the mapping was, and relabel every reference
-    (``named``: where the history names a component, if known). The knowledge of a place
-    goes with it; a component's variables and the tokens on it are its own and stay with it."""
+    (in the history, only the entries at ``named``: ``_naming_components``). The knowledge
+    of a place goes with it; a component's variables and the tokens on it are its own and
+    stay with it."""
     def swap(value: Value) -> Value:
         return value if type(value) in _SCALARS else _relabelled(value, mapping)
 
@@ -543,18 +545,23 @@ def _relabel_state(st: State, mapping: Mapping, named: list[int] | None = None) 
         frame.env = {k: v if type(v) in _SCALARS else _relabelled(v, mapping) for k, v in frame.env.items()}
     ids = _relabelled_ids(catalog, mapping)
     history = st.action_history   # (the copy's own list)
-    for k in _naming_components(st) if named is None else named:
+    for k in named:
         player, action = history[k]
         renamed = ids.get(action)
         if renamed is not None:
             history[k] = (player, renamed)
 
 
-def _naming_components(st: State) -> list[int]:
-    """Where in the history an action names a component (its id is the component's)."""
+def _naming_components(st: State, viewer: int) -> list[int]:
+    """Where in the history an action of another than ``viewer`` names a component (its id
+    is the component's): the entries a sample relabels. The viewer's own actions are his
+    record of the past, kept as he took them: a component he chose and has lost track of
+    since (a card played, then shuffled back into a pile) was the one he chose, whichever
+    place it takes in the sample."""
     base = st.game.catalog.component_base
     top = base + len(st.game.catalog.components)
-    return [k for k, (_, action) in enumerate(st.action_history) if base <= action < top]
+    return [k for k, (player, action) in enumerate(st.action_history)
+            if base <= action < top and player != viewer]
 
 
 _SCALARS = frozenset({int, bool, str, type(None), Player, EnumValue, boards.Space})

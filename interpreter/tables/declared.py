@@ -150,15 +150,15 @@ def _classes_in_lists(promise: Declared) -> frozenset[type] | None:
     return frozenset({item.cls, type(None)} if item.optional else {item.cls})
 
 
-def frame_problem(cat: Catalog, procedure: str, env: Mapping[str, Value]) -> str | None:
-    """Why the locals ``env`` of a frame of ``procedure`` (read back from saved data) break
-    a type its code holds to, or None when they do not."""
+def frame_problem(cat: Catalog, procedure: str, env: Mapping[str, Value]) -> tuple[str, str] | None:
+    """Which local of ``env``, a frame of ``procedure`` (read back from saved data), breaks a
+    type its code holds to, and why; None when none does."""
     decl = cat.procedures.get(procedure)
     if decl is None:
         return None
     for name, promise in held_parameters(cat, decl.params, decl.body).items():
         if name in env and not promise.fits(env[name]):
-            return f"parameter {name} of {procedure} must be {promise.describe()}, not {kind_of(env[name])}"
+            return name, f"parameter {name} of {procedure} must be {promise.describe()}, not {kind_of(env[name])}"
     return None
 
 
@@ -183,12 +183,12 @@ def checked_write(value: Value, promise: Declared | None, name: str) -> Value:
 
 
 def table_problem(cat: Catalog, variables: Mapping[str, ast.VarDecl], values: Mapping[str, list[Value]]
-                  ) -> str | None:
-    """Why the values of ``variables`` (read back from saved data, each a list by owner)
-    break a variable's type, or None when they do not."""
+                  ) -> tuple[str, int, str] | None:
+    """Which value of ``variables`` (read back from saved data, each a list by owner) breaks
+    its variable's type: the variable, the owner's index and why; None when none does."""
     for name, found in values.items():
         promise = variable_promise(cat, variables[name]) if name in variables else None
         for i, value in enumerate(found):
             if promise is not None and not promise.fits(value):
-                return f"{name}[{i}] must be {promise.describe()}, not {kind_of(value)}"
+                return name, i, f"{name}[{i}] must be {promise.describe()}, not {kind_of(value)}"
     return None
