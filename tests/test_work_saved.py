@@ -223,11 +223,11 @@ def test_a_choice_of_the_rulesets_strings_offered_again_is_the_decision_kept_wit
     labels = game.catalog
     first = [(a.id, str(a)) for a in state.legal_actions(0)]
     assert first == [(labels.label_id("pass"), "pass"), (labels.label_id("play"), "play")]
-    assert not state.pending.shared   # offered for the first time
+    assert state.pending.shared   # kept from the first offer: the catalog keeps the ids of the ruleset's strings
     state.apply_action(state.legal_actions(0)[1], player=0)
     assert [(a.id, str(a)) for a in state.legal_actions(1)] == [*first, (labels.label_id("take"), "take")]
     state.apply_action(state.legal_actions(1)[0], player=1)
-    assert state.pending.shared   # the same list again: the decision kept, and its ids
+    assert not state.pending.shared   # the same list for the other player: a decision of its own, the same ids
     assert [(a.id, str(a)) for a in state.legal_actions(0)] == [*first, (labels.label_id("take"), "take")]
     state.apply_action(state.legal_actions(0)[2], player=0)
     assert state.to_json()["globals"]["picked"] == ["play", "pass", "take"]
