@@ -312,7 +312,9 @@ class ExpressionWriter:
             source = self.write(clause.source, scope)
             var = scope.python[clause.var] = self.module.fresh("_v")
             self.bind_item_kind(var, clause.source, scope)
-            items = f"_items(st, {source})" if visits is None else f"{visits}.over(_items(st, {source}))"
+            items = f"{self._items_of(clause.source, scope)}(st, {source})"
+            if visits is not None:
+                items = f"{visits}.over({items})"
             loops.append(f"for {var} in {items}")
             tests = []
             if clause.condition is not None:
@@ -323,6 +325,12 @@ class ExpressionWriter:
         scope.python = saved
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
         return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
+
+    def _items_of(self, source: ast.Expr, scope: Scope) -> str:
+        """What gives the items of ``source`` to a comprehension: a zone's read in place."""
+        if self._zone_read(source, scope):
+            return self.module.constant(runtime.zone_items, "<the items of a zone, read in place>")
+        return "_items"
 
     def _Generator(self, node: ast.Generator, scope: Scope) -> str:
         raise unchecked("a generator ('x for x in ...') is only allowed as a function argument", node.span)
@@ -357,6 +365,8 @@ class ExpressionWriter:
             return kept
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
+        if name == "list" and len(args) == 1 and self._zone_read(node.args[0], scope):
+            return f"{self.module.constant(runtime.zone_list, '<the contents of a zone>')}(st, {args[0]})"
         if name == "size":
             return self._size(node.args[0], args[0], scope)
         if name in TOKEN_COUNTS and (counted := self.tokens.count(node, args, scope)) is not None:

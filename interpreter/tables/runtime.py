@@ -194,6 +194,26 @@ def items(st: State, value: Any) -> tuple[Value, ...]:
     return found
 
 
+def zone_items(st: State, zone: ZoneRef) -> Sequence[Value]:
+    """``items`` of a zone (the compiler knows it is one), read in place: the comprehension
+    or aggregate that goes through them changes nothing."""
+    found = st.zones[zone.slot]
+    if found:
+        work = st.work + len(found)
+        st.work = work
+        if work > st.max_steps:
+            st.charge(0)  # (its error)
+    return found
+
+
+def zone_list(st: State, zone: ZoneRef) -> tuple[Value, ...]:
+    """``as_list`` of a zone (the compiler knows it is one): its contents, bottom first."""
+    found = tuple(st.zones[zone.slot])
+    if len(found) > FREE_WORK:
+        st.charge(len(found))
+    return found
+
+
 def inclusive_range(st: State, low: Any, high: Any) -> tuple[int, ...]:
     if not isinstance(low, int) or not isinstance(high, int) or isinstance(low, bool) or isinstance(high, bool):
         raise RuleError(f"a range needs two numbers, got {kind_of(low)} and {kind_of(high)}")
