@@ -23,11 +23,12 @@ from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
 from ..model.program import Op
-from ..tables.attributes import owned_variable
+from ..model.values import Player
+from ..tables.attributes import OwnedVariable, owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
 from .lets import Facts, bound_once, facts_of, teach
-from .scope import Scope
+from .scope import Scope, known_kind, promise_of
 from .tokens import TokenWriter
 
 if TYPE_CHECKING:
@@ -246,9 +247,12 @@ class ProcedureWriter:
             new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.scope())
             self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
         elif isinstance(target, ast.Attribute):
-            variable = self.constant(owned_variable(self.cat, target.name, target.span))
+            owned = owned_variable(self.cat, target.name, target.span)
+            variable = self.constant(owned)
             owner, temp = self.expr(target.target), self.module.fresh("_t")
-            if node.op == "=":  # the value first, then whose it is
+            if owned.table == "player" and self._known_player(target.target, owner):
+                self._player_write(node, owned, owner, value, indent)
+            elif node.op == "=":  # the value first, then whose it is
                 self.emit(indent, f"{temp} = {value}", node.span)
                 self.emit(indent, f"{variable}.write(st, {owner}, {temp})", node.span)
             else:
@@ -258,6 +262,29 @@ class ProcedureWriter:
         else:
             name = target.name if isinstance(target, ast.Name) else "this"
             raise unchecked(f"'{name}' is not a variable", target.span)
+
+    def _known_player(self, node: ast.Expr, text: str) -> bool:
+        """Whether ``node`` (written ``text``) is certainly a player."""
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as an expression learns them)
+        return (scope.kinds.get(text) or known_kind(promise_of(self.cat, node, scope))) == (Player, 0)
+
+    def _player_write(self, node: ast.Assign, owned: OwnedVariable, owner: str, value: str, indent: int) -> None:
+        """``p.v = value`` (or ``+=``...) of a player ``p`` certainly one: its table written in
+        place (the value checked against the variable's type as ``OwnedVariable.write`` checks
+        it), or by ``write`` where the state keeps a log of events."""
+        variable, op, span = self.constant(owned), self.constant(node.op), node.span
+        who, new, values = self.module.fresh("_t"), self.module.fresh("_t"), self.module.fresh("_t")
+        checked = self.compiler.writer.held.checked_argument(new, owned.promise, f"variable '{owned.name}'", False)
+        lines = [f"{new} = {value}", f"{who} = {owner}"] if node.op == "=" else [f"{who} = {owner}"]
+        lines += ["if st.event_log is None:", f"    {values} = st.player_values[{self.constant(owned.name)}]"]
+        if node.op != "=":
+            lines.append(f"    {new} = _updated({values}[{who}.index], {value}, {op})")
+        lines += [f"    {values}[{who}.index] = {checked}", "else:"]
+        lines.append(f"    {variable}.write(st, {who}, {new})" if node.op == "=" else
+                     f"    {variable}.write(st, {who}, _updated({variable}.read(st, {who}), {value}, {op}))")
+        for line in lines:
+            self.emit(indent, line, span)
 
     def _If(self, node: ast.If, indent: int) -> None:
         for k, (condition, body) in enumerate(node.branches):
