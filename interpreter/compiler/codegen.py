@@ -25,7 +25,7 @@ from ..model.problems import unchecked
 from ..model.program import Expr, Op
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
-from ..tables.attributes import BoardAttribute, OwnField, PlayerZone, VariableReader, attribute_readers
+from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
@@ -283,6 +283,9 @@ class ExpressionWriter:
             return f"{obj}.{_OWN_FIELDS[reader.field]}"
         if isinstance(reader, PlayerZone):
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
+        if isinstance(reader, ComponentField) and obj.isidentifier():   # (read twice at no cost)
+            field = self.module.constant(reader.name)
+            return f"({obj}.fields[{field}] if {field} in {obj}.fields else {self.module.constant(reader)}(st, {obj}))"
         if isinstance(reader, BoardAttribute):
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"

@@ -250,7 +250,7 @@ class ProcedureWriter:
             owned = owned_variable(self.cat, target.name, target.span)
             variable = self.constant(owned)
             owner, temp = self.expr(target.target), self.module.fresh("_t")
-            if owned.table == "player" and self._known_player(target.target, owner):
+            if owned.table == "player" and self._known_kind(target.target, owner) is Player:
                 self._player_write(node, owned, owner, value, indent)
             elif node.op == "=":  # the value first, then whose it is
                 self.emit(indent, f"{temp} = {value}", node.span)
@@ -263,11 +263,18 @@ class ProcedureWriter:
             name = target.name if isinstance(target, ast.Name) else "this"
             raise unchecked(f"'{name}' is not a variable", target.span)
 
-    def _known_player(self, node: ast.Expr, text: str) -> bool:
-        """Whether ``node`` (written ``text``) is certainly a player."""
+    def _known_kind(self, node: ast.Expr, text: str) -> type | None:
+        """The class of what ``node`` (written ``text``) certainly is, a player, a space or a
+        component (not a list of them); else None."""
         scope = self.scope()
         self.compiler.writer.held.learn_running(scope)   # (the held parameters, as an expression learns them)
-        return (scope.kinds.get(text) or known_kind(promise_of(self.cat, node, scope))) == (Player, 0)
+        known = scope.kinds.get(text) or known_kind(promise_of(self.cat, node, scope))
+        return known[0] if known is not None and known[1] == 0 else None
+
+    def _holder_slot(self, node: ast.Expr) -> str:
+        """The holder slot of the tokens of ``node``, a player or a component (tokens.py)."""
+        text = self.expr(node)
+        return self.tokens.holder_slot(text, self._known_kind(node, text))
 
     def _player_write(self, node: ast.Assign, owned: OwnedVariable, owner: str, value: str, indent: int) -> None:
         """``p.v = value`` (or ``+=``...) of a player ``p`` certainly one: its table written in
@@ -341,7 +348,7 @@ class ProcedureWriter:
         return self.tokens.supply_named(self.expr(variable), name)
 
     def _Gain(self, node: ast.Gain, indent: int) -> None:
-        supply, who = self._supply(node.supply, node.span), self.tokens.holder_slot(self.expr(node.player))
+        supply, who = self._supply(node.supply, node.span), self._holder_slot(node.player)
         amount = self.tokens.amount(node.amount, self.expr(node.amount))
         self.emit(indent, f"st.transfer({supply}, 0, {who}, {amount})", node.span)
 
@@ -349,8 +356,8 @@ class ProcedureWriter:
         payee = "0"
         if node.payee is not None:
             payee = self.module.fresh("_t")
-            self.emit(indent, f"{payee} = {self.tokens.holder_slot(self.expr(node.payee))}", node.span)
-        supply, payer = self._supply(node.supply, node.span), self.tokens.holder_slot(self.expr(node.payer))
+            self.emit(indent, f"{payee} = {self._holder_slot(node.payee)}", node.span)
+        supply, payer = self._supply(node.supply, node.span), self._holder_slot(node.payer)
         amount = self.tokens.amount(node.amount, self.expr(node.amount))
         self.emit(indent, f"st.transfer({supply}, {payer}, {payee}, {amount})", node.span)
 

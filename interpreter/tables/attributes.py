@@ -71,7 +71,7 @@ def _component_reader(catalog: Catalog, name: str) -> Reader | None:
     if name in catalog.supplies:   # the component's slot of the supply's counts (Catalog.holder_slot)
         return VariableReader("supply_counts", name, "id", catalog.holder_base)
     if any(name in {f.name for f in c.fields} for c in catalog.component_types.values()):
-        return _component_field(name)
+        return ComponentField(name)
     return None
 
 
@@ -224,13 +224,20 @@ def _space_attribute(name: str) -> Reader:
     return OwnField(name) if name in ("name", "index") else BoardAttribute(name)
 
 
-def _component_field(name: str) -> Reader:
-    def read(st: State, component: Component) -> Value:
+class ComponentField:
+    """How ``c.name`` reads a field of a component: ``c.fields[name]``, which the compiler
+    writes in place where the component has it (else this reader says it has none)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __call__(self, st: State, component: Component) -> Value:
         try:
-            return component.fields[name]
+            return component.fields[self.name]
         except KeyError:
-            raise RuleError(f"a {component.type} has no field '{name}'") from None
-    return read
+            raise RuleError(f"a {component.type} has no field '{self.name}'") from None
 
 
 def _as_player(value: Value, name: str) -> Player:
