@@ -216,6 +216,8 @@ class ExpressionWriter:
             return f"({a} {op} {b})"
         if op in ("in", "not in"):
             short = short_list(self.cat, node.right, scope)   # as_list would neither change nor charge it
+            if not short and self.is_zone(node.right, scope):   # its list, charged as as_list would, not copied
+                return f"({a} {op} {self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {b}))"
             return f"({a} {op} {b})" if short else f"({a} {op} _as_list(st, {b}))"
         if op == "..":
             return f"_range(st, {a}, {b})"
@@ -285,7 +287,8 @@ class ExpressionWriter:
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, ComponentField) and obj.isidentifier():   # (read twice at no cost)
             field = self.module.constant(reader.name)
-            return f"({obj}.fields[{field}] if {field} in {obj}.fields else {self.module.constant(reader)}(st, {obj}))"
+            missing = f"{self.module.constant(reader)}(None, {obj})"   # (its error: it reads no state)
+            return f"({obj}.fields[{field}] if {field} in {obj}.fields else {missing})"
         if isinstance(reader, BoardAttribute):
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
@@ -331,7 +334,7 @@ class ExpressionWriter:
 
     def _items_of(self, source: ast.Expr, scope: Scope) -> str:
         """What gives the items of ``source`` to a comprehension: a zone's read in place."""
-        if self._zone_read(source, scope):
+        if self.is_zone(source, scope):
             return self.module.constant(runtime.zone_items, "<the items of a zone, read in place>")
         return "_items"
 
@@ -368,7 +371,7 @@ class ExpressionWriter:
             return kept
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
-        if name == "list" and len(args) == 1 and self._zone_read(node.args[0], scope):
+        if name == "list" and len(args) == 1 and self.is_zone(node.args[0], scope):
             return f"{self.module.constant(runtime.zone_list, '<the contents of a zone>')}(st, {args[0]})"
         if name == "size":
             return self._size(node.args[0], args[0], scope)
@@ -395,7 +398,7 @@ class ExpressionWriter:
             return f"len(st.zones[{self.module.constant(constant[0].slot)}])"
         if is_tuple(self.cat, node, scope):
             return f"len({text})"
-        if self._zone_read(node, scope):
+        if self.is_zone(node, scope):
             return f"len(st.zones[{text}.slot])"
         if CHEAP.match(text):
             return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
@@ -510,7 +513,7 @@ class ExpressionWriter:
         """Record in ``scope`` what the Python local ``var``, bound to each item of
         ``source`` in turn, certainly holds, when ``items_kind`` knows."""
         kind = self.items_kind(source, scope)
-        if self._zone_read(source, scope):   # a zone's items are components
+        if self.is_zone(source, scope):   # a zone's items are components
             kind = (Component, 1)
         if kind is not None and kind[1] >= 1:
             scope.kinds[var] = (kind[0], kind[1] - 1)
@@ -547,7 +550,7 @@ class ExpressionWriter:
             return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
         return known_kind(promise_of(cat, node, scope))   # a variable's declared type
 
-    def _zone_read(self, node: ast.Expr, scope: Scope) -> bool:
+    def is_zone(self, node: ast.Expr, scope: Scope) -> bool:
         """Whether ``node`` is a zone (of components): a declared one, or ``p.zone`` of a
         player known to be one."""
         constant = self._constant_values((node,), scope)
