@@ -32,6 +32,7 @@ from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
 from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Module
+from .results import built_kind
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
 from .searches import short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
@@ -70,6 +71,7 @@ class ExpressionWriter:
         self.tokens = TokenWriter(catalog, module)  # tokens(...) and bank(...) read in place
         self.depth_free = depth_free(catalog.functions, catalog.component_types)  # (callgraph.py)
         self.held = HeldParameters(catalog, module)   # the parameters whose declared type is held
+        self.results: dict[str, tuple[type, int] | None] = {}   # function -> the kind of its value (results.py)
 
     # ---- units ----
     def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
@@ -526,8 +528,8 @@ class ExpressionWriter:
         space or a component or lists of one of them: a board query (its result's kind is
         fixed), ``players`` and ``seats``, a constant of the game whose value is known now,
         a comprehension variable already known, or a variable or held parameter of that
-        declared type (scope.py), an item of one, or either of two of one kind. None when
-        not certain."""
+        declared type (scope.py), an item of one, or either of two of one kind, a list
+        built of such items or a function's value (results.py). None when not certain."""
         cat = self.cat
         if isinstance(node, ast.Name):
             name = node.name
@@ -548,7 +550,7 @@ class ExpressionWriter:
         if isinstance(node, ast.IfExpr):
             then = self.items_kind(node.then, scope)
             return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
-        return known_kind(promise_of(cat, node, scope))   # a variable's declared type
+        return known_kind(promise_of(cat, node, scope)) or built_kind(self, node, scope)   # (results.py)
 
     def is_zone(self, node: ast.Expr, scope: Scope) -> bool:
         """Whether ``node`` is a zone (of components): a declared one, or ``p.zone`` of a
