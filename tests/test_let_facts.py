@@ -65,3 +65,29 @@ def test_a_procedure_that_never_pauses_knows_its_lets_too(tmp_path):
     assert "until it pauses" not in code
     assert len(re.findall(r"len\(\w+\)(?! if type)", code)) == 1
     assert game.new_initial_state().to_json()["globals"]["out"] == 2 * (200 + 6)
+
+
+FUNCTION_VALUE = '''\
+    game "G" { players 2 }
+    component gem { worth: int }
+    zone gems: gem visible all
+    zone more: gem visible all
+    deck all_gems: gem in gems = [gem(worth: k) for k in 1..4]
+    var out: int = 0
+    function all_of() -> list[gem] = list(gems) + [g for g in more if g.worth > 0]
+    procedure add() {
+      let mine = all_of()
+      out = sum(g.worth for g in mine)
+    }
+    phase main {
+      call add()
+      end game
+    }
+'''
+
+
+def test_the_value_of_a_function_is_known_by_its_bodys_text(tmp_path):
+    game = load(tmp_path, FUNCTION_VALUE)
+    code = unit(game, "procedure at line 8")
+    assert ".fields[" in code and "is _Component" not in code   # each g: a component, without a test
+    assert game.new_initial_state().to_json()["globals"]["out"] == 10

@@ -34,6 +34,7 @@ from .fields import field_everywhere, field_of, only_field, zone_item
 from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
+from .results import built_kind
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
 from .searches import short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
@@ -73,6 +74,7 @@ class ExpressionWriter:
         self.depth_free = depth_free(catalog.functions, catalog.component_types)  # (callgraph.py)
         self.held = HeldParameters(catalog, module)   # the parameters whose declared type is held
         self.keys_named: dict[tuple[str, ...], str] = {}  # the constant of each list of keys read
+        self.results: dict[str, tuple[type, int] | None] = {}   # function -> the kind of its value (results.py)
 
     # ---- units ----
     def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
@@ -235,6 +237,8 @@ class ExpressionWriter:
             return f"({a} {op} {b})"
         if op in ("in", "not in"):
             short = short_list(self.cat, node.right, scope)   # as_list would neither change nor charge it
+            if not short and self.zone_read(node.right, scope):   # its list, charged as as_list would, not copied
+                return f"({a} {op} {self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {b}))"
             return f"({a} {op} {b})" if short else f"({a} {op} _as_list(st, {b}))"
         if op == "..":
             return f"_range(st, {a}, {b})"
@@ -552,8 +556,8 @@ class ExpressionWriter:
         space or a component or lists of one of them: a board query (its result's kind is
         fixed), ``players`` and ``seats``, a constant of the game whose value is known now,
         a comprehension variable already known, or a variable or held parameter of that
-        declared type (scope.py), an item of one, or either of two of one kind. None when
-        not certain."""
+        declared type (scope.py), an item of one, or either of two of one kind, a list
+        built of such items or a function's value (results.py). None when not certain."""
         cat = self.cat
         if isinstance(node, ast.Name):
             name = node.name
@@ -574,7 +578,7 @@ class ExpressionWriter:
         if isinstance(node, ast.IfExpr):
             then = self.items_kind(node.then, scope)
             return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
-        return known_kind(promise_of(cat, node, scope))   # a variable's declared type
+        return known_kind(promise_of(cat, node, scope)) or built_kind(self, node, scope)   # (results.py)
 
     def _zone_item_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         """(Component, 0) if ``node`` is ``z[i]`` of a zone ``z`` and an integer ``i`` proven

@@ -23,12 +23,13 @@ from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
 from ..model.program import Op
-from ..tables.attributes import owned_variable
+from ..model.values import Player
+from ..tables.attributes import OwnedVariable, owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
 from .lets import Facts, bound_once, facts_of, teach
 from .module import Inline
-from .scope import Scope
+from .scope import Scope, known_kind, promise_of
 from .tokens import TokenWriter
 from .writes import owned_write
 
@@ -255,7 +256,9 @@ class ProcedureWriter:
             owned = owned_variable(self.cat, target.name, target.span)
             variable = self.constant(owned)
             owner, temp = self.expr(target.target), self.module.fresh("_t")
-            if node.op == "=":  # the value first, then whose it is
+            if owned.table == "player" and self._known_kind(target.target, owner) is Player:
+                self._player_write(node, owned, owner, value, indent)
+            elif node.op == "=":  # the value first, then whose it is
                 whose = self.module.fresh("_t")
                 self.emit(indent, f"{temp} = {value}", node.span)
                 self.emit(indent, f"{whose} = {owner}", node.span)
@@ -268,6 +271,36 @@ class ProcedureWriter:
         else:
             name = target.name if isinstance(target, ast.Name) else "this"
             raise unchecked(f"'{name}' is not a variable", target.span)
+
+    def _known_kind(self, node: ast.Expr, text: str) -> type | None:
+        """The class of what ``node`` (written ``text``) certainly is, a player, a space or a
+        component (not a list of them); else None."""
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as an expression learns them)
+        known = scope.kinds.get(text) or known_kind(promise_of(self.cat, node, scope))
+        return known[0] if known is not None and known[1] == 0 else None
+
+    def _holder_slot(self, node: ast.Expr) -> str:
+        """The holder slot of the tokens of ``node``, a player or a component (tokens.py)."""
+        text = self.expr(node)
+        return self.tokens.holder_slot(text, self._known_kind(node, text))
+
+    def _player_write(self, node: ast.Assign, owned: OwnedVariable, owner: str, value: str, indent: int) -> None:
+        """``p.v = value`` (or ``+=``...) of a player ``p`` certainly one: its table written in
+        place (the value checked against the variable's type as ``OwnedVariable.write`` checks
+        it), or by ``write`` where the state keeps a log of events."""
+        variable, op, span = self.constant(owned), self.constant(node.op), node.span
+        who, new, values = self.module.fresh("_t"), self.module.fresh("_t"), self.module.fresh("_t")
+        checked = self.compiler.writer.held.checked_argument(new, owned.promise, f"variable '{owned.name}'", False)
+        lines = [f"{new} = {value}", f"{who} = {owner}"] if node.op == "=" else [f"{who} = {owner}"]
+        lines += ["if st.event_log is None:", f"    {values} = st.player_values[{self.constant(owned.name)}]"]
+        if node.op != "=":
+            lines.append(f"    {new} = _updated({values}[{who}.index], {value}, {op})")
+        lines += [f"    {values}[{who}.index] = {checked}", "else:"]
+        lines.append(f"    {variable}.write(st, {who}, {new})" if node.op == "=" else
+                     f"    {variable}.write(st, {who}, _updated({variable}.read(st, {who}), {value}, {op}))")
+        for line in lines:
+            self.emit(indent, line, span)
 
     def _If(self, node: ast.If, indent: int) -> None:
         for k, (condition, body) in enumerate(node.branches):
@@ -324,7 +357,7 @@ class ProcedureWriter:
         return self.tokens.supply_named(self.expr(variable), name)
 
     def _Gain(self, node: ast.Gain, indent: int) -> None:
-        supply, who = self._supply(node.supply, node.span), self.tokens.holder_slot(self.expr(node.player))
+        supply, who = self._supply(node.supply, node.span), self._holder_slot(node.player)
         amount = self.tokens.amount(node.amount, self.expr(node.amount))
         self.emit(indent, f"st.transfer({supply}, 0, {who}, {amount})", node.span)
 
@@ -332,8 +365,8 @@ class ProcedureWriter:
         payee = "0"
         if node.payee is not None:
             payee = self.module.fresh("_t")
-            self.emit(indent, f"{payee} = {self.tokens.holder_slot(self.expr(node.payee))}", node.span)
-        supply, payer = self._supply(node.supply, node.span), self.tokens.holder_slot(self.expr(node.payer))
+            self.emit(indent, f"{payee} = {self._holder_slot(node.payee)}", node.span)
+        supply, payer = self._supply(node.supply, node.span), self._holder_slot(node.payer)
         amount = self.tokens.amount(node.amount, self.expr(node.amount))
         self.emit(indent, f"st.transfer({supply}, {payer}, {payee}, {amount})", node.span)
 

@@ -69,7 +69,10 @@ def _deciding(writer: ExpressionWriter, name: str, gen: ast.Generator, scope: Sc
     # are charged in place (_W: the work counted so far, _CHARGE: the error past the
     # bound, as ``_short_circuit`` writes them).
     known_list = source_kind is not None and source_kind[1] >= 1
-    return [*([] if known_list else [f"if type({items}) is not tuple:", f"    {items} = _sequence(st, {items})"]),
+    making = [f"if type({items}) is not tuple:", f"    {items} = _sequence(st, {items})"]
+    if writer.zone_read(clause.source, scope):   # a zone's list, in place (the loop changes nothing)
+        making = [f"{items} = st.zones[{items}.slot]"]
+    return [*([] if known_list else making),
             f"if {items}:", f"    _W += len({items})",
             "    if _W > _limit:", "        _CHARGE",
             f"{found} = {dict(any='False', all='True', first='None')[name]}",
@@ -86,9 +89,10 @@ def nested_short_circuit(cat: Catalog, node: ast.Expr) -> bool:
 
 
 _PLACEHOLDER = re.compile(r"\b_W\b|\b_CHARGE\b")
-_CHARGING = re.compile(r"\s*(_W \+= len\(\w+\)|if _W > _limit:|_CHARGE|\w+ = _sequence\(st, \w+\))$")
-"""The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``
-charges nothing)."""
+_CHARGING = re.compile(r"\s*(_W \+= len\(\w+\)|if _W > _limit:|_CHARGE|\w+ = _sequence\(st, \w+\)"
+                       r"|\w+ = st\.zones\[\w+\.slot\])$")
+"""The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``,
+or a zone's own list: neither charges anything)."""
 _STATE = re.compile(r"\bst\b")
 
 

@@ -107,10 +107,13 @@ class TokenWriter:
         ref = self.module.constant(Ref, "<the class of supplies, dice and boards>")
         return f"type({source}) is {ref} and {source}.kind == {self.module.constant('supply')}"
 
-    def holder_slot(self, holder: str) -> str:
+    def holder_slot(self, holder: str, kind: type | None = None) -> str:
         """The source of the holder slot of the value of source ``holder``: in place for a
-        player or a component when ``holder`` can be read twice, else the catalog's."""
+        player or a component when ``holder`` can be read twice (without a test where
+        ``kind`` says which it is), else the catalog's."""
         checked = f"{self.module.constant(self.cat.holder_slot, '<the holder of tokens>')}({holder})"
+        if kind in (Player, Component):
+            return f"({self.slots(holder, kind)[0][1]})"
         if not CHEAP.match(holder):
             return checked
         text = checked

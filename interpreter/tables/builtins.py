@@ -152,9 +152,10 @@ def tokens(st: State, holder: Value, supply: Value) -> int:
     if not (isinstance(supply, Ref) and supply.kind == "supply"):
         raise RuleError(f"tokens() takes a holder and a supply, got {kind_of(supply)}")
     counts = st.supply_counts[supply.name]
-    if type(holder) is Player:  # a seat's slot in place; any other holder checked by the catalog
+    if type(holder) is Player:  # a seat's or a component's slot in place; any other holder checked by the catalog
         return counts[holder.index + 1]
-    return counts[st.game.catalog.holder_slot(holder)]
+    catalog = st.game.catalog
+    return counts[catalog.holder_base + holder.id if type(holder) is Component else catalog.holder_slot(holder)]
 
 
 def owner(st: State, zone: Value) -> Player | None:

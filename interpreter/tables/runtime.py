@@ -216,6 +216,15 @@ def zone_list(st: State, zone: ZoneRef) -> tuple[Value, ...]:
     return found
 
 
+def zone_seen(st: State, zone: ZoneRef) -> Sequence[Value]:
+    """``as_list`` of a zone (the compiler knows it is one) for a look that keeps nothing
+    (``x in zone``): its list in place, charged as ``as_list`` charges it."""
+    found = st.zones[zone.slot]
+    if len(found) > FREE_WORK:
+        st.charge(len(found))
+    return found
+
+
 def inclusive_range(st: State, low: Any, high: Any) -> tuple[int, ...]:
     if not isinstance(low, int) or not isinstance(high, int) or isinstance(low, bool) or isinstance(high, bool):
         raise RuleError(f"a range needs two numbers, got {kind_of(low)} and {kind_of(high)}")
