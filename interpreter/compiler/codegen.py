@@ -375,6 +375,8 @@ class ExpressionWriter:
             return f"len(st.zones[{self.module.constant(constant[0].slot)}])"
         if is_tuple(self.cat, node, scope):
             return f"len({text})"
+        if self.zone_read(node, scope):   # a player's zone, of a player known to be one
+            return f"len(st.zones[{text}.slot])"
         if CHEAP.match(text):
             return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
         return f"_size_of(st, {text})"

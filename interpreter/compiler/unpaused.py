@@ -79,8 +79,12 @@ class UnpausedWriter(ProcedureWriter):
                   " until it pauses", decl.span)
         pairs = ", ".join(f"{self.constant(p.name)}: {a}" for p, a in zip(decl.params, params, strict=True))
         self.emit(1, f"env = {{{pairs}}}", decl.span)
+        # the parameters whose declared type is held (each call checks its arguments, as
+        # the lowered code's: lower.py)
+        self.compiler.writer.held.enter(decl, lambda param: f"env[{self.module.constant(param)}]")
         if decl.body is not None:
             self.block(decl.body, 1)
+        self.compiler.writer.held.enter(None, str)
         self.emit(1, "return None", decl.span)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name)
