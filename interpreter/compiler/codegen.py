@@ -264,7 +264,8 @@ class ExpressionWriter:
         if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
             return f"({self._read(readers[known[0]], obj, node.name, scope)})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
-            dispatch = self.module.constant(_dispatch(readers, node.name), f"<reads x.{node.name}>")
+            plain = {kind: r.read if isinstance(r, ComponentField) else r for kind, r in readers.items()}
+            dispatch = self.module.constant(_dispatch(plain, node.name), f"<reads x.{node.name}>")
             return f"{dispatch}(st, {obj})"
         text = f"_no_attribute({obj}, {name})"
         for kind, reader in reversed(readers.items()):
@@ -286,9 +287,12 @@ class ExpressionWriter:
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, BoardAttribute):
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
-        if isinstance(reader, ComponentField) and CHEAP.match(obj):   # (a component without it: the reader's error)
+        if isinstance(reader, ComponentField):   # (a component without it: the reader's error)
+            call = f"{self.module.constant(reader.read, f'<reads x.{name}>')}(st, {obj})"
+            if not CHEAP.match(obj):
+                return call
             field, fields = self.module.constant(reader.name), f"{obj}.fields"
-            return f"({fields}[{field}] if {field} in {fields} else {self.module.constant(reader)}(st, {obj}))"
+            return f"({fields}[{field}] if {field} in {fields} else {call})"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
