@@ -48,6 +48,48 @@ def test_a_held_parameter_is_read_without_testing_its_kind(tmp_path):
     assert state.to_json()["globals"]["seen"] == [4, 4]
 
 
+TURN = '''\
+    game "G" { players 2 }
+    component card { rank: int }
+    deck cards: card in draw = [card(rank: r) for r in 1..4]
+    zone draw: card visible count
+    player zone hand: card visible owner
+    player var score: int = 0
+    procedure turn(p: player) {
+      let n = size(p.hand) + p.score
+      choose c in draw by p
+      move c to p.hand
+      p.score = n + 1
+    }
+    phase main {
+      for q in [players[1], players[0], WHO] {
+        call turn(q)
+      }
+      end game
+    }
+'''
+
+
+def test_a_held_parameter_of_a_procedure_that_pauses_is_read_without_testing_its_kind(tmp_path):
+    game = load(tmp_path, TURN.replace("WHO", "players[1]"), players=2)
+    source = code(game)
+    unpaused = source[source.index("until it pauses"):]
+    unpaused = unpaused[:unpaused.index("\ndef ")]
+    assert "_Player" not in unpaused and "_no_attribute" not in unpaused and "len(st.zones[" in unpaused
+    state = game.new_initial_state()
+    for player in (1, 0, 1):
+        state.apply_action(state.legal_actions(player)[0], player=player)
+    assert state.is_terminal() and state.to_json()["player_vars"]["score"] == [1, 3]
+    game = load(tmp_path, TURN.replace("WHO", "3"), players=2)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions(1)[0], player=1)
+    with pytest.raises(rulelang.RulesRuntimeError) as caught:
+        state.apply_action(state.legal_actions(0)[0], player=0)
+    diagnostic = caught.value.diagnostic
+    assert (diagnostic.span.line, diagnostic.code) == (15, "E602")
+    assert diagnostic.message.startswith("'p' of turn must be a player, got int")
+
+
 def test_an_argument_of_another_kind_is_the_rules_error_at_the_call(tmp_path):
     game = load(tmp_path, '''\
         game "G" { players 1 }

@@ -3,6 +3,7 @@ the same values, the same work charged (the least step budget that runs the rule
 same errors at the same spans as the body written as one expression."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -146,6 +147,7 @@ def test_the_comprehensions_of_functions_are_loops_and_only_their_fallback_calls
     matching = listing[listing.index("# function at line 13,"):listing.index("# function at line 17,")]
     if path == "loops":
         assert "for _v" in matching and "except IndexError" in matching
+        assert len(re.findall(r"_h\d+ = _t\d+\[_v\d+\.id\]", matching)) == 2   # c.marks, d.marks: read once
         assert matching.count("_items(") == matching[matching.index("except IndexError"):].count("_items(") > 0
     else:
         assert "except IndexError" not in matching

@@ -289,7 +289,8 @@ class ExpressionWriter:
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")) and only_field(cat, node.name):
             return f"{self.module.constant(field_of(node.name), f'<reads x.{node.name} of a component>')}({obj})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
-            dispatch = self.module.constant(_dispatch(readers, node.name), f"<reads x.{node.name}>")
+            plain = {kind: r.read if isinstance(r, ComponentField) else r for kind, r in readers.items()}
+            dispatch = self.module.constant(_dispatch(plain, node.name), f"<reads x.{node.name}>")
             return f"{dispatch}(st, {obj})"
         text = f"_no_attribute({obj}, {name})"
         for kind, reader in reversed(readers.items()):
@@ -313,9 +314,12 @@ class ExpressionWriter:
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
         if isinstance(reader, ComponentField) and field_everywhere(self.cat, reader.name):  # (fields.py)
             return f"{obj}.fields[{self.module.constant(reader.name)}]"
-        if isinstance(reader, ComponentField) and CHEAP.match(obj):   # (a component without it: the reader's error)
+        if isinstance(reader, ComponentField):   # (a component without it: the reader's error)
+            call = f"{self.module.constant(reader.read, f'<reads x.{name}>')}(st, {obj})"
+            if not CHEAP.match(obj):
+                return call
             field, fields = self.module.constant(reader.name), f"{obj}.fields"
-            return f"({fields}[{field}] if {field} in {fields} else {self.module.constant(reader)}(st, {obj}))"
+            return f"({fields}[{field}] if {field} in {fields} else {call})"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:

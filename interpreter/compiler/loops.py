@@ -12,6 +12,7 @@ the body (``_w``) given back first.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rulelang import ast
@@ -138,14 +139,36 @@ class _LoopNest:
         saved, indent = dict(self.scope.python), self.indent
         self.add(f"{counted} = 0")
         self.clause(gen.clauses[0], None)
+        loop = len(self.lines) - (1 if gen.clauses[0].condition is None else 2)   # its "for" line
         element = self.writer.write(gen.element, self.scope)
         kind = self.scope.kinds.get(element)
         if kind is None or kind[1] != 0:   # (counted unless false or none, as runtime.count)
             self.add(f"_e = {element}", "if _e is not False and _e is not None:")
             self.indent += "    "
         self.add(f"{counted} += 1")
+        self.hoist(loop, self.scope.python[gen.clauses[0].var], indent)
         self.scope.python, self.indent = saved, indent
         return counted
+
+    def hoist(self, loop: int, var: str, indent: str) -> None:
+        """Read once, before the loop of ``var`` that starts at line ``loop``, the variables
+        its lines read of a player, space or component known to be one and bound outside it
+        (a table read of a function, ``_t3[_v2.id]``: it cannot fail, and nothing in the
+        function writes it)."""
+        reads: dict[str, str] = {}
+        for i in range(loop + 1, len(self.lines)):
+            for read, owner in _TABLE_READ.findall(self.lines[i]):
+                known = self.scope.kinds.get(owner)
+                if owner != var and known is not None and known[1] == 0 and read not in reads:
+                    reads[read] = self.module.fresh("_h")
+            for read, local in reads.items():
+                self.lines[i] = self.lines[i].replace(read, local)
+        self.lines[loop:loop] = [f"{indent}{local} = {read}" for read, local in reads.items()]
+
+
+_TABLE_READ = re.compile(r"(_t\d+\[(_v\d+)\.(?:id|index)(?: \+ _k\d+)?\])")
+"""A read of a variable of players, spaces or components from a table read at the start of
+the function (codegen.py ``_read``): the read, and whose it is."""
 
 
 def _indented(lines: list[str]) -> list[str]:

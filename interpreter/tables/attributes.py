@@ -226,19 +226,27 @@ def _space_attribute(name: str) -> Reader:
 
 class ComponentField:
     """How ``c.name`` reads a field of a component: ``c.fields[name]``, which the compiler
-    writes as one subscript where no component lacks it (compiler/fields.py), and tested by
-    ``in`` where ``c`` reads at no cost; a component without it is the rules' error."""
+    writes as one subscript where no component lacks it (compiler/fields.py), in place where
+    ``c`` reads at no cost, else calls ``read`` (a plain function: a call cheaper than this
+    object's); a component without it is the rules' error."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "read")
 
     def __init__(self, name: str):
         self.name = name
+        self.read = _component_field(name)
 
     def __call__(self, st: State, component: Component) -> Value:
+        return self.read(st, component)
+
+
+def _component_field(name: str) -> Callable[[State, Component], Value]:
+    def read(st: State, component: Component) -> Value:
         try:
-            return component.fields[self.name]
+            return component.fields[name]
         except KeyError:
-            raise RuleError(f"a {component.type} has no field '{self.name}'") from None
+            raise RuleError(f"a {component.type} has no field '{name}'") from None
+    return read
 
 
 def _as_player(value: Value, name: str) -> Player:
