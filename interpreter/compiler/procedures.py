@@ -26,6 +26,7 @@ from ..model.program import Op
 from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
+from .moves import move_lines
 from .scope import Scope
 from .tokens import TokenWriter
 
@@ -276,14 +277,8 @@ class ProcedureWriter:
         self.emit(indent, "continue", node.span)
 
     def _Move(self, node: ast.Move, indent: int) -> None:
-        what, to = self.expr(node.what), self.expr(node.to)
-        where, moved = self.module.fresh("_t"), self.module.fresh("_t")
-        self.emit(indent, f"{where} = {to}", node.span)
-        self.emit(indent, f"{moved} = {what}", node.span)
-        self.emit(indent, f"if type({moved}) is _Component and type({where}) is _ZoneRef:", node.span)
-        self.emit(indent + 1, f"st.move({moved}, {where}.slot)", node.span)  # one component: effects.move's first case
-        self.emit(indent, "else:", node.span)
-        self.emit(indent + 1, f"_move(st, {where}, {moved})", node.span)
+        for line in move_lines(node, self.cat, self.expr, self.module.fresh):
+            self.emit(indent, line, node.span)
 
     def _supply(self, name: str, span: Span) -> str:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""
