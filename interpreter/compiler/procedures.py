@@ -277,7 +277,7 @@ class ProcedureWriter:
         self.emit(indent, "continue", node.span)
 
     def _Move(self, node: ast.Move, indent: int) -> None:
-        for line in move_lines(node, self.cat, self.expr, self.module.fresh):
+        for line in move_lines(node, self.cat, self.expr, self.module):
             self.emit(indent, line, node.span)
 
     def _supply(self, name: str, span: Span) -> str:
