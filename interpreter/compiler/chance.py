@@ -115,6 +115,10 @@ class ChanceLowering:
             items: tuple[Value, ...]
             if key not in env:
                 value = target(st, env)
+                if type(value) is ZoneRef and not st.explicit_chance:
+                    _shuffle_zone_in_place(st, value)
+                    fr.pc += 1
+                    return
                 if isinstance(value, ZoneRef):
                     items = tuple(st.zones[value.slot])
                 elif isinstance(value, tuple) and write is not None:
@@ -149,6 +153,16 @@ class ChanceLowering:
                 del env["$shuffled"]
             fr.pc += 1
         code.stops.add(compiler.emit(code, shuffle, node.span))
+
+
+def _shuffle_zone_in_place(st: State, zone: ZoneRef) -> None:
+    """'shuffle ZONE' drawn from the random generator at once: the zone's own list shuffled in
+    place, with the draws (and the events) of a shuffle of a copy put back."""
+    components = st.zones[zone.slot]
+    st.rng = rng.shuffle(st.rng, components, len(components) - 1)
+    if st.event_log is not None:
+        st.event_log.append(("shuffle", zone_key(zone)))
+    st.shuffled(zone.slot)
 
 
 def _position(items: Sequence[Value], value: Value) -> int:

@@ -146,15 +146,27 @@ class ChoiceLowering:
         ids = tuple(labels)
         always_open = bool(conds) and all(c is None for c in conds)  # no conditions: the same options each time
 
+        # A menu without conditions offers the same options each time: one decision per
+        # player, shared by every state that reaches it (it holds no state of its own).
+        kept: dict[int, Decision] = {}
+
         def menu(st: State, fr: Frame) -> None:
             env = fr.env
             if always_open:
-                options, option_ids = names, ids
-            else:
-                open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
-                if not open_:
-                    raise RuleError("no option of this choice is available", "E604")
-                options, option_ids = tuple(names[i] for i in open_), tuple(labels[i] for i in open_)
+                player = chooser(st, env)
+                if type(player) is not Player or player.index >= st.game.num_players:
+                    player = _choosing_player(st, player)
+                decision = kept.get(player.index)
+                if decision is None:
+                    decision = kept[player.index] = Decision("menu", (player.index,), names, ids, resume, (), None, (),
+                                                             prompt_of, span, "menu")
+                    decision.shared = True
+                st.pending = decision
+                return
+            open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
+            if not open_:
+                raise RuleError("no option of this choice is available", "E604")
+            options, option_ids = tuple(names[i] for i in open_), tuple(labels[i] for i in open_)
             player = _choosing_player(st, chooser(st, env))
             st.pending = Decision("menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
                                   "menu")

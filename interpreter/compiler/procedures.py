@@ -29,6 +29,7 @@ from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
 from .lets import Facts, bound_once, facts_of, teach
 from .module import Inline
+from .moves import move_lines
 from .scope import Scope, known_kind, promise_of
 from .tokens import TokenWriter
 from .writes import owned_write
@@ -340,14 +341,8 @@ class ProcedureWriter:
         self.emit(indent, "continue", node.span)
 
     def _Move(self, node: ast.Move, indent: int) -> None:
-        what, to = self.expr(node.what), self.expr(node.to)
-        where, moved = self.module.fresh("_t"), self.module.fresh("_t")
-        self.emit(indent, f"{where} = {to}", node.span)
-        self.emit(indent, f"{moved} = {what}", node.span)
-        self.emit(indent, f"if type({moved}) is _Component and type({where}) is _ZoneRef:", node.span)
-        self.emit(indent + 1, f"st.move({moved}, {where}.slot)", node.span)  # one component: effects.move's first case
-        self.emit(indent, "else:", node.span)
-        self.emit(indent + 1, f"_move(st, {where}, {moved})", node.span)
+        for line in move_lines(node, self.cat, self.expr, self.module):
+            self.emit(indent, line, node.span)
 
     def _supply(self, name: str, span: Span) -> str:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""

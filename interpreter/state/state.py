@@ -18,6 +18,7 @@ from rulelang.errors import RulelangError
 from ..model import rng
 from ..model.program import Decision, Env, Expr, Frame, LogLine, run_one, runaway
 from ..model.values import CHANCE, Component, RuleError, Value
+from ..tables.effects import NOTHING_TO_MOVE
 from ..tables.runtime import MAX_DEPTH
 from .actions import Action, DecisionContext
 from .events import Event, action_event, tokens_event
@@ -273,9 +274,26 @@ class State(Views):
         if self.event_log is not None:
             self.event_log.append(("move", cid, source, slot))
 
+    def move_top(self, source: int, slot: int) -> None:
+        """Move the top component of the zone in ``source`` to the top of the zone in
+        ``slot``: ``move`` of ``top(zone)``, taken off in place (an empty zone has none)."""
+        zone = self.zones[source]
+        if not zone:
+            raise RuleError(NOTHING_TO_MOVE)
+        component = zone.pop()
+        self.zones[slot].append(component)
+        cid = component.id
+        self.component_zone[cid] = slot
+        seers = self.game.catalog.zone_seers  # who saw it leave or arrive knows where it is
+        self.component_knowledge[cid] |= seers[source] | seers[slot]
+        if self.event_log is not None:
+            self.event_log.append(("move", cid, source, slot))
+
     def move_all(self, source: int, slot: int) -> None:
         """Move every component of the zone in ``source``, bottom first, to the top of the
         zone in ``slot``: the same as ``move`` of each in turn, without a search."""
+        if not self.zones[source]:
+            return  # nothing moves: nobody learns anything
         moving = self.zones[source][:]
         if source != slot:  # (a zone moved onto itself keeps its order)
             self.zones[slot] += moving

@@ -56,6 +56,9 @@ def updated(old: Any, delta: Any, op: str) -> int:
 
 # ---- components and tokens ----
 
+NOTHING_TO_MOVE = "nothing to move (the value is none)"
+
+
 def move(st: State, destination: Any, value: Any) -> None:
     """``move value to destination``: a component, a list of them, or a whole zone."""
     if not isinstance(destination, ZoneRef):
@@ -63,7 +66,7 @@ def move(st: State, destination: Any, value: Any) -> None:
     if isinstance(value, Component):
         st.move(value, destination.slot)
     elif value is None:
-        raise RuleError("nothing to move (the value is none)")
+        raise RuleError(NOTHING_TO_MOVE)
     elif type(value) is ZoneRef:  # a whole zone, bottom first: as the loop below would
         size = len(st.zones[value.slot])
         if size > FREE_WORK:

@@ -1,0 +1,85 @@
+"""The generated code of 'move': the few cases most moves are, written as one call each.
+
+``move top(ZONE) to W`` takes the zone's last component off in place (``State.move_top``),
+without reading it first and searching for it; ``move ZONE to W`` of a zone with at most
+FREE_WORK components, which costs no work (``effects.move``), is one ``State.move_all``;
+one component is ``State.move``. A zone the rules name (a constant of the generated code)
+needs no test of its kind where it runs. Anything else (a list, none, a value of another
+kind) goes to ``effects.move``, which says what is wrong where the rules wrote it.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rulelang import ast
+
+from ..model.values import ZoneRef
+from ..tables.builtins import AGGREGATES, FREE_WORK
+from ..tables.catalog import Catalog
+from .module import Module
+
+_CONSTANT = re.compile(r"_k\d+")  # the name of a constant of the generated code (Module.constant)
+
+
+def top_of(node: ast.Expr, cat: Catalog) -> ast.Expr | None:
+    """The zone of ``node`` if it is the builtin ``top(ZONE)`` (not a function or component
+    type of the rules named so), else None."""
+    if not (isinstance(node, ast.Call) and node.function == "top" and len(node.args) == 1):
+        return None
+    if "top" in cat.component_types or "top" in cat.functions or "top" in AGGREGATES \
+            or "top" in cat.load_time_functions:
+        return None
+    return node.args[0]
+
+
+def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], module: Module) -> list[str]:
+    """The lines (indented from 0) of ``move what to destination``: the destination is
+    evaluated first, then what moves, as ``effects.move`` receives them."""
+    zone = top_of(node.what, cat)
+    what = write(node.what if zone is None else zone)
+    to = write(node.to)
+    to_slot, what_slot = zone_slot(to, module), zone_slot(what, module)
+    where = to if to_slot is not None else module.fresh("_t")  # (a constant is read where it is used)
+    moved = what if what_slot is not None else module.fresh("_t")
+    lines = [f"{name} = {text}" for name, text in ((where, to), (moved, what)) if name != text]
+    to_zone = "" if to_slot is not None else f"type({where}) is _ZoneRef"
+    to_slot = to_slot if to_slot is not None else f"{where}.slot"
+    if zone is not None:
+        what_zone = "" if what_slot is not None else f"type({moved}) is _ZoneRef"
+        what_slot = what_slot if what_slot is not None else f"{moved}.slot"
+        return lines + _tested([to_zone, what_zone], f"st.move_top({what_slot}, {to_slot})",
+                               f"_move(st, {where}, _top(st, {moved}))")
+    general = f"_move(st, {where}, {moved})"
+    if what_slot is not None:  # a whole zone that the rules name
+        return lines + _tested([to_zone, f"len(st.zones[{what_slot}]) <= {FREE_WORK}"],
+                               f"st.move_all({what_slot}, {to_slot})", general)
+    first = "if"
+    if to_zone:
+        lines += [f"if type({where}) is not _ZoneRef:", f"    {general}"]
+        first = "elif"
+    return [*lines,
+            f"{first} type({moved}) is _Component:",
+            f"    st.move({moved}, {to_slot})",
+            f"elif type({moved}) is _ZoneRef and len(st.zones[{moved}.slot]) <= {FREE_WORK}:",
+            f"    st.move_all({moved}.slot, {to_slot})",
+            "else:",
+            f"    {general}"]
+
+
+def zone_slot(text: str, module: Module) -> str | None:
+    """The slot, as source, of the zone that the generated ``text`` names if it is a constant
+    of the module holding a zone, else None."""
+    if _CONSTANT.fullmatch(text):
+        value = module.namespace.get(text)
+        if type(value) is ZoneRef:
+            return str(value.slot)
+    return None
+
+
+def _tested(tests: list[str], fast: str, general: str) -> list[str]:
+    """``fast`` where every one of ``tests`` holds (an empty test always does), else ``general``."""
+    needed = [test for test in tests if test]
+    if not needed:
+        return [fast]
+    return [f"if {' and '.join(needed)}:", f"    {fast}", "else:", f"    {general}"]
