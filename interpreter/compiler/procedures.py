@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from rulelang import ast
+from rulelang.check.tree import bound_names, walk
 from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
@@ -133,6 +134,9 @@ class ProcedureWriter:
         # it from the frames, a Python function of a procedure has it as a parameter.
         self.depth = "len(st.frames)" if in_env else "_depth"
         self.locals: dict[str, str] = {}  # environment key of a local -> its Python local
+        # The loop variables of the 'for' statements being written whose items' kind (or
+        # bound) is certain: their text -> (kind, bound), either None if not known.
+        self.known: dict[str, tuple[tuple[type, int] | None, int | None]] = {}
         self.lines: list[tuple[str, Span | None]] = []
         self.tokens = TokenWriter(self.cat, self.module)  # gains and pays, in place
 
@@ -188,11 +192,19 @@ class ProcedureWriter:
         return self.compiler.writer.write(node, self.scope())
 
     def scope(self) -> Scope:
-        """Where the names of an expression of the procedure live."""
+        """Where the names of an expression of the procedure live, and what the loop
+        variables around it are known to hold."""
         c = self.compiler
         if self.in_env:
-            return Scope(set(c.scope), c.key, {}, "0")
-        return Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None")
+            scope = Scope(set(c.scope), c.key, {}, "0")
+        else:
+            scope = Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None")
+        for text, (kind, bound) in self.known.items():
+            if kind is not None:
+                scope.kinds[text] = kind
+            if bound is not None:
+                scope.integers[text] = bound
+        return scope
 
     def constant(self, value: object) -> str:
         return self.module.constant(value)
@@ -254,7 +266,26 @@ class ProcedureWriter:
         var = self.local(self.compiler.bind_plain(node.var))
         self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
         self.step(indent + 1, node.span)
+        outer = self.known.get(var)
+        self._learn_item(var, node)
         self.block(node.body, indent + 1)
+        self.known.pop(var, None)
+        if outer is not None:
+            self.known[var] = outer
+
+    def _learn_item(self, var: str, node: ast.For) -> None:
+        """What the loop variable ``var`` holds in the body of ``node``, when the kind or the
+        bound of each item of its source is certain (``ExpressionWriter.bind_item_kind``) and
+        the body binds no variable of that name (so it holds the item throughout)."""
+        if any(node.var in bound_names(n) or (isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)
+                                              and n.target.name == node.var) for n in walk(node.body)):
+            return
+        scope, writer = self.scope(), self.compiler.writer
+        writer.held.learn_running(scope)   # (as writing an expression would)
+        writer.bind_item_kind(var, node.source, scope)
+        kind, bound = scope.kinds.get(var), scope.integers.get(var)
+        if kind is not None or bound is not None:
+            self.known[var] = (kind, bound)
 
     def _While(self, node: ast.While, indent: int) -> None:
         self.emit(indent, f"while {self.expr(node.condition)}:", node.span)
