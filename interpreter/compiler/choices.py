@@ -16,7 +16,7 @@ from rulelang.syntax.placeholders import PLACEHOLDER
 
 from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, Options
-from ..model.values import Component, EnumValue, Player, RuleError, Value, display, display_within, kind_of
+from ..model.values import Component, EnumValue, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
 
 if TYPE_CHECKING:
@@ -211,7 +211,11 @@ class ChoiceLowering:
             try:
                 for p in waiting:
                     env[pvar] = p
-                    options = _unique(as_list(st, source(st, env)))
+                    found = source(st, env)
+                    if type(found) is ZoneRef and len(st.zones[found.slot]) <= FREE_WORK:  # as as_list reads it
+                        options = _unique(tuple(st.zones[found.slot]))
+                    else:
+                        options = _unique(as_list(st, found))
                     if not options:
                         raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
                     per_player[p.index] = (options, action_ids(options))
