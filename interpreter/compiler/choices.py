@@ -212,8 +212,9 @@ class ChoiceLowering:
                 for p in waiting:
                     env[pvar] = p
                     found = source(st, env)
+                    options: tuple[Value, ...]
                     if type(found) is ZoneRef and len(st.zones[found.slot]) <= FREE_WORK:  # as as_list reads it
-                        options = _unique(tuple(st.zones[found.slot]))
+                        options = tuple(st.zones[found.slot])   # a zone holds a component once (no copies)
                     else:
                         options = _unique(as_list(st, found))
                     if not options:
