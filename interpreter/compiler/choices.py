@@ -168,7 +168,7 @@ class ChoiceLowering:
         if not outer:
             compiler.scope.discard(pvar)  # the player variable is only bound in the options' list
         compiler.bind_plain(var)
-        action_ids = compiler.cat.action_ids
+        action_ids, seats = compiler.cat.action_ids, compiler.cat.players
         compiler.counter += 1
         picks_key = f"$picks{compiler.counter}"
         span = node.span
@@ -185,8 +185,13 @@ class ChoiceLowering:
             def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
                 env = fr.env
                 picks_now = dict(cast("dict[Value, Value]", env.get(picks_key, _NO_PICKS)))
-                picks_now[st.game.catalog.players[player_index]] = value
-                waiting = tuple([i for i in to_pick if i != player_index])
+                picks_now[seats[player_index]] = value
+                times = to_pick.count(player_index)   # (once, unless the group names a player twice)
+                if times == 1:
+                    at = to_pick.index(player_index)
+                    waiting = to_pick[:at] + to_pick[at + 1:]
+                else:
+                    waiting = tuple([i for i in to_pick if i != player_index])
                 if not waiting:  # all picked: known together
                     env.pop(picks_key, None)
                     env[var] = {p: picks_now[p] for p in group}
@@ -195,7 +200,7 @@ class ChoiceLowering:
                 env[picks_key] = picks_now
                 rest = per_player.copy()   # the others: the same options
                 rest.pop(player_index, None)
-                chosen_now = tuple(sorted(chosen + (player_index,) * to_pick.count(player_index)))
+                chosen_now = tuple(sorted(chosen + (player_index,) * times))
                 st.pending = waiting_for(group, waiting, chosen_now, rest)
             return Decision("simultaneous", to_pick, (), (), resume, (), per_player, chosen, prompt_of, span, "")
 
