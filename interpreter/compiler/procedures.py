@@ -25,6 +25,7 @@ from rulelang.diagnostics import Span
 from ..model.problems import unchecked
 from ..model.program import Op
 from ..tables.attributes import owned_variable
+from ..tables.builtins import FREE_WORK
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
 from .scope import Scope
@@ -313,6 +314,9 @@ class ProcedureWriter:
         self.emit(indent, f"{moved} = {what}", node.span)
         self.emit(indent, f"if type({moved}) is _Component and type({where}) is _ZoneRef:", node.span)
         self.emit(indent + 1, f"st.move({moved}, {where}.slot)", node.span)  # one component: effects.move's first case
+        self.emit(indent, f"elif type({moved}) is _ZoneRef and type({where}) is _ZoneRef"
+                          f" and len(st.zones[{moved}.slot]) <= {self.constant(FREE_WORK)}:", node.span)
+        self.emit(indent + 1, f"st.move_all({moved}.slot, {where}.slot)", node.span)  # a short zone: its third case
         self.emit(indent, "else:", node.span)
         self.emit(indent + 1, f"_move(st, {where}, {moved})", node.span)
 
