@@ -16,7 +16,7 @@ from rulelang.syntax.placeholders import PLACEHOLDER
 
 from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, Options
-from ..model.values import Component, EnumValue, Player, RuleError, Value, display, display_within, kind_of
+from ..model.values import Component, EnumValue, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
 from .module import Inline, Module
 
@@ -191,7 +191,7 @@ class ChoiceLowering:
         if not outer:
             compiler.scope.discard(pvar)  # the player variable is only bound in the options' list
         compiler.bind_plain(var)
-        action_ids = compiler.cat.action_ids
+        action_ids, seats = compiler.cat.action_ids, compiler.cat.players
         compiler.counter += 1
         picks_key = f"$picks{compiler.counter}"
         span = node.span
@@ -208,8 +208,13 @@ class ChoiceLowering:
             def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
                 env = fr.env
                 picks_now = dict(cast("dict[Value, Value]", env.get(picks_key, _NO_PICKS)))
-                picks_now[st.game.catalog.players[player_index]] = value
-                waiting = tuple([i for i in to_pick if i != player_index])
+                picks_now[seats[player_index]] = value
+                times = to_pick.count(player_index)   # (once, unless the group names a player twice)
+                if times == 1:
+                    at = to_pick.index(player_index)
+                    waiting = to_pick[:at] + to_pick[at + 1:]
+                else:
+                    waiting = tuple([i for i in to_pick if i != player_index])
                 if not waiting:  # all picked: known together
                     env.pop(picks_key, None)
                     env[var] = {p: picks_now[p] for p in group}
@@ -218,7 +223,7 @@ class ChoiceLowering:
                 env[picks_key] = picks_now
                 rest = per_player.copy()   # the others: the same options
                 rest.pop(player_index, None)
-                chosen_now = tuple(sorted(chosen + (player_index,) * to_pick.count(player_index)))
+                chosen_now = tuple(sorted(chosen + (player_index,) * times))
                 st.pending = waiting_for(group, waiting, chosen_now, rest)
             return Decision("simultaneous", to_pick, (), (), resume, (), per_player, chosen, prompt_of, span, "")
 
@@ -234,7 +239,12 @@ class ChoiceLowering:
             try:
                 for p in waiting:
                     env[pvar] = p
-                    options = _unique(as_list(st, source(st, env)))
+                    found = source(st, env)
+                    options: tuple[Value, ...]
+                    if type(found) is ZoneRef and len(st.zones[found.slot]) <= FREE_WORK:  # as as_list reads it
+                        options = tuple(st.zones[found.slot])   # a zone holds a component once (no copies)
+                    else:
+                        options = _unique(as_list(st, found))
                     if not options:
                         raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
                     per_player[p.index] = (options, action_ids(options))

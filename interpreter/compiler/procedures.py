@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from rulelang import ast
+from rulelang.check.tree import bound_names, walk
 from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
@@ -141,7 +142,8 @@ class ProcedureWriter:
         self.lines: list[tuple[str, Span | None]] = []
         self.tokens = TokenWriter(self.cat, self.module)  # gains and pays, in place
         # The names of the procedure that one 'let' alone binds, and what is known of the
-        # Python local of each such 'let' written so far (lets.py).
+        # Python local of each such 'let' written so far (lets.py) and of each loop variable
+        # of the 'for' statements being written whose items' kind or bound is certain.
         self.once: frozenset[str] = frozenset()
         self.known: dict[str, Facts] = {}
 
@@ -206,7 +208,8 @@ class ProcedureWriter:
         return self.compiler.writer.write(node, self.scope())
 
     def scope(self) -> Scope:
-        """Where the names of an expression of the procedure live."""
+        """Where the names of an expression of the procedure live, and what its 'let'
+        locals and the loop variables around it are known to hold."""
         c = self.compiler
         if self.in_env:
             return Scope(set(c.scope), c.key, {}, "0")
@@ -319,7 +322,26 @@ class ProcedureWriter:
         self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
         self.bound(indent + 1, var, node.span)
         self.step(indent + 1, node.span)
+        outer = self.known.get(var)
+        self._learn_item(var, node)
         self.block(node.body, indent + 1)
+        self.known.pop(var, None)
+        if outer is not None:
+            self.known[var] = outer
+
+    def _learn_item(self, var: str, node: ast.For) -> None:
+        """What the loop variable ``var`` holds in the body of ``node``, when the kind or the
+        bound of each item of its source is certain (``ExpressionWriter.bind_item_kind``) and
+        the body binds no variable of that name (so it holds the item throughout)."""
+        if any(node.var in bound_names(n) or (isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)
+                                              and n.target.name == node.var) for n in walk(node.body)):
+            return
+        scope, writer = self.scope(), self.compiler.writer
+        writer.held.learn_running(scope)   # (as writing an expression would)
+        writer.bind_item_kind(var, node.source, scope)
+        kind, bound = scope.kinds.get(var), scope.integers.get(var)
+        if kind is not None or bound is not None:
+            self.known[var] = Facts(bound, False, kind)
 
     def _While(self, node: ast.While, indent: int) -> None:
         self.emit(indent, f"while {self.expr(node.condition)}:", node.span)

@@ -1,0 +1,47 @@
+"""A whole zone moved by compiled code (interpreter/compiler/procedures.py): a short zone moves
+in place (``State.move_all``), a long one through ``effects.move``, which charges its size to
+the step budget; both keep the zone's order and every component once."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from conftest import generated_functions as code
+from conftest import setup_failure as failure
+
+import rulelang
+
+MOVES = '''\
+    game "G" { players 1  max_steps 100 }
+    component card { rank: int }
+    zone pile: card visible all
+    zone other: card visible all
+    deck cards: card in pile = [card(rank: r) for r in 1..SIZE]
+    var ranks: list[int] = []
+    procedure gather() {
+      move pile to other
+      ranks = [c.rank for c in other]
+    }
+    phase p {
+      call gather()
+      end game
+    }
+'''
+
+
+def load(tmp_path: Path, size: int) -> rulelang.Game:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(MOVES).replace("SIZE", str(size)), encoding="utf-8")
+    return rulelang.load(path, players=1)
+
+
+def test_a_short_zone_moves_in_place_keeping_its_order(tmp_path: Path) -> None:
+    game = load(tmp_path, 40)
+    assert "st.move_all(" in code(game)
+    state = game.new_initial_state()
+    assert state.to_json()["globals"]["ranks"] == list(range(1, 41))
+
+
+def test_a_long_zone_is_still_charged_to_the_step_budget(tmp_path: Path) -> None:
+    (diagnostic,) = failure(load(tmp_path, 120)).diagnostics
+    assert diagnostic.span.line == 8 and "more than 100 items of work" in diagnostic.message
