@@ -31,6 +31,7 @@ DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
 _MISSING = object()
 _NO_PICKS: dict[Value, Value] = {}   # (never written: a pick copies the picks)
+_NOT_YET = cast(Value, object())  # a chooser not computed yet (typed as a value: no cast where it is passed)
 _T = TypeVar("_T")
 
 
@@ -69,11 +70,11 @@ class ChoiceLowering:
         made: dict[tuple[Value, ...], Decision] = {}
 
         def choose(st: State, fr: Frame) -> None:
-            given(st, fr, source(st, fr.env), _MISSING)
+            given(st, fr, source(st, fr.env), _NOT_YET)
 
-        def given(st: State, fr: Frame, options: Value, chosen_by: object) -> None:
+        def given(st: State, fr: Frame, options: Value, chosen_by: Value) -> None:
             """``choose`` once its list of options is computed (and its chooser, if not
-            ``_MISSING``): the resumable function computes them in place (``choose_in_place``)."""
+            ``_NOT_YET``): the resumable function computes them in place (``choose_in_place``)."""
             if type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
                 options = as_list(st, options)
             try:
@@ -84,7 +85,7 @@ class ChoiceLowering:
             if decision is None:
                 new_choice(st, fr, options, True, chosen_by)
                 return
-            player = chooser(st, fr.env) if chosen_by is _MISSING else cast(Value, chosen_by)
+            player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
             if decision.players[0] != player.index:  # the same options for another player: not kept
@@ -93,7 +94,7 @@ class ChoiceLowering:
             st.pending = decision
 
         def new_choice(st: State, fr: Frame, options: tuple[Value, ...], hashable: bool,
-                       chosen_by: object = _MISSING) -> None:
+                       chosen_by: Value = _NOT_YET) -> None:
             """``choose`` of a list of options not kept: the same checks, and the decision
             kept when the list was offered before and ``known_ids`` kept it (interned values, no
             copies)."""
@@ -105,7 +106,9 @@ class ChoiceLowering:
                         fr.pc = otherwise_box[0]
                         return
                     raise RuleError("this choice offers no option", "E604")
-            player = _choosing_player(st, chooser(st, fr.env) if chosen_by is _MISSING else cast(Value, chosen_by))
+            player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
+            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
+                player = _choosing_player(st, player)
             if ids is None:
                 ids = remember_ids(options)
                 if not hashable or known_ids(options) is not ids:  # (not kept: values not interned, or too many)
@@ -362,13 +365,13 @@ def _unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
 
 
 def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],
-                    given: Callable[[State, Frame, Value, object], None], note: str) -> Inline:
+                    given: Callable[[State, Frame, Value, Value], None], note: str) -> Inline:
     """The body of a 'choose' as the resumable function writes it (resumable.py): the lines
     that compute its list (into ``_o``) and its chooser (``_p``) in place, then the decision
     kept for that list and that player awaited at once; ``given``, the choice's own code, in
     every other case."""
     source, chooser = computed
-    kept, rest, missing = module.constant(made), module.constant(given), module.constant(_MISSING)
+    kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
     return Inline((*source,
                    f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
                    "    try:", f"        _d = {kept}.get(_o)", "    except TypeError:", "        _d = None",

@@ -133,6 +133,8 @@ class ExpressionWriter:
             after = [f"st.push({self.module.constant(node.procedure)}, _locals, {self.module.constant(ret)})"]
         op: Op = self._define(name, "st, fr", f"call at {_where(node)}", scope, before, computed,
                               [*after, "fr.pc += 1"])
+        body = self._body(scope, before[1:], computed, [*after, "fr.pc = pc = @next@"])  # (resumable.py)
+        self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (), f"call at {_where(node)}")
         return op
 
     @staticmethod

@@ -92,12 +92,18 @@ _CALLED = ["_called = st.frames[-1]",
            "    return steps"]
 
 
+_CALLS = ("push", "unpaused")  # the shapes of calls that may push frames
+
+
 def _operation(code: Code, at: int, module: Module, inline: bool) -> list[Line]:
     """The lines that run operation ``at`` and leave ``pc`` (and ``fr.pc``) where it goes on."""
     shape = code.shapes.get(at)
     if inline and shape is not None and shape[0] == "start" and shape[2] in module.inline:
         return _start_in_place(code, at, module, module.inline[shape[2]])
-    body = module.inline.get(code.ops[at]) if inline and shape is None else None
+    body = module.inline.get(code.ops[at]) if inline and (shape is None or shape[0] in _CALLS) else None
+    if body is not None and shape is not None:  # a call that pushed frames: the procedure called runs from here
+        pushed = _CALLED if shape[0] == "push" else ["if st.frames[-1] is not fr:", *("    " + x for x in _CALLED)]
+        return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, *pushed, "pc = fr.pc"])]
     if body is not None and at not in code.local:  # (one that may pause: the run loop goes on after it)
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, "return steps"])]
     if body is not None:  # (a jump back skips the tests of the operations after it)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias
 
 from rulelang import ast
 from rulelang.diagnostics import Span
@@ -188,7 +188,7 @@ class Decision:
         # player each), and then its legal actions, the host's Action objects, kept when first
         # asked (``Decisions.legal_actions``).
         self.shared = False
-        self.actions: tuple[object, ...] | None = None
+        self.actions: tuple[Any, ...] | None = None  # (Actions, of the state layer above: Any, not a cast per call)
 
     def options_of(self, player: int) -> Options:
         """The options of ``player`` (one of ``players``) and their action ids."""

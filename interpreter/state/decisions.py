@@ -57,9 +57,9 @@ class Decisions:
         """The actions ``player`` may take now (the only player to act by default)."""
         decision = self.pending
         if decision is not None and type(player) is int and player in decision.players and not self.terminal:
-            kept = decision.actions  # the usual call: a player to act
+            kept: tuple[Action, ...] | None = decision.actions  # the usual call: a player to act
             if kept is not None:  # at a decision that states share, asked before
-                return list(cast("tuple[Action, ...]", kept))
+                return list(kept)
             options, ids = decision.options_of(player)
             made = self.game.actions[player]
             try:
