@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 
 from rulelang.check.variants import read_source
 from rulelang.diagnostics import Diagnostic
-from rulelang.errors import IllegalActionError, RulelangError
+from rulelang.errors import IllegalActionError, RulelangError, RulesetError
 from rulelang.files import MAX_RULESET_BYTES
 from rulelang.loader import lint_text
 
 from ..game import Game
 from ..state.state import State
 from .budgets import AgentBudget
-from .library import GAMES_CACHED, GameLibrary, shown_file
+from .library import GAMES_CACHED, GameLibrary, shown_file, write_ruleset
 from .protocol import (
     JSON,
     MAX_LINE_BYTES,
@@ -91,6 +91,8 @@ class Session:
             return {"id": request_id, "op": op, "ok": True, "result": OPS[op](self, fields)}
         except ProtocolError as error:
             return error_reply(request_id, op, error)
+        except RulesetError as error:
+            return error_reply(request_id, op, self.library.as_client_error(error))
         except RulelangError as error:
             return error_reply(request_id, op, error)
         except Exception as error:
@@ -269,7 +271,7 @@ def op_lint(session: Session, request: JSON) -> JSON:
     library.budget.check_size(request["text"])
     found = library.budget.within_load_time(f"linting {shorten(name)}",
                                             lambda: lint_text(request["text"], str(path), root=library.root))
-    return {"diagnostics": [lint_data(d, str(path), name, session.library.root) for d in found]}
+    return {"diagnostics": [lint_data(library.relative_diagnostic(d), str(path), name, library.root) for d in found]}
 
 
 def lint_data(diagnostic: Diagnostic, full: str, name: str, root: Path | None) -> JSON:
@@ -294,9 +296,11 @@ def op_save_source(session: Session, request: JSON) -> JSON:
         raise ProtocolError("P003", f"request.text is larger than a ruleset may be ({MAX_RULESET_BYTES} bytes)")
     if not path.parent.is_dir():
         raise ProtocolError("P007", f"{shorten(request['path'])}: no such folder")
-    if path.exists() and not path.is_file():
-        raise ProtocolError("P007", f"{shorten(request['path'])}: not a regular file")
-    path.write_bytes(data)
+    try:
+        write_ruleset(path, data)
+    except OSError as error:
+        raise ProtocolError("P007", f"{shorten(request['path'])}: cannot be written "
+                                    f"({error.strerror or type(error).__name__})") from None
     return {"path": request["path"], "bytes": len(data)}
 
 

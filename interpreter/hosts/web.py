@@ -161,7 +161,8 @@ class Handler(TimedHandler):
 
     def host_allowed(self) -> bool:
         """Whether the Host header names this server (else a 403 is sent)."""
-        if self.headers.get("Host", "") in self.app.hosts:
+        named = self.headers.get_all("Host") or []
+        if len(named) == 1 and named[0] in self.app.hosts:   # one Host header, naming this server
             return True
         self.send_json(403, refusal("P010", "this server answers only requests addressed to it (Host)"))
         return False
