@@ -27,7 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from .budgets import AgentBudget, ConnectionTimeouts
+from .budgets import (
+    IDLE_SECONDS,
+    MAX_AGENT_ITERATIONS,
+    MAX_AGENT_SECONDS,
+    READ_SECONDS,
+    AgentBudget,
+    ConnectionTimeouts,
+)
 from .library import GameLibrary
 from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply, log_gone
 from .sessions import Session
@@ -189,9 +196,10 @@ async def start_tcp(host: str, port: int, library: GameLibrary, max_connections:
     return await asyncio.start_server(tcp.serve_connection, host, port, backlog=max(max_connections, 100))
 
 
-async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary) -> None:
+async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary, agent_budget: AgentBudget,
+                                   timeouts: ConnectionTimeouts) -> None:
     """Serve until SIGTERM or SIGINT (Ctrl-C), then close every connection and return."""
-    server = await start_tcp(host, port, library)
+    server = await start_tcp(host, port, library, agent_budget=agent_budget, timeouts=timeouts)
     bound = server.sockets[0].getsockname()
     print(f"rulelang serve: listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
     stopped = asyncio.Event()
@@ -205,15 +213,17 @@ async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary) -
 
 # ---------------------------------------------------------------- the command
 
-def serve(port: int | None = None, host: str = DEFAULT_HOST, root: str | None = None) -> None:
+def serve(port: int | None = None, host: str = DEFAULT_HOST, root: str | None = None, *,
+          agent_budget: AgentBudget | None = None, timeouts: ConnectionTimeouts | None = None) -> None:
     """Serve the protocol: on TCP ``host:port`` when a port is given, else on stdin/stdout.
     ``root`` confines the rulesets clients may load (and the files they name)."""
     library = GameLibrary(Path(root) if root is not None else None)
+    agent_budget = agent_budget or AgentBudget()
     with contextlib.suppress(KeyboardInterrupt):
         if port is None:
-            serve_stream(sys.stdin.buffer, sys.stdout.buffer, Session(library))
+            serve_stream(sys.stdin.buffer, sys.stdout.buffer, Session(library, agent_budget=agent_budget))
         else:
-            asyncio.run(_serve_tcp_until_stopped(host, port, library))
+            asyncio.run(_serve_tcp_until_stopped(host, port, library, agent_budget, timeouts or ConnectionTimeouts()))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,11 +233,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=None, help="TCP port (0: any free port); default: stdin/stdout")
     parser.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--root", default=None, help="the folder that rulesets must lie in")
+    parser.add_argument("--agent-iterations", type=int, default=MAX_AGENT_ITERATIONS,
+                        help=f"an agent's iterations per decision at most (default {MAX_AGENT_ITERATIONS})")
+    parser.add_argument("--agent-seconds", type=float, default=MAX_AGENT_SECONDS,
+                        help=f"an agent's seconds per decision at most (default {MAX_AGENT_SECONDS:g})")
+    parser.add_argument("--idle-timeout", type=float, default=IDLE_SECONDS,
+                        help=f"seconds a TCP connection may send nothing (default {IDLE_SECONDS:g})")
+    parser.add_argument("--read-timeout", type=float, default=READ_SECONDS,
+                        help=f"seconds a request line may take to arrive whole (default {READ_SECONDS:g})")
     arguments = parser.parse_args(argv)
     if arguments.root is not None and not Path(arguments.root).is_dir():
         parser.error(f"--root {arguments.root}: not a folder")
     try:
-        serve(arguments.port, arguments.host, arguments.root)
+        serve(arguments.port, arguments.host, arguments.root,
+              agent_budget=AgentBudget(arguments.agent_iterations, arguments.agent_seconds),
+              timeouts=ConnectionTimeouts(arguments.idle_timeout, arguments.read_timeout))
     except OSError as error:   # the port is taken, the address is not local...
         print(f"rulelang serve: {error}", file=sys.stderr)
         return 1
