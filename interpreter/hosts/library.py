@@ -38,6 +38,7 @@ class GameLibrary:
     cached: OrderedDict[tuple[str, int, int, int | None], Game] = field(default_factory=OrderedDict)
     summaries: dict[tuple[str, int, int], JSON] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)   # the tables above, for sessions in threads
+    loading: dict[tuple[str, int, int, int | None], threading.Lock] = field(default_factory=dict)
 
     def game(self, name: str, players: int | None) -> Game:
         """The Game of the ruleset file ``name`` (relative to the root, or to the server's
@@ -49,16 +50,18 @@ class GameLibrary:
             return load(path, players, root=self.root)   # the engine says why it cannot be read
         key = (os.path.realpath(path), info.st_mtime_ns, info.st_size, players)
         with self.lock:
-            game = self.cached.get(key)
-            if game is not None:
+            loading = self.loading.setdefault(key, threading.Lock())
+        with loading:   # one load of a ruleset at a time: the sessions asking for it meanwhile wait for it
+            with self.lock:
+                game = self.cached.get(key)
+            if game is None:
+                game = self.within_budget(name, lambda: load(path, players, root=self.root))
+            with self.lock:
+                self.cached[key] = game
                 self.cached.move_to_end(key)
-                return game
-        game = self.within_budget(name, lambda: load(path, players, root=self.root))   # outside the lock
-        with self.lock:
-            game = self.cached.setdefault(key, game)   # the first of two loads at once is kept
-            self.cached.move_to_end(key)
-            while len(self.cached) > GAMES_CACHED:
-                self.cached.popitem(last=False)
+                while len(self.cached) > GAMES_CACHED:
+                    self.cached.popitem(last=False)
+                self.loading.pop(key, None)
         return game
 
     def path_of(self, name: str) -> Path:

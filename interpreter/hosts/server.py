@@ -11,8 +11,10 @@ is the transport: it splits the lines, hands each to the connection's ``Session`
 
 Every connection has its own session; the rulesets loaded are shared by every session of a
 server (a ``GameLibrary``: a ``Game`` never changes). Over TCP the requests of a connection
-run one after the other in a bounded pool of worker threads (WORKERS), so a session's long
-request (an agent's search, a slow load) never holds up another connection's requests.
+run one after the other; those that may take long (``Session.may_take_long``: an agent's
+search, a load, a game whose rules a client sent) run in a bounded pool of worker threads
+(WORKERS), so that they never hold up another connection's requests, and the others on the
+event loop (a hand-over to a thread costs more than they do).
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ from .budgets import (
 )
 from .library import GameLibrary
 from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply, log_gone
-from .sessions import Session
+from .sessions import ReadLine, Session
 
 MAX_CONNECTIONS = 128          # TCP clients served at once
 WORKERS = 8                    # TCP requests answered at once (by threads; the others wait their turn)
@@ -147,7 +149,11 @@ class TcpServer:
             replies: list[bytes] = []
             size = 0
             for line in splitter.feed(data) if data else splitter.finish():
-                replies.append(await loop.run_in_executor(self.workers, reply_line, session, line))
+                read = session.read_line(line)
+                if session.may_take_long(read):   # in a worker, so that the other connections go on
+                    replies.append(await loop.run_in_executor(self.workers, reply_line, session, read))
+                else:
+                    replies.append(reply_line(session, read))
                 size += len(replies[-1])
                 if size >= WRITE_CHUNK:   # the replies to one read are sent together, up to a bound
                     await self.send(writer, replies)
@@ -182,9 +188,9 @@ class TcpServer:
             await asyncio.wait_for(writer.drain(), self.timeouts.write_seconds)
 
 
-def reply_line(session: Session, line: bytes | TooLong) -> bytes:
-    """The encoded reply to one line (in a worker thread)."""
-    return encode(session.handle_line(line))
+def reply_line(session: Session, read: ReadLine) -> bytes:
+    """The encoded reply to a line read."""
+    return encode(session.answer(read))
 
 
 async def start_tcp(host: str, port: int, library: GameLibrary, max_connections: int = MAX_CONNECTIONS,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,16 +66,42 @@ class Session:
         self.games: dict[str, Game] = {}
         self.states: dict[str, tuple[str, State]] = {}   # handle -> (its game's handle, state)
         self.made = 0   # handles given so far: each handle is used once
+        self.from_text: set[str] = set()   # the games loaded from a client's text (its rules may be slow)
 
     def handle_line(self, line: bytes | str | TooLong) -> JSON:
         """The reply to one line of the protocol."""
+        return self.answer(self.read_line(line))
+
+    def read_line(self, line: bytes | str | TooLong) -> ReadLine:
+        """One line of the protocol read: its request, or the reply that refuses it."""
         if isinstance(line, TooLong):
-            return error_reply(None, None, ProtocolError("P002", f"the line is longer than {MAX_LINE_BYTES} bytes"))
+            return ReadLine(refusal=error_reply(None, None, ProtocolError(
+                "P002", f"the line is longer than {MAX_LINE_BYTES} bytes")))
         try:
-            request = parse_json(line)
+            return ReadLine(parse_json(line), text_checked=not may_hold_surrogates(line))
         except ProtocolError as error:
-            return error_reply(None, None, error)
-        return self.handle(request, text_checked=not may_hold_surrogates(line))
+            return ReadLine(refusal=error_reply(None, None, error))
+
+    def answer(self, read: ReadLine) -> JSON:
+        """The reply to a line read (``read_line``)."""
+        if read.refusal is not None:
+            return read.refusal
+        return self.handle(read.request, text_checked=read.text_checked)
+
+    def may_take_long(self, read: ReadLine) -> bool:
+        """Whether the request of ``read`` may take long (a transport then answers it in a
+        worker thread): an op whose work has no small bound (LONG_OPS), or any op on a game
+        whose rules came from a client's text (bounded only by the server's steps)."""
+        request = read.request
+        if read.refusal is not None or not isinstance(request, dict):
+            return False
+        if request.get("op") in LONG_OPS:
+            return True
+        handle = request.get("state", request.get("game"))
+        if not isinstance(handle, str):
+            return False
+        game = self.states[handle][0] if handle in self.states else handle
+        return game in self.from_text
 
     def handle(self, request: object, *, text_checked: bool = False) -> JSON:
         """The reply to one request (a decoded JSON value); never raises. ``text_checked``:
@@ -149,7 +176,18 @@ class Session:
         for state_handle in closed:
             del self.states[state_handle]
         del self.games[handle]
+        self.from_text.discard(handle)
         return [handle, *closed]
+
+
+@dataclass(frozen=True)
+class ReadLine:
+    """A line of the protocol read: its request (a decoded JSON value), or the reply that
+    refuses it; ``text_checked``: its strings are known to hold no lone surrogate."""
+
+    request: object = None
+    text_checked: bool = False
+    refusal: JSON | None = None
 
 
 # ---------------------------------------------------------------- requests, one function each
@@ -169,6 +207,8 @@ def op_load(session: Session, request: JSON) -> JSON:
     else:
         game = library.game(request["path"], players)
     handle = session.add_game(game)
+    if "text" in request:
+        session.from_text.add(handle)
     low, high = game.settings.players
     return {"game": handle, "title": game.title, "players": game.num_players,
             "num_distinct_actions": game.num_distinct_actions(), "min_players": low, "max_players": high,
@@ -378,6 +418,8 @@ def progress(state: State) -> JSON:
     """Who is to act and whether the game is over: what a client needs after each move."""
     return {"to_act": state.current_players(), "terminal": state.is_terminal()}
 
+
+LONG_OPS = frozenset({"load", "lint", "rulesets", "source", "save_source", "restore", "replay", "agent_action"})
 
 OPS: dict[str, Handler] = {
     "hello": op_hello, "load": op_load, "new_game": op_new_game, "status": op_status,
