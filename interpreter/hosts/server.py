@@ -38,6 +38,7 @@ from .budgets import (
     ConnectionTimeouts,
 )
 from .library import GameLibrary
+from .memory import MemoryBudget
 from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply, log_gone
 from .sessions import ReadLine, Session
 
@@ -118,6 +119,7 @@ class TcpServer:
     agent_budget: AgentBudget = field(default_factory=AgentBudget)
     workers: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(WORKERS, "rulelang-serve"))
     timeouts: ConnectionTimeouts = field(default_factory=ConnectionTimeouts)
+    memory: MemoryBudget = field(default_factory=MemoryBudget)
     connections: int = 0
 
     async def serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -128,7 +130,11 @@ class TcpServer:
                 refusal = ProtocolError("P006", f"the server serves at most {self.max_connections} connections at once")
                 writer.write(encode(error_reply(None, None, refusal)))
             else:
-                await self.answer(reader, writer, Session(self.library, agent_budget=self.agent_budget))
+                session = Session(self.library, agent_budget=self.agent_budget, memory=self.memory)
+                try:
+                    await self.answer(reader, writer, session)
+                finally:
+                    self.memory.leave(session)
             await asyncio.wait_for(writer.drain(), self.timeouts.write_seconds)
         except (OSError, asyncio.TimeoutError) as error:   # the client went away, stopped reading, or its socket failed
             log_gone("rulelang serve", writer.get_extra_info("peername"), error)
@@ -195,10 +201,11 @@ def reply_line(session: Session, read: ReadLine) -> bytes:
 
 async def start_tcp(host: str, port: int, library: GameLibrary, max_connections: int = MAX_CONNECTIONS,
                     *, agent_budget: AgentBudget | None = None, workers: int = WORKERS,
-                    timeouts: ConnectionTimeouts | None = None) -> asyncio.Server:
+                    timeouts: ConnectionTimeouts | None = None, memory: MemoryBudget | None = None) -> asyncio.Server:
     """A started TCP server (``port`` 0: any free port; ``server.sockets`` tells which)."""
     tcp = TcpServer(library, max_connections, agent_budget or AgentBudget(),
-                    ThreadPoolExecutor(workers, "rulelang-serve"), timeouts or ConnectionTimeouts())
+                    ThreadPoolExecutor(workers, "rulelang-serve"), timeouts or ConnectionTimeouts(),
+                    memory or MemoryBudget())
     return await asyncio.start_server(tcp.serve_connection, host, port, backlog=max(max_connections, 100))
 
 
