@@ -203,7 +203,7 @@ def test_a_broken_ruleset_gives_every_diagnostic_with_its_location(session: Sess
                                            encoding="utf-8")
     confined = Session(GameLibrary(tmp_path))
     found = error(confined, "load", path="broken.rules")
-    assert found["code"] == "E101" and found["location"] == f"{tmp_path / 'broken.rules'}:3:11"
+    assert found["code"] == "E101" and found["location"] == "broken.rules:3:11"   # relative to the root (issue 25)
     assert [(d["code"], d["location"].rsplit(":", 2)[1]) for d in found["diagnostics"]] == [("E101", "3"),
                                                                                              ("E101", "4")]
     assert error(confined, "load", path="missing.rules")["code"] == "E001"

@@ -38,6 +38,7 @@ class GameLibrary:
     cached: OrderedDict[tuple[str, int, int, int | None], Game] = field(default_factory=OrderedDict)
     summaries: dict[tuple[str, int, int], JSON] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)   # the tables above, for sessions in threads
+    loading: dict[tuple[str, int, int, int | None], threading.Lock] = field(default_factory=dict)
 
     def game(self, name: str, players: int | None) -> Game:
         """The Game of the ruleset file ``name`` (relative to the root, or to the server's
@@ -49,16 +50,18 @@ class GameLibrary:
             return load(path, players, root=self.root)   # the engine says why it cannot be read
         key = (os.path.realpath(path), info.st_mtime_ns, info.st_size, players)
         with self.lock:
-            game = self.cached.get(key)
-            if game is not None:
+            loading = self.loading.setdefault(key, threading.Lock())
+        with loading:   # one load of a ruleset at a time: the sessions asking for it meanwhile wait for it
+            with self.lock:
+                game = self.cached.get(key)
+            if game is None:
+                game = self.within_budget(name, lambda: load(path, players, root=self.root))
+            with self.lock:
+                self.cached[key] = game
                 self.cached.move_to_end(key)
-                return game
-        game = self.within_budget(name, lambda: load(path, players, root=self.root))   # outside the lock
-        with self.lock:
-            game = self.cached.setdefault(key, game)   # the first of two loads at once is kept
-            self.cached.move_to_end(key)
-            while len(self.cached) > GAMES_CACHED:
-                self.cached.popitem(last=False)
+                while len(self.cached) > GAMES_CACHED:
+                    self.cached.popitem(last=False)
+                self.loading.pop(key, None)
         return game
 
     def path_of(self, name: str) -> Path:
@@ -94,10 +97,44 @@ class GameLibrary:
         return replace(diagnostic, span=replace(diagnostic.span, file=file))
 
     def ruleset_file(self, name: str) -> Path:
-        """The path of the ruleset file ``name``: P007 unless it names a ``.rules`` file in the root."""
+        """The path of the ruleset file ``name``: P007 unless it names a ``.rules`` file in the
+        root that is no symbolic link and, resolved, a regular ``.rules`` file (or none yet)."""
         if not name.endswith(RULESET_SUFFIX):
             raise ProtocolError("P007", f"{shorten(name)}: not a ruleset file (*{RULESET_SUFFIX})")
-        return self.path_of(name)
+        path = self.path_of(name)
+        if path.is_symlink():
+            raise ProtocolError("P007", f"{shorten(name)}: a symbolic link, not a ruleset file")
+        real = resolved(path)
+        if not real.name.endswith(RULESET_SUFFIX) or (os.path.lexists(real) and not real.is_file()):
+            raise ProtocolError("P007", f"{shorten(name)}: not a regular ruleset file")
+        return path
+
+    def as_client_error(self, error: RulesetError) -> RulesetError:
+        """``error`` with the root's folder left out of its files, messages and hints (a client
+        sees paths relative to the root, never where the root lies)."""
+        if self.root is None:
+            return error
+        return RulesetError([self.relative_diagnostic(d, files=True) for d in error.diagnostics])
+
+    def relative_diagnostic(self, diagnostic: Diagnostic, files: bool = False) -> Diagnostic:
+        """One diagnostic with the root's folder left out of its message, hint and notes
+        (and of its file, with ``files``)."""
+        hint = None if diagnostic.hint is None else self.without_root(diagnostic.hint)
+        span = diagnostic.span
+        if files and span is not None:
+            span = replace(span, file=self.without_root(span.file))
+        return replace(diagnostic, message=self.without_root(diagnostic.message), hint=hint, span=span,
+                       notes=tuple(self.without_root(note) for note in diagnostic.notes))
+
+    def without_root(self, text: str) -> str:
+        """``text`` with every spelling of the root's folder (and the "/" after it) left out."""
+        if self.root is None:
+            return text
+        for spelling in sorted({str(resolved(self.root)), os.path.abspath(self.root), str(self.root)},
+                               key=len, reverse=True):
+            if spelling not in ("", "."):
+                text = text.replace(spelling + os.sep, "").replace(spelling, ".")
+        return text
 
     def rulesets(self) -> list[JSON]:
         """Every ruleset file under the root (or the working folder), sorted, at most
@@ -164,3 +201,11 @@ def shown_file(file: str, full: str, name: str, root: Path | None) -> str:
     if root is not None and inside(resolved(Path(file)), resolved(root)):
         return resolved(Path(file)).relative_to(resolved(root)).as_posix()
     return file
+
+
+def write_ruleset(path: Path, data: bytes) -> None:
+    """Write ``data`` to the ruleset file ``path``, never through a symbolic link (not even a
+    dangling one: ``O_NOFOLLOW``); OSError otherwise."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)

@@ -11,8 +11,10 @@ is the transport: it splits the lines, hands each to the connection's ``Session`
 
 Every connection has its own session; the rulesets loaded are shared by every session of a
 server (a ``GameLibrary``: a ``Game`` never changes). Over TCP the requests of a connection
-run one after the other in a bounded pool of worker threads (WORKERS), so a session's long
-request (an agent's search, a slow load) never holds up another connection's requests.
+run one after the other; those that may take long (``Session.may_take_long``: an agent's
+search, a load, a game whose rules a client sent) run in a bounded pool of worker threads
+(WORKERS), so that they never hold up another connection's requests, and the others on the
+event loop (a hand-over to a thread costs more than they do).
 """
 from __future__ import annotations
 
@@ -27,10 +29,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from .budgets import AgentBudget, ConnectionTimeouts
+from .budgets import (
+    IDLE_SECONDS,
+    MAX_AGENT_ITERATIONS,
+    MAX_AGENT_SECONDS,
+    READ_SECONDS,
+    AgentBudget,
+    ConnectionTimeouts,
+)
 from .library import GameLibrary
+from .memory import MemoryBudget
 from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply, log_gone
-from .sessions import Session
+from .sessions import ReadLine, Session
 
 MAX_CONNECTIONS = 128          # TCP clients served at once
 WORKERS = 8                    # TCP requests answered at once (by threads; the others wait their turn)
@@ -109,6 +119,7 @@ class TcpServer:
     agent_budget: AgentBudget = field(default_factory=AgentBudget)
     workers: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(WORKERS, "rulelang-serve"))
     timeouts: ConnectionTimeouts = field(default_factory=ConnectionTimeouts)
+    memory: MemoryBudget = field(default_factory=MemoryBudget)
     connections: int = 0
 
     async def serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -119,7 +130,11 @@ class TcpServer:
                 refusal = ProtocolError("P006", f"the server serves at most {self.max_connections} connections at once")
                 writer.write(encode(error_reply(None, None, refusal)))
             else:
-                await self.answer(reader, writer, Session(self.library, agent_budget=self.agent_budget))
+                session = Session(self.library, agent_budget=self.agent_budget, memory=self.memory)
+                try:
+                    await self.answer(reader, writer, session)
+                finally:
+                    self.memory.leave(session)
             await asyncio.wait_for(writer.drain(), self.timeouts.write_seconds)
         except (OSError, asyncio.TimeoutError) as error:   # the client went away, stopped reading, or its socket failed
             log_gone("rulelang serve", writer.get_extra_info("peername"), error)
@@ -140,7 +155,11 @@ class TcpServer:
             replies: list[bytes] = []
             size = 0
             for line in splitter.feed(data) if data else splitter.finish():
-                replies.append(await loop.run_in_executor(self.workers, reply_line, session, line))
+                read = session.read_line(line)
+                if session.may_take_long(read):   # in a worker, so that the other connections go on
+                    replies.append(await loop.run_in_executor(self.workers, reply_line, session, read))
+                else:
+                    replies.append(reply_line(session, read))
                 size += len(replies[-1])
                 if size >= WRITE_CHUNK:   # the replies to one read are sent together, up to a bound
                     await self.send(writer, replies)
@@ -175,23 +194,25 @@ class TcpServer:
             await asyncio.wait_for(writer.drain(), self.timeouts.write_seconds)
 
 
-def reply_line(session: Session, line: bytes | TooLong) -> bytes:
-    """The encoded reply to one line (in a worker thread)."""
-    return encode(session.handle_line(line))
+def reply_line(session: Session, read: ReadLine) -> bytes:
+    """The encoded reply to a line read."""
+    return encode(session.answer(read))
 
 
 async def start_tcp(host: str, port: int, library: GameLibrary, max_connections: int = MAX_CONNECTIONS,
                     *, agent_budget: AgentBudget | None = None, workers: int = WORKERS,
-                    timeouts: ConnectionTimeouts | None = None) -> asyncio.Server:
+                    timeouts: ConnectionTimeouts | None = None, memory: MemoryBudget | None = None) -> asyncio.Server:
     """A started TCP server (``port`` 0: any free port; ``server.sockets`` tells which)."""
     tcp = TcpServer(library, max_connections, agent_budget or AgentBudget(),
-                    ThreadPoolExecutor(workers, "rulelang-serve"), timeouts or ConnectionTimeouts())
+                    ThreadPoolExecutor(workers, "rulelang-serve"), timeouts or ConnectionTimeouts(),
+                    memory or MemoryBudget())
     return await asyncio.start_server(tcp.serve_connection, host, port, backlog=max(max_connections, 100))
 
 
-async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary) -> None:
+async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary, agent_budget: AgentBudget,
+                                   timeouts: ConnectionTimeouts) -> None:
     """Serve until SIGTERM or SIGINT (Ctrl-C), then close every connection and return."""
-    server = await start_tcp(host, port, library)
+    server = await start_tcp(host, port, library, agent_budget=agent_budget, timeouts=timeouts)
     bound = server.sockets[0].getsockname()
     print(f"rulelang serve: listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
     stopped = asyncio.Event()
@@ -205,15 +226,17 @@ async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary) -
 
 # ---------------------------------------------------------------- the command
 
-def serve(port: int | None = None, host: str = DEFAULT_HOST, root: str | None = None) -> None:
+def serve(port: int | None = None, host: str = DEFAULT_HOST, root: str | None = None, *,
+          agent_budget: AgentBudget | None = None, timeouts: ConnectionTimeouts | None = None) -> None:
     """Serve the protocol: on TCP ``host:port`` when a port is given, else on stdin/stdout.
     ``root`` confines the rulesets clients may load (and the files they name)."""
     library = GameLibrary(Path(root) if root is not None else None)
+    agent_budget = agent_budget or AgentBudget()
     with contextlib.suppress(KeyboardInterrupt):
         if port is None:
-            serve_stream(sys.stdin.buffer, sys.stdout.buffer, Session(library))
+            serve_stream(sys.stdin.buffer, sys.stdout.buffer, Session(library, agent_budget=agent_budget))
         else:
-            asyncio.run(_serve_tcp_until_stopped(host, port, library))
+            asyncio.run(_serve_tcp_until_stopped(host, port, library, agent_budget, timeouts or ConnectionTimeouts()))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,11 +246,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=None, help="TCP port (0: any free port); default: stdin/stdout")
     parser.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--root", default=None, help="the folder that rulesets must lie in")
+    parser.add_argument("--agent-iterations", type=int, default=MAX_AGENT_ITERATIONS,
+                        help=f"an agent's iterations per decision at most (default {MAX_AGENT_ITERATIONS})")
+    parser.add_argument("--agent-seconds", type=float, default=MAX_AGENT_SECONDS,
+                        help=f"an agent's seconds per decision at most (default {MAX_AGENT_SECONDS:g})")
+    parser.add_argument("--idle-timeout", type=float, default=IDLE_SECONDS,
+                        help=f"seconds a TCP connection may send nothing (default {IDLE_SECONDS:g})")
+    parser.add_argument("--read-timeout", type=float, default=READ_SECONDS,
+                        help=f"seconds a request line may take to arrive whole (default {READ_SECONDS:g})")
     arguments = parser.parse_args(argv)
     if arguments.root is not None and not Path(arguments.root).is_dir():
         parser.error(f"--root {arguments.root}: not a folder")
     try:
-        serve(arguments.port, arguments.host, arguments.root)
+        serve(arguments.port, arguments.host, arguments.root,
+              agent_budget=AgentBudget(arguments.agent_iterations, arguments.agent_seconds),
+              timeouts=ConnectionTimeouts(arguments.idle_timeout, arguments.read_timeout))
     except OSError as error:   # the port is taken, the address is not local...
         print(f"rulelang serve: {error}", file=sys.stderr)
         return 1

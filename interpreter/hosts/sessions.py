@@ -10,19 +10,21 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulelang.check.variants import read_source
 from rulelang.diagnostics import Diagnostic
-from rulelang.errors import IllegalActionError, RulelangError
+from rulelang.errors import IllegalActionError, RulelangError, RulesetError
 from rulelang.files import MAX_RULESET_BYTES
 from rulelang.loader import lint_text
 
 from ..game import Game
 from ..state.state import State
 from .budgets import AgentBudget
-from .library import GAMES_CACHED, GameLibrary, shown_file
+from .library import GAMES_CACHED, GameLibrary, shown_file, write_ruleset
+from .memory import MemoryBudget, game_size, state_size
 from .protocol import (
     JSON,
     MAX_LINE_BYTES,
@@ -56,7 +58,7 @@ class Session:
 
     def __init__(self, library: GameLibrary | None = None, *, max_games: int = MAX_GAMES,
                  max_states: int = MAX_STATES, allow_write: bool = False,
-                 agent_budget: AgentBudget | None = None):
+                 agent_budget: AgentBudget | None = None, memory: MemoryBudget | None = None):
         self.library = library if library is not None else GameLibrary()
         self.agent_budget = agent_budget if agent_budget is not None else AgentBudget()
         self.allow_write = allow_write   # may 'save_source' write ruleset files (the web server's sessions)
@@ -65,20 +67,59 @@ class Session:
         self.games: dict[str, Game] = {}
         self.states: dict[str, tuple[str, State]] = {}   # handle -> (its game's handle, state)
         self.made = 0   # handles given so far: each handle is used once
+        self.from_text: set[str] = set()   # the games loaded from a client's text (its rules may be slow)
+        self.memory = memory               # the server's budget across sessions (None: no budget)
+        self.charged: dict[str, int] = {}  # handle -> bytes counted against the memory budget
+        self.reclaimed: str | None = None  # why this session's games and states went, if they did
 
     def handle_line(self, line: bytes | str | TooLong) -> JSON:
         """The reply to one line of the protocol."""
+        return self.answer(self.read_line(line))
+
+    def read_line(self, line: bytes | str | TooLong) -> ReadLine:
+        """One line of the protocol read: its request, or the reply that refuses it."""
         if isinstance(line, TooLong):
-            return error_reply(None, None, ProtocolError("P002", f"the line is longer than {MAX_LINE_BYTES} bytes"))
+            return ReadLine(refusal=error_reply(None, None, ProtocolError(
+                "P002", f"the line is longer than {MAX_LINE_BYTES} bytes")))
         try:
-            request = parse_json(line)
+            return ReadLine(parse_json(line), text_checked=not may_hold_surrogates(line))
         except ProtocolError as error:
-            return error_reply(None, None, error)
-        return self.handle(request, text_checked=not may_hold_surrogates(line))
+            return ReadLine(refusal=error_reply(None, None, error))
+
+    def answer(self, read: ReadLine) -> JSON:
+        """The reply to a line read (``read_line``)."""
+        if read.refusal is not None:
+            return read.refusal
+        return self.handle(read.request, text_checked=read.text_checked)
+
+    def may_take_long(self, read: ReadLine) -> bool:
+        """Whether the request of ``read`` may take long (a transport then answers it in a
+        worker thread): an op whose work has no small bound (LONG_OPS), or any op on a game
+        whose rules came from a client's text (bounded only by the server's steps)."""
+        request = read.request
+        if read.refusal is not None or not isinstance(request, dict):
+            return False
+        if request.get("op") in LONG_OPS:
+            return True
+        handle = request.get("state", request.get("game"))
+        if not isinstance(handle, str):
+            return False
+        held = self.states.get(handle)
+        return (held[0] if held is not None else handle) in self.from_text
 
     def handle(self, request: object, *, text_checked: bool = False) -> JSON:
         """The reply to one request (a decoded JSON value); never raises. ``text_checked``:
         its strings are known to hold no lone surrogate (P011)."""
+        if self.memory is None:
+            return self.handle_request(request, text_checked)
+        self.memory.begin(self)
+        try:
+            return self.handle_request(request, text_checked)
+        finally:
+            self.memory.end(self)
+
+    def handle_request(self, request: object, text_checked: bool) -> JSON:
+        """The reply to one request; never raises."""
         request_id, op = None, None
         try:
             fields = as_object(request)
@@ -91,6 +132,8 @@ class Session:
             return {"id": request_id, "op": op, "ok": True, "result": OPS[op](self, fields)}
         except ProtocolError as error:
             return error_reply(request_id, op, error)
+        except RulesetError as error:
+            return error_reply(request_id, op, self.library.as_client_error(error))
         except RulelangError as error:
             return error_reply(request_id, op, error)
         except Exception as error:
@@ -102,14 +145,18 @@ class Session:
         try:
             return self.games[handle]
         except KeyError:
-            raise ProtocolError("P005", f"no game {handle!r} in this session") from None
+            raise ProtocolError("P005", f"no game {handle!r} in this session{self.why_gone()}") from None
 
     def state(self, handle: str) -> State:
         """The state of ``handle``; P005 when the session holds none."""
         try:
             return self.states[handle][1]
         except KeyError:
-            raise ProtocolError("P005", f"no state {handle!r} in this session") from None
+            raise ProtocolError("P005", f"no state {handle!r} in this session{self.why_gone()}") from None
+
+    def why_gone(self) -> str:
+        """What a P005 adds when the session's games and states were reclaimed."""
+        return "" if self.reclaimed is None else f" (its games and states were {self.reclaimed})"
 
     def game_of(self, handle: str) -> str:
         """The handle of the game that the state ``handle`` belongs to."""
@@ -121,33 +168,73 @@ class Session:
         self.made += 1
         return f"{prefix}{self.made}"
 
-    def add_game(self, game: Game) -> str:
-        """Hold ``game`` under a new handle; P006 beyond the session's limit."""
+    def add_game(self, game: Game, from_text: bool = False) -> str:
+        """Hold ``game`` under a new handle; P006 beyond the session's limit, P014 beyond the
+        memory budget (a game from a client's text is counted: the others are shared)."""
         if len(self.games) >= self.max_games:
             raise ProtocolError("P006", f"this session holds {self.max_games} games, its limit: close one first")
+        size = game_size(game) if from_text and self.memory is not None else 0
+        if self.memory is not None and size:
+            self.memory.charge(self, size, "the game")
         handle = self.new_handle("g")
         self.games[handle] = game
+        if from_text:
+            self.from_text.add(handle)
+        if size:
+            self.charged[handle] = size
         return handle
 
     def add_state(self, game_handle: str, state: State) -> str:
         """Hold ``state`` of the game ``game_handle`` under a new handle; P006 beyond the limit."""
         if len(self.states) >= self.max_states:
             raise ProtocolError("P006", f"this session holds {self.max_states} states, its limit: close some first")
+        size = state_size(state) if self.memory is not None else 0
+        if self.memory is not None:
+            self.memory.charge(self, size, "the state")
         handle = self.new_handle("s")
         self.states[handle] = (game_handle, state)
+        if size:
+            self.charged[handle] = size
         return handle
 
     def close(self, handle: str) -> list[str]:
         """Forget a state, or a game and every state of it; the handles closed."""
         if handle in self.states:
             del self.states[handle]
+            self.release([handle])
             return [handle]
         self.game(handle)
         closed = [h for h, (g, _) in self.states.items() if g == handle]
         for state_handle in closed:
             del self.states[state_handle]
         del self.games[handle]
+        self.from_text.discard(handle)
+        self.release([handle, *closed])
         return [handle, *closed]
+
+    def release(self, handles: list[str]) -> None:
+        """Give back to the memory budget what ``handles`` were counted for."""
+        size = sum(self.charged.pop(handle, 0) for handle in handles)
+        if self.memory is not None and size:
+            self.memory.release(self, size)
+
+    def forget_everything(self, reason: str) -> None:
+        """(The memory budget's, for an idle session.) Drop every game and state, saying why."""
+        self.states.clear()
+        self.games.clear()
+        self.from_text.clear()
+        self.charged.clear()
+        self.reclaimed = reason
+
+
+@dataclass(frozen=True)
+class ReadLine:
+    """A line of the protocol read: its request (a decoded JSON value), or the reply that
+    refuses it; ``text_checked``: its strings are known to hold no lone surrogate."""
+
+    request: object = None
+    text_checked: bool = False
+    refusal: JSON | None = None
 
 
 # ---------------------------------------------------------------- requests, one function each
@@ -166,7 +253,7 @@ def op_load(session: Session, request: JSON) -> JSON:
         game = library.game_of_text(request["path"], request["text"], players)
     else:
         game = library.game(request["path"], players)
-    handle = session.add_game(game)
+    handle = session.add_game(game, from_text="text" in request)
     low, high = game.settings.players
     return {"game": handle, "title": game.title, "players": game.num_players,
             "num_distinct_actions": game.num_distinct_actions(), "min_players": low, "max_players": high,
@@ -269,7 +356,7 @@ def op_lint(session: Session, request: JSON) -> JSON:
     library.budget.check_size(request["text"])
     found = library.budget.within_load_time(f"linting {shorten(name)}",
                                             lambda: lint_text(request["text"], str(path), root=library.root))
-    return {"diagnostics": [lint_data(d, str(path), name, session.library.root) for d in found]}
+    return {"diagnostics": [lint_data(library.relative_diagnostic(d), str(path), name, library.root) for d in found]}
 
 
 def lint_data(diagnostic: Diagnostic, full: str, name: str, root: Path | None) -> JSON:
@@ -294,9 +381,11 @@ def op_save_source(session: Session, request: JSON) -> JSON:
         raise ProtocolError("P003", f"request.text is larger than a ruleset may be ({MAX_RULESET_BYTES} bytes)")
     if not path.parent.is_dir():
         raise ProtocolError("P007", f"{shorten(request['path'])}: no such folder")
-    if path.exists() and not path.is_file():
-        raise ProtocolError("P007", f"{shorten(request['path'])}: not a regular file")
-    path.write_bytes(data)
+    try:
+        write_ruleset(path, data)
+    except OSError as error:
+        raise ProtocolError("P007", f"{shorten(request['path'])}: cannot be written "
+                                    f"({error.strerror or type(error).__name__})") from None
     return {"path": request["path"], "bytes": len(data)}
 
 
@@ -374,6 +463,8 @@ def progress(state: State) -> JSON:
     """Who is to act and whether the game is over: what a client needs after each move."""
     return {"to_act": state.current_players(), "terminal": state.is_terminal()}
 
+
+LONG_OPS = frozenset({"load", "lint", "rulesets", "source", "save_source", "restore", "replay", "agent_action"})
 
 OPS: dict[str, Handler] = {
     "hello": op_hello, "load": op_load, "new_game": op_new_game, "status": op_status,

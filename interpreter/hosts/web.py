@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from .budgets import AgentBudget, ConnectionTimeouts
 from .http_server import MAX_CONNECTIONS, TimedHandler, WebServer
 from .library import GameLibrary
+from .memory import MemoryBudget
 from .protocol import JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply
 from .server import READ_CHUNK
 from .sessions import Session
@@ -71,6 +72,7 @@ class WebApp:
     sessions: OrderedDict[str, tuple[Session, threading.Lock]] = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     agent_budget: AgentBudget = field(default_factory=AgentBudget)
+    memory: MemoryBudget = field(default_factory=MemoryBudget)
     hosts: frozenset[str] = frozenset()
 
     def listen_on(self, host: str, port: int) -> None:
@@ -82,10 +84,10 @@ class WebApp:
         """The token of a new session (which may write ruleset files under the root)."""
         token = secrets.token_urlsafe(24)
         with self.lock:
-            self.sessions[token] = (Session(self.library, allow_write=True, agent_budget=self.agent_budget),
-                                    threading.Lock())
+            self.sessions[token] = (Session(self.library, allow_write=True, agent_budget=self.agent_budget,
+                                            memory=self.memory), threading.Lock())
             while len(self.sessions) > MAX_SESSIONS:
-                self.sessions.popitem(last=False)
+                self.memory.leave(self.sessions.popitem(last=False)[1][0])
         return token
 
     def answer(self, token: str, body: bytes) -> JSON | None:
@@ -161,7 +163,8 @@ class Handler(TimedHandler):
 
     def host_allowed(self) -> bool:
         """Whether the Host header names this server (else a 403 is sent)."""
-        if self.headers.get("Host", "") in self.app.hosts:
+        named = self.headers.get_all("Host") or []
+        if len(named) == 1 and named[0] in self.app.hosts:   # one Host header, naming this server
             return True
         self.send_json(403, refusal("P010", "this server answers only requests addressed to it (Host)"))
         return False

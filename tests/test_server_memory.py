@@ -1,0 +1,66 @@
+"""The memory budget across the sessions of a server (issue 25): states, and games loaded from
+a client's text, are counted by their size in memory; when the budget is reached, the sessions
+idle the longest give theirs back first, then a clean P014 reply refuses the request."""
+from __future__ import annotations
+
+from typing import Any
+
+from test_server import ROOT, error, result, started
+from test_server_budgets import ENDLESS
+
+from rulelang.interpreter.hosts.library import GameLibrary
+from rulelang.interpreter.hosts.memory import MemoryBudget, state_size
+from rulelang.interpreter.hosts.sessions import Session
+
+LIMIT = 2 * 1024 * 1024
+
+
+def clone_until_refused(session: Session, state: str, most: int = 1000) -> tuple[int, dict[str, Any]]:
+    """Clones of ``state`` until one is refused: how many were made, and the refusal."""
+    for made in range(most):
+        reply = session.handle({"id": made, "op": "clone", "state": state})
+        if not reply["ok"]:
+            return made, reply["error"]
+    raise AssertionError(f"{most} clones and no refusal")
+
+
+def test_the_budget_reached_gives_a_clean_reply_and_closing_frees_it() -> None:
+    memory = MemoryBudget(limit=LIMIT)
+    session = Session(GameLibrary(ROOT), memory=memory)
+    _, state = started(session, "games/tobago.rules", players=4, seed=2)
+    made, refused = clone_until_refused(session, state)
+    size = state_size(session.state(state))
+    assert refused["code"] == "P014" and "memory budget" in refused["message"], refused
+    assert made == LIMIT // size - 1   # the first state and its clones, each counted
+    assert memory.used() <= LIMIT
+    assert result(session, "close", handle="s3")["closed"] == ["s3"]
+    assert result(session, "clone", state=state)["state"]   # room for one again
+    assert result(session, "status", state=state)["terminal"] is False   # the session goes on
+
+
+def test_a_game_from_a_clients_text_is_counted_too() -> None:
+    memory = MemoryBudget(limit=LIMIT)
+    session = Session(GameLibrary(ROOT), memory=memory)
+    result(session, "load", path="games/t.rules", text=ENDLESS)
+    assert memory.used() > 0
+    result(session, "close", handle="g1")
+    assert memory.used() == 0
+
+
+def test_the_sessions_idle_longest_give_back_their_states_first() -> None:
+    memory = MemoryBudget(limit=LIMIT, reclaim_idle_seconds=0)
+    library = GameLibrary(ROOT)
+    oldest, newer, asking = (Session(library, memory=memory) for _ in range(3))
+    for session in (oldest, newer):
+        _, state = started(session, "games/tobago.rules", players=4, seed=2)
+        for _ in range(10):
+            result(session, "clone", state=state)
+    _, state = started(asking, "games/tobago.rules", players=4, seed=2)
+    for _ in range(15):   # more than is free: the oldest idle session gives its states back
+        result(asking, "clone", state=state)
+    gone = error(oldest, "status", state="s2")
+    assert gone["code"] == "P005" and "reclaimed for memory" in gone["message"], gone
+    assert result(newer, "status", state="s2")["terminal"] is False
+    _, refused = clone_until_refused(asking, state)
+    assert refused["code"] == "P014" and error(newer, "status", state="s2")["code"] == "P005"
+    assert memory.used() <= LIMIT
