@@ -18,12 +18,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulelang import ast
-from rulelang.boards import Space
 from rulelang.check.signatures import SIGNATURES
 
 from ..model.problems import unchecked
 from ..model.program import Expr, Op
-from ..model.values import Component, Player, RuleError, Value, ZoneRef, kind_of
+from ..model.values import RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
 from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
@@ -31,11 +30,12 @@ from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
 from .fields import field_everywhere, field_of, only_field, zone_item
-from .integers import integer_bound, is_constant, is_tuple, items_bound, short_list, sum_fits
+from .integers import integer_bound, is_tuple, short_list, sum_fits
+from .kinds import KindKnowledge
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .results import built_kind
-from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves, value_kind
+from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
 from .searches import short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
 
@@ -65,7 +65,7 @@ COMPILED_AGGREGATES = frozenset({*_OVER_ELEMENTS, *_OVER_PAIRS, "sorted"})
 """The aggregates the compiler writes: the language's, no more and no fewer (a test checks)."""
 
 
-class ExpressionWriter:
+class ExpressionWriter(KindKnowledge):
     """Writes expressions as Python source against a catalog of declarations."""
 
     def __init__(self, catalog: Catalog, module: Module):
@@ -75,6 +75,9 @@ class ExpressionWriter:
         self.held = HeldParameters(catalog, module)   # the parameters whose declared type is held
         self.keys_named: dict[tuple[str, ...], str] = {}  # the constant of each list of keys read
         self.results: dict[str, tuple[type, int] | None] = {}   # function -> the kind of its value (results.py)
+
+    def _built_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
+        return built_kind(self, node, scope)
 
     # ---- units ----
     def function(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str]) -> Expr:
@@ -440,20 +443,6 @@ class ExpressionWriter:
             return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
         return f"_size_of(st, {text})"
 
-    def _constant_values(self, nodes: tuple[ast.Expr, ...], scope: Scope) -> list[Value] | None:
-        """The values of ``nodes`` if each is a constant (a literal, or a name of the game's
-        constants: a board, an enum value...), else None."""
-        values: list[Value] = []
-        cat = self.cat
-        for node in nodes:
-            if isinstance(node, ast.Literal):
-                values.append(node.value)
-            elif isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
-                values.append(cat.constants[node.name])
-            else:
-                return None
-        return values
-
     def _function_call(self, node: ast.Call, scope: Scope) -> str:
         """A call of a function of the ruleset, which its own first lines bound in depth and
         charge (``_prologue``) once its arguments are computed."""
@@ -545,76 +534,8 @@ class ExpressionWriter:
         return f"{_OVER_ELEMENTS[name]}({f'_elements({values})' if keyed else values})"
 
 
-    def bind_item_kind(self, var: str, source: ast.Expr, scope: Scope) -> None:
-        """Record in ``scope`` what the Python local ``var``, bound to each item of
-        ``source`` in turn, certainly holds, when ``items_kind`` knows."""
-        kind = self.items_kind(source, scope)
-        if self.zone_read(source, scope):   # a zone's items are components
-            kind = (Component, 1)
-        if kind is not None and kind[1] >= 1:
-            scope.kinds[var] = (kind[0], kind[1] - 1)
-        bound = items_bound(self.cat, source, scope)
-        if bound is not None:
-            scope.integers[var] = bound
-
-    def items_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
-        """What ``node`` certainly is, as (class, how many lists deep) for a player, a
-        space or a component or lists of one of them: a board query (its result's kind is
-        fixed), ``players`` and ``seats``, a constant of the game whose value is known now,
-        a comprehension variable already known, or a variable or held parameter of that
-        declared type (scope.py), an item of one, or either of two of one kind, a list
-        built of such items or a function's value (results.py). None when not certain."""
-        cat = self.cat
-        if isinstance(node, ast.Name):
-            name = node.name
-            if scope.local_text(name) is not None:
-                return scope.kinds.get(scope.local_text(name) or "")
-            if name in scope.env_names or name in cat.global_vars:
-                return known_kind(promise_of(cat, node, scope))   # a global's declared type
-            if name in ("players", "seats"):
-                return Player, 1
-            return value_kind(cat.constants[name]) if name in cat.constants else None
-        if isinstance(node, ast.Call) and node.function in _BOARD_QUERY_KINDS \
-                and node.function not in cat.component_types and node.function not in cat.functions \
-                and node.function not in cat.load_time_functions:
-            return Space, _BOARD_QUERY_KINDS[node.function]
-        if isinstance(node, ast.Index):   # an item of a list of known items (or the error of the index)
-            items = self.items_kind(node.target, scope)
-            return (items[0], items[1] - 1) if items is not None and items[1] >= 1 else None
-        if isinstance(node, ast.IfExpr):
-            then = self.items_kind(node.then, scope)
-            return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
-        return known_kind(promise_of(cat, node, scope)) or built_kind(self, node, scope)   # (results.py)
-
-    def _zone_item_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
-        """(Component, 0) if ``node`` is ``z[i]`` of a zone ``z`` and an integer ``i`` proven
-        so by the text: an item of a zone is a component."""
-        if isinstance(node, ast.Index) and integer_bound(self.cat, node.index, scope) is not None \
-                and self.zone_read(node.target, scope):
-            return Component, 0
-        return None
-
-    def zone_read(self, node: ast.Expr, scope: Scope) -> bool:
-        """Whether ``node`` is a zone (of components): a declared one, or ``p.zone`` of a
-        player known to be one."""
-        constant = self._constant_values((node,), scope)
-        if constant is not None:
-            return type(constant[0]) is ZoneRef
-        if not isinstance(node, ast.Attribute):
-            return False
-        target = node.target
-        text = scope.local_text(target.name) if isinstance(target, ast.Name) else None
-        known = scope.kinds.get(text) if text is not None else None
-        return known == (Player, 0) and isinstance(attribute_readers(self.cat, node.name).get(Player), PlayerZone)
-
 _OWN_FIELDS = {"index": "index", "name": "name"}
 """The fields ``OwnField`` reads, as the generated code names them (never the ruleset's text)."""
-
-_BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "ahead": 1, "behind": 1, "region": 1,
-                      "largest_region": 1, "lines": 2}
-"""Board queries whose result is always a list of spaces (1), or of lists of spaces (2):
-builtins.py returns the board's own tuples of spaces (rulelang.boards), or raises."""
-
 
 def _dispatch(readers: dict[type, Callable[[State, Any], Value]], name: str) -> Callable[[State, Any], Value]:
     """``x.name`` for a value ``x`` computed once: the reader of its kind."""

@@ -556,7 +556,7 @@ def _naming_components(st: State, viewer: int) -> list[int]:
     """Where in the history an action of another than ``viewer`` names a component (its id
     is the component's): the entries a sample relabels. The viewer's own actions are his
     record of the past, kept as he took them: a component he chose and has lost track of
-    since (a card played, then shuffled back into a pile) was the one he chose, whichever
+    since (played, then shuffled back into a hidden zone) was the one he chose, whichever
     place it takes in the sample."""
     base = st.game.catalog.component_base
     top = base + len(st.game.catalog.components)
