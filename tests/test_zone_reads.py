@@ -1,7 +1,7 @@
 """Zones the compiler knows are zones (a declared zone, ``p.zone`` of a known player) read
-in place: a comprehension goes through a zone's list without a copy
-(``runtime.zone_items``), ``list(z)`` and ``size(z)`` read it at once. The games play, and
-count their work, as with every zone read through the general operations."""
+in place: a comprehension, any(), all() and first() go through a zone's list without a
+copy (``runtime.zone_items``), ``x in z``, ``list(z)`` and ``size(z)`` read it at once. The
+games play, and count their work, as with every zone read through the general operations."""
 from __future__ import annotations
 
 import random
@@ -23,6 +23,8 @@ BIG = '''\
     var out: int = 0
     phase main {
       out = size([c for c in pile if c.n % 2 == 0]) + size(list(pile)) + size(pile)
+      out += if any(c.n == 100 for c in pile) then 1000 else 0
+      out += if top(pile) in pile then 10000 else 0
       end game
     }
 '''
@@ -38,7 +40,7 @@ def _playout(game: rulelang.Game, seed: int) -> list[tuple[object, int]]:
 
 
 def _not_known_as_zones(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ExpressionWriter, "_zone_read", lambda self, node, scope: False)
+    monkeypatch.setattr(ExpressionWriter, "zone_read", lambda self, node, scope: False)
 
 
 @pytest.mark.parametrize(("name", "players"), [("jamaica", 4), ("jolly_roger", 4)])
@@ -62,4 +64,4 @@ def test_a_long_zone_is_charged_as_before(tmp_path, monkeypatch):
             _not_known_as_zones(monkeypatch)
         state = rulelang.load(path, players=1).new_initial_state()
         found.append((state.to_json()["globals"]["out"], state.work))
-    assert found[0] == found[1] and found[0][0] == 250 and found[0][1] >= 200
+    assert found[0] == found[1] and found[0][0] == 11250 and found[0][1] >= 200
