@@ -24,7 +24,7 @@ from ..model.problems import unchecked
 from ..model.program import Expr, Op
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
-from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
+from ..tables.attributes import BoardAttribute, OwnField, PlayerZone, VariableReader, attribute_readers, component_field
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
@@ -288,8 +288,9 @@ class ExpressionWriter:
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, BoardAttribute):
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
-        if isinstance(reader, ComponentField) and field_everywhere(self.cat, reader.name):  # (fields.py)
-            return f"{obj}.fields[{self.module.constant(reader.name)}]"
+        field = component_field(reader)
+        if field is not None and field_everywhere(self.cat, field):  # (fields.py)
+            return f"{obj}.fields[{self.module.constant(field)}]"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:

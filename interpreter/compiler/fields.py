@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..model.values import Component, RuleError, Value, kind_of
-from ..tables.attributes import ComponentField, attribute_readers
+from ..tables.attributes import attribute_readers, component_field
 
 if TYPE_CHECKING:
     from ..model.values import ZoneRef
@@ -34,7 +34,7 @@ def only_field(cat: Catalog, name: str) -> bool:
     """Whether ``x.name`` reads a field of a component and nothing else, and every component
     has that field (``field_of``)."""
     readers = attribute_readers(cat, name)
-    return set(readers) == {Component} and isinstance(readers[Component], ComponentField) \
+    return set(readers) == {Component} and component_field(readers[Component]) == name \
         and field_everywhere(cat, name)
 
 
@@ -43,7 +43,7 @@ def field_bound(cat: Catalog, name: str) -> int | None:
     variable or supply is so named) and each component of the game that has it holds an
     integer there; None while the decks are being built, or if one holds another value."""
     readers = attribute_readers(cat, name)
-    if not cat.decks_built or set(readers) != {Component} or not isinstance(readers[Component], ComponentField):
+    if not cat.decks_built or set(readers) != {Component} or component_field(readers[Component]) != name:
         return None
     values = [c.fields[name] for c in cat.components if name in c.fields]
     if not values or any(type(v) is not int for v in values):

@@ -9,7 +9,9 @@ writes a ``VariableReader`` (a variable, or tokens) in place and calls any other
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from rulelang import boards
 from rulelang.diagnostics import Span
@@ -71,7 +73,7 @@ def _component_reader(catalog: Catalog, name: str) -> Reader | None:
     if name in catalog.supplies:   # the component's slot of the supply's counts (Catalog.holder_slot)
         return VariableReader("supply_counts", name, "id", catalog.holder_base)
     if any(name in {f.name for f in c.fields} for c in catalog.component_types.values()):
-        return ComponentField(name)
+        return _component_field(name)
     return None
 
 
@@ -224,21 +226,24 @@ def _space_attribute(name: str) -> Reader:
     return OwnField(name) if name in ("name", "index") else BoardAttribute(name)
 
 
-class ComponentField:
-    """How ``c.name`` reads a field of a component (a component of a type without it is the
-    rules' error); the compiler writes ``c.fields[name]`` in place where no component lacks it
-    (compiler/fields.py)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __call__(self, st: State, component: Component) -> Value:
+def _component_field(name: str) -> Reader:
+    def read(st: State, component: Component) -> Value:
         try:
-            return component.fields[self.name]
+            return component.fields[name]
         except KeyError:
-            raise RuleError(f"a {component.type} has no field '{self.name}'") from None
+            raise RuleError(f"a {component.type} has no field '{name}'") from None
+    _FIELD_NAMES[read] = name
+    return read
+
+
+_FIELD_NAMES: WeakKeyDictionary[Reader, str] = WeakKeyDictionary()
+"""The field each reader of ``_component_field`` reads (a closure: called as fast as a function)."""
+
+
+def component_field(reader: Reader) -> str | None:
+    """The field of components that ``reader`` reads, if it reads one: the compiler writes
+    ``c.fields[name]`` in place where no component lacks it (compiler/fields.py)."""
+    return _FIELD_NAMES.get(reader) if type(reader) is FunctionType else None   # (the others: no weak reference)
 
 
 def _as_player(value: Value, name: str) -> Player:
