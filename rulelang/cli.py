@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -25,6 +26,14 @@ from rulelang.commands.common import ROOT_HELP, declarations, is_terminal, load_
 from rulelang.commands.play import play
 from rulelang.commands.running import compare, simulate
 from rulelang.diagnostics import REGISTRY, Diagnostic
+from rulelang.limits import (
+    IDLE_SECONDS,
+    MAX_AGENT_ITERATIONS,
+    MAX_AGENT_SECONDS,
+    MAX_MEMORY_BYTES,
+    READ_SECONDS,
+    WRITE_SECONDS,
+)
 from rulelang.report import FORMATS
 
 if TYPE_CHECKING:
@@ -176,6 +185,50 @@ def code(path: str, players: int | None, root: str | None = None) -> None:
 
 # ---------------------------------------------------------------- serve
 
+Command = TypeVar("Command", bound=Callable[..., Any])
+POSITIVE = click.FloatRange(min=0, min_open=True)
+
+
+def finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """``value``, refused when it is not a finite number (nan, inf)."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number", ctx, param)
+    return value
+
+
+LIMIT_OPTIONS = [   # the budgets and timeouts of serve and web (docs/protocol.md, "Limits")
+    click.option("--agent-iterations", type=click.IntRange(min=1), default=MAX_AGENT_ITERATIONS,
+                 show_default=True, help="An agent's iterations per decision at most ('agent_action')."),
+    click.option("--agent-seconds", type=POSITIVE, callback=finite, default=MAX_AGENT_SECONDS, show_default=True,
+                 help="An agent's seconds per decision at most (the first of the two bounds reached stops it)."),
+    click.option("--memory-mib", type=click.IntRange(min=1), default=MAX_MEMORY_BYTES // 2**20, show_default=True,
+                 help="MiB the states and games of every session may hold together (P014 beyond)."),
+    click.option("--idle-timeout", type=POSITIVE, callback=finite, default=IDLE_SECONDS, show_default=True,
+                 help="Seconds a connection may send nothing between two requests."),
+    click.option("--read-timeout", type=POSITIVE, callback=finite, default=READ_SECONDS, show_default=True,
+                 help="Seconds a request may take to arrive whole, from its first byte."),
+    click.option("--write-timeout", type=POSITIVE, callback=finite, default=WRITE_SECONDS, show_default=True,
+                 help="Seconds a client may take to read a reply."),
+]
+
+
+def limit_options(command: Command) -> Command:
+    """``command`` with the options of LIMIT_OPTIONS."""
+    for option in reversed(LIMIT_OPTIONS):
+        command = option(command)
+    return command
+
+
+def server_limits(agent_iterations: int, agent_seconds: float, memory_mib: int, idle_timeout: float,
+                  read_timeout: float, write_timeout: float) -> dict[str, Any]:
+    """The budgets and timeouts of the options, as ``serve`` of server.py and web.py take them."""
+    from rulelang.interpreter.hosts.budgets import AgentBudget, ConnectionTimeouts
+    from rulelang.interpreter.hosts.memory import MemoryBudget
+    return {"agent_budget": AgentBudget(agent_iterations, agent_seconds),
+            "timeouts": ConnectionTimeouts(idle_timeout, read_timeout, write_timeout),
+            "memory": MemoryBudget(limit=memory_mib * 2**20)}
+
+
 @main.command()
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Serve on this local TCP port (0: any free port); default: stdin/stdout.")
@@ -183,11 +236,13 @@ def code(path: str, players: int | None, root: str | None = None) -> None:
 @click.option("--root", type=click.Path(file_okay=False, exists=True), default=None,
               help="The folder that the rulesets clients load (and the files they name) must lie in. "
                    "Default: any file the server can read.")
-def serve(port: int | None, host: str, root: str | None) -> None:
-    """Serve the JSON-lines protocol (docs/protocol.md) on stdin/stdout or a local TCP port."""
+@limit_options
+def serve(port: int | None, host: str, root: str | None, **limits: Any) -> None:
+    """Serve the JSON-lines protocol (docs/protocol.md) on stdin/stdout or a local TCP port
+    (the timeouts are for TCP)."""
     from rulelang.interpreter.hosts.server import serve as run_server
     try:
-        run_server(port, host, root)
+        run_server(port, host, root, **server_limits(**limits))
     except OSError as error:   # the port is taken, the address cannot be used...
         click.echo(f"rulelang serve: {error}", err=True)
         sys.exit(1)
@@ -201,11 +256,12 @@ def serve(port: int | None, host: str, root: str | None) -> None:
               help="The local TCP port (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
-def web(path: str, port: int, host: str, no_browser: bool) -> None:
+@limit_options
+def web(path: str, port: int, host: str, no_browser: bool, **limits: Any) -> None:
     """Play, edit and lint the rulesets under PATH (default: here) in a web page."""
     from rulelang.interpreter.hosts.web import serve as run_web
     try:
-        run_web(path, host, port, open_browser=not no_browser, echo=click.echo)
+        run_web(path, host, port, open_browser=not no_browser, echo=click.echo, **server_limits(**limits))
     except OSError as error:   # the port is taken, the address cannot be used...
         click.echo(f"rulelang web: {error}", err=True)
         sys.exit(1)

@@ -410,3 +410,74 @@ def test_serve_answers_requests_on_stdin_and_a_taken_port_is_a_clean_error():
 def test_an_agent_that_does_not_fit_the_game_is_a_usage_error(command):
     result = run(*command, input="")
     assert result.exit_code == 2 and "nope" in result.output and "Traceback" not in result.output
+
+
+LIMIT_FLAGS = ["--agent-iterations", "--agent-seconds", "--memory-mib", "--idle-timeout", "--read-timeout",
+               "--write-timeout"]
+
+
+@pytest.mark.parametrize("command", ["serve", "web"])
+def test_serve_and_web_pass_their_limits_to_the_server(command, monkeypatch, tmp_path):
+    from rulelang.interpreter.hosts import server as tcp_server
+    from rulelang.interpreter.hosts import web as web_server
+    from rulelang.interpreter.hosts.budgets import AgentBudget, ConnectionTimeouts
+    from rulelang.interpreter.hosts.memory import MemoryBudget
+    received = {}
+    target = tcp_server if command == "serve" else web_server
+    monkeypatch.setattr(target, "serve", lambda *args, **kwargs: received.update(kwargs))
+    where = [] if command == "serve" else [str(tmp_path), "--no-browser"]
+    given = run(command, *where, "--agent-iterations", "50", "--agent-seconds", "1.5", "--memory-mib", "64",
+                "--idle-timeout", "7", "--read-timeout", "3", "--write-timeout", "4")
+    assert given.exit_code == 0, given.output
+    assert received["agent_budget"] == AgentBudget(max_iterations=50, max_seconds=1.5)
+    assert received["timeouts"] == ConnectionTimeouts(idle_seconds=7, read_seconds=3, write_seconds=4)
+    assert received["memory"].limit == 64 * 2**20
+    received.clear()
+    assert run(command, *where).exit_code == 0   # no flags: the servers' own defaults
+    assert received["agent_budget"] == AgentBudget() and received["timeouts"] == ConnectionTimeouts()
+    assert received["memory"].limit == MemoryBudget().limit
+
+
+@pytest.mark.parametrize("command", ["serve", "web"])
+@pytest.mark.parametrize(("flag", "value"), [("--agent-iterations", "0"), ("--agent-seconds", "-1"),
+                                             ("--memory-mib", "0"), ("--idle-timeout", "0"),
+                                             ("--read-timeout", "nan"), ("--write-timeout", "inf"),
+                                             ("--agent-seconds", "soon")])
+def test_a_limit_out_of_range_is_a_usage_error(command, flag, value, monkeypatch, tmp_path):
+    from rulelang.interpreter.hosts import server as tcp_server
+    from rulelang.interpreter.hosts import web as web_server
+    started = []
+    monkeypatch.setattr(tcp_server if command == "serve" else web_server, "serve", lambda *a, **k: started.append(1))
+    where = [] if command == "serve" else [str(tmp_path), "--no-browser"]
+    refused = run(command, *where, flag, value)
+    assert refused.exit_code == 2 and flag in refused.output and "Traceback" not in refused.output
+    assert not started
+
+
+@pytest.mark.parametrize("command", ["serve", "web"])
+def test_the_help_of_serve_and_web_lists_the_limits_with_their_defaults(command):
+    shown = run(command, "--help")
+    assert shown.exit_code == 0
+    for flag in LIMIT_FLAGS:
+        assert flag in shown.output
+    assert "20000" in shown.output and "1024" in shown.output and "300.0" in shown.output
+
+
+def test_the_command_line_imports_no_runtime_module():
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import rulelang.cli"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and "rulelang.cli" in done.stderr
+    assert "rulelang.interpreter" not in done.stderr
+
+
+def test_the_servers_own_main_takes_the_same_limits(monkeypatch):
+    from rulelang.interpreter.hosts import server as tcp_server
+    received = {}
+    monkeypatch.setattr(tcp_server, "serve", lambda *args, **kwargs: received.update(kwargs))
+    assert tcp_server.main(["--memory-mib", "32", "--write-timeout", "2", "--agent-iterations", "9"]) == 0
+    assert received["memory"].limit == 32 * 2**20 and received["timeouts"].write_seconds == 2
+    assert received["agent_budget"].max_iterations == 9
+    for refused in (["--memory-mib", "0"], ["--idle-timeout", "-3"], ["--agent-seconds", "nan"]):
+        with pytest.raises(SystemExit) as stopped:
+            tcp_server.main(refused)
+        assert stopped.value.code == 2

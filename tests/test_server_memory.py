@@ -3,6 +3,9 @@ a client's text, are counted by their size in memory; when the budget is reached
 idle the longest give theirs back first, then a clean P014 reply refuses the request."""
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from typing import Any
 
 from test_server import ROOT, error, result, started
@@ -64,3 +67,64 @@ def test_the_sessions_idle_longest_give_back_their_states_first() -> None:
     _, refused = clone_until_refused(asking, state)
     assert refused["code"] == "P014" and error(newer, "status", state="s2")["code"] == "P005"
     assert memory.used() <= LIMIT
+
+
+RSS_BUDGET_MIB = 64
+RSS_MARGIN_MIB = 16   # beyond the budget: the allocator's free lists and arenas, the sessions' tables
+RSS_WORKLOAD = """
+import json, resource, sys
+from pathlib import Path
+from rulelang.interpreter.hosts.library import GameLibrary
+from rulelang.interpreter.hosts.memory import MemoryBudget
+from rulelang.interpreter.hosts.sessions import Session
+
+def ask(session, op, **fields):
+    return session.handle({"id": 1, "op": op, **fields})
+
+def peak_kib():
+    # the process's peak RSS: VmHWM, its own (ru_maxrss also holds the peak of the process
+    # it was started from, carried over exec on Linux, and is below pytest's there)
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+def clones(session, most):
+    game = ask(session, "load", path="games/tobago.rules", players=4)["result"]["game"]
+    reply = ask(session, "new_game", game=game, seed=2)
+    state = reply["result"]["state"] if reply["ok"] else None
+    for _ in range(most if reply["ok"] else 0):
+        reply = ask(session, "clone", state=state)
+        if not reply["ok"]:
+            break
+    return reply
+
+library = GameLibrary(Path("."))
+clones(Session(library), 3)   # the runtime imported, the game compiled, its state measured
+before = peak_kib()
+memory = MemoryBudget(limit=int(sys.argv[1]) * 2**20)
+sessions, refusal = [], None
+while refusal is None and len(sessions) < 8:   # 8 sessions of 1,000 states: far past the budget
+    sessions.append(Session(library, memory=memory))
+    reply = clones(sessions[-1], 999)
+    refusal = None if reply["ok"] else reply["error"]
+after = peak_kib()
+states = sum(len(session.states) for session in sessions)
+print(json.dumps({"refusal": refusal, "before_kib": before, "growth_kib": after - before, "states": states,
+                  "used": memory.used()}))
+"""
+
+
+def test_the_budget_bounds_the_servers_rss() -> None:
+    """Sessions cloning states until refused, in a process of their own: the peak RSS grows
+    by at most the budget and a margin (a state is counted at about twice its real size,
+    docs/protocol.md, "Limits"; the peak as Linux's VmHWM, in KiB)."""
+    done = subprocess.run([sys.executable, "-c", RSS_WORKLOAD, str(RSS_BUDGET_MIB)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["refusal"] is not None and found["refusal"]["code"] == "P014", found
+    assert "memory budget" in found["refusal"]["message"] and found["used"] <= RSS_BUDGET_MIB * 2**20
+    assert found["states"] > 1000   # more than one session's worth: the budget is the bound, not a session's cap
+    assert 0 < found["growth_kib"] <= (RSS_BUDGET_MIB + RSS_MARGIN_MIB) * 1024, found

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from rulelang.files import MAX_RULESET_BYTES
+from rulelang.limits import IDLE_SECONDS, MAX_AGENT_ITERATIONS, MAX_AGENT_SECONDS, READ_SECONDS, WRITE_SECONDS
 
 from ..agents import Agent, AgentSpec, AgentSpecError, Budget, MctsAgent
 from ..game import Game
@@ -25,11 +26,7 @@ from .protocol import ProtocolError
 
 MAX_SERVED_STEPS = 1_000_000   # steps between two decisions of a game a client loads (the engine allows 10,000,000)
 MAX_LOAD_SECONDS = 10.0        # to read, check and compile a ruleset a client loads (or lints)
-MAX_AGENT_ITERATIONS = 20_000  # an agent's search per decision ('agent_action'): iterations...
-MAX_AGENT_SECONDS = 10.0       # ...and seconds, whichever comes first
-IDLE_SECONDS = 300.0           # a connection that sends nothing for this long is closed (P013)
-READ_SECONDS = 30.0            # a request must arrive whole within this time of its first byte (P013)
-WRITE_SECONDS = 30.0           # a reply must be taken by the client within this time
+# the agent's budget and the timeouts: rulelang/limits.py (the command line shows them)
 AGENT_GRACE = 2.0              # an agent still at work this many times its seconds later is stopped (P012)
 
 Result = TypeVar("Result")

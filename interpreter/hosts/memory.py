@@ -14,6 +14,8 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rulelang.limits import MAX_MEMORY_BYTES
+
 from ..game import Game
 from .protocol import ProtocolError
 
@@ -21,7 +23,6 @@ if TYPE_CHECKING:
     from ..state.state import State
     from .sessions import Session
 
-MAX_MEMORY_BYTES = 1024 * 1024 * 1024   # what the sessions of a server hold at most, together
 RECLAIM_IDLE_SECONDS = 60.0             # a session idle this long may be reclaimed for another
 MAX_OBJECTS_MEASURED = 1_000_000        # objects a measure walks at most
 UNMEASURED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType,

@@ -21,22 +21,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from .budgets import (
+from rulelang.limits import (
     IDLE_SECONDS,
     MAX_AGENT_ITERATIONS,
     MAX_AGENT_SECONDS,
+    MAX_MEMORY_BYTES,
     READ_SECONDS,
-    AgentBudget,
-    ConnectionTimeouts,
+    WRITE_SECONDS,
 )
+
+from .budgets import AgentBudget, ConnectionTimeouts
 from .library import GameLibrary
 from .memory import MemoryBudget
 from .protocol import MAX_LINE_BYTES, TOO_LONG, ProtocolError, TooLong, encode, error_reply, log_gone
@@ -210,9 +213,9 @@ async def start_tcp(host: str, port: int, library: GameLibrary, max_connections:
 
 
 async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary, agent_budget: AgentBudget,
-                                   timeouts: ConnectionTimeouts) -> None:
+                                   timeouts: ConnectionTimeouts, memory: MemoryBudget) -> None:
     """Serve until SIGTERM or SIGINT (Ctrl-C), then close every connection and return."""
-    server = await start_tcp(host, port, library, agent_budget=agent_budget, timeouts=timeouts)
+    server = await start_tcp(host, port, library, agent_budget=agent_budget, timeouts=timeouts, memory=memory)
     bound = server.sockets[0].getsockname()
     print(f"rulelang serve: listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
     stopped = asyncio.Event()
@@ -227,40 +230,63 @@ async def _serve_tcp_until_stopped(host: str, port: int, library: GameLibrary, a
 # ---------------------------------------------------------------- the command
 
 def serve(port: int | None = None, host: str = DEFAULT_HOST, root: str | None = None, *,
-          agent_budget: AgentBudget | None = None, timeouts: ConnectionTimeouts | None = None) -> None:
+          agent_budget: AgentBudget | None = None, timeouts: ConnectionTimeouts | None = None,
+          memory: MemoryBudget | None = None) -> None:
     """Serve the protocol: on TCP ``host:port`` when a port is given, else on stdin/stdout.
-    ``root`` confines the rulesets clients may load (and the files they name)."""
+    ``root`` confines the rulesets clients may load (and the files they name); the budgets
+    and timeouts are the defaults of budgets.py and memory.py unless given (the timeouts
+    are for TCP; the memory budget holds for the one session of stdin/stdout too)."""
     library = GameLibrary(Path(root) if root is not None else None)
     agent_budget = agent_budget or AgentBudget()
+    memory = memory or MemoryBudget()
     with contextlib.suppress(KeyboardInterrupt):
         if port is None:
-            serve_stream(sys.stdin.buffer, sys.stdout.buffer, Session(library, agent_budget=agent_budget))
+            session = Session(library, agent_budget=agent_budget, memory=memory)
+            serve_stream(sys.stdin.buffer, sys.stdout.buffer, session)
         else:
-            asyncio.run(_serve_tcp_until_stopped(host, port, library, agent_budget, timeouts or ConnectionTimeouts()))
+            asyncio.run(_serve_tcp_until_stopped(host, port, library, agent_budget, timeouts or ConnectionTimeouts(),
+                                                 memory))
+
+
+def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` above zero."""
+    def parse(text: str) -> float:
+        value = kind(text)
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"{text}: must be a number above 0")
+        return value
+    parse.__name__ = kind.__name__   # argparse names the type in its error
+    return parse
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``rulelang serve [--port N] [--host H] [--root DIR]`` without click, for ``python -m``."""
+    """``rulelang serve [--port N] [--host H] [--root DIR] [budgets and timeouts]`` without
+    click, for ``python -m``."""
     parser = argparse.ArgumentParser(prog="python -m rulelang.interpreter.hosts.server",
                                      description="Serve the rulelang JSON-lines protocol (docs/protocol.md).")
     parser.add_argument("--port", type=int, default=None, help="TCP port (0: any free port); default: stdin/stdout")
     parser.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--root", default=None, help="the folder that rulesets must lie in")
-    parser.add_argument("--agent-iterations", type=int, default=MAX_AGENT_ITERATIONS,
+    parser.add_argument("--agent-iterations", type=positive(int), default=MAX_AGENT_ITERATIONS,
                         help=f"an agent's iterations per decision at most (default {MAX_AGENT_ITERATIONS})")
-    parser.add_argument("--agent-seconds", type=float, default=MAX_AGENT_SECONDS,
+    parser.add_argument("--agent-seconds", type=positive(float), default=MAX_AGENT_SECONDS,
                         help=f"an agent's seconds per decision at most (default {MAX_AGENT_SECONDS:g})")
-    parser.add_argument("--idle-timeout", type=float, default=IDLE_SECONDS,
+    parser.add_argument("--idle-timeout", type=positive(float), default=IDLE_SECONDS,
                         help=f"seconds a TCP connection may send nothing (default {IDLE_SECONDS:g})")
-    parser.add_argument("--read-timeout", type=float, default=READ_SECONDS,
+    parser.add_argument("--read-timeout", type=positive(float), default=READ_SECONDS,
                         help=f"seconds a request line may take to arrive whole (default {READ_SECONDS:g})")
+    parser.add_argument("--write-timeout", type=positive(float), default=WRITE_SECONDS,
+                        help=f"seconds a client may take to read a reply (default {WRITE_SECONDS:g})")
+    parser.add_argument("--memory-mib", type=positive(int), default=MAX_MEMORY_BYTES // 2**20,
+                        help=f"MiB the sessions may hold together (default {MAX_MEMORY_BYTES // 2**20})")
     arguments = parser.parse_args(argv)
     if arguments.root is not None and not Path(arguments.root).is_dir():
         parser.error(f"--root {arguments.root}: not a folder")
     try:
         serve(arguments.port, arguments.host, arguments.root,
               agent_budget=AgentBudget(arguments.agent_iterations, arguments.agent_seconds),
-              timeouts=ConnectionTimeouts(arguments.idle_timeout, arguments.read_timeout))
+              timeouts=ConnectionTimeouts(arguments.idle_timeout, arguments.read_timeout, arguments.write_timeout),
+              memory=MemoryBudget(limit=arguments.memory_mib * 2**20))
     except OSError as error:   # the port is taken, the address is not local...
         print(f"rulelang serve: {error}", file=sys.stderr)
         return 1

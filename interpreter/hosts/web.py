@@ -222,11 +222,14 @@ class Handler(TimedHandler):
 
 def make_server(root: Path, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
                 static: Traversable | None = None, *, max_connections: int = MAX_CONNECTIONS,
-                timeouts: ConnectionTimeouts | None = None) -> tuple[WebServer, WebApp]:
+                timeouts: ConnectionTimeouts | None = None, agent_budget: AgentBudget | None = None,
+                memory: MemoryBudget | None = None) -> tuple[WebServer, WebApp]:
     """A server bound to ``host:port`` (0: any free port) for the rulesets under ``root``,
     not yet serving; ``static`` replaces the page's files (tests); at most
-    ``max_connections`` at once, each held to ``timeouts`` (http_server.py)."""
-    app = WebApp(GameLibrary(root)) if static is None else WebApp(GameLibrary(root), static)
+    ``max_connections`` at once, each held to ``timeouts`` (http_server.py); its sessions'
+    agents held to ``agent_budget``, and all of them to ``memory`` (defaults: budgets.py, memory.py)."""
+    app = WebApp(GameLibrary(root), static if static is not None else package_files(),
+                 agent_budget=agent_budget or AgentBudget(), memory=memory or MemoryBudget())
     handler = type("BoundHandler", (Handler,), {"app": app})
     server = WebServer((host, port), handler, max_connections, timeouts)
     app.listen_on(host, server.server_address[1])
@@ -240,9 +243,11 @@ def address(server: WebServer, host: str) -> str:
 
 
 def serve(root: str = ".", host: str = "127.0.0.1", port: int = DEFAULT_PORT, open_browser: bool = True,
-          echo: Callable[[str], None] = print) -> None:
-    """Serve the page for the rulesets under ``root`` until Ctrl-C."""
-    server, _ = make_server(Path(root), host, port)
+          echo: Callable[[str], None] = print, *, agent_budget: AgentBudget | None = None,
+          timeouts: ConnectionTimeouts | None = None, memory: MemoryBudget | None = None) -> None:
+    """Serve the page for the rulesets under ``root`` until Ctrl-C (the budgets and timeouts
+    as ``make_server`` takes them)."""
+    server, _ = make_server(Path(root), host, port, timeouts=timeouts, agent_budget=agent_budget, memory=memory)
     url = address(server, host)
     echo(f"rulelang web: {url}")
     sys.stdout.flush()
