@@ -31,6 +31,10 @@ phase p {
   out += size([c for c in chips if c.n > 3]) + size([s for s in spaces(grid) if s.mark == 1])
   out += if first(c.n for c in chips if c.n > 15) == 16 then 100 else 0
   out += if any(c.n > 19 for c in chips) then 1000 else 0
+  out += if any(s.mark == 2 for s in spaces(grid)) then 0 else 10000
+  out += if all(any(s.mark == 1 for s in spaces(grid)) for c in chips) then 20000 else 0
+  out += if all(all(s.mark == line[0].mark for s in line) for line in lines(grid, 5)) then 40000 else 0
+  out += if first(s for s in spaces(grid) if s.mark == 1) == spaces(grid)[0] then 80000 else 0
   end game
 }
 """
@@ -77,6 +81,6 @@ def test_the_step_budget_stops_inside_a_search_as_before(monkeypatch):
     fast = [_outcome(steps) for steps in budgets]
     _general(monkeypatch)
     assert fast == [_outcome(steps) for steps in budgets]
-    assert fast[-1][0] == 10 + 17 + 25 + 100 + 1000
+    assert fast[-1][0] == 10 + 17 + 25 + 100 + 1000 + 10000 + 20000 + 40000 + 80000
     lines = {outcome[2] for outcome in fast if outcome[0] == "E603"}
-    assert {10, 11, 13, 14} <= lines   # (stopped inside each search)
+    assert {10, 11, 13, 14, 15, 16, 17, 18} <= lines   # (stopped inside each search)
