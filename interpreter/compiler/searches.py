@@ -77,13 +77,16 @@ def _deciding_once(writer: ExpressionWriter, name: str, gen: ast.Generator, scop
     element, inner_indexed, assigned = gen.element, False, ""
     if nested_short_circuit(writer.cat, element):
         assert isinstance(element, ast.Call) and isinstance(element.args[0], ast.Generator)
-        inner_items, value = writer.module.fresh("_s"), writer.module.fresh("_r")
         inner_source = element.args[0].clauses[0].source
-        assigned = f"{inner_items} = {writer.write(inner_source, scope)}"
-        body.append(assigned)
-        # An item of a list known at load time, each of whose items is a list of one length
+        # An item of a list known at load time, each of whose items is a list of one length:
+        # gone through itself (the inner loop makes nothing of it)
         itself = isinstance(inner_source, ast.Name) and inner_source.name == clause.var \
             and scope.python.get(clause.var) == var
+        direct = itself and item_length(known) is not None
+        inner_items, value = var if direct else writer.module.fresh("_s"), writer.module.fresh("_r")
+        if not direct:
+            assigned = f"{inner_items} = {writer.write(inner_source, scope)}"
+            body.append(assigned)
         inner_known = known_list(writer, inner_source, scope)
         offer = 1 if itself and spaces == 2 else _spaces_depth(inner_known, 1)
         inner_lines, inner_indexed = _deciding(writer, element.function, element.args[0], scope, inner_items,
@@ -102,7 +105,8 @@ def _deciding_once(writer: ExpressionWriter, name: str, gen: ast.Generator, scop
         body = [f"if {condition}:", *("    " + line for line in body)]
     indexed: bool | None = False
     if spaces:   # read only as a space's index, or as the list of an inner loop of indices
-        text = "\n".join(line for line in body if not (inner_indexed and line.strip() == assigned))
+        text = "\n".join(line for line in body if not (inner_indexed and (
+            line.strip() == assigned or re.fullmatch(rf"\s*for \w+ in {var}:", line))))
         if not re.search(rf"\b{var}\b(?!\.index\b)" if spaces == 1 else rf"\b{var}\b", text):
             body = [re.sub(rf"\b{var}\.index\b", var, line) for line in body]
             indexed = True
