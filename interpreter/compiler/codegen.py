@@ -32,6 +32,7 @@ from .callgraph import depth_free
 from .fields import field_everywhere, field_of, only_field, zone_item
 from .integers import integer_bound, is_tuple, short_list, sum_fits
 from .kinds import KindKnowledge
+from .known import known_query
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .results import built_kind
@@ -401,6 +402,9 @@ class ExpressionWriter(KindKnowledge):
             raise unchecked(f"{name}() takes {want} arguments, got {len(node.args)}", node.span)
         args = [self.write(a, scope) for a in node.args]
         constants = self._constant_values(node.args, scope) if name in BOARD_QUERIES else None
+        known = known_query(self.cat, name, constants)
+        if known is not None:   # (no work, no state read: its value now)
+            return self.module.constant(known, f"<{name}(...), computed at load>")
         if constants is not None:
             query = self.module.constant(runtime.once_per_game(BUILTINS[name], constants),
                                          f"<{name}(...), computed once per game>")

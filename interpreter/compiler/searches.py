@@ -8,8 +8,11 @@ import re
 from typing import TYPE_CHECKING
 
 from rulelang import ast
+from rulelang.boards import Space
 
+from ..model.values import Value
 from ..tables.catalog import Catalog
+from .known import item_length, known_list
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -21,7 +24,10 @@ def short_circuit(writer: ExpressionWriter, name: str, gen: ast.Generator, scope
     decides, as a function of the Python locals in scope."""
     source = writer.write(gen.clauses[0].source, scope)
     inner = scope.inner()
-    loop = _deciding(writer, name, gen, inner, "_source", "_found")
+    known = known_list(writer, gen.clauses[0].source, scope)
+    loop, indexed = _deciding(writer, name, gen, inner, "_source", "_found", known, spaces=_spaces_depth(known))
+    if indexed and known is not None:   # the loop goes through the spaces' indices
+        source = writer.module.constant(_indices(known), _INDICES)
     used = set(re.findall(r"\w+", " ".join(loop)))
     passed = [name for name in ("_depth", *scope.python.values()) if name in used]  # only those it reads
     # The work charged is counted in a Python local, and written back at the end, when
@@ -42,22 +48,54 @@ def short_circuit(writer: ExpressionWriter, name: str, gen: ast.Generator, scope
 
 
 def _deciding(writer: ExpressionWriter, name: str, gen: ast.Generator, scope: Scope, items: str,
-              found: str) -> list[str]:
+              found: str, known: tuple[Value, ...] | None, length: int | None = None,
+              spaces: int = 0) -> tuple[list[str], bool]:
     """Lines that set ``found`` to any(), all() or first() of ``gen`` (one clause) over the
     list in the Python local ``items``, charged as ``runtime.items`` charges it. An element
-    that is itself any() or all() over one clause is a loop within this one."""
+    that is itself any() or all() over one clause is a loop within this one. ``known``: the
+    list's value if known at load time (known.py), ``length``: its length if known;
+    ``spaces``: 1 (2) if ``items`` can be given as the indices of its spaces (of its lists
+    of spaces), known at load, else 0. With them, whether the lines go through those indices (the loop
+    reads nothing of a space but its index: its variables' tables in place)."""
+    lines, indexed = _deciding_once(writer, name, gen, scope, items, found, known, length, spaces)
+    if indexed is None:   # (an inner loop that would go through indices, this one not)
+        lines, indexed = _deciding_once(writer, name, gen, scope, items, found, known, length, 0)
+    return lines, bool(indexed)
+
+
+def _deciding_once(writer: ExpressionWriter, name: str, gen: ast.Generator, scope: Scope, items: str,
+                   found: str, known: tuple[Value, ...] | None, length: int | None,
+                   spaces: int) -> tuple[list[str], bool | None]:
+    """``_deciding``'s lines, and whether they go through indices (None: an inner loop
+    does and this one cannot: to be written again without)."""
     (clause,) = gen.clauses
     source_kind = writer.items_kind(clause.source, scope)
     var = scope.python[clause.var] = writer.module.fresh("_v")
     writer.bind_item_kind(var, clause.source, scope)
     condition = writer.write(clause.condition, scope) if clause.condition is not None else None
     body: list[str] = []
-    element = gen.element
+    element, inner_indexed, assigned = gen.element, False, ""
     if nested_short_circuit(writer.cat, element):
         assert isinstance(element, ast.Call) and isinstance(element.args[0], ast.Generator)
-        inner_items, value = writer.module.fresh("_s"), writer.module.fresh("_r")
-        body.append(f"{inner_items} = {writer.write(element.args[0].clauses[0].source, scope)}")
-        body += _deciding(writer, element.function, element.args[0], scope, inner_items, value)
+        inner_source = element.args[0].clauses[0].source
+        # An item of a list known at load time, each of whose items is a list of one length:
+        # gone through itself (the inner loop makes nothing of it)
+        itself = isinstance(inner_source, ast.Name) and inner_source.name == clause.var \
+            and scope.python.get(clause.var) == var
+        direct = itself and item_length(known) is not None
+        inner_items, value = var if direct else writer.module.fresh("_s"), writer.module.fresh("_r")
+        if not direct:
+            assigned = f"{inner_items} = {writer.write(inner_source, scope)}"
+            body.append(assigned)
+        inner_known = known_list(writer, inner_source, scope)
+        offer = 1 if itself and spaces == 2 else _spaces_depth(inner_known, 1)
+        inner_lines, inner_indexed = _deciding(writer, element.function, element.args[0], scope, inner_items,
+                                               value, inner_known, item_length(known) if itself else None, offer)
+        if inner_indexed and not itself:   # (a list of its own, known at load: its indices)
+            indices = writer.module.constant(_indices(inner_known or ()), _INDICES)
+            body[-1] = assigned = f"{inner_items} = {indices}"
+            inner_indexed = False
+        body += inner_lines
     else:
         value = writer.write(element, scope)
     body += {"any": [f"if {value}:", f"    {found} = True", "    break"],
@@ -65,18 +103,45 @@ def _deciding(writer: ExpressionWriter, name: str, gen: ast.Generator, scope: Sc
              "first": [f"{found} = {value}", "break"]}[name]
     if condition is not None:
         body = [f"if {condition}:", *("    " + line for line in body)]
+    indexed: bool | None = False
+    if spaces:   # read only as a space's index, or as the list of an inner loop of indices
+        text = "\n".join(line for line in body if not (inner_indexed and (
+            line.strip() == assigned or re.fullmatch(rf"\s*for \w+ in {var}:", line))))
+        if not re.search(rf"\b{var}\b(?!\.index\b)" if spaces == 1 else rf"\b{var}\b", text):
+            body = [re.sub(rf"\b{var}\.index\b", var, line) for line in body]
+            indexed = True
+    if inner_indexed and not indexed:
+        return [], None
     # A list known to be one (a board query's, a constant's) is not made one; the items
     # are charged in place (_W: the work counted so far, _CHARGE: the error past the
     # bound, as ``_short_circuit`` writes them).
-    known_list = source_kind is not None and source_kind[1] >= 1
+    a_list = (source_kind is not None and source_kind[1] >= 1) or known is not None or length is not None
     making = [f"if type({items}) is not tuple:", f"    {items} = _sequence(st, {items})"]
     if writer.zone_read(clause.source, scope):   # a zone's list, in place (the loop changes nothing)
         making = [f"{items} = st.zones[{items}.slot]"]
-    return [*([] if known_list else making),
-            f"if {items}:", f"    _W += len({items})",
-            "    if _W > _limit:", "        _CHARGE",
+    if known is not None:
+        length = len(known)
+    charge = [f"if {items}:", f"    _W += len({items})", "    if _W > _limit:", "        _CHARGE"]
+    if length is not None:   # its length known: the charge written in place (none for no item)
+        charge = [f"_W += {length}", "if _W > _limit:", "    _CHARGE"] if length else []
+    return [*([] if a_list else making), *charge,
             f"{found} = {dict(any='False', all='True', first='None')[name]}",
-            f"for {var} in {items}:", *("    " + line for line in body)]
+            f"for {var} in {items}:", *("    " + line for line in body)], indexed
+
+
+def _spaces_depth(known: tuple[Value, ...] | None, most: int = 2) -> int:
+    """1 if ``known`` is a list of spaces, 2 if one of lists of them (up to ``most``), else 0."""
+    if known is None:
+        return 0
+    if all(type(item) is Space for item in known):
+        return 1
+    deep = most >= 2 and all(type(item) is tuple and _spaces_depth(item, 1) == 1 for item in known)
+    return 2 if deep else 0
+
+
+def _indices(known: tuple[Value, ...]) -> tuple[object, ...]:
+    """The indices of the spaces of ``known`` (a list of spaces, or of lists of them)."""
+    return tuple(item.index if type(item) is Space else _indices(item) for item in known)  # type: ignore[arg-type]
 
 
 def nested_short_circuit(cat: Catalog, node: ast.Expr) -> bool:
@@ -88,8 +153,9 @@ def nested_short_circuit(cat: Catalog, node: ast.Expr) -> bool:
             and node.args[0].key is None and len(node.args[0].clauses) == 1)
 
 
+_INDICES = "<the indices of a list of spaces known at load>"
 _PLACEHOLDER = re.compile(r"\b_W\b|\b_CHARGE\b")
-_CHARGING = re.compile(r"\s*(_W \+= len\(\w+\)|if _W > _limit:|_CHARGE|\w+ = _sequence\(st, \w+\)"
+_CHARGING = re.compile(r"\s*(_W \+= (len\(\w+\)|\d+)|if _W > _limit:|_CHARGE|\w+ = _sequence\(st, \w+\)"
                        r"|\w+ = st\.zones\[\w+\.slot\])$")
 """The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``,
 or a zone's own list: neither charges anything)."""

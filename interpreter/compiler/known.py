@@ -1,0 +1,65 @@
+"""Lists whose value the compiler knows at load time: a board query with constant arguments
+that charges no work and reads nothing of the state (computed here, once), or a constant of
+the game that is a list. Such a list is a constant of the generated module, gone through in
+place: its length, and the lengths of its items, are known, and so is the work each
+costs (searches.py charges it in place, as ``runtime.items`` would)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulelang import ast
+
+from ..model.values import Value
+from ..tables.builtins import BOARD_QUERIES, BUILTINS
+from ..tables.catalog import Catalog
+from .scope import Scope
+
+if TYPE_CHECKING:
+    from .kinds import KindKnowledge
+
+
+class _Unknown(Exception):
+    """A query that would charge work (or read the state): not computed at load time."""
+
+
+class _NoState:
+    """The state a query computed at load time sees: none; charging any work gives up."""
+
+    __slots__ = ()
+
+    def charge(self, work: int) -> None:
+        raise _Unknown
+
+
+def known_query(cat: Catalog, name: str, constants: list[Value] | None) -> tuple[Value, ...] | None:
+    """The value of the board query ``name`` over the constant arguments ``constants``, if
+    it is a list computed at no work and with no state read; else None (the query then runs
+    where it runs, with its work and its errors)."""
+    if constants is None or name not in BOARD_QUERIES or name in cat.component_types \
+            or name in cat.functions or name in cat.load_time_functions:
+        return None
+    try:
+        value = BUILTINS[name](_NoState(), *constants)
+    except Exception:  # (work, a read of the state, or an error: all where the query runs)
+        return None
+    return value if type(value) is tuple else None
+
+
+def known_list(writer: KindKnowledge, node: ast.Expr, scope: Scope) -> tuple[Value, ...] | None:
+    """The value of ``node`` if the compiler knows it at load time and it is a list: a
+    board query of constant arguments (``known_query``) or a constant of the game."""
+    if isinstance(node, ast.Call) and node.args and not any(isinstance(a, ast.KeywordArg) for a in node.args):
+        return known_query(writer.cat, node.function, writer._constant_values(node.args, scope))
+    if isinstance(node, ast.Name):
+        constant = writer._constant_values((node,), scope)
+        if constant is not None and type(constant[0]) is tuple:
+            return constant[0]
+    return None
+
+
+def item_length(items: tuple[Value, ...] | None) -> int | None:
+    """The length of every item of ``items`` if each is a list of the same length, else None."""
+    if not items or any(type(item) is not tuple for item in items):
+        return None
+    lengths = {len(item) for item in items if type(item) is tuple}
+    return lengths.pop() if len(lengths) == 1 else None

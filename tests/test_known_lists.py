@@ -1,0 +1,86 @@
+"""Lists the compiler knows at load time (compiler/known.py): a board query of constant
+arguments is a constant of the generated code, and any(), all() and first() over one (or a
+constant of the game, a deck) charge its work, and that of its items of one length, in
+place. The games play, count their work and stop at the step budget with the same error at
+the same span as with every such list computed where it runs."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.errors import RulesRuntimeError
+from rulelang.interpreter.compiler import codegen, searches
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+RULES = """\
+game "W" { players 1  max_steps STEPS }
+board grid = square_grid(5, 5)
+space var mark: int = 0
+component chip { n: int }
+zone pile: chip visible all
+deck chips: chip in pile = [chip(n: k) for k in 1..20]
+var out: int = 0
+phase p {
+  for s in spaces(grid) { s.mark = 1 }
+  out = if any(all(s.mark == 2 for s in line) for line in lines(grid, 5)) then 1 else 0
+  out += if all(any(s.mark == 1 for s in line) for line in lines(grid, 4)) then 10 else 0
+  out += size([c for c in chips if c.n > 3]) + size([s for s in spaces(grid) if s.mark == 1])
+  out += if first(c.n for c in chips if c.n > 15) == 16 then 100 else 0
+  out += if any(c.n > 19 for c in chips) then 1000 else 0
+  out += if any(s.mark == 2 for s in spaces(grid)) then 0 else 10000
+  out += if all(any(s.mark == 1 for s in spaces(grid)) for c in chips) then 20000 else 0
+  out += if all(all(s.mark == line[0].mark for s in line) for line in lines(grid, 5)) then 40000 else 0
+  out += if first(s for s in spaces(grid) if s.mark == 1) == spaces(grid)[0] then 80000 else 0
+  end game
+}
+"""
+
+
+def _general(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No list known at load time: every one computed, and charged, where it runs."""
+    monkeypatch.setattr(codegen, "known_query", lambda cat, name, constants: None)
+    monkeypatch.setattr(searches, "known_list", lambda writer, node, scope: None)
+
+
+def _playout(game: rulelang.Game, seed: int) -> list[tuple[object, int]]:
+    chooser, state, seen = random.Random(seed), game.new_initial_state(seed=seed), []
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+        seen.append((state.to_json(), state.work))
+    return seen
+
+
+def test_tic_tac_toe_plays_and_counts_work_as_with_lists_computed_where_they_run(monkeypatch):
+    path = GAMES / "tic_tac_toe.rules"
+    fast = rulelang.load(path)
+    assert "<lines(...), computed at load>" in fast.generated_code()
+    played = [_playout(fast, seed) for seed in range(20)]
+    _general(monkeypatch)
+    slow = rulelang.load(path)
+    assert "computed at load" not in slow.generated_code()
+    assert played == [_playout(slow, seed) for seed in range(20)]
+
+
+def _outcome(steps: int) -> tuple[object, ...]:
+    try:
+        state = rulelang.load(RULES.replace("STEPS", str(steps))).new_initial_state()
+    except RulesRuntimeError as error:
+        d = error.diagnostic
+        return d.code, d.message, d.span.line, d.span.column
+    return state.to_json()["globals"]["out"], state.work
+
+
+def test_the_step_budget_stops_inside_a_search_as_before(monkeypatch):
+    least = next(steps for steps in range(1, 2000) if type(_outcome(steps)[0]) is int)
+    budgets = range(20, least + 2)   # (from before the first search to its end)
+    fast = [_outcome(steps) for steps in budgets]
+    _general(monkeypatch)
+    assert fast == [_outcome(steps) for steps in budgets]
+    assert fast[-1][0] == 10 + 17 + 25 + 100 + 1000 + 10000 + 20000 + 40000 + 80000
+    lines = {outcome[2] for outcome in fast if outcome[0] == "E603"}
+    assert {10, 11, 13, 14, 15, 16, 17, 18} <= lines   # (stopped inside each search)
