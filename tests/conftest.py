@@ -90,6 +90,17 @@ def saved_states(game, seed: int) -> list[dict]:
     return saved
 
 
+def worked_states(game, seed: int) -> list[tuple[dict, int]]:
+    """The saved state and the work counted after each action of one random game of
+    ``game`` (seeded ``seed``): what a specialised path must leave as the general one does."""
+    chooser, state, seen = random.Random(seed), game.new_initial_state(seed=seed), []
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+        seen.append((state.to_json(), state.work))
+    return seen
+
+
 def generated_functions(game) -> str:
     """The generated functions of ``game``, without the listing of its constants."""
     listing = game.generated_code()

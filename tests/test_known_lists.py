@@ -5,10 +5,10 @@ place. The games play, count their work and stop at the step budget with the sam
 the same span as with every such list computed where it runs."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
+from conftest import worked_states
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -46,24 +46,16 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(searches, "known_list", lambda writer, node, scope: None)
 
 
-def _playout(game: rulelang.Game, seed: int) -> list[tuple[object, int]]:
-    chooser, state, seen = random.Random(seed), game.new_initial_state(seed=seed), []
-    while not state.is_terminal():
-        player = state.current_players()[0]
-        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
-        seen.append((state.to_json(), state.work))
-    return seen
-
 
 def test_tic_tac_toe_plays_and_counts_work_as_with_lists_computed_where_they_run(monkeypatch):
     path = GAMES / "tic_tac_toe.rules"
     fast = rulelang.load(path)
     assert "<lines(...), computed at load>" in fast.generated_code()
-    played = [_playout(fast, seed) for seed in range(20)]
+    played = [worked_states(fast, seed) for seed in range(20)]
     _general(monkeypatch)
     slow = rulelang.load(path)
     assert "computed at load" not in slow.generated_code()
-    assert played == [_playout(slow, seed) for seed in range(20)]
+    assert played == [worked_states(slow, seed) for seed in range(20)]
 
 
 def _outcome(steps: int) -> tuple[object, ...]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from test_server import ROOT, error, result, started
-from test_web_api import api, new_session
+from test_web_api import api, new_session, serving
 
 from rulelang.interpreter.agents import AgentSpec, MctsAgent
 from rulelang.interpreter.hosts.budgets import AgentBudget
@@ -98,14 +98,8 @@ def test_a_long_search_over_tcp_holds_up_no_other_clients_hello() -> None:
 def web() -> Iterator[str]:
     server, app = make_server(ROOT, "127.0.0.1", 0)
     app.agent_budget = AgentBudget(max_seconds=SEARCH)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(HANG)
+    with serving(server) as address:
+        yield address
 
 
 def test_a_long_search_of_one_page_holds_up_no_other_pages_request(web: str) -> None:

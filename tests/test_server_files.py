@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import http.client
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from test_server import GAMES, error, result
-from test_web_api import DRAFT
+from test_web_api import DRAFT, serving
 
 from rulelang.interpreter.hosts.library import GameLibrary
 from rulelang.interpreter.hosts.sessions import Session
@@ -82,14 +81,8 @@ def test_lint_names_paths_relative_to_the_root(root: Path) -> None:
 @pytest.fixture
 def web(root: Path) -> Iterator[int]:
     server, _ = make_server(root, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(server):
         yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(HANG)
 
 
 def status_with_hosts(port: int, hosts: list[str]) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from test_server import ROOT, check_reply, server_command
-from test_web_api import DRAFT, api, new_session
+from test_web_api import DRAFT, api, new_session, serving
 
 from rulelang.interpreter.hosts.library import GameLibrary
 from rulelang.interpreter.hosts.protocol import ProtocolError, encode
@@ -105,14 +105,8 @@ def test_a_lone_surrogate_over_tcp_gets_a_reply_and_the_connection_goes_on() -> 
 @pytest.fixture
 def web(root: Path) -> Iterator[str]:
     server, _ = make_server(root, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(HANG)
+    with serving(server) as address:
+        yield address
 
 
 def test_a_lone_surrogate_over_http_gets_a_p011_reply_and_writes_no_file(web: str, root: Path) -> None:

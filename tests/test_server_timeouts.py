@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from test_server import ROOT
+from test_web_api import serving
 
 from rulelang.interpreter.hosts.budgets import ConnectionTimeouts
 from rulelang.interpreter.hosts.library import GameLibrary
@@ -144,14 +145,8 @@ def test_a_tcp_client_that_sends_a_byte_at_a_time_is_cut_at_the_read_timeout(tcp
 @pytest.fixture
 def web() -> Iterator[int]:
     server, _ = make_server(ROOT, "127.0.0.1", 0, max_connections=SLOTS, timeouts=SHORT)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(server):
         yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(HANG)
 
 
 def http_status(port: int) -> int:

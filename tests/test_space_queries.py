@@ -4,10 +4,10 @@ kept answers are the computed ones, and each call charges the work the computed 
 that the step budget and its errors are unchanged."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
+from conftest import worked_states
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -64,23 +64,14 @@ def _computed_each_time(made: list[str]):
     return per_space
 
 
-def _playout(game: rulelang.Game, seed: int) -> list[tuple[object, int]]:
-    """The saved state and the work counted after each decision of a random game."""
-    chooser, state, seen = random.Random(seed), game.new_initial_state(seed=seed), []
-    while not state.is_terminal():
-        player = state.current_players()[0]
-        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
-        seen.append((state.to_json(), state.work))
-    return seen
-
 
 def test_games_play_and_count_work_as_with_every_query_computed(jamaica, monkeypatch):
-    kept = [_playout(jamaica, seed) for seed in range(3)]
+    kept = [worked_states(jamaica, seed) for seed in range(3)]
     made: list[str] = []
     monkeypatch.setattr(runtime, "per_space", _computed_each_time(made))
     computed_game = rulelang.load(GAMES / "jamaica.rules", players=4)
     assert made   # (its queries are computed at each call)
-    assert kept == [_playout(computed_game, seed) for seed in range(3)]
+    assert kept == [worked_states(computed_game, seed) for seed in range(3)]
 
 
 RUNAWAY = """\

@@ -5,6 +5,7 @@ replay), each reply checked against the protocol's schema; and the HTTP server o
 that keep other web sites and other folders out."""
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import random
@@ -28,7 +29,7 @@ from rulelang.interpreter.hosts.library import GameLibrary
 from rulelang.interpreter.hosts.protocol import MAX_LINE_BYTES, validator
 from rulelang.interpreter.hosts.seat_view import SeatData
 from rulelang.interpreter.hosts.sessions import Session
-from rulelang.interpreter.hosts.web import MAX_SESSIONS, make_server
+from rulelang.interpreter.hosts.web import MAX_SESSIONS, WebServer, make_server
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -355,14 +356,9 @@ PAGE = {"index.html": "<!doctype html><title>page</title>\n", "app.js": "import 
         "part.js": "export const part = 1;\n", "style.css": "body { margin: 0 }\n"}
 
 
-@pytest.fixture
-def web(folder: Path, tmp_path: Path) -> Iterator[str]:
-    """A server for ``folder`` on a free port, with stand-in files for the page; its address."""
-    static = tmp_path / "static"
-    static.mkdir()
-    for name, text in PAGE.items():
-        (static / name).write_text(text, encoding="utf-8")
-    server, _ = make_server(folder, "127.0.0.1", 0, static=static)
+@contextlib.contextmanager
+def serving(server: WebServer) -> Iterator[str]:
+    """``server`` serving in a thread of its own while the block runs; its address."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -371,6 +367,18 @@ def web(folder: Path, tmp_path: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(HANG)
+
+
+@pytest.fixture
+def web(folder: Path, tmp_path: Path) -> Iterator[str]:
+    """A server for ``folder`` on a free port, with stand-in files for the page; its address."""
+    static = tmp_path / "static"
+    static.mkdir()
+    for name, text in PAGE.items():
+        (static / name).write_text(text, encoding="utf-8")
+    server, _ = make_server(folder, "127.0.0.1", 0, static=static)
+    with serving(server) as address:
+        yield address
 
 
 def fetch(url: str, data: bytes | None = None,

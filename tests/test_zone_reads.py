@@ -4,11 +4,11 @@ copy (``runtime.zone_items``), ``x in z``, ``list(z)`` and ``size(z)`` read it a
 games play, and count their work, as with every zone read through the general operations."""
 from __future__ import annotations
 
-import random
 import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import worked_states
 
 import rulelang
 from rulelang.interpreter.compiler.codegen import ExpressionWriter
@@ -30,14 +30,6 @@ BIG = '''\
 '''
 
 
-def _playout(game: rulelang.Game, seed: int) -> list[tuple[object, int]]:
-    chooser, state, seen = random.Random(seed), game.new_initial_state(seed=seed), []
-    while not state.is_terminal():
-        player = state.current_players()[0]
-        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
-        seen.append((state.to_json(), state.work))
-    return seen
-
 
 def _not_known_as_zones(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ExpressionWriter, "zone_read", lambda self, node, scope: False)
@@ -48,11 +40,11 @@ def test_games_play_and_count_work_as_with_zones_read_in_general(name, players, 
     path = GAMES / f"{name}.rules"
     fast = rulelang.load(path, players=players)
     assert "<the items of a zone, read in place>" in fast.generated_code()
-    played = [_playout(fast, seed) for seed in range(2)]
+    played = [worked_states(fast, seed) for seed in range(2)]
     _not_known_as_zones(monkeypatch)
     slow = rulelang.load(path, players=players)
     assert "<the items of a zone, read in place>" not in slow.generated_code()
-    assert played == [_playout(slow, seed) for seed in range(2)]
+    assert played == [worked_states(slow, seed) for seed in range(2)]
 
 
 def test_a_long_zone_is_charged_as_before(tmp_path, monkeypatch):
