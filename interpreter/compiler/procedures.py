@@ -24,8 +24,7 @@ from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
 from ..model.program import Op
-from ..model.values import Player
-from ..tables.attributes import OwnedVariable, owned_variable
+from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
 from .lets import Facts, bound_once, facts_of, teach
@@ -258,20 +257,16 @@ class ProcedureWriter:
             self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
         elif isinstance(target, ast.Attribute):
             owned = owned_variable(self.cat, target.name, target.span)
-            variable = self.constant(owned)
-            owner, temp = self.expr(target.target), self.module.fresh("_t")
-            if owned.table == "player" and self._known_kind(target.target, owner) is Player:
-                self._player_write(node, owned, owner, value, indent)
-            elif node.op == "=":  # the value first, then whose it is
-                whose = self.module.fresh("_t")
-                self.emit(indent, f"{temp} = {value}", node.span)
-                self.emit(indent, f"{whose} = {owner}", node.span)
-                for line in owned_write(self.cat, self.module, owned, whose, temp):  # (writes.py)
-                    self.emit(indent, line, node.span)
-            else:
-                self.emit(indent, f"{temp} = {owner}", node.span)
-                self.emit(indent, f"{variable}.write(st, {temp}, _updated({variable}.read(st, {temp}), {value}, {op}))",
-                          node.span)
+            owner, whose = self.expr(target.target), self.module.fresh("_t")
+            update: str | None = op
+            if node.op == "=":  # the value first, then whose it is
+                update, computed = None, self.module.fresh("_t")
+                self.emit(indent, f"{computed} = {value}", node.span)
+                value = computed
+            self.emit(indent, f"{whose} = {owner}", node.span)
+            kind = self._known_kind(target.target, owner)
+            for line in owned_write(c.writer, owned, whose, value, kind, update):   # (writes.py)
+                self.emit(indent, line, node.span)
         else:
             name = target.name if isinstance(target, ast.Name) else "this"
             raise unchecked(f"'{name}' is not a variable", target.span)
@@ -288,23 +283,6 @@ class ProcedureWriter:
         """The holder slot of the tokens of ``node``, a player or a component (tokens.py)."""
         text = self.expr(node)
         return self.tokens.holder_slot(text, self._known_kind(node, text))
-
-    def _player_write(self, node: ast.Assign, owned: OwnedVariable, owner: str, value: str, indent: int) -> None:
-        """``p.v = value`` (or ``+=``...) of a player ``p`` certainly one: its table written in
-        place (the value checked against the variable's type as ``OwnedVariable.write`` checks
-        it), or by ``write`` where the state keeps a log of events."""
-        variable, op, span = self.constant(owned), self.constant(node.op), node.span
-        who, new, values = self.module.fresh("_t"), self.module.fresh("_t"), self.module.fresh("_t")
-        checked = self.compiler.writer.held.checked_argument(new, owned.promise, f"variable '{owned.name}'", False)
-        lines = [f"{new} = {value}", f"{who} = {owner}"] if node.op == "=" else [f"{who} = {owner}"]
-        lines += ["if st.event_log is None:", f"    {values} = st.player_values[{self.constant(owned.name)}]"]
-        if node.op != "=":
-            lines.append(f"    {new} = _updated({values}[{who}.index], {value}, {op})")
-        lines += [f"    {values}[{who}.index] = {checked}", "else:"]
-        lines.append(f"    {variable}.write(st, {who}, {new})" if node.op == "=" else
-                     f"    {variable}.write(st, {who}, _updated({variable}.read(st, {who}), {value}, {op}))")
-        for line in lines:
-            self.emit(indent, line, span)
 
     def _If(self, node: ast.If, indent: int) -> None:
         for k, (condition, body) in enumerate(node.branches):

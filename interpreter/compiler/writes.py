@@ -1,20 +1,26 @@
-"""``x.name = value``, a variable of players, spaces or components written in place.
+"""``x.name = value`` (and ``x.name += value``...), a variable of players, spaces or
+components written in place.
 
 ``OwnedVariable.write`` (tables/attributes.py) checks the owner's kind, the value's type and
 records the event: three calls for one item of a list. Where the owner is of the kind the
-variable belongs to, the value of the class its type alone tells (``OwnedVariable.plain``)
-and no event is recorded, the generated code writes the item itself; any other case (a
-wrong owner, a value to check, events, spaces of several boards) calls ``write`` as before,
-which does the same or reports the same error.
+variable belongs to (known from the text, or tested in place) and no event is recorded, the
+generated code writes the item itself, the value checked against the variable's type as
+``write`` checks it (``HeldParameters.checked_argument``: its class tested in place, the
+same error); any other case (a wrong owner, events, spaces of several boards, an update of
+an owner not known) calls ``write`` as before, which does the same or reports the same error.
 """
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rulelang.boards import Space
 
 from ..model.values import Component, Player
 from ..tables.attributes import OwnedVariable
-from ..tables.catalog import Catalog
-from .module import KIND_NAMES, Module
+from .module import KIND_NAMES
+
+if TYPE_CHECKING:
+    from .codegen import ExpressionWriter
 
 __all__ = ["owned_write"]
 
@@ -22,16 +28,30 @@ _OWNERS = {"player": (Player, "index"), "space": (Space, "index"), "component": 
 """The class of each table's owners, and the field that is its place in the table."""
 
 
-def owned_write(cat: Catalog, module: Module, variable: OwnedVariable, owner: str, value: str) -> list[str]:
-    """The lines (indented from 0) that write ``value`` (a local) as ``variable`` of the
-    owner whose value the local ``owner`` holds."""
-    called = f"{module.constant(variable)}.write(st, {owner}, {value})"
+def owned_write(writer: ExpressionWriter, variable: OwnedVariable, owner: str, value: str,
+                owner_kind: type | None, op: str | None = None) -> list[str]:
+    """The lines (indented from 0) that write ``variable`` of the owner whose value the local
+    ``owner`` holds (of class ``owner_kind`` if the text proves it, else None): the local
+    ``value``, or with ``op`` (the constant of '+=', ...) its old value updated by the source
+    ``value``."""
+    module = writer.module
+    name = module.constant(variable)
+    if op is None:
+        new, called = value, f"{name}.write(st, {owner}, {value})"
+    else:
+        new = module.fresh("_t")
+        called = f"{name}.write(st, {owner}, _updated({name}.read(st, {owner}), {value}, {op}))"
     cls, field = _OWNERS[variable.table]
-    several_boards = variable.table == "space" and len(cat.boards) != 1
-    if several_boards or (variable.promise is not None and variable.plain is None):  # (a value to check each time)
+    known = owner_kind is cls
+    if (variable.table == "space" and len(writer.cat.boards) != 1) or (op is not None and not known):
         return [called]
-    tests = [f"type({owner}) is {KIND_NAMES[cls]}", "st.event_log is None"]
-    if variable.promise is not None and variable.plain is not None:
-        tests.insert(1, f"type({value}) is {module.constant(variable.plain, f'<class {variable.plain.__name__}>')}")
-    table = f"st.{variable.attribute}[{module.constant(variable.name)}]"
-    return [f"if {' and '.join(tests)}:", f"    {table}[{owner}.{field}] = {value}", "else:", f"    {called}"]
+    tests = ([] if known else [f"type({owner}) is {KIND_NAMES[cls]}"]) + ["st.event_log is None"]
+    table, place = f"st.{variable.attribute}[{module.constant(variable.name)}]", f"{owner}.{field}"
+    checked = writer.held.checked_argument(new, variable.promise, f"variable '{variable.name}'", False)
+    if op is None:
+        written = [f"    {table}[{place}] = {checked}"]
+    else:
+        values = module.fresh("_t")
+        written = [f"    {values} = {table}", f"    {new} = _updated({values}[{place}], {value}, {op})",
+                   f"    {values}[{place}] = {checked}"]
+    return [f"if {' and '.join(tests)}:", *written, "else:", f"    {called}"]
