@@ -102,8 +102,7 @@ def _operation(code: Code, at: int, module: Module, inline: bool) -> list[Line]:
         return _start_in_place(code, at, module, module.inline[shape[2]])
     body = module.inline.get(code.ops[at]) if inline and (shape is None or shape[0] in _CALLS) else None
     if body is not None and shape is not None:  # a call that pushed frames: the procedure called runs from here
-        pushed = _CALLED if shape[0] == "push" else ["if st.frames[-1] is not fr:", *("    " + x for x in _CALLED)]
-        return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, *pushed, "pc = fr.pc"])]
+        return [*_inlined(body, at, code.spans[at]), *_plain(_after_call(shape[0]))]
     if body is not None and at not in code.local:  # (one that may pause: the run loop goes on after it)
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, "return steps"])]
     if body is not None:  # (a jump back skips the tests of the operations after it)
@@ -158,14 +157,18 @@ def _called_operation(code: Code, at: int, module: Module) -> list[str]:
     if shape is not None and shape[0] == "drop":  # a 'for' left by a jump out of it: its walk dropped
         return [f"env.pop({module.constant(shape[1])}, None)", f"fr.pc = pc = {at + 1}", *_COUNT]
     op = module.constant(code.ops[at], f"<operation {at}>")
-    if shape is not None and shape[0] == "push":  # the call runs here, and the caller goes on after it
-        return [f"{op}(st, fr)", *_COUNT, *_CALLED, "pc = fr.pc"]
-    if shape is not None and shape[0] == "unpaused":  # a call that pushed frames only if it paused
-        return [f"{op}(st, fr)", *_COUNT, "if st.frames[-1] is not fr:", *("    " + line for line in _CALLED),
-                "pc = fr.pc"]
+    if shape is not None and shape[0] in _CALLS:  # the call runs here, and the caller goes on after it
+        return [f"{op}(st, fr)", *_after_call(shape[0])]
     if at in code.local:
         return [f"{op}(st, fr)", *_COUNT, "pc = fr.pc"]
     return [f"{op}(st, fr)", *_COUNT, "return steps"]
+
+
+def _after_call(kind: object) -> list[str]:
+    """The lines after a call of shape ``kind`` (``_CALLS``): the frames it pushed (always for
+    ``push``, only if it paused for ``unpaused``) run from here, then the caller goes on."""
+    pushed = _CALLED if kind == "push" else ["if st.frames[-1] is not fr:", *("    " + line for line in _CALLED)]
+    return [*_COUNT, *pushed, "pc = fr.pc"]
 
 
 def _target(box: object) -> int:
