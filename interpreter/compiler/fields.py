@@ -33,17 +33,21 @@ def field_everywhere(cat: Catalog, name: str) -> bool:
 def only_field(cat: Catalog, name: str) -> bool:
     """Whether ``x.name`` reads a field of a component and nothing else, and every component
     has that field (``field_of``)."""
+    return _only_a_field(cat, name) and field_everywhere(cat, name)
+
+
+def _only_a_field(cat: Catalog, name: str) -> bool:
+    """Whether ``x.name`` reads a field of a component and nothing else (no player, space,
+    variable or supply is so named)."""
     readers = attribute_readers(cat, name)
-    return set(readers) == {Component} and isinstance(readers[Component], ComponentField) \
-        and field_everywhere(cat, name)
+    return set(readers) == {Component} and isinstance(readers[Component], ComponentField)
 
 
 def field_bound(cat: Catalog, name: str) -> int | None:
     """A bound of ``x.name`` where it reads only a component's field (no player, space,
     variable or supply is so named) and each component of the game that has it holds an
     integer there; None while the decks are being built, or if one holds another value."""
-    readers = attribute_readers(cat, name)
-    if not cat.decks_built or set(readers) != {Component} or not isinstance(readers[Component], ComponentField):
+    if not cat.decks_built or not _only_a_field(cat, name):
         return None
     values = [c.fields[name] for c in cat.components if name in c.fields]
     if not values or any(type(v) is not int for v in values):
