@@ -100,7 +100,11 @@ class MemoryBudget:
 
     def used(self) -> int:
         with self.lock:
-            return sum(holder.bytes for holder in self.holders.values())
+            return self._total()
+
+    def _total(self) -> int:
+        """(Under the lock.) The bytes every session holds together."""
+        return sum(holder.bytes for holder in self.holders.values())
 
     def holder(self, session: Session) -> Holder:
         """(Under the lock.) The holder of ``session``, new if it has none."""
@@ -126,7 +130,7 @@ class MemoryBudget:
         """Count ``size`` bytes more for ``session``; first reclaim idle sessions if that
         passes the limit, then P014 if it still would."""
         with self.lock:
-            total = sum(holder.bytes for holder in self.holders.values())
+            total = self._total()
             if total + size > self.limit:
                 total -= self.reclaim(total + size - self.limit, session)
             if total + size > self.limit:

@@ -210,10 +210,7 @@ def zone_items(st: State, zone: ZoneRef) -> Sequence[Value]:
 
 def zone_list(st: State, zone: ZoneRef) -> tuple[Value, ...]:
     """``as_list`` of a zone (the compiler knows it is one): its contents, bottom first."""
-    found = tuple(st.zones[zone.slot])
-    if len(found) > FREE_WORK:
-        st.charge(len(found))
-    return found
+    return tuple(zone_seen(st, zone))
 
 
 def zone_seen(st: State, zone: ZoneRef) -> Sequence[Value]:
