@@ -392,6 +392,14 @@ def plans() -> list[Plan]:
     return [Plan(n, name, players, seed=1000 + n) for n, (name, players) in enumerate(rulesets)]
 
 
+async def tcp_ask(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                  request: dict[str, Any]) -> dict[str, Any]:
+    """One request as a line over TCP, and the line of its reply."""
+    writer.write(json.dumps(request).encode() + b"\n")
+    reply: dict[str, Any] = json.loads(await reader.readuntil(b"\n"))
+    return reply
+
+
 class Connection:
     """A client connection that checks each reply against the schema and its request's id."""
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_server import ROOT, error, result, started
+from test_server import ROOT, error, result, started, tcp_ask
 from test_web_api import api, new_session, serving
 
 from rulelang.interpreter.agents import AgentSpec, MctsAgent
@@ -66,9 +66,7 @@ def test_a_long_search_over_tcp_holds_up_no_other_clients_hello() -> None:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
 
             async def ask(request: dict[str, Any]) -> dict[str, Any]:
-                writer.write(json.dumps(request).encode() + b"\n")
-                reply: dict[str, Any] = json.loads(await reader.readuntil(b"\n"))
-                return reply
+                return await tcp_ask(reader, writer, request)
 
             await ask({"op": "load", "path": "games/tobago.rules", "players": 4})
             state = (await ask({"op": "new_game", "game": "g1", "seed": 3}))["result"]

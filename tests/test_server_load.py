@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_server import GAMES, HANG, ROOT, plans, play_through_server, server_command
+from test_server import GAMES, HANG, ROOT, plans, play_through_server, server_command, tcp_ask
 
 import rulelang
 
@@ -87,9 +87,7 @@ async def heavy_client(port: int) -> tuple[float, dict[str, Any]]:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
 
     async def ask(request: dict[str, Any]) -> dict[str, Any]:
-        writer.write(json.dumps(request).encode() + b"\n")
-        reply: dict[str, Any] = json.loads(await reader.readuntil(b"\n"))
-        return reply
+        return await tcp_ask(reader, writer, request)
 
     await ask({"op": "load", "path": "games/tobago.rules", "players": 4})
     to_act = (await ask({"op": "new_game", "game": "g1", "seed": 5}))["result"]["to_act"]
