@@ -27,46 +27,31 @@ are narrowed (same zone, then same zone slot), and at worst only future chance i
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rulelang import boards
 from rulelang.errors import RulelangError
 
 from ..model import rng
-from ..model.values import Component, EnumValue, Player, Value
-from ..model.visibility import sight
+from ..model.values import Component
 from .events import Event, redacted
+from .hidden import components_in, unknown_components, widest_groups
+from .relabel import Mapping, Relabelling
 from .sameview import alike_to, asked, view_of
-from .unmoved import blind_invariants, may_hold_components, same_plain_tables
+from .unmoved import blind_invariants, same_plain_tables
 
 if TYPE_CHECKING:
 
     from ..game import Game
     from ..model.program import Invariant
-    from ..tables.catalog import Catalog
     from .state import State
-
-Mapping = dict[int, Component]
-"""A permutation of components by id: the component that takes the place of each one moved."""
 
 GroupKey = Callable[["State", Component], tuple[Any, ...]]
 """What makes two unknown components interchangeable at one level of caution."""
 
+__all__ = ["Fit", "Sampler", "canonical_state", "components_in", "resample"]
+
 _MIX = 0xD1B54A32D192ED03  # odd constant that spreads the count of decisions over the seed's bits
-
-
-def components_in(value: Value) -> Iterator[Component]:
-    """Every component a value holds, in lists and maps (keys too) at any depth."""
-    if isinstance(value, Component):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from components_in(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from components_in(key)
-            yield from components_in(item)
 
 
 # ---------------------------------------------------------------- the sampler
@@ -77,13 +62,13 @@ def resample(st: State, viewer: int, seed: int) -> State:
     fit = Fit(viewer, st, st)
     generator, fresh_rng = _generators(st, seed)
     fresh = _Fresh(fresh_rng, viewer, None if st.event_log is None else redacted(st, viewer))
-    unknown = _unknown_components(st, viewer)
+    unknown = unknown_components(st, viewer)
     levels = ((_groups(st, unknown, key), tries) for key, tries in _LEVELS)   # each only if reached
-    return _drawn(st, levels, generator, fresh, fit)
+    return _drawn(st, levels, generator, fresh, fit, Relabelling(st, viewer, unknown))
 
 
 def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], generator: int, fresh: _Fresh,
-           fits: Callable[[State], bool]) -> State:
+           fits: Callable[[State], bool], relabelling: Relabelling) -> State:
     """The first permutation of the unknown components drawn from ``generator`` that ``fits``,
     trying each level of groups (widest first) its number of times; else ``st`` with the
     fresh generator and nothing moved. RulelangError if an invariant of the state a sample
@@ -91,10 +76,10 @@ def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], gener
     for groups, tries in levels:
         for _ in range(tries if groups else 0):
             generator, mapping = _permutation(groups, generator)
-            sample = _built(st, mapping, fresh)
+            sample = _built(st, mapping, fresh, relabelling)
             if sample is not None and _fits(fits, sample):
                 return _with_origin(sample)
-    sample = _built(st, {}, fresh)
+    sample = _built(st, {}, fresh, relabelling)
     return _with_origin(sample) if sample is not None else _with_rng(st, fresh)
 
 
@@ -235,34 +220,27 @@ def _canonical(state: State, viewer: int) -> tuple[State, Fit | None]:
     fit = Fit(viewer, state, state)
     events = None if state.event_log is None else redacted(state, viewer)
     fresh = _Fresh(rng.seed_state(0), viewer, events)
-    unknown = _unknown_components(state, viewer)
+    unknown = unknown_components(state, viewer)
+    relabelling = Relabelling(state, viewer, unknown)
     for key, _ in _LEVELS:
-        mapping = _sorted_mapping(state, _groups(state, unknown, key))
-        sample = _built(state, mapping, fresh)
+        mapping = _sorted_mapping(_groups(state, unknown, key), relabelling)
+        sample = _built(state, mapping, fresh, relabelling)
         if sample is not None and _fits(fit, sample):
             return _without_seed(_with_origin(sample)), fit
-    sample = _built(state, {}, fresh)
+    sample = _built(state, {}, fresh, relabelling)
     return _without_seed(_with_origin(sample) if sample is not None else state.clone()), None
 
 
-def _sorted_mapping(state: State, groups: list[list[Component]]) -> Mapping:
+def _sorted_mapping(groups: list[list[Component]], relabelling: Relabelling) -> Mapping:
     """The permutation that puts each group's components, lowest id first, in its places
     taken in order (zone slot, then position in the zone)."""
     mapping: Mapping = {}
-    zone_of, positions = state.component_zone, _positions(state, groups)
+    where = relabelling.where
     for group in groups:
-        places = sorted(group, key=lambda c: (zone_of[c.id], positions[c.id]))
+        places = sorted(group, key=lambda c: where[c.id])
         ordered = sorted(group, key=lambda c: c.id)
         mapping.update((old.id, new) for old, new in zip(places, ordered, strict=True) if old is not new)
     return mapping
-
-
-def _positions(state: State, groups: list[list[Component]]) -> dict[int, int]:
-    """Where each component of the zones that hold one of ``groups`` lies in its zone (0:
-    the bottom), by id."""
-    zone_of = state.component_zone
-    slots = {zone_of[c.id] for group in groups for c in group}
-    return {c.id: i for slot in slots for i, c in enumerate(state.zones[slot])}
 
 
 def _without_seed(state: State) -> State:
@@ -287,11 +265,11 @@ class Sampler:
 
     def __init__(self, state: State, viewer: int):
         self.state, self.viewer = state, viewer
-        self.unknown = _unknown_components(state, viewer)
-        self.widest = _groups(state, self.unknown, _LEVELS[0][0])
+        self.unknown = unknown_components(state, viewer)
+        self.widest = widest_groups(state, self.unknown)
         self.events = None if state.event_log is None else redacted(state, viewer)
-        self.sorting = _sorted_mapping(state, self.widest)
-        self.named = _naming_components(state, viewer)
+        self.relabelling = Relabelling(state, viewer, self.unknown)
+        self.draws = _sorted_draws(self.widest, _sorted_mapping(self.widest, self.relabelling))
         self.fit = Fit(viewer, state, state) if self.widest else None
         self._narrower: _FromRoot | None = None
         self.hidden = bool(self.widest) or bool(self._from_root().levels)
@@ -318,12 +296,12 @@ class Sampler:
         fresh = _Fresh(fresh_rng, self.viewer, self.events)
         if self.fit is not None:
             for _ in range(_LEVELS[0][1]):
-                generator, mapping = _permutation(self.widest, generator)
-                sample = _built(self.state, _composed(self.sorting, mapping), fresh, 0, self.named)
+                generator, mapping = _sorted_permutation(self.draws, generator)
+                sample = _built(self.state, mapping, fresh, self.relabelling, 0)
                 if sample is not None and _fits(self.fit, sample):
                     return _with_origin(sample)
         narrower = self._from_root()
-        return _drawn(narrower.root, narrower.levels[1:], generator, fresh, narrower.fit)
+        return _drawn(narrower.root, narrower.levels[1:], generator, fresh, narrower.fit, narrower.relabelling)
 
 
 class _FromRoot:
@@ -339,20 +317,41 @@ class _FromRoot:
             holds = {rule.label: rule.label not in fit.broken for rule in root.game.program.invariants
                      if rule.label not in fit.unsure}   # (but the blind ones, which the root holds as the original)
             self.fit = Fit(viewer, fit.seen, root, holds)
-        unknown = _unknown_components(root, viewer)
+        unknown = unknown_components(root, viewer)
         levels = [(_groups(root, unknown, key), tries) for key, tries in _LEVELS]
         self.levels = levels if any(groups for groups, _ in levels) else []
+        self.relabelling = Relabelling(root, viewer, unknown)
 
 
-def _composed(first: Mapping, then: Mapping) -> Mapping:
-    """The permutation ``first`` followed by ``then``: the component that takes the place of
-    each one, after both."""
-    mapping = {cid: new for cid, new in then.items() if cid not in first}
-    for cid, new in first.items():
-        after = then.get(new.id, new)
-        if after.id != cid:
-            mapping[cid] = after
-    return mapping
+Draws = list[tuple[list[Component], list[int]]]
+"""Each group, and for each of its components ``c``, where in the group lies the component the
+sorting puts in the place of ``c`` (``_sorted_draws``)."""
+
+
+def _sorted_draws(groups: list[list[Component]], sorting: Mapping) -> Draws:
+    """What ``_sorted_permutation`` draws from: each group, with where the sorting ``sorting``
+    takes each component from."""
+    draws: Draws = []
+    for group in groups:
+        index = {c.id: k for k, c in enumerate(group)}
+        draws.append((group, [index[sorting.get(c.id, c).id] for c in group]))
+    return draws
+
+
+def _sorted_permutation(draws: Draws, generator: int) -> tuple[int, Mapping]:
+    """``_permutation`` of the groups of ``draws`` after their sorting: the component that
+    takes the place of each after both (the sorting puts ``d`` where ``c`` was, then the
+    permutation puts ``e`` where ``d`` was: ``e`` takes the place of ``c``); and the
+    generator's new state."""
+    mapping: Mapping = {}
+    for group, sorted_from in draws:
+        order = list(group)
+        generator = rng.shuffle(generator, order, len(order) - 1)
+        for c, k in zip(group, sorted_from, strict=True):
+            new = order[k]
+            if new is not c:
+                mapping[c.id] = new
+    return generator, mapping
 
 
 def _of_reference(made: Callable[[State, int], tuple[object, ...]], st: State, viewer: int) -> tuple[object, ...]:
@@ -371,44 +370,6 @@ def _generators(st: State, seed: int) -> tuple[int, int]:
     base, permutations = rng.next_u64(base)
     _, fresh = rng.next_u64(base)
     return rng.seed_state(permutations), fresh
-
-
-# ---------------------------------------------------------------- who knows what
-
-def _unknown_components(st: State, viewer: int) -> list[Component]:
-    """The components ``viewer`` does not know the place of: not in a zone he sees in full,
-    not tracked as known to him, and named by no value he sees."""
-    catalog = st.game.catalog
-    bit = 1 << viewer
-    seers, knowers, zone_of = catalog.zone_seers, st.component_knowledge, st.component_zone
-    unseen = [c for c in catalog.components if not (knowers[c.id] | seers[zone_of[c.id]]) & bit]
-    if not unseen:
-        return unseen
-    scalars = (int, bool, str, type(None))
-    named = {c.id for value in _values_seen(st, viewer) if type(value) not in scalars
-             for c in components_in(value)}
-    return [c for c in unseen if c.id not in named]
-
-
-def _values_seen(st: State, viewer: int) -> Iterator[Value]:
-    """Every value ``viewer``'s observation shows (a component it names is known to him),
-    and his own options when he is to act."""
-    catalog = st.game.catalog
-    yield from (v for k, v in st.global_values.items() if catalog.global_vars[k].visibility != "none")
-    for name, values in st.player_values.items():
-        visibility = catalog.player_vars[name].visibility
-        yield from (v for p, v in enumerate(values) if sight(visibility, p, viewer) == "full")
-    for name, values in st.space_values.items():
-        if catalog.space_vars[name].visibility != "none":
-            yield from values
-    bit = 1 << viewer
-    shown = [c.id for zone, seers in zip(st.zones, catalog.zone_seers, strict=True) if seers & bit for c in zone]
-    for name, values in st.component_values.items():
-        if catalog.component_vars[name].visibility != "none":
-            yield from (values[cid] for cid in shown)
-    pending = st.pending
-    if pending is not None and viewer in pending.players:
-        yield from pending.options_of(viewer)[0]
 
 
 # ---------------------------------------------------------------- groups and permutations
@@ -470,17 +431,18 @@ class _Fresh(NamedTuple):
     events: list[Event] | None
 
 
-def _built(st: State, mapping: Mapping, fresh: _Fresh, seed: int | None = None,
-           named: list[int] | None = None) -> State | None:
+def _built(st: State, mapping: Mapping, fresh: _Fresh, relabelling: Relabelling,
+           seed: int | None = None) -> State | None:
     """A copy of ``st`` with the components of ``mapping`` swapped into each other's places
-    and every reference relabelled, the viewer's record of the past only, a fresh generator
-    (and the seed ``seed``, if given), and the decision awaited rebuilt by running on; None
-    if running on fails. (Its origin is made by ``_with_origin`` once it is kept.)"""
+    and every reference relabelled (``relabelling``, made for ``st``), the viewer's record of
+    the past only, a fresh generator (and the seed ``seed``, if given), and the decision
+    awaited rebuilt by running on; None if running on fails. (Its origin is made by
+    ``_with_origin`` once it is kept.)"""
     sample = _copy(st, fresh)
     if seed is not None:
         sample.seed = seed
     if mapping:
-        _relabel_state(sample, mapping, _naming_components(st, fresh.viewer) if named is None else named)
+        relabelling.apply(sample, mapping)
     if not sample.terminal:
         sample.pending = None
         try:
@@ -512,75 +474,3 @@ def _with_origin(sample: State) -> State:
     sample.origin = sample.clone()
     sample.since_origin = 0
     return sample
-
-
-def _relabel_state(st: State, mapping: Mapping, named: list[int]) -> None:
-    """Put ``mapping[c]`` where each ``c`` of the mapping was, and relabel every reference
-    (in the history, only the entries at ``named``: ``_naming_components``). The knowledge
-    of a place goes with it; a component's variables and the tokens on it are its own and
-    stay with it."""
-    def swap(value: Value) -> Value:
-        return value if type(value) in _SCALARS else _relabelled(value, mapping)
-
-    knowledge = st.component_knowledge[:]
-    zone_of = st.component_zone
-    for slot in {zone_of[cid] for cid in mapping}:   # only the zones that hold a component moved
-        zone = st.zones[slot]
-        for i, c in enumerate(zone):
-            new = mapping.get(c.id)
-            if new is not None:
-                zone[i] = new
-                zone_of[new.id] = slot
-                knowledge[new.id] = st.component_knowledge[c.id]
-    st.component_knowledge = knowledge
-    catalog = st.game.catalog
-    st.global_values = {k: swap(v) if may_hold_components(catalog, catalog.global_vars[k].type) else v
-                        for k, v in st.global_values.items()}
-    declared = (catalog.player_vars, catalog.space_vars, catalog.component_vars)
-    for table, variables in zip((st.player_values, st.space_values, st.component_values), declared, strict=True):
-        for name, values in table.items():
-            if may_hold_components(catalog, variables[name].type):
-                table[name] = [v if type(v) in _SCALARS else _relabelled(v, mapping) for v in values]
-    for frame in st.frames:
-        frame.env = {k: v if type(v) in _SCALARS else _relabelled(v, mapping) for k, v in frame.env.items()}
-    ids = _relabelled_ids(catalog, mapping)
-    history = st.action_history   # (the copy's own list)
-    for k in named:
-        player, action = history[k]
-        renamed = ids.get(action)
-        if renamed is not None:
-            history[k] = (player, renamed)
-
-
-def _naming_components(st: State, viewer: int) -> list[int]:
-    """Where in the history an action of another than ``viewer`` names a component (its id
-    is the component's): the entries a sample relabels. The viewer's own actions are his
-    record of the past, kept as he took them: a component he chose and has lost track of
-    since (played, then shuffled back into a hidden zone) was the one he chose, whichever
-    place it takes in the sample."""
-    base = st.game.catalog.component_base
-    top = base + len(st.game.catalog.components)
-    return [k for k, (player, action) in enumerate(st.action_history)
-            if base <= action < top and player != viewer]
-
-
-_SCALARS = frozenset({int, bool, str, type(None), Player, EnumValue, boards.Space})
-"""The kinds of values that are never a component nor hold one (relabelled as they are)."""
-
-
-def _relabelled(value: Value, mapping: Mapping) -> Value:
-    """``value`` with every component of ``mapping`` replaced, at any depth."""
-    if isinstance(value, Component):
-        return mapping.get(value.id, value)
-    if isinstance(value, tuple):
-        return tuple(_relabelled(v, mapping) for v in value)
-    if isinstance(value, dict):
-        return {_relabelled(k, mapping): _relabelled(v, mapping) for k, v in value.items()}
-    return value
-
-
-def _relabelled_ids(catalog: Catalog, mapping: Mapping) -> dict[int, int]:
-    """The action ids of the history that name a component of ``mapping``, each with the id
-    that names the component taking its place (one look-up an action of the history)."""
-    base = catalog.component_base
-    return {base + cid: base + new.id for cid, new in mapping.items()}
