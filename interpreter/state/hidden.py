@@ -64,9 +64,21 @@ class GameFacts:
         self.game = game
         catalog = game.catalog
         self.seats: dict[int, _SeatFacts] = {}
+        self.profiles: dict[frozenset[str], list[object]] = {}
         self.holding = tuple([name for name, decl in variables.items() if may_hold_components(catalog, decl.type)]
                              for variables in (catalog.global_vars, catalog.player_vars, catalog.space_vars,
                                                catalog.component_vars))
+
+    def profile(self, fields: frozenset[str]) -> list[object]:
+        """By component id, what tells components apart by ``fields`` (equal values for
+        components that agree on each, a component without one told apart from those with
+        it); made once for each set of fields."""
+        made = self.profiles.get(fields)
+        if made is None:
+            names = sorted(fields)
+            made = self.profiles[fields] = [_hashable(tuple(c.fields.get(f, _NO_FIELD) for f in names))
+                                            for c in self.game.catalog.components]
+        return made
 
     def seat(self, viewer: int) -> _SeatFacts:
         """The facts of ``viewer``'s seat."""
@@ -74,6 +86,19 @@ class GameFacts:
         if made is None:
             made = self.seats[viewer] = _SeatFacts(self.game, viewer)
         return made
+
+
+_NO_FIELD = object()
+"""The value of a field a component does not have, in a profile."""
+
+
+def _hashable(profile: tuple[object, ...]) -> object:
+    """``profile``, or a value of its own (equal to no other) if it cannot be hashed."""
+    try:
+        hash(profile)
+    except TypeError:
+        return object()
+    return profile
 
 
 _FACTS: dict[int, GameFacts] = {}

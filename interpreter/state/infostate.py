@@ -35,10 +35,10 @@ from rulelang.errors import RulelangError
 from ..model import rng
 from ..model.values import Component
 from .events import Event, redacted
-from .hidden import components_in, unknown_components, widest_groups
+from .hidden import components_in, facts, unknown_components, widest_groups
 from .relabel import Mapping, Relabelling
 from .sameview import alike_to, asked, view_of
-from .unmoved import blind_invariants, same_plain_tables
+from .unmoved import blind_invariants, same_plain_tables, uniform_fields
 
 if TYPE_CHECKING:
 
@@ -68,7 +68,7 @@ def resample(st: State, viewer: int, seed: int) -> State:
 
 
 def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], generator: int, fresh: _Fresh,
-           fits: Callable[[State], bool], relabelling: Relabelling) -> State:
+           fits: Fit, relabelling: Relabelling) -> State:
     """The first permutation of the unknown components drawn from ``generator`` that ``fits``,
     trying each level of groups (widest first) its number of times; else ``st`` with the
     fresh generator and nothing moved. RulelangError if an invariant of the state a sample
@@ -76,11 +76,11 @@ def _drawn(st: State, levels: Iterable[tuple[list[list[Component]], int]], gener
     for groups, tries in levels:
         for _ in range(tries if groups else 0):
             generator, mapping = _permutation(groups, generator)
-            sample = _built(st, mapping, fresh, relabelling)
-            if sample is not None and _fits(fits, sample):
-                return _with_origin(sample)
-    sample = _built(st, {}, fresh, relabelling)
-    return _with_origin(sample) if sample is not None else _with_rng(st, fresh)
+            built = _built(st, mapping, fresh, relabelling)
+            if built is not None and _fits(fits, *built):
+                return _with_origin(built[0])
+    built = _built(st, {}, fresh, relabelling)
+    return _with_origin(built[0]) if built is not None else _with_rng(st, fresh)
 
 
 class Fit:
@@ -93,16 +93,23 @@ class Fit:
     for those a sample breaks (``holds``: what is known of them); ``broken``: those the sample
     kept last breaks."""
 
-    def __init__(self, viewer: int, seen: State, reference: State | None, holds: dict[str, bool] | None = None):
+    def __init__(self, viewer: int, seen: State, reference: State | None, holds: dict[str, bool] | None = None,
+                 unmoved: dict[int, bool] | None = None):
         self.viewer, self.seen, self.reference = viewer, seen, reference
         self.holds = {} if holds is None else holds
+        # By id: the invariants whose value a sample built from the reference keeps when
+        # rebuilding its decision changed nothing (``_rebuilt``): the blind ones, and those
+        # that read components by fields that each group's agree on (``uniform_invariants``).
+        self.unmoved = unmoved
         self.broken: set[str] = set()
         self.unsure: set[str] = set()   # the labels of the blind invariants not computed on the sample
         self._view: tuple[object, ...] | None = None
         self._asked: tuple[object, ...] | None = None
 
-    def __call__(self, sample: State) -> bool:
-        return self.keeps_invariants(sample) and self.looks_the_same(sample)
+    def __call__(self, sample: State, pure: bool = False) -> bool:
+        """Whether ``sample`` fits (``pure``: it was built from the reference, and rebuilding
+        its decision changed nothing, ``_rebuilt``)."""
+        return self.keeps_invariants(sample, pure) and self.looks_the_same(sample)
 
     @property
     def view(self) -> tuple[object, ...]:
@@ -124,12 +131,18 @@ class Fit:
         except RulelangError:
             return False
 
-    def keeps_invariants(self, sample: State) -> bool:
+    def keeps_invariants(self, sample: State, pure: bool = False) -> bool:
         """Whether the sample breaks no invariant but those the reference breaks (one that
-        fails to compute breaks it); if so, ``broken`` is what it breaks."""
-        rules, blind = _order(sample.game)
+        fails to compute breaks it); if so, ``broken`` is what it breaks. ``pure``: the sample
+        was built from the reference and rebuilding its decision changed nothing, so that
+        the invariants ``unmoved`` keep their value."""
+        rules, blind, _ = _order(sample.game)
         reference = self.reference
-        if reference is None or not same_plain_tables(sample, reference):
+        if reference is None:
+            blind = {}
+        elif pure:
+            blind = blind if self.unmoved is None else self.unmoved
+        elif not same_plain_tables(sample, reference):
             blind = {}
         broken: set[str] = set()
         self.unsure = set()
@@ -164,10 +177,10 @@ class Fit:
         return known
 
 
-def _fits(fits: Callable[[State], bool], sample: State) -> bool:
-    """``fits(sample)``; RulelangError if an invariant of the reference fails to compute."""
+def _fits(fits: Fit, sample: State, pure: bool) -> bool:
+    """``fits(sample, pure)``; RulelangError if an invariant of the reference fails to compute."""
     try:
-        return fits(sample)
+        return fits(sample, pure)
     except _ReferenceFailed as failed:
         raise failed.error from failed.error.__cause__
 
@@ -181,24 +194,48 @@ class _ReferenceFailed(Exception):
         self.error = error
 
 
-_ORDERS: dict[int, tuple[tuple[Invariant, ...], list[Invariant], dict[int, bool]]] = {}
-"""The order of each program's invariants, and which are blind (by the id of each), by the id
-of the program's tuple of them (kept with it, so that the id is not another's), for the last
-few programs."""
+_Fields = dict[int, frozenset[str]]
+_ORDERS: dict[int, tuple[tuple[Invariant, ...], list[Invariant], dict[int, bool], _Fields]] = {}
+"""The order of each program's invariants, which are blind and the fields through which the
+others read components (by the id of each), by the id of the program's tuple of them (kept
+with it, so that the id is not another's), for the last few programs."""
 
 
-def _order(game: Game) -> tuple[list[Invariant], dict[int, bool]]:
+def _order(game: Game) -> tuple[list[Invariant], dict[int, bool], _Fields]:
     """The order a game's invariants are tried in, the last one broken first (only how soon
-    a sample that does not fit is found out depends on it); and, by the id of each, whether
-    a permutation leaves its value unchanged (``unmoved.blind_invariants``)."""
+    a sample that does not fit is found out depends on it); by the id of each, whether a
+    permutation leaves its value unchanged (``unmoved.blind_invariants``); and, by the id of
+    each other, the fields through which alone it reads what zones hold
+    (``unmoved.uniform_fields``)."""
     invariants = game.program.invariants
     kept = _ORDERS.get(id(invariants))
     if kept is None or kept[0] is not invariants:
         if len(_ORDERS) >= 16:
             _ORDERS.clear()
         blind = dict(zip(map(id, invariants), blind_invariants(game.catalog), strict=True))
-        kept = _ORDERS[id(invariants)] = (invariants, list(invariants), blind)
-    return kept[1], kept[2]
+        fields = {id(rule): read for rule, read, unchanged in
+                  zip(invariants, uniform_fields(game.catalog), blind.values(), strict=True)
+                  if read is not None and not unchanged}
+        kept = _ORDERS[id(invariants)] = (invariants, list(invariants), blind, fields)
+    return kept[1], kept[2], kept[3]
+
+
+def uniform_invariants(game: Game, groups: list[list[Component]]) -> dict[int, bool]:
+    """By id, the invariants whose value a permutation within ``groups`` keeps, when nothing
+    else changes: the blind ones, and those that read components only by fields that the
+    components of each group agree on."""
+    _, blind, fields = _order(game)
+    unmoved = dict(blind)
+    if fields:
+        ids = [[c.id for c in group] for group in groups]
+        uniform: dict[frozenset[str], bool] = {}
+        for rule_id, read in fields.items():
+            known = uniform.get(read)
+            if known is None:
+                profile = facts(game).profile(read)
+                known = uniform[read] = all(len(set(map(profile.__getitem__, group))) == 1 for group in ids)
+            unmoved[rule_id] = known
+    return unmoved
 
 
 # ---------------------------------------------------------------- one state for what a seat may know
@@ -224,11 +261,11 @@ def _canonical(state: State, viewer: int) -> tuple[State, Fit | None]:
     relabelling = Relabelling(state, viewer, unknown)
     for key, _ in _LEVELS:
         mapping = _sorted_mapping(_groups(state, unknown, key), relabelling)
-        sample = _built(state, mapping, fresh, relabelling)
-        if sample is not None and _fits(fit, sample):
-            return _without_seed(_with_origin(sample)), fit
-    sample = _built(state, {}, fresh, relabelling)
-    return _without_seed(_with_origin(sample) if sample is not None else state.clone()), None
+        built = _built(state, mapping, fresh, relabelling)
+        if built is not None and _fits(fit, *built):
+            return _without_seed(_with_origin(built[0])), fit
+    built = _built(state, {}, fresh, relabelling)
+    return _without_seed(_with_origin(built[0]) if built is not None else state.clone()), None
 
 
 def _sorted_mapping(groups: list[list[Component]], relabelling: Relabelling) -> Mapping:
@@ -270,7 +307,8 @@ class Sampler:
         self.events = None if state.event_log is None else redacted(state, viewer)
         self.relabelling = Relabelling(state, viewer, self.unknown)
         self.draws = _sorted_draws(self.widest, _sorted_mapping(self.widest, self.relabelling))
-        self.fit = Fit(viewer, state, state) if self.widest else None
+        self.fit = None if not self.widest else Fit(viewer, state, state,
+                                                    unmoved=uniform_invariants(state.game, self.widest))
         self._narrower: _FromRoot | None = None
         self.hidden = bool(self.widest) or bool(self._from_root().levels)
 
@@ -297,9 +335,9 @@ class Sampler:
         if self.fit is not None:
             for _ in range(_LEVELS[0][1]):
                 generator, mapping = _sorted_permutation(self.draws, generator)
-                sample = _built(self.state, mapping, fresh, self.relabelling, 0)
-                if sample is not None and _fits(self.fit, sample):
-                    return _with_origin(sample)
+                built = _built(self.state, mapping, fresh, self.relabelling, 0)
+                if built is not None and _fits(self.fit, *built):
+                    return _with_origin(built[0])
         narrower = self._from_root()
         return _drawn(narrower.root, narrower.levels[1:], generator, fresh, narrower.fit, narrower.relabelling)
 
@@ -432,24 +470,39 @@ class _Fresh(NamedTuple):
 
 
 def _built(st: State, mapping: Mapping, fresh: _Fresh, relabelling: Relabelling,
-           seed: int | None = None) -> State | None:
+           seed: int | None = None) -> tuple[State, bool] | None:
     """A copy of ``st`` with the components of ``mapping`` swapped into each other's places
     and every reference relabelled (``relabelling``, made for ``st``), the viewer's record of
     the past only, a fresh generator (and the seed ``seed``, if given), and the decision
-    awaited rebuilt by running on; None if running on fails. (Its origin is made by
+    awaited rebuilt by running on; and whether that run changed nothing but the decision
+    awaited (``_rebuilt``). None if running on fails. (Its origin is made by
     ``_with_origin`` once it is kept.)"""
     sample = _copy(st, fresh)
     if seed is not None:
         sample.seed = seed
     if mapping:
         relabelling.apply(sample, mapping)
-    if not sample.terminal:
-        sample.pending = None
-        try:
-            sample.run()
-        except RulelangError:
-            return None
-    return sample
+    pure = _rebuilt(sample)
+    return None if pure is None else (sample, pure)
+
+
+def _rebuilt(sample: State) -> bool | None:
+    """Rebuild the decision ``sample`` awaits by running on (as ``State.run``, to which any
+    failure is a RulelangError): None if that fails; else whether the run ran one operation
+    only, the one that stopped there before, and stopped there again (the operations that
+    stop for a decision change nothing else when they do), or the game is over."""
+    if sample.terminal:
+        return True
+    frames = sample.frames
+    depth, pc = len(frames), frames[-1].pc if frames else -1
+    sample.pending = None
+    try:
+        steps = sample._run_until_decision()
+    except Exception:
+        return None
+    frames = sample.frames
+    return (steps == 1 and sample.pending is not None and not sample.terminal and len(frames) == depth
+            and frames[-1].pc == pc)
 
 
 def _with_rng(st: State, fresh: _Fresh) -> State:

@@ -50,6 +50,20 @@ def blind_invariants(catalog: Catalog) -> list[bool]:
             for decl in catalog.declared(ast.InvariantDecl)]
 
 
+def uniform_fields(catalog: Catalog) -> list[frozenset[str] | None]:
+    """For each declared invariant, in order, the fields of components through which alone
+    it reads what the zones hold (``_FieldReads``), or None if it reads them otherwise (or
+    reads anything else a permutation may change). An invariant with fields ``F`` keeps its
+    value under a permutation of components that agree on ``F`` within each group, as long as
+    nothing else changed (the tables ``same_plain_tables`` compares, and the zones)."""
+    found: list[frozenset[str] | None] = []
+    for decl in catalog.declared(ast.InvariantDecl):
+        reads = _FieldReads(catalog)
+        found.append(frozenset(reads.fields) if decl.condition is not None
+                     and reads.static(decl.condition, frozenset()) else None)
+    return found
+
+
 def same_plain_tables(sample: State, original: State) -> bool:
     """Whether the tables a blind invariant may read are the same in ``sample`` as in
     ``original``: the tokens, the sizes of the zones, the variables of plain types."""
@@ -195,3 +209,64 @@ def _static_value(value: object) -> bool:
     if isinstance(value, Ref):
         return value.kind in ("supply", "die", "board")
     return False
+
+
+def _opaque(name: str) -> str:
+    """How ``_FieldReads`` marks a comprehension variable bound to the components of a zone
+    among the names in scope (no name of the rules has a NUL)."""
+    return "\0" + name
+
+
+class _FieldReads(_Reads):
+    """``_Reads`` where a zone may also be read by going through its components (as the
+    source of a comprehension, alone, through ``list`` or joined by ``+``), each of them only
+    read by a field of components (``fields``: those read), not by a variable or tokens of
+    its own, nor compared or passed on: the value then is the same wherever components that
+    agree on those fields take each other's places."""
+
+    def __init__(self, catalog: Catalog):
+        super().__init__(catalog)
+        self.fields: set[str] = set()
+        self.component_fields = {f.name for c in catalog.component_types.values() for f in c.fields}
+
+    def _name(self, name: str, local: frozenset[str]) -> bool:
+        return _opaque(name) not in local and super()._name(name, local)
+
+    def zone(self, e: ast.Expr, local: frozenset[str]) -> bool:
+        return not (isinstance(e, ast.Name) and _opaque(e.name) in local) and super().zone(e, local)
+
+    def _attribute(self, e: ast.Attribute, local: frozenset[str]) -> bool:
+        """``c.name`` of a component of a zone: a field (recorded), not a variable or tokens."""
+        target, catalog = e.target, self.catalog
+        if isinstance(target, ast.Name) and _opaque(target.name) in local:
+            if e.name in catalog.component_vars or e.name in catalog.supplies or e.name not in self.component_fields:
+                return False
+            self.fields.add(e.name)
+            return True
+        return super()._attribute(e, local)
+
+    def _comprehension(self, e: ast.Comprehension | ast.Generator, local: frozenset[str]) -> bool:
+        """As ``_Reads``, and a clause over the components of zones binds its variable to
+        one of them."""
+        for clause in e.clauses:
+            name = clause.var
+            if self.static(clause.source, local):
+                local = (local - {_opaque(name)}) | {name}
+            elif self._components(clause.source, local):
+                local = (local - {name}) | {_opaque(name)}
+            else:
+                return False
+            if clause.condition is not None and not self.static(clause.condition, local):
+                return False
+        key = e.key if isinstance(e, ast.Generator) else None
+        return self.static(e.element, local) and (key is None or self.static(key, local))
+
+    def _components(self, e: ast.Expr, local: frozenset[str]) -> bool:
+        """Whether ``e`` is the components of zones in their order: a zone, ``list`` of one,
+        or ``+`` of those."""
+        if isinstance(e, ast.Call) and e.function == "list" and len(e.args) == 1 \
+                and e.function not in self.catalog.functions:
+            return self._components(e.args[0], local)
+        if isinstance(e, ast.BinaryOp) and e.op == "+":
+            return self._components(e.left, local) and self._components(e.right, local)
+        return self.zone(e, local)
