@@ -437,3 +437,43 @@ def test_the_final_choice_prefers_a_proved_win_and_avoids_a_proved_loss() -> Non
     ranked = sorted([("lost", lost), ("open", open_), ("won", won), ("drawn", drawn), ("untried", None)],
                     key=lambda item: standing(item[1], 0), reverse=True)
     assert [name for name, _ in ranked] == ["won", "drawn", "open", "untried", "lost"]
+
+
+def test_a_greedy_pick_that_leaves_others_to_pick_chooses_as_trying_each_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pick of a simultaneous choice that another seat has yet to make changes no table: the
+    # score (or a heuristic) is the same after each, so greedy picks at random without a
+    # sample, drawing as trying them would. An evaluation that may read more (here, one greedy
+    # does not know) tries them all: the same games.
+    game = rulelang.load(GAMES / "jamaica.rules", players=4)
+    from rulelang.interpreter.agents import simple
+
+    made: list[int] = []
+
+    def counted(state: State, viewer: int) -> Sampler:
+        made.append(viewer)
+        return Sampler(state, viewer)
+
+    monkeypatch.setattr(simple, "Sampler", counted)
+
+    def played(trying: bool, seed: int) -> tuple[list[tuple[int, int]], int]:
+        evaluation = (lambda s, p: simple.score_of(s, p)) if trying else simple.score_of
+        agents: list[Agent] = [GreedyAgent(seed, evaluation), RandomAgent(seed), GreedyAgent(seed + 1, evaluation),
+                               RandomAgent(seed + 1)]
+        state = game.new_initial_state(seed=seed)
+        made.clear()
+        picks = 0
+        while not state.is_terminal() and state.decisions < 120:
+            player = state.current_players()[0]
+            decision = state.pending
+            assert decision is not None
+            picks += player in (0, 2) and decision.kind == "simultaneous" and len(decision.players) > 1 \
+                and len(state.legal_actions(player)) > 1
+            state.apply_action(agents[player].choose(state, player), player=player)
+        assert picks
+        return state.history(), len(made) + picks * (not trying)
+
+    for seed in (4, 5):
+        quick, quick_count = played(False, seed)
+        full, full_count = played(True, seed)
+        assert quick == full
+        assert quick_count == full_count   # the picks made without a sample are the only ones

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,11 @@ class RandomAgent:
 Evaluation = Callable[[State, int], float]
 """The value of a state for a seat, higher is better."""
 
+_OF_TABLES: weakref.WeakSet[Evaluation] = weakref.WeakSet()
+"""The evaluations that read only what a state's tables hold (its variables, zones and
+tokens), not its history, its count of decisions or the decision it awaits: the score, and
+a ruleset's heuristic function (an expression of the rules reads nothing else)."""
+
 
 def score_of(state: State, player: int) -> float:
     """The seat's score, as ``State.returns`` computes it, without the other seats' (a
@@ -53,6 +59,9 @@ def score_of(state: State, player: int) -> float:
         raise TypeError(f"'{score.kind} {score.variable}' gives a number too large for a score") from None
 
 
+_OF_TABLES.add(score_of)
+
+
 def heuristic_function(game: Game, name: str) -> Evaluation:
     """The ruleset's function ``name(p: player) -> int`` as an evaluation; AgentSpecError if
     the ruleset declares no such function or it has another shape."""
@@ -66,7 +75,11 @@ def heuristic_function(game: Game, name: str) -> Evaluation:
     call = ast.Call(decl.span, name, (ast.Name(decl.span, "p"),))
     compiled = game.program.compile_expression(call, {"p"})
     players = game.catalog.players
-    return lambda state, player: _number(state.evaluate(compiled, {"p": players[player]}, decl.span))
+
+    def evaluation(state: State, player: int) -> float:
+        return _number(state.evaluate(compiled, {"p": players[player]}, decl.span))
+    _OF_TABLES.add(evaluation)
+    return evaluation
 
 
 def _shape_problem(decl: ast.FunctionDecl) -> str:
@@ -87,19 +100,29 @@ def _number(value: object) -> float:
 
 class GreedyAgent:
     """One ply: the action whose resulting state is best for the seat by ``evaluation``,
-    each action tried on one sample of what the seat cannot see; ties broken at random."""
+    each action tried on one sample of what the seat cannot see; ties broken at random.
+
+    A pick in a simultaneous choice that leaves another seat to pick changes none of the
+    state's tables (the picks are known together, once the last is made): where the
+    evaluation reads only those (``_OF_TABLES``), every action leads to the same value, a
+    tie of all, so the seat picks at random without a sample (drawing from its generator as
+    trying them would: the sample's seed, then one of the tied actions)."""
 
     def __init__(self, seed: int = 0, evaluation: Evaluation = score_of):
         self.rng = random.Random(seed)
         self.evaluation = evaluation
+        self.of_tables = evaluation in _OF_TABLES
 
     def choose(self, state: State, player: int) -> Action:
         """One of ``player``'s legal actions in ``state``."""
         actions = state.legal_actions(player)
         if len(actions) < 2:
             return only_action(actions, player)
+        seed = self.rng.getrandbits(63)
+        if self.of_tables and _leaves_others_to_pick(state, player):
+            return self.rng.choice(actions)
         try:
-            sample = Sampler(state, player).sample(self.rng.getrandbits(63))
+            sample = Sampler(state, player).sample(seed)
         except RulelangError:
             return actions[self.rng.randrange(len(actions))]
         last = len(actions) - 1   # the sample is not needed after the last action: played on itself
@@ -116,3 +139,10 @@ class GreedyAgent:
             return self.evaluation(after, player)
         except (RulelangError, TypeError, IndexError):
             return -math.inf
+
+
+def _leaves_others_to_pick(state: State, player: int) -> bool:
+    """Whether ``player``'s pick in the decision ``state`` awaits is one of a simultaneous
+    choice that another seat has yet to make (the pick then changes no table of the state)."""
+    decision = state.pending
+    return decision is not None and decision.kind == "simultaneous" and any(p != player for p in decision.players)
