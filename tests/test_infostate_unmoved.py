@@ -15,7 +15,15 @@ from conftest import play_randomly
 
 import rulelang
 from rulelang import Game, State
-from rulelang.interpreter.state.infostate import Sampler, _rebuilt, uniform_invariants
+from rulelang.interpreter.state.infostate import (
+    Sampler,
+    _built,
+    _Fresh,
+    _rebuilt,
+    _sorted_permutation,
+    uniform_invariants,
+)
+from rulelang.interpreter.state.precheck import rebuilds_alone
 from rulelang.interpreter.state.unmoved import blind_invariants, uniform_fields
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -135,3 +143,65 @@ def test_a_sampler_draws_as_the_state_does_from_any_point_of_a_game(name: str, p
         relabel._NAMING.clear()
         player = state.current_players()[0]
         assert Sampler(state, player).sample(11).to_json() == seen[id(state)]
+
+
+def test_a_decision_rebuilds_alone_where_running_it_again_can_only_stop_there() -> None:
+    game = rulelang.load(SKIPPING)
+    state = game.new_initial_state(seed=0)
+    assert not rebuilds_alone(state)   # 'otherwise' runs on when there is no option
+    state.apply_action(state.legal_actions(0)[0], player=0)
+    assert rebuilds_alone(state)       # a choice without 'otherwise'
+    jamaica = load("jamaica", 4)
+    for state in states(jamaica, 2, 15, 6):
+        decision = state.pending
+        assert decision is not None
+        # Jamaica's choices have no 'otherwise', and its simultaneous choice is made by 'players'.
+        assert rebuilds_alone(state) == (decision.kind in ("choose", "menu", "simultaneous"))
+
+
+def test_a_precheck_computes_on_the_permutation_what_the_sample_would() -> None:
+    game = load("jamaica", 4)
+    compared = 0
+    for state in states(game, 6, 20, 8):
+        player = state.current_players()[0]
+        sampler = Sampler(state, player)
+        precheck, fit = sampler.precheck, sampler.fit
+        if precheck is None or fit is None:
+            continue
+        rules = list(game.program.invariants)
+        fresh = _Fresh(0, player, None)
+        generator = 99
+        for _ in range(6):
+            generator, mapping = _sorted_permutation(sampler.draws, generator)
+            checked = precheck.keeps(mapping, rules, lambda rule: False)   # (computes them all)
+            built = _built(state, mapping, fresh, sampler.relabelling, 0)
+            assert checked is not None and built is not None and built[1]
+            sample = built[0]
+            assert checked[1] == {rule.label for rule in rules if id(rule) in precheck.ids
+                                  and not sample.evaluate(rule.condition, {}, rule.span)}
+            compared += 1
+    assert compared
+
+
+def test_a_permutation_the_precheck_rules_out_builds_no_sample(monkeypatch: Any) -> None:
+    # Jamaica: about one permutation in two puts a power among a player's face-down treasures.
+    from rulelang.interpreter.state import infostate
+    game = load("jamaica", 4)
+    drawn: list[int] = []
+    built: list[int] = []
+    permutation, build = infostate._sorted_permutation, infostate._built
+
+    def drawing(*args: Any) -> Any:
+        drawn.append(1)
+        return permutation(*args)
+
+    def building(*args: Any) -> Any:
+        built.append(1)
+        return build(*args)
+
+    candidates = [s for s in states(game, 7, 20, 10) if s.current_players()]
+    monkeypatch.setattr(infostate, "_sorted_permutation", drawing)
+    monkeypatch.setattr(infostate, "_built", building)
+    for state in candidates:
+        Sampler(state, state.current_players()[0]).sample(3)
+    assert len(built) < len(drawn)

@@ -36,6 +36,7 @@ from ..model import rng
 from ..model.values import Component
 from .events import Event, redacted
 from .hidden import components_in, facts, unknown_components, widest_groups
+from .precheck import Checked, Precheck, rebuilds_alone
 from .relabel import Mapping, Relabelling
 from .sameview import alike_to, asked, view_of
 from .unmoved import blind_invariants, same_plain_tables, uniform_fields
@@ -106,10 +107,11 @@ class Fit:
         self._view: tuple[object, ...] | None = None
         self._asked: tuple[object, ...] | None = None
 
-    def __call__(self, sample: State, pure: bool = False) -> bool:
+    def __call__(self, sample: State, pure: bool = False, checked: Checked | None = None) -> bool:
         """Whether ``sample`` fits (``pure``: it was built from the reference, and rebuilding
-        its decision changed nothing, ``_rebuilt``)."""
-        return self.keeps_invariants(sample, pure) and self.looks_the_same(sample)
+        its decision changed nothing, ``_rebuilt``; ``checked``: the invariants computed on
+        its permutation before it was built, ``Precheck.keeps``)."""
+        return self.keeps_invariants(sample, pure, checked) and self.looks_the_same(sample)
 
     @property
     def view(self) -> tuple[object, ...]:
@@ -131,12 +133,14 @@ class Fit:
         except RulelangError:
             return False
 
-    def keeps_invariants(self, sample: State, pure: bool = False) -> bool:
+    def keeps_invariants(self, sample: State, pure: bool = False, checked: Checked | None = None) -> bool:
         """Whether the sample breaks no invariant but those the reference breaks (one that
         fails to compute breaks it); if so, ``broken`` is what it breaks. ``pure``: the sample
         was built from the reference and rebuilding its decision changed nothing, so that
-        the invariants ``unmoved`` keep their value."""
+        the invariants ``unmoved`` keep their value, and those ``checked`` computed on its
+        permutation before it was built have it."""
         rules, blind, _ = _order(sample.game)
+        known, broken = checked if pure and checked is not None else _NOTHING_CHECKED
         reference = self.reference
         if reference is None:
             blind = {}
@@ -144,14 +148,14 @@ class Fit:
             blind = blind if self.unmoved is None else self.unmoved
         elif not same_plain_tables(sample, reference):
             blind = {}
-        broken: set[str] = set()
+        broken = set(broken)
         self.unsure = set()
         try:
             for k, rule in enumerate(rules):
                 if blind.get(id(rule)):   # the reference's value: kept if the reference keeps it
                     self.unsure.add(rule.label)
-                elif not sample.evaluate(rule.condition, {}, rule.span):
-                    if self._reference_holds(rule):
+                elif id(rule) not in known and not sample.evaluate(rule.condition, {}, rule.span):
+                    if self.reference_holds(rule):
                         rules.insert(0, rules.pop(k))
                         return False
                     broken.add(rule.label)
@@ -160,7 +164,7 @@ class Fit:
         self.broken = broken
         return True
 
-    def _reference_holds(self, rule: Invariant) -> bool:
+    def reference_holds(self, rule: Invariant) -> bool:
         """Whether the reference keeps the invariants labelled as ``rule`` is, computed once
         (_ReferenceFailed if one fails to compute there)."""
         label = rule.label
@@ -177,10 +181,14 @@ class Fit:
         return known
 
 
-def _fits(fits: Fit, sample: State, pure: bool) -> bool:
-    """``fits(sample, pure)``; RulelangError if an invariant of the reference fails to compute."""
+_NOTHING_CHECKED: Checked = (set(), set())
+
+
+def _fits(fits: Fit, sample: State, pure: bool, checked: Checked | None = None) -> bool:
+    """``fits(sample, pure, checked)``; RulelangError if an invariant of the reference fails
+    to compute."""
     try:
-        return fits(sample, pure)
+        return fits(sample, pure, checked)
     except _ReferenceFailed as failed:
         raise failed.error from failed.error.__cause__
 
@@ -309,6 +317,7 @@ class Sampler:
         self.draws = _sorted_draws(self.widest, _sorted_mapping(self.widest, self.relabelling))
         self.fit = None if not self.widest else Fit(viewer, state, state,
                                                     unmoved=uniform_invariants(state.game, self.widest))
+        self.precheck = _precheck(state, self.fit, self.widest, self.relabelling)
         self._narrower: _FromRoot | None = None
         self.hidden = bool(self.widest) or bool(self._from_root().levels)
 
@@ -333,13 +342,39 @@ class Sampler:
         generator, fresh_rng = _generators(self.state, seed)
         fresh = _Fresh(fresh_rng, self.viewer, self.events)
         if self.fit is not None:
+            rules, precheck = _order(self.state.game)[0], self.precheck
             for _ in range(_LEVELS[0][1]):
                 generator, mapping = _sorted_permutation(self.draws, generator)
+                checked = None if precheck is None else _prechecked(precheck, mapping, rules, self.fit)
+                if checked is None and precheck is not None:
+                    continue   # (it breaks an invariant: no sample to build)
                 built = _built(self.state, mapping, fresh, self.relabelling, 0)
-                if built is not None and _fits(self.fit, *built):
+                if built is not None and _fits(self.fit, *built, checked):
                     return _with_origin(built[0])
         narrower = self._from_root()
         return _drawn(narrower.root, narrower.levels[1:], generator, fresh, narrower.fit, narrower.relabelling)
+
+
+def _precheck(state: State, fit: Fit | None, widest: list[list[Component]],
+              relabelling: Relabelling) -> Precheck | None:
+    """The check of the widest groups' permutations of ``state`` before their samples are
+    built (``precheck.py``): the invariants that read what zones hold by fields that the
+    components of a group do not all agree on, where rebuilding the decision awaited can
+    change nothing; None if there are none, or it can."""
+    if fit is None or fit.unmoved is None or not rebuilds_alone(state):
+        return None
+    unmoved = fit.unmoved
+    ids = {rule_id for rule_id in _order(state.game)[2] if not unmoved.get(rule_id)}
+    return Precheck(state, ids, [c for group in widest for c in group], relabelling.where) if ids else None
+
+
+def _prechecked(precheck: Precheck, mapping: Mapping, rules: list[Invariant], fit: Fit) -> Checked | None:
+    """``precheck.keeps(mapping, ...)`` against ``fit``'s reference; RulelangError if an
+    invariant of the reference fails to compute."""
+    try:
+        return precheck.keeps(mapping, rules, fit.reference_holds)
+    except _ReferenceFailed as failed:
+        raise failed.error from failed.error.__cause__
 
 
 class _FromRoot:

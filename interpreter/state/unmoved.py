@@ -50,6 +50,12 @@ def blind_invariants(catalog: Catalog) -> list[bool]:
             for decl in catalog.declared(ast.InvariantDecl)]
 
 
+def static_expression(catalog: Catalog, e: ast.Expr) -> bool:
+    """Whether ``e`` (outside any comprehension) has the same value in a sample as in its
+    original (see the module's docstring)."""
+    return _Reads(catalog).static(e, frozenset())
+
+
 def uniform_fields(catalog: Catalog) -> list[frozenset[str] | None]:
     """For each declared invariant, in order, the fields of components through which alone
     it reads what the zones hold (``_FieldReads``), or None if it reads them otherwise (or
