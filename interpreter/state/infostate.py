@@ -314,7 +314,7 @@ class Sampler:
         self.widest = widest_groups(state, self.unknown)
         self.events = None if state.event_log is None else redacted(state, viewer)
         self.relabelling = Relabelling(state, viewer, self.unknown)
-        self.draws = _sorted_draws(self.widest, _sorted_mapping(self.widest, self.relabelling))
+        self.draws = _sorted_draws(self.widest, self.relabelling.where)
         self.fit = None if not self.widest else Fit(viewer, state, state,
                                                     unmoved=uniform_invariants(state.game, self.widest))
         self.precheck = _precheck(state, self.fit, self.widest, self.relabelling)
@@ -401,13 +401,18 @@ Draws = list[tuple[list[Component], list[int]]]
 sorting puts in the place of ``c`` (``_sorted_draws``)."""
 
 
-def _sorted_draws(groups: list[list[Component]], sorting: Mapping) -> Draws:
-    """What ``_sorted_permutation`` draws from: each group, with where the sorting ``sorting``
-    takes each component from."""
+def _sorted_draws(groups: list[list[Component]], where: dict[int, tuple[int, int]]) -> Draws:
+    """What ``_sorted_permutation`` draws from: each group (its components by id, as
+    ``unknown_components`` gives them), with where the sorting (``_sorted_mapping``: the
+    lowest id in the first place, by zone slot then position) takes each component from: the
+    component at the place ranked ``j`` gets the ``j``-th of the group."""
     draws: Draws = []
     for group in groups:
-        index = {c.id: k for k, c in enumerate(group)}
-        draws.append((group, [index[sorting.get(c.id, c).id] for c in group]))
+        ranked = sorted(range(len(group)), key=lambda k: where[group[k].id])
+        sorted_from = [0] * len(group)
+        for j, k in enumerate(ranked):
+            sorted_from[k] = j
+        draws.append((group, sorted_from))
     return draws
 
 

@@ -52,13 +52,14 @@ class Relabelling:
         self.where = {c.id: (slot, i) for slot in {zone_of[c.id] for c in moving} for i, c in enumerate(zones[slot])}
         ids = {c.id for c in moving}
         holding = facts(st.game).holding
+        scalars = _SCALARS
         self.globals = [name for name in holding[0] if _names_one(st.global_values.get(name), ids)]
         self.owned = [[(name, at) for name, at in
-                       ((name, [k for k, v in enumerate(table[name]) if _names_one(v, ids)]) for name in names
-                        if name in table) if at]
+                       ((name, [k for k, v in enumerate(table[name]) if type(v) not in scalars and _names_one(v, ids)])
+                        for name in names if name in table) if at]
                       for table, names in zip(_owned(st), holding[1:], strict=True)]
         self.locals = [(k, names) for k, names in
-                       ((k, [name for name, v in frame.env.items() if _names_one(v, ids)])
+                       ((k, [name for name, v in frame.env.items() if type(v) not in scalars and _names_one(v, ids)])
                         for k, frame in enumerate(st.frames)) if names]
         self.history = _naming(st, viewer, ids)
 
