@@ -135,3 +135,43 @@ def test_a_choice_written_in_place_asks_the_player_of_this_time_and_fails_where_
         errors.append((caught.value.diagnostic.span, str(caught.value)))
     assert errors[0] == errors[1]
     assert errors[0][0] is not None and errors[0][0].line == 8
+
+
+BUDGETED = """\
+    game "G" { players 1  max_steps STEPS }
+    var n: int = 0
+    phase p {
+      repeat {
+        for k in [1, 2, 3] {
+          choose x in [1, 2] by players[0]
+          if k > 1 { n += k } else { n -= 1 }
+          for j in [k, x] { n += j }
+          if n > 40 { end game }
+        }
+      }
+    }
+"""
+
+
+def _budgeted(game: rulelang.Game) -> tuple[object, ...]:
+    """Where a game of ``BUDGETED`` stops: its error, or its end."""
+    try:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions(0)[-1], player=0)
+    except RulesRuntimeError as error:
+        return str(error), error.diagnostic.span
+    return tuple(state.to_json()["globals"].items())
+
+
+def test_the_step_budget_stops_at_the_operation_of_the_run_loop(tmp_path: Path) -> None:
+    # (the resumable function writes ``fr.pc`` where it is read: a step past the budget
+    # still fails at the operation the run loop would name, for every budget)
+    outcomes = []
+    for steps in range(1, 16):
+        path = tmp_path / f"game{steps}.rules"
+        path.write_text(textwrap.dedent(BUDGETED).replace("STEPS", str(steps)), encoding="utf-8")
+        fast, slow = _budgeted(rulelang.load(path)), _budgeted(one_by_one(rulelang.load(path)))
+        assert fast == slow
+        outcomes.append(fast)
+    assert len({outcome[1] for outcome in outcomes if len(outcome) == 2}) >= 2   # (stopped at 2 statements at least)
