@@ -146,8 +146,10 @@ class ProcedureWriter:
         self.once: frozenset[str] = frozenset()
         self.known: dict[str, Facts] = {}
         # In the environment: the 'for' variables (by name) that their loop's body reads as
-        # the Python local of the item (the body binds no variable of that name).
-        self.loop_locals: dict[str, str] = {}
+        # the Python local of the item (the body binds no variable of that name), and the
+        # locals of the 'let's of ``once`` that the rest of their block reads so, within one
+        # operation (``write_block``).
+        self.held_locals: dict[str, str] = {}
 
     def write(self, decl: ast.ProcedureDecl) -> None:
         """Compile ``decl`` (one of ``names``) into the module; SyntaxError if Python cannot."""
@@ -178,8 +180,10 @@ class ProcedureWriter:
         first = statements[0].span
         self.emit(0, f"def {name}(st, fr):  # {len(statements)} statements at {_where(first)}", first)
         self.emit(1, "env = fr.env", first)
+        self.held_locals = {}
         for stmt in statements:
             getattr(self, "_" + type(stmt).__name__)(stmt, 1)
+        self.held_locals = {}   # (the operations after this one read the environment)
         self.emit(1, f"fr.pc = {self.module.constant(next_pc, '<where to go next>')}[0]", statements[-1].span)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         op: Op = self.module.define(name, source, spans=[span for _, span in self.lines], procedure=procedure)
@@ -214,8 +218,8 @@ class ProcedureWriter:
         locals and the loop variables around it are known to hold."""
         c = self.compiler
         if self.in_env:   # (the variables of the loops around it that are read as Python locals)
-            held = set(self.loop_locals.values())
-            return teach(Scope(set(c.scope), c.key, dict(self.loop_locals), "0"),
+            held = set(self.held_locals.values())
+            return teach(Scope(set(c.scope), c.key, dict(self.held_locals), "0"),
                          {local: facts for local, facts in self.known.items() if local in held})
         return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None"),
                      self.known)
@@ -226,19 +230,25 @@ class ProcedureWriter:
     # ---- statements ----
     def block(self, block: ast.Block, indent: int) -> None:
         c = self.compiler
-        saved = dict(c.renames)
+        saved, held = dict(c.renames), dict(self.held_locals)
         c.block_names.append(set())
         for stmt in block.statements:
             getattr(self, "_" + type(stmt).__name__)(stmt, indent)
         if not block.statements:
             self.emit(indent, "pass", block.span)
         c.block_names.pop()
-        c.renames = saved
+        c.renames, self.held_locals = saved, held
 
     def _Let(self, node: ast.Let, indent: int) -> None:
         value, facts = self.expr(node.value), self.let_facts(node)
         local = self.local(self.compiler.bind_let(node.name, node.span))
-        self.emit(indent, f"{local} = {value}", node.span)
+        if local.startswith("env[") and node.name in self.once:   # (also in a Python local, read there)
+            held = self.held_locals[node.name] = self.module.fresh("_l")
+            self.emit(indent, f"{held} = {value}", node.span)
+            self.emit(indent, f"{local} = {held}", node.span)
+            local = held
+        else:
+            self.emit(indent, f"{local} = {value}", node.span)
         self.bound(indent, local, node.span)
         if facts is not None and local.isidentifier():
             self.known[local] = facts
@@ -307,7 +317,7 @@ class ProcedureWriter:
         self.emit(indent, f"for {held or var} in _as_list(st, {source}):", node.span)
         if held is not None:
             self.emit(indent + 1, f"{var} = {held}", node.span)
-            outer_held, self.loop_locals[node.var], var = self.loop_locals.get(node.var), held, held
+            outer_held, self.held_locals[node.var], var = self.held_locals.get(node.var), held, held
         self.bound(indent + 1, var, node.span)
         self.step(indent + 1, node.span)
         outer = self.known.get(var)
@@ -317,9 +327,9 @@ class ProcedureWriter:
         if outer is not None:
             self.known[var] = outer
         if held is not None:
-            self.loop_locals.pop(node.var)
+            self.held_locals.pop(node.var)
             if outer_held is not None:
-                self.loop_locals[node.var] = outer_held
+                self.held_locals[node.var] = outer_held
 
     def _learn_item(self, var: str, node: ast.For) -> None:
         """What the loop variable ``var`` holds in the body of ``node``, when the kind or the
