@@ -12,6 +12,7 @@ from conftest import saved_states as played
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
+from rulelang.interpreter.compiler import choices
 from rulelang.interpreter.model.program import run_one
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,3 +176,15 @@ def test_the_step_budget_stops_at_the_operation_of_the_run_loop(tmp_path: Path) 
         assert fast == slow
         outcomes.append(fast)
     assert len({outcome[1] for outcome in outcomes if len(outcome) == 2}) >= 2   # (stopped at 2 statements at least)
+
+
+def test_a_choice_over_a_short_list_known_to_be_one_is_not_tested_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (its options a comprehension over a list known at load, or a list written out)
+    path = ROOT / "games" / "tic_tac_toe.rules"
+    fast = rulelang.load(path)
+    assert "if type(_o) is tuple" not in fast.generated_code()
+    played_fast = [played(fast, seed) for seed in range(3)]
+    monkeypatch.setattr(choices.ChoiceLowering, "_short", lambda self, source, lines: False)
+    slow = rulelang.load(path)
+    assert "if type(_o) is tuple" in slow.generated_code()
+    assert played_fast == [played(slow, seed) for seed in range(3)]
