@@ -67,8 +67,8 @@ class ChoiceLowering:
         if node.chooser is None:
             raise unchecked("a choice needs 'by PLAYER' to say who chooses", node.span)
         chooser = compiler.expr(node.chooser)
-        in_place = [compiler.writer.assigned(e, compiler.scope, compiler.key, local)  # (before the choice binds)
-                    for e, local in ((node.source, "_o"), (node.chooser, "_p"))]
+        in_place = [compiler.writer.assigned(node.source, compiler.scope, compiler.key, "_o", options=True),
+                    compiler.writer.assigned(node.chooser, compiler.scope, compiler.key, "_p")]  # (before it binds)
         prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
