@@ -3,6 +3,8 @@
 the loops written for them, which run where the budget could run out inside the search."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import rulelang
@@ -45,6 +47,7 @@ def _outcome(steps: int) -> tuple[object, ...]:
 def test_searches_written_out_give_what_their_loops_give_at_every_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     code = rulelang.load(RULES.replace("STEPS", "1000")).generated_code()
     assert code.count(" <= _limit and _k") == 5   # (each search written out, the local v read once)
+    assert re.search(r"\n +if \(\(\(_t\d+\[0\]\) == _h\d+\)\):\n", code)   # (lines from space 0: tested once)
     least = next(steps for steps in range(1, 2000) if type(_outcome(steps)[0]) is int)
     budgets = range(1, least + 2)
     written_out = [_outcome(steps) for steps in budgets]

@@ -63,11 +63,31 @@ def _written_out(loop: list[str], name: str, items: list[tuple[object, ...]], in
     missing, found = _FOUND[name]
     negation = "" if name == "any" else "not "
     variable = re.compile(rf"\b{var}\b")
-    for position, item in enumerate(items):
-        each = joined.join(f"({variable.sub(str(index), test)})" for index in item)
-        lines += [f"    if {negation}({each}):",
-                  f"        st.work = _w + {count + length * (position + 1)}", f"        return {found}"]
+    tests = [[f"({variable.sub(str(index), test)})" for index in item] for item in items]
+    position = 0
+    for group in _sharing_their_first_test(tests, name == "any" and inner == "all"):
+        shared, indent = (group[0][0], "        ") if len(group) > 1 else (None, "    ")
+        if shared is not None:   # (read once: every item of the group needs it)
+            lines.append(f"    if {shared}:")
+        for each in group:
+            position += 1
+            rest = each[1:] if shared is not None else each
+            lines += [f"{indent}if {negation}({joined.join(rest)}):",
+                      f"{indent}    st.work = _w + {count + length * position}", f"{indent}    return {found}"]
     return [*lines, f"    st.work = _w + {total}", f"    return {missing}"]
+
+
+def _sharing_their_first_test(tests: list[list[str]], grouped: bool) -> list[list[list[str]]]:
+    """The items' tests (each a conjunction: ``grouped``) in runs of items that begin with the
+    same test, in order: a run's first test is made once (a test reads the state, changes
+    nothing and fails nowhere, so one that fails fails for every item of the run)."""
+    runs: list[list[list[str]]] = []
+    for each in tests:
+        if grouped and len(each) > 1 and runs and runs[-1][0][0] == each[0]:
+            runs[-1].append(each)
+        else:
+            runs.append([each])
+    return runs
 
 
 def _value(loop: list[str], name: str, count: int, inner: str | None, length: int) -> tuple[str, str] | None:
