@@ -101,6 +101,20 @@ def worked_states(game, seed: int) -> list[tuple[dict, int]]:
     return seen
 
 
+def played_to_the_end(game) -> tuple:
+    """A game of one player who always takes the last option: where its rules fail (the
+    error's text and span), or its saved state and work at the end."""
+    from rulelang.errors import RulesRuntimeError
+
+    try:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions(0)[-1], player=0)
+    except RulesRuntimeError as error:
+        return str(error), error.diagnostic.span
+    return state.to_json(), state.work
+
+
 def generated_functions(game) -> str:
     """The generated functions of ``game``, without the listing of its constants."""
     listing = game.generated_code()

@@ -8,10 +8,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import played_to_the_end
 from conftest import saved_states as played
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
+from rulelang.interpreter.compiler import choices
 from rulelang.interpreter.model.program import run_one
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,3 +137,44 @@ def test_a_choice_written_in_place_asks_the_player_of_this_time_and_fails_where_
         errors.append((caught.value.diagnostic.span, str(caught.value)))
     assert errors[0] == errors[1]
     assert errors[0][0] is not None and errors[0][0].line == 8
+
+
+BUDGETED = """\
+    game "G" { players 1  max_steps STEPS }
+    var n: int = 0
+    phase p {
+      repeat {
+        for k in [1, 2, 3] {
+          choose x in [1, 2] by players[0]
+          if k > 1 { n += k } else { n -= 1 }
+          for j in [k, x] { n += j }
+          if n > 40 { end game }
+        }
+      }
+    }
+"""
+
+
+def test_the_step_budget_stops_at_the_operation_of_the_run_loop(tmp_path: Path) -> None:
+    # (the resumable function writes ``fr.pc`` where it is read: a step past the budget
+    # still fails at the operation the run loop would name, for every budget)
+    outcomes = []
+    for steps in range(1, 16):
+        path = tmp_path / f"game{steps}.rules"
+        path.write_text(textwrap.dedent(BUDGETED).replace("STEPS", str(steps)), encoding="utf-8")
+        fast, slow = played_to_the_end(rulelang.load(path)), played_to_the_end(one_by_one(rulelang.load(path)))
+        assert fast == slow
+        outcomes.append(fast)
+    assert len({outcome[1] for outcome in outcomes if "E603" in str(outcome[0])}) >= 2   # (at 2 statements at least)
+
+
+def test_a_choice_over_a_short_list_known_to_be_one_is_not_tested_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (its options a comprehension over a list known at load, or a list written out)
+    path = ROOT / "games" / "tic_tac_toe.rules"
+    fast = rulelang.load(path)
+    assert "if type(_o) is tuple" not in fast.generated_code()
+    played_fast = [played(fast, seed) for seed in range(3)]
+    monkeypatch.setattr(choices.ChoiceLowering, "_short", lambda self, source, lines: False)
+    slow = rulelang.load(path)
+    assert "if type(_o) is tuple" in slow.generated_code()
+    assert played_fast == [played(slow, seed) for seed in range(3)]

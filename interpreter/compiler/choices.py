@@ -7,6 +7,7 @@ statements is lower.py's; chance is chance.py's.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
@@ -18,7 +19,9 @@ from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, Options
 from ..model.values import Component, EnumValue, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
+from .known import known_list
 from .module import Inline, Module
+from .scope import Scope
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -41,6 +44,21 @@ class ChoiceLowering:
     def __init__(self, compiler: Compiler):
         self.compiler = compiler
 
+    def _short(self, source: ast.Expr, lines: list[str]) -> bool:
+        """Whether the options ``source`` (computed by ``lines`` into ``_o``) certainly are a
+        tuple of at most FREE_WORK items: a list written out, or a comprehension of one
+        clause over a list known at load that long."""
+        compiler = self.compiler
+        if isinstance(source, ast.ListExpr):
+            short = len(source.items) <= FREE_WORK
+        elif isinstance(source, ast.Comprehension) and len(source.clauses) == 1:
+            known = known_list(compiler.writer, source.clauses[0].source, Scope(set(compiler.scope), compiler.key,
+                                                                                {}, "0"))
+            short = known is not None and len(known) <= FREE_WORK
+        else:
+            return False
+        return short and any(re.match(r"\s*_o = (tuple\(\[|\()", line) for line in lines)
+
     def choose(self, node: ast.Choose, code: Code) -> None:
         """'choose x in LIST by P': P picks one of the distinct options (the 'otherwise'
         block runs when there is none)."""
@@ -49,8 +67,8 @@ class ChoiceLowering:
         if node.chooser is None:
             raise unchecked("a choice needs 'by PLAYER' to say who chooses", node.span)
         chooser = compiler.expr(node.chooser)
-        in_place = [compiler.writer.assigned(e, compiler.scope, compiler.key, local)  # (before the choice binds)
-                    for e, local in ((node.source, "_o"), (node.chooser, "_p"))]
+        in_place = [compiler.writer.assigned(node.source, compiler.scope, compiler.key, "_o", options=True),
+                    compiler.writer.assigned(node.chooser, compiler.scope, compiler.key, "_p")]  # (before it binds)
         prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
@@ -122,7 +140,8 @@ class ChoiceLowering:
             st.pending = decision
         code.stops.add(compiler.emit(code, choose, node.span))
         compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, given,
-                                                          f"choice at line {span.line}, column {span.column}")
+                                                          f"choice at line {span.line}, column {span.column}",
+                                                          self._short(node.source, in_place[0]))
         if node.otherwise is not None:
             skip = compiler.emit_jump(code, node.span)
             otherwise_box[0] = len(code.ops)
@@ -365,17 +384,18 @@ def _unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
 
 
 def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],
-                    given: Callable[[State, Frame, Value, Value], None], note: str) -> Inline:
+                    given: Callable[[State, Frame, Value, Value], None], note: str, short: bool = False) -> Inline:
     """The body of a 'choose' as the resumable function writes it (resumable.py): the lines
     that compute its list (into ``_o``) and its chooser (``_p``) in place, then the decision
     kept for that list and that player awaited at once; ``given``, the choice's own code, in
-    every other case."""
+    every other case. ``short``: the list is certainly a tuple of at most FREE_WORK items
+    (not tested)."""
     source, chooser = computed
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
+    found = ["try:", f"    _d = {kept}.get(_o)", "except TypeError:", "    _d = None"]
     return Inline((*source,
-                   f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
-                   "    try:", f"        _d = {kept}.get(_o)", "    except TypeError:", "        _d = None",
-                   "else:", "    _d = None",
+                   *(found if short else [f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
+                                          *("    " + line for line in found), "else:", "    _d = None"]),
                    "if _d is not None:", *("    " + line for line in chooser),
                    "    if type(_p) is _Player and _p.index == _d.players[0]:", "        st.pending = _d",
                    "    else:", f"        {rest}(st, fr, _o, _p)",

@@ -35,6 +35,7 @@ from .kinds import KindKnowledge
 from .known import known_query
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
+from .options import written_out
 from .results import built_kind
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
 from .searches import short_circuit
@@ -105,12 +106,15 @@ class ExpressionWriter(KindKnowledge):
         self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (target,), f"test at {_where(node)}")
         return op
 
-    def assigned(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str], local: str) -> list[str]:
+    def assigned(self, node: ast.Expr, env_names: set[str], key: Callable[[str], str], local: str,
+                 options: bool = False) -> list[str]:
         """The lines (from no indent) that set the Python ``local`` to the value of ``node``,
-        as ``function`` computes it, for code written in place in a resumable function."""
+        as ``function`` computes it, for code written in place in a resumable function
+        (``options``: those of a choice, spaces kept by a test written out where they can be)."""
         scope = self._scope(env_names, key)
-        text = self.write(node, scope)
-        return [line[4:] for line in self._body(scope, [], [f"{local} = {text}"], [])]
+        computed = written_out(self, node, scope, local) if options else None
+        computed = computed or [f"{local} = {self.write(node, scope)}"]
+        return [line[4:] for line in self._body(scope, [], computed, [])]
 
     def call(self, node: ast.CallStmt | ast.CallLet, params: list[str], env_names: set[str],
              key: Callable[[str], str], bind_result: Callable[[], str | None], compiled: str | None,

@@ -25,6 +25,7 @@ from ..tables.runtime import make_room_for_calls
 from .chance import ChanceLowering
 from .choices import ChoiceLowering
 from .codegen import ExpressionWriter
+from .lets import names_bound_once
 from .module import Module
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
 from .resumable import write_run
@@ -116,6 +117,7 @@ class Compiler:
         self.snapshots = {} if name in self.unpaused else None
         decl = self.cat.procedures.get(name) if params else None   # its parameters held to their types
         self.writer.held.enter(decl, lambda param: f"env[{self.module.constant(param)}]")
+        self.block_writer.once = names_bound_once(params, body)   # (its lets read in place: procedures.py)
         self.block(body, code)
         self.writer.held.enter(None, str)
         self._thread()

@@ -145,6 +145,11 @@ class ProcedureWriter:
         # of the 'for' statements being written whose items' kind or bound is certain.
         self.once: frozenset[str] = frozenset()
         self.known: dict[str, Facts] = {}
+        # In the environment: the 'for' variables (by name) that their loop's body reads as
+        # the Python local of the item (the body binds no variable of that name), and the
+        # locals of the 'let's of ``once`` that the rest of their block reads so, within one
+        # operation (``write_block``).
+        self.held_locals: dict[str, str] = {}
 
     def write(self, decl: ast.ProcedureDecl) -> None:
         """Compile ``decl`` (one of ``names``) into the module; SyntaxError if Python cannot."""
@@ -175,8 +180,10 @@ class ProcedureWriter:
         first = statements[0].span
         self.emit(0, f"def {name}(st, fr):  # {len(statements)} statements at {_where(first)}", first)
         self.emit(1, "env = fr.env", first)
+        self.held_locals = {}
         for stmt in statements:
             getattr(self, "_" + type(stmt).__name__)(stmt, 1)
+        self.held_locals = {}   # (the operations after this one read the environment)
         self.emit(1, f"fr.pc = {self.module.constant(next_pc, '<where to go next>')}[0]", statements[-1].span)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         op: Op = self.module.define(name, source, spans=[span for _, span in self.lines], procedure=procedure)
@@ -210,8 +217,10 @@ class ProcedureWriter:
         """Where the names of an expression of the procedure live, and what its 'let'
         locals and the loop variables around it are known to hold."""
         c = self.compiler
-        if self.in_env:
-            return Scope(set(c.scope), c.key, {}, "0")
+        if self.in_env:   # (the variables of the loops around it that are read as Python locals)
+            held = set(self.held_locals.values())
+            return teach(Scope(set(c.scope), c.key, dict(self.held_locals), "0"),
+                         {local: facts for local, facts in self.known.items() if local in held})
         return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None"),
                      self.known)
 
@@ -221,19 +230,25 @@ class ProcedureWriter:
     # ---- statements ----
     def block(self, block: ast.Block, indent: int) -> None:
         c = self.compiler
-        saved = dict(c.renames)
+        saved, held = dict(c.renames), dict(self.held_locals)
         c.block_names.append(set())
         for stmt in block.statements:
             getattr(self, "_" + type(stmt).__name__)(stmt, indent)
         if not block.statements:
             self.emit(indent, "pass", block.span)
         c.block_names.pop()
-        c.renames = saved
+        c.renames, self.held_locals = saved, held
 
     def _Let(self, node: ast.Let, indent: int) -> None:
         value, facts = self.expr(node.value), self.let_facts(node)
         local = self.local(self.compiler.bind_let(node.name, node.span))
-        self.emit(indent, f"{local} = {value}", node.span)
+        if local.startswith("env[") and node.name in self.once:   # (also in a Python local, read there)
+            held = self.held_locals[node.name] = self.module.fresh("_l")
+            self.emit(indent, f"{held} = {value}", node.span)
+            self.emit(indent, f"{local} = {held}", node.span)
+            local = held
+        else:
+            self.emit(indent, f"{local} = {value}", node.span)
         self.bound(indent, local, node.span)
         if facts is not None and local.isidentifier():
             self.known[local] = facts
@@ -297,7 +312,12 @@ class ProcedureWriter:
             self.compiler.counter += 1  # as the lowering would: its other loops keep their names
         source = self.expr(node.source)
         var = self.local(self.compiler.bind_plain(node.var))
-        self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
+        held = self.module.fresh("_l") if var.startswith("env[") and not _rebound(node) else None
+        # (in the environment: the item also in a Python local, which the body reads)
+        self.emit(indent, f"for {held or var} in _as_list(st, {source}):", node.span)
+        if held is not None:
+            self.emit(indent + 1, f"{var} = {held}", node.span)
+            outer_held, self.held_locals[node.var], var = self.held_locals.get(node.var), held, held
         self.bound(indent + 1, var, node.span)
         self.step(indent + 1, node.span)
         outer = self.known.get(var)
@@ -306,13 +326,16 @@ class ProcedureWriter:
         self.known.pop(var, None)
         if outer is not None:
             self.known[var] = outer
+        if held is not None:
+            self.held_locals.pop(node.var)
+            if outer_held is not None:
+                self.held_locals[node.var] = outer_held
 
     def _learn_item(self, var: str, node: ast.For) -> None:
         """What the loop variable ``var`` holds in the body of ``node``, when the kind or the
         bound of each item of its source is certain (``ExpressionWriter.bind_item_kind``) and
         the body binds no variable of that name (so it holds the item throughout)."""
-        if any(node.var in bound_names(n) or (isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)
-                                              and n.target.name == node.var) for n in walk(node.body)):
+        if _rebound(node):
             return
         scope, writer = self.scope(), self.compiler.writer
         writer.held.learn_running(scope)   # (as writing an expression would)
@@ -431,3 +454,9 @@ def text_and_values(message: ast.Expr) -> tuple[str, list[ast.Expr]] | None:
 
 def _where(span: Span) -> str:
     return f"line {span.line}, column {span.column}"
+
+
+def _rebound(node: ast.For) -> bool:
+    """Whether the body of ``node`` binds or assigns a variable of its loop variable's name."""
+    return any(node.var in bound_names(n) or (isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)
+                                              and n.target.name == node.var) for n in walk(node.body))

@@ -10,8 +10,12 @@ that may pause, end the game or change the running procedures (one not in ``Code
 and when the procedure is past its last operation (it returns); the run loop goes on from
 there. A state's position stays its frames' program counters, so saved states, clones and
 replays keep their meaning: the function is only a faster way to run the same operations,
-each counted as one step as before, and ``frame.pc`` is the running operation whenever
-one runs (errors are located by it). Code that Python cannot compile keeps ``run_one``.
+each counted as one step as before. ``frame.pc`` is written where something reads it: before
+an operation that is called, passes the frame, may pause or fail outside a statement's span
+(there it is the running operation, and errors are located by it), and before a step past
+the budget fails (the operation the run loop would name); elsewhere the local ``pc`` alone
+moves on, and an error is located by the span of its line. Code that Python cannot compile
+keeps ``run_one``.
 """
 from __future__ import annotations
 
@@ -61,8 +65,9 @@ def _ranges(code: Code, module: Module, start: int, end: int, indent: str, inlin
     """The lines that run operations ``start`` to ``end - 1`` from ``pc`` on: a test of the
     counter's range for each of at most FAN ranges, nested down to LEAF operations tested one
     by one (so an operation is found in a few tests, and one that goes on to the next finds
-    it at once). The first range's test needs no lower bound: ``pc`` is at least ``start``
-    where it is made."""
+    it at once). A range's test needs no lower bound: an operation that goes back (to a
+    ``pc`` not past it) goes on at the top, so ``pc`` is at least ``low`` where it is made
+    (and the operations are found by equality)."""
     if end - start <= LEAF:
         lines: list[Line] = []
         for at in range(start, end):
@@ -75,7 +80,7 @@ def _ranges(code: Code, module: Module, start: int, end: int, indent: str, inlin
     lines = []
     for low in range(start, end, step):  # (a jump back skips the tests of the ranges after it)
         high = min(low + step, end)
-        lines.append((f"{indent}if pc < {high}:" if low == start else f"{indent}if {low} <= pc < {high}:", None))
+        lines.append((f"{indent}if pc < {high}:", None))
         lines += _ranges(code, module, low, high, indent + "    ", inline)
     return lines
 
@@ -96,6 +101,17 @@ _CALLS = ("push", "unpaused")  # the shapes of calls that may push frames
 
 
 def _operation(code: Code, at: int, module: Module, inline: bool) -> list[Line]:
+    """The lines that run operation ``at`` and leave ``pc`` where it goes on: ``fr.pc`` too
+    where the lines read it or may fail outside a statement's span, else only where a step
+    past the budget stops them (``_unwritten``)."""
+    lines = _operation_lines(code, at, module, inline)
+    unwritten = _unwritten(code, at, lines)
+    if unwritten is None:
+        return [(f"fr.pc = {at}", None), *lines]   # (as the operations before may not have written it)
+    return unwritten
+
+
+def _operation_lines(code: Code, at: int, module: Module, inline: bool) -> list[Line]:
     """The lines that run operation ``at`` and leave ``pc`` (and ``fr.pc``) where it goes on."""
     shape = code.shapes.get(at)
     if inline and shape is not None and shape[0] == "start" and shape[2] in module.inline:
@@ -109,6 +125,41 @@ def _operation(code: Code, at: int, module: Module, inline: bool) -> list[Line]:
         back = ["if pc < " + str(at) + ":", "    continue"] if any(_target(box) < at for box in body.boxes) else []
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, *back])]
     return _plain(_called_operation(code, at, module))
+
+
+_WRITTEN = re.compile(r"(\s*)fr\.pc = pc = ")
+_MACHINERY = re.compile(r"\s*(#.*|try:|except KeyError as error:|_seq, _i = env\[\w+\]|if _i >= len\(_seq\):|else:"
+                        r"|del env\[\w+\]|env\[\w+\] = (_seq\[_i\]|\(_seq, _i \+ 1\))|env\.pop\(\w+, None\)|continue"
+                        r"|if pc < \d+:|fr\.pc = pc = \d+|steps \+= 1|if steps > limit:|    raise _runaway\(limit\))$")
+
+
+def _unwritten(code: Code, at: int, lines: list[Line]) -> list[Line] | None:
+    """``lines`` that go on within the function (the operation is in ``Code.local``) with
+    ``fr.pc`` written only before a step past the budget fails (``pc`` is what it would be):
+    where no line reads the frame, and every line outside a statement's span is one of the
+    walk of a 'for', a jump or the count (none of them fails: an error elsewhere is located
+    by its line's span). A 'for' that starts a walk writes it first (``as_list`` may fail).
+    None: the lines as they are, ``fr.pc`` written before them."""
+    kind = code.shapes.get(at, ("",))[0]
+    if at not in code.local and kind not in ("jump", "for", "drop", "start"):
+        return None
+    first = next(n for n, (line, _) in enumerate(lines) if _WRITTEN.match(line)) if kind == "start" else 0
+    if any(_reads_the_frame(line, span) for line, span in lines[first:]):
+        return None
+    rest = [(_WRITTEN.sub(r"\1pc = ", line), span) for line, span in lines[first:]]
+    rest = [(line.replace(_FAIL, f"fr.pc = pc; {_FAIL}"), span) for line, span in rest]
+    return [*([(f"fr.pc = {at}", None), *lines[:first]] if first else []), *rest]
+
+
+def _reads_the_frame(line: str, span: Span | None) -> bool:
+    """Whether ``line`` may read ``fr.pc``: it names the frame (other than to write its
+    counter), or it may fail where no statement's span locates it."""
+    if _WRITTEN.match(line):
+        return False
+    return re.search(r"\bfr\b", line) is not None or (span is None and _MACHINERY.match(line) is None)
+
+
+_FAIL = "raise _runaway(limit)"
 
 
 def _inlined(body: Inline, at: int, span: Span | None) -> list[Line]:

@@ -14,6 +14,7 @@ from ..model.values import Value
 from ..tables.catalog import Catalog
 from .known import item_length, known_list
 from .scope import Scope
+from .unrolled import unrolled
 
 if TYPE_CHECKING:
     from .codegen import ExpressionWriter
@@ -36,6 +37,8 @@ def short_circuit(writer: ExpressionWriter, name: str, gen: ast.Generator, scope
     charged = {"_W": "_w" if local else "st.work",
                "_CHARGE": "st.charge(_w - st.work)" if local else "st.charge(0)"}
     loop = [_PLACEHOLDER.sub(lambda m: charged[m.group(0)], line) for line in loop]
+    written_out = unrolled(loop, name, _indices(known)) if local and indexed and known is not None else None
+    loop = [*(written_out or ()), *loop]   # (where they run, the items one by one without a loop)
     helper = writer.module.fresh("_g")
     writer.module.define(helper, "\n".join([
         f"def {helper}({', '.join(['_source', 'st', 'env', *passed])}):  # {name}() at {_where(gen)}",

@@ -1,0 +1,44 @@
+"""The options of a choice that are the spaces of a list known at load kept by a test
+(compiler/options.py): written out space by space, the same options, work and step-budget
+errors as the comprehension they replace."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import played_to_the_end, worked_states
+
+import rulelang
+from rulelang.interpreter.compiler import codegen
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+RULES = """\
+game "O" { players 1  max_steps STEPS }
+board grid = square_grid(3, 3)
+space var mark: int = 0
+phase p {
+  repeat {
+    choose c in [s for s in spaces(grid) if s.mark == 0] by players[0] otherwise { end game }
+    c.mark = 1
+  }
+}
+"""
+
+
+def _outcome(steps: int) -> tuple[object, ...]:
+    return played_to_the_end(rulelang.load(RULES.replace("STEPS", str(steps))))
+
+
+def test_options_written_out_are_those_of_the_comprehension(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert "_o = (*(" in fast.generated_code()
+    assert "_o = (*(" in rulelang.load(RULES.replace("STEPS", "9")).generated_code()
+    played = [worked_states(fast, seed) for seed in range(10)]
+    budgets = [_outcome(steps) for steps in range(1, 14)]
+    assert any("E603" in str(outcome[0]) for outcome in budgets) and type(budgets[-1][1]) is int
+    monkeypatch.setattr(codegen, "written_out", lambda writer, node, scope, local: None)
+    slow = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert "_o = (*(" not in slow.generated_code()
+    assert played == [worked_states(slow, seed) for seed in range(10)]
+    assert budgets == [_outcome(steps) for steps in range(1, 14)]

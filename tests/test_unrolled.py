@@ -1,0 +1,58 @@
+"""any() and all() over spaces (or lines of spaces) known at load, written out item by item
+(compiler/unrolled.py): the same results, work and step-budget errors, at the same spans, as
+the loops written for them, which run where the budget could run out inside the search."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import rulelang
+from rulelang.errors import RulesRuntimeError
+from rulelang.interpreter.compiler import searches
+
+RULES = """\
+game "U" { players 1  max_steps STEPS }
+board grid = square_grid(3, 3)
+space var mark: int = 0
+var out: int = 0
+phase p {
+  for s in spaces(grid) { s.mark = 1 }
+  for s in lines(grid, 3)[4] { s.mark = 2 }
+  for v in [0, 1, 2] {
+    choose w in [v] by players[0]   # (v read from the frame's locals after it)
+    out += if any(all(s.mark == v for s in line) for line in lines(grid, 3)) then 1 else 0
+    out += if all(any(s.mark == v for s in line) for line in lines(grid, 3)) then 10 else 0
+    out += if any(s.mark == v for s in spaces(grid)) then 100 else 0
+    out += if all(s.mark != v for s in spaces(grid)) then 1000 else 0
+    out += if all(all(s.mark >= v for s in line) for line in lines(grid, 3)) then 10000 else 0
+  }
+  end game
+}
+"""
+
+
+def _outcome(steps: int) -> tuple[object, ...]:
+    try:
+        state = rulelang.load(RULES.replace("STEPS", str(steps))).new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions(0)[0], player=0)
+    except RulesRuntimeError as error:
+        d = error.diagnostic
+        assert d.span is not None
+        return d.code, d.message, d.span.line, d.span.column
+    return state.to_json()["globals"]["out"], state.work
+
+
+def test_searches_written_out_give_what_their_loops_give_at_every_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    code = rulelang.load(RULES.replace("STEPS", "1000")).generated_code()
+    assert code.count(" <= _limit and _k") == 5   # (each search written out, the local v read once)
+    assert re.search(r"\n +if \(\(\(_t\d+\[0\]\) == _h\d+\)\):\n", code)   # (lines from space 0: tested once)
+    least = next(steps for steps in range(1, 2000) if type(_outcome(steps)[0]) is int)
+    budgets = range(1, least + 2)
+    written_out = [_outcome(steps) for steps in budgets]
+    monkeypatch.setattr(searches, "unrolled", lambda loop, name, indices: None)
+    assert " <= _limit and _k" not in rulelang.load(RULES.replace("STEPS", "1000")).generated_code()
+    assert written_out == [_outcome(steps) for steps in budgets]
+    assert written_out[-1][0] == 11000 + 10101 + 101   # (v = 0, 1 and 2)
+    assert {outcome[2] for outcome in written_out if outcome[0] == "E603"} >= {10, 11, 12, 13, 14}
