@@ -43,10 +43,10 @@ class State(Views):
 
     __slots__ = (
         "action_history",
+        "chance_taken",
         "component_knowledge",
         "component_values",
         "component_zone",
-        "decisions",
         "event_log",
         "explicit_chance",
         "frames",
@@ -56,6 +56,7 @@ class State(Views):
         "log_lines",
         "max_steps",
         "origin",
+        "origin_at",
         "pending",
         "player_values",
         "private_built",
@@ -63,7 +64,6 @@ class State(Views):
         "rng",
         "rounds",
         "seed",
-        "since_origin",
         "space_values",
         "supply_counts",
         "terminal",
@@ -102,8 +102,8 @@ class State(Views):
         self.frames: list[Frame] = []
         self.pending: Decision | None = None
         self.terminal = False
-        self.decisions = 0  # choices made by players (chance outcomes not counted)
         self.action_history: list[tuple[int, int]] = []  # (player, action id), chance included
+        self.chance_taken = 0  # the chance outcomes of the history (``decisions``: the others)
         # The log (``log``, ``private_log``): a line's text is built when someone reads it.
         self.log_lines: list[str | LogLine] = []
         self.log_built = 0  # the first lines, already read: their text is built (``log``)
@@ -114,9 +114,10 @@ class State(Views):
         # What happened, as recorded tuples (events.py), or None when no events are recorded.
         self.event_log: list[Event] | None = [] if events else None
         # A failed action is undone by replaying from the origin: the start (None) or the
-        # state this one was loaded from; ``since_origin`` counts the actions applied since.
+        # state this one was loaded from, whose history was the first ``origin_at`` actions
+        # of this one's (``since_origin``: the actions applied since).
         self.origin: State | None = None
-        self.since_origin = 0
+        self.origin_at = 0
         self.work = 0  # items of work charged (charge()) since the run or evaluation began
         self.rounds = 0  # rounds of compiled loops and calls of compiled procedures (step()), as work
         self.max_steps = game.max_steps  # the bound of both, read in place by the generated code
@@ -228,6 +229,20 @@ class State(Views):
     def private_log(self, lines: list[tuple[int, tuple[int, ...], str]]) -> None:
         self.private_lines = cast("list[tuple[int, tuple[int, ...], str | LogLine]]", lines)
         self.private_built = 0
+
+    @property
+    def decisions(self) -> int:
+        """The choices made by players so far (chance outcomes not counted)."""
+        return len(self.action_history) - self.chance_taken
+
+    @property
+    def since_origin(self) -> int:
+        """The actions applied since the origin (``origin``), which a failed action replays."""
+        return len(self.action_history) - self.origin_at
+
+    @since_origin.setter
+    def since_origin(self, count: int) -> None:
+        self.origin_at = len(self.action_history) - count
 
     def clone(self) -> State:
         """An independent copy."""
@@ -427,21 +442,34 @@ class State(Views):
         spans = self.game.program.code[fr.name].spans
         return (spans[fr.pc] if fr.pc < len(spans) else None), f" (in {fr.name})"
 
-    def _resume(self, player: int, value: Value, action_id: int) -> None:
+    def apply_action(self, action: Action | int, player: int | None = None) -> None:
+        """Apply an Action or an action id for ``player``; IllegalActionError if not legal
+        (the state unchanged). The run goes on to the next decision or the end: an error of
+        the rules puts the state back as it was (``State._restore``) and is raised located."""
         decision = self.pending
-        assert decision is not None, "an action was checked against no decision"
+        if type(action) is Action and type(player) is int and decision is not None and player in decision.players:
+            per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
+            options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
+            action_id = action.id
+            if action_id in ids:
+                chosen = options[ids.index(action_id)]
+            else:
+                player, chosen, action_id = self._checked(action, player)  # raises: not legal
+        else:
+            player, chosen, action_id = self._checked(action, player)
+            decision = self.pending
+            assert decision is not None, "an action was checked against no decision"
         self.pending = None
-        if player != CHANCE:
-            self.decisions += 1
-            if self.event_log is not None:
-                self.event_log.append(action_event(self, player, action_id, value, decision.kind == "simultaneous"))
-        self.action_history.append((player, action_id))
-        self.since_origin += 1
-        self.work = 0
+        if player == CHANCE:
+            self.chance_taken += 1
+        elif self.event_log is not None:
+            self.event_log.append(action_event(self, player, action_id, chosen,
+                                               decision.kind == "simultaneous"))
+        self.action_history.append((player, action_id))  # (``decisions`` and ``since_origin`` count it)
+        self.work = self.rounds = 0
         try:
-            decision.resume(self, self.frames[-1], value, player)
-            self.work, self.rounds = 0, 0  # the run to the next decision (``_run_until_decision``, inline)
-            limit, steps = self.game.max_steps, 0
+            decision.resume(self, self.frames[-1], chosen, player)
+            limit, steps = self.game.max_steps, 0  # then the run to the next decision, in place
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
                 steps = fr.code.run(self, fr, steps, limit)
@@ -479,13 +507,13 @@ class State(Views):
         self.component_zone = other.component_zone[:]
         self.component_knowledge = other.component_knowledge[:]
         self.frames = [f.copy() for f in other.frames]
-        self.pending, self.terminal, self.decisions = other.pending, other.terminal, other.decisions
-        self.action_history = other.action_history[:]
+        self.pending, self.terminal = other.pending, other.terminal
+        self.action_history, self.chance_taken = other.action_history[:], other.chance_taken
         self.log_lines = other.log_lines[:]  # lines not built yet are shared: immutable
         self.private_lines = other.private_lines[:]
         self.log_built, self.private_built = other.log_built, other.private_built
         self.event_log = None if other.event_log is None else other.event_log[:]
-        self.origin, self.since_origin = other.origin, other.since_origin
+        self.origin, self.origin_at = other.origin, other.origin_at
         self.work, self.rounds = other.work, other.rounds
 
     def evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
