@@ -116,7 +116,13 @@ class Frame:
 
     def copy(self) -> Frame:
         """An independent copy (the locals are copied; the values themselves are immutable)."""
-        return Frame(self.name, self.code, self.pc, dict(self.env), self.ret)
+        other = _new_frame(Frame)  # (no __init__ to call)
+        other.name, other.code, other.pc, other.ret = self.name, self.code, self.pc, self.ret
+        other.env = self.env.copy()
+        return other
+
+
+_new_frame = object.__new__
 
 
 class Paused:

@@ -36,6 +36,9 @@ __all__ = ["CHANCE", "Action", "DecisionContext", "InitialTables", "State"]
 
 _V = TypeVar("_V")
 _ID = attrgetter("id")  # a component's id, for fast loops over a zone
+_LIST_COPY = list.copy
+_FRAME_COPY = Frame.copy
+_new_state = object.__new__
 
 
 class State(Views):
@@ -126,7 +129,8 @@ class State(Views):
     def initial(cls, game: Game, seed: int, explicit_chance: bool, events: bool = False) -> State:
         """A new game, set up and run to its first decision."""
         if not explicit_chance:
-            start = _start_of(game, events)
+            starts, key = game.starts, (events, game.max_steps)
+            start = starts[key] if key in starts else _start_of(game, events)
             if start is not None:  # the setup up to its first draw or decision: the same for every seed
                 prefix, steps, work = start
                 state = prefix.clone()
@@ -245,9 +249,27 @@ class State(Views):
         self.origin_at = len(self.action_history) - count
 
     def clone(self) -> State:
-        """An independent copy."""
-        other = State.__new__(State)
-        other._copy_fields_of(self)
+        """An independent copy: every field of this state copied (values are shared: immutable)."""
+        other = _new_state(State)
+        other.game, other.seed, other.explicit_chance, other.rng = self.game, self.seed, self.explicit_chance, self.rng
+        other.max_steps = self.max_steps
+        other.global_values = self.global_values.copy()
+        other.player_values = _copied(table) if (table := self.player_values) else {}
+        other.space_values = _copied(table) if (table := self.space_values) else {}
+        other.component_values = _copied(table) if (table := self.component_values) else {}
+        other.supply_counts = _copied(counts) if (counts := self.supply_counts) else {}
+        other.zones = list(map(_LIST_COPY, self.zones))
+        other.component_zone = self.component_zone[:]
+        other.component_knowledge = self.component_knowledge[:]
+        other.frames = list(map(_FRAME_COPY, self.frames))
+        other.pending, other.terminal = self.pending, self.terminal
+        other.action_history, other.chance_taken = self.action_history[:], self.chance_taken
+        other.log_lines = self.log_lines[:]  # lines not built yet are shared: immutable
+        other.private_lines = self.private_lines[:]
+        other.log_built, other.private_built = self.log_built, self.private_built
+        other.event_log = None if self.event_log is None else self.event_log[:]
+        other.origin, other.origin_at = self.origin, self.origin_at
+        other.work, other.rounds = self.work, self.rounds
         return other
 
     def __copy__(self) -> State:
@@ -479,8 +501,11 @@ class State(Views):
             raise failure from cause_of(error)
 
     def _restore(self) -> None:
-        """Put the state back as it was before the failed action, by replaying from its origin."""
-        self._copy_fields_of(self._replayed(self.since_origin - 1))
+        """Put the state back as it was before the failed action, by replaying from its origin
+        (the replayed state's fields become this one's: nothing else holds them)."""
+        replayed = self._replayed(self.since_origin - 1)
+        for name in State.__slots__:
+            setattr(self, name, getattr(replayed, name))
 
     def _replayed(self, count: int) -> State:
         """The origin of this state with its first ``count`` actions since then applied again."""
@@ -493,28 +518,6 @@ class State(Views):
         for player, action_id in self.action_history[first:first + count]:
             fresh.apply_action(action_id, player=player)
         return fresh
-
-    def _copy_fields_of(self, other: State) -> None:
-        """Make every field of this state a copy of ``other``'s (values are shared: immutable)."""
-        self.game, self.seed, self.explicit_chance, self.rng = other.game, other.seed, other.explicit_chance, other.rng
-        self.max_steps = other.max_steps
-        self.global_values = dict(other.global_values)
-        self.player_values = _copied(other.player_values)
-        self.space_values = _copied(other.space_values)
-        self.component_values = _copied(other.component_values)
-        self.supply_counts = _copied(other.supply_counts)
-        self.zones = [z[:] for z in other.zones] if other.zones else []
-        self.component_zone = other.component_zone[:]
-        self.component_knowledge = other.component_knowledge[:]
-        self.frames = [f.copy() for f in other.frames]
-        self.pending, self.terminal = other.pending, other.terminal
-        self.action_history, self.chance_taken = other.action_history[:], other.chance_taken
-        self.log_lines = other.log_lines[:]  # lines not built yet are shared: immutable
-        self.private_lines = other.private_lines[:]
-        self.log_built, self.private_built = other.log_built, other.private_built
-        self.event_log = None if other.event_log is None else other.event_log[:]
-        self.origin, self.origin_at = other.origin, other.origin_at
-        self.work, self.rounds = other.work, other.rounds
 
     def evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
         """The value of an expression compiled by ``game.program.compile_expression``, with
@@ -578,4 +581,7 @@ class InitialTables(NamedTuple):
 
 def _copied(table: dict[str, list[_V]]) -> dict[str, list[_V]]:
     """A table of owned variables whose lists can change without changing ``table``'s."""
-    return {name: values[:] for name, values in table.items()} if table else {}  # (no comprehension run for none)
+    copy: dict[str, list[_V]] = {}
+    for name, values in table.items():  # (a loop: fewer instructions than a comprehension for a few names)
+        copy[name] = values[:]
+    return copy
