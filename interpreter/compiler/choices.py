@@ -75,7 +75,10 @@ class ChoiceLowering:
         def given(st: State, fr: Frame, options: Value, chosen_by: Value) -> None:
             """``choose`` once its list of options is computed (and its chooser, if not
             ``_NOT_YET``): the resumable function computes them in place (``choose_in_place``)."""
-            if type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
+            distinct = False
+            if type(options) is ZoneRef and len(zone := st.zones[options.slot]) <= FREE_WORK:  # (as as_list reads it)
+                options, distinct = tuple(zone), True   # a zone holds a component once: no copies
+            elif type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
                 options = as_list(st, options)
             try:
                 decision = made.get(options)
@@ -83,7 +86,7 @@ class ChoiceLowering:
                 new_choice(st, fr, options, False, chosen_by)
                 return
             if decision is None:
-                new_choice(st, fr, options, True, chosen_by)
+                new_choice(st, fr, options, distinct, chosen_by)
                 return
             player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
@@ -93,14 +96,16 @@ class ChoiceLowering:
                                     prompt_of, span, asks)
             st.pending = decision
 
-        def new_choice(st: State, fr: Frame, options: tuple[Value, ...], hashable: bool,
+        def new_choice(st: State, fr: Frame, options: tuple[Value, ...], distinct: bool,
                        chosen_by: Value = _NOT_YET) -> None:
-            """``choose`` of a list of options not kept: the same checks, and the decision
-            kept when the list was offered before and ``known_ids`` kept it (interned values, no
-            copies)."""
-            ids = known_ids(options) if hashable else None  # offered before: no copies, and their ids known
+            """``choose`` of a list of options not kept (``distinct``: known to hold no copies,
+            a zone's components): the same checks, and the decision kept from now on when its
+            options are interned values (equal only to themselves: a list equal to it holds the
+            very same values), as ``remember_ids`` says."""
+            ids = None if distinct else known_ids(options)  # offered before: no copies, and their ids known
             if ids is None:
-                options = _unique(options)
+                if not distinct:
+                    options = _unique(options)
                 if not options:
                     if has_otherwise:
                         fr.pc = otherwise_box[0]
@@ -110,8 +115,8 @@ class ChoiceLowering:
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
             if ids is None:
-                ids = remember_ids(options)
-                if not hashable or known_ids(options) is not ids:  # (not kept: values not interned, or too many)
+                ids, interned = remember_ids(options)
+                if not interned:  # not kept: a list equal to it may hold other values (1 and true)
                     st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of,
                                           span, asks)
                     return

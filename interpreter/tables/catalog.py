@@ -320,17 +320,18 @@ class Catalog:
         except TypeError:  # a value that cannot be hashed (a map)
             return None
 
-    def remember_ids(self, options: tuple[Value, ...]) -> tuple[int, ...]:
-        """``action_ids`` of ``options``, which has no two equal values; kept for
-        ``known_ids`` when every option is an interned value (equal only to itself, so a
-        list equal to this one holds the very same values), up to KNOWN_OPTIONS lists."""
+    def remember_ids(self, options: tuple[Value, ...]) -> tuple[tuple[int, ...], bool]:
+        """``action_ids`` of ``options``, which has no two equal values, and whether every
+        option is an interned value (equal only to itself, so a list equal to this one holds
+        the very same values): then the ids are kept for ``known_ids``, up to KNOWN_OPTIONS
+        lists."""
         try:
             ids = tuple(map(self.code_of.__getitem__, options))
         except (KeyError, TypeError):   # a number, a string, a constant, an unhashable value
-            return tuple(map(self.encode, options))
+            return tuple(map(self.encode, options)), False
         if len(self.known_options) < KNOWN_OPTIONS:
             self.known_options[options] = ids
-        return ids
+        return ids, True
 
     def action_ids(self, options: tuple[Value, ...]) -> tuple[int, ...]:
         """``encode`` of each option, in one lookup each when they are all interned values."""

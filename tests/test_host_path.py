@@ -1,0 +1,96 @@
+"""The host's fixed path of a decision: each shortcut gives what the general path gives.
+
+A choice over a zone takes the zone's components as they are (a zone holds each once: no
+search for copies); the count of decisions and of the actions since the origin are read from
+the history; ``apply_action`` resumes and runs on in place.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulelang
+from rulelang import IllegalActionError, RulesRuntimeError
+from rulelang.interpreter.compiler import choices
+
+HANDS = """
+game "Hands" { players 2 }
+zone pile: card visible count
+player zone hand: card visible owner
+zone discard: card visible all
+component card { n: int } shown as "#{n}"
+deck cards: card in pile = [card(n: k) for k in 1..9]
+setup {
+  shuffle pile
+  for p in players { move top(pile, 3) to p.hand }
+}
+phase play {
+  repeat {
+    for p in players {
+      choose c in SOURCE by p otherwise { end game }
+      move c to discard
+      if size(pile) > 0 {
+        move top(pile) to p.hand
+      }
+    }
+  }
+}
+"""
+
+
+def play_out(game: rulelang.Game, seed: int) -> list[tuple[list[tuple[int, str]], bool, dict[str, object]]]:
+    """Each decision of a random game: the legal actions, whether the decision is kept, the state."""
+    chooser = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    seen = []
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        actions = state.legal_actions(player)
+        seen.append(([(a.id, str(a)) for a in actions], state.pending.shared, state.to_json()))
+        state.apply_action(chooser.choice(actions), player=player)
+    seen.append(([], False, state.to_json()))
+    return seen
+
+
+def test_a_choice_over_a_zone_offers_what_a_list_of_its_components_offers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from_zone = rulelang.load(HANDS.replace("SOURCE", "p.hand"))
+    from_list = rulelang.load(HANDS.replace("SOURCE", "[x for x in p.hand]"))
+    searched = []
+    unique = choices._unique
+    monkeypatch.setattr(choices, "_unique", lambda items: searched.append(items) or unique(items))
+    for seed in range(6):
+        zone_games = play_out(from_zone, seed)
+        assert not searched   # a zone's components: no search for copies
+        assert zone_games == play_out(from_list, seed)
+        assert searched       # a list may hold copies: searched
+        searched.clear()
+
+
+def test_a_choice_over_an_empty_zone_goes_to_otherwise_or_fails_at_its_statement() -> None:
+    game = rulelang.load(HANDS.replace("SOURCE", "discard"))
+    state = game.new_initial_state(seed=1)
+    assert state.is_terminal()   # nothing discarded yet: otherwise
+    bare = rulelang.load(HANDS.replace("SOURCE", "discard").replace(" otherwise { end game }", ""))
+    with pytest.raises(RulesRuntimeError) as caught:
+        bare.new_initial_state(seed=1)
+    assert caught.value.diagnostic.code == "E604"
+    assert caught.value.diagnostic.span.line == 15   # the choice
+
+
+def test_the_counts_of_decisions_and_of_actions_since_the_origin_follow_the_history() -> None:
+    game = rulelang.load(HANDS.replace("SOURCE", "p.hand"))
+    state = game.new_initial_state(seed=3)
+    for count in range(1, 4):
+        player = state.current_players()[0]
+        state.apply_action(state.legal_actions(player)[0], player=player)
+        assert state.decisions == count == state.since_origin
+    loaded = game.state_from_json(state.to_json())
+    assert loaded.decisions == 3 and loaded.since_origin == 0
+    before = loaded.to_json()
+    with pytest.raises(IllegalActionError):
+        loaded.apply_action(10_000, player=loaded.current_players()[0])
+    assert loaded.to_json() == before and loaded.since_origin == 0
+    player = loaded.current_players()[0]
+    loaded.apply_action(loaded.legal_actions(player)[0], player=player)
+    assert loaded.decisions == 4 and loaded.since_origin == 1
