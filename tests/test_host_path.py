@@ -94,3 +94,27 @@ def test_the_counts_of_decisions_and_of_actions_since_the_origin_follow_the_hist
     player = loaded.current_players()[0]
     loaded.apply_action(loaded.legal_actions(player)[0], player=player)
     assert loaded.decisions == 4 and loaded.since_origin == 1
+
+
+SCORED = """
+game "Scored" { players 3 }
+player var pts: int = [4, 7, 7][player_number(me) - 1]
+player var tb: int = [0, 1, 2][player_number(me) - 1]
+phase main { end game }
+score p = SCORE
+tiebreak p = TIEBREAK
+"""
+
+
+def scored(score: str, tiebreak: str) -> rulelang.State:
+    return rulelang.load(SCORED.replace("SCORE", score).replace("TIEBREAK", tiebreak), players=3).new_initial_state()
+
+
+def test_scores_and_tiebreaks_are_computed_for_each_player_in_turn_and_fail_at_their_rule() -> None:
+    state = scored("p.pts", "p.tb")
+    assert state.returns() == [4.0, 7.0, 7.0] and state.winners() == [2]
+    for score, tiebreak, line in (("12 / (p.tb - 1)", "p.tb", 6), ("p.pts", "12 / (p.tb - 1)", 7)):
+        failing = scored(score, tiebreak)
+        with pytest.raises(RulesRuntimeError) as caught:
+            failing.winners()
+        assert (caught.value.diagnostic.code, caught.value.diagnostic.span.line) == ("E602", line)
