@@ -74,46 +74,39 @@ class ChoiceLowering:
 
         def given(st: State, fr: Frame, options: Value, chosen_by: Value) -> None:
             """``choose`` once its list of options is computed (and its chooser, if not
-            ``_NOT_YET``): the resumable function computes them in place (``choose_in_place``)."""
-            distinct = False
+            ``_NOT_YET``): the resumable function computes them in place (``choose_in_place``).
+            The decision kept for that list when there is one; else the same checks, and the
+            decision kept from now on when its options are interned values (equal only to
+            themselves: a list equal to it holds the very same values, ``remember_ids``)."""
+            distinct = False  # known to hold no copies
             if type(options) is ZoneRef and len(zone := st.zones[options.slot]) <= FREE_WORK:  # (as as_list reads it)
-                options, distinct = tuple(zone), True   # a zone holds a component once: no copies
+                options, distinct = tuple(zone), True   # a zone holds a component once
             elif type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
                 options = as_list(st, options)
             try:
                 decision = made.get(options)
             except TypeError:  # a value that cannot be hashed: neither kept nor known
-                new_choice(st, fr, options, False, chosen_by)
-                return
+                decision = None
+            ids = None
             if decision is None:
-                new_choice(st, fr, options, distinct, chosen_by)
+                ids = None if distinct else known_ids(options)  # offered before: no copies, and their ids known
+                if ids is None:
+                    if not distinct:
+                        options = _unique(options)
+                    if not options:
+                        if has_otherwise:
+                            fr.pc = otherwise_box[0]
+                            return
+                        raise RuleError("this choice offers no option", "E604")
+            player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
+            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
+                player = _choosing_player(st, player)
+            if decision is not None:
+                if decision.players[0] != player.index:  # the same options for another player: not kept
+                    decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None,
+                                        (), prompt_of, span, asks)
+                st.pending = decision
                 return
-            player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
-            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
-                player = _choosing_player(st, player)
-            if decision.players[0] != player.index:  # the same options for another player: not kept
-                decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None, (),
-                                    prompt_of, span, asks)
-            st.pending = decision
-
-        def new_choice(st: State, fr: Frame, options: tuple[Value, ...], distinct: bool,
-                       chosen_by: Value = _NOT_YET) -> None:
-            """``choose`` of a list of options not kept (``distinct``: known to hold no copies,
-            a zone's components): the same checks, and the decision kept from now on when its
-            options are interned values (equal only to themselves: a list equal to it holds the
-            very same values), as ``remember_ids`` says."""
-            ids = None if distinct else known_ids(options)  # offered before: no copies, and their ids known
-            if ids is None:
-                if not distinct:
-                    options = _unique(options)
-                if not options:
-                    if has_otherwise:
-                        fr.pc = otherwise_box[0]
-                        return
-                    raise RuleError("this choice offers no option", "E604")
-            player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
-            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
-                player = _choosing_player(st, player)
             if ids is None:
                 ids, interned = remember_ids(options)
                 if not interned:  # not kept: a list equal to it may hold other values (1 and true)
