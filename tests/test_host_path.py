@@ -13,6 +13,7 @@ import pytest
 import rulelang
 from rulelang import IllegalActionError, RulesRuntimeError
 from rulelang.interpreter.compiler import choices
+from rulelang.interpreter.model.program import run_one
 
 HANDS = """
 game "Hands" { players 2 }
@@ -118,3 +119,43 @@ def test_scores_and_tiebreaks_are_computed_for_each_player_in_turn_and_fail_at_t
         with pytest.raises(RulesRuntimeError) as caught:
             failing.winners()
         assert (caught.value.diagnostic.code, caught.value.diagnostic.span.line) == ("E602", line)
+
+
+MENUS = """
+game "Menus" { players 2  dummies 1 }
+var draws: int = 0 visible all
+phase main {
+  for round in 1..3 {
+    for p in players {
+      choose by CHOOSER {
+        option "draw" { draws += 1 }
+        option "pass" { }
+      }
+    }
+  }
+  end game
+}
+"""
+
+
+def run_one_by_one(game: rulelang.Game) -> rulelang.Game:
+    """``game`` with its code run one operation a round of the run loop (no code in place)."""
+    for code in game.program.code.values():
+        code.ops.run = run_one
+    return game
+
+
+def test_a_menu_without_conditions_written_in_place_is_the_menu_run_as_its_operation() -> None:
+    text = MENUS.replace("CHOOSER", "p")
+    fast, slow = rulelang.load(text), run_one_by_one(rulelang.load(text))
+    assert any("menu at line 7" in line for line in fast.generated_code().splitlines())
+    for seed in range(4):
+        assert play_out(fast, seed) == play_out(slow, seed)
+    for chooser, message in (("3", "needs a player"), ("seats[2]", "dummy seat")):
+        errors = []
+        for game in (rulelang.load(MENUS.replace("CHOOSER", chooser)),
+                     run_one_by_one(rulelang.load(MENUS.replace("CHOOSER", chooser)))):
+            with pytest.raises(RulesRuntimeError) as caught:
+                game.new_initial_state()
+            errors.append(caught.value.diagnostic)
+        assert errors[0] == errors[1] and message in errors[0].message and errors[0].span.line == 7

@@ -154,15 +154,7 @@ class ChoiceLowering:
         def menu(st: State, fr: Frame) -> None:
             env = fr.env
             if always_open:
-                player = chooser(st, env)
-                if type(player) is not Player or player.index >= st.game.num_players:
-                    player = _choosing_player(st, player)
-                decision = kept.get(player.index)
-                if decision is None:
-                    decision = kept[player.index] = Decision("menu", (player.index,), names, ids, resume, (), None, (),
-                                                             prompt_of, span, "menu")
-                    decision.shared = True
-                st.pending = decision
+                open_menu(st, fr, chooser(st, env))
                 return
             open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
             if not open_:
@@ -171,7 +163,23 @@ class ChoiceLowering:
             player = _choosing_player(st, chooser(st, env))
             st.pending = Decision("menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
                                   "menu")
+
+        def open_menu(st: State, fr: Frame, player: Value) -> None:
+            """A menu without conditions once its chooser is computed (in place by the
+            resumable function, ``menu_in_place``): the decision kept for that player."""
+            if type(player) is not Player or player.index >= st.game.num_players:
+                player = _choosing_player(st, player)
+            decision = kept.get(player.index)
+            if decision is None:
+                decision = kept[player.index] = Decision("menu", (player.index,), names, ids, resume, (), None, (),
+                                                         prompt_of, span, "menu")
+                decision.shared = True
+            st.pending = decision
         code.stops.add(compiler.emit(code, menu, node.span))
+        if always_open:
+            chooser_lines = compiler.writer.assigned(node.chooser, compiler.scope, compiler.key, "_p")
+            compiler.module.inline[menu] = menu_in_place(compiler.module, chooser_lines, kept, open_menu,
+                                                         f"menu at line {span.line}, column {span.column}")
         for option in node.options:
             targets.append(len(code.ops))
             compiler.block(option.body, code)
@@ -378,6 +386,18 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
                    "    if type(_p) is _Player and _p.index == _d.players[0]:", "        st.pending = _d",
                    "    else:", f"        {rest}(st, fr, _o, _p)",
                    "else:", f"    {rest}(st, fr, _o, {missing})"), None, (), note)
+
+
+def menu_in_place(module: Module, chooser: list[str], kept: dict[int, Decision],
+                  open_menu: Callable[[State, Frame, Value], None], note: str) -> Inline:
+    """The body of a menu without conditions as the resumable function writes it: the lines
+    that compute its chooser (into ``_p``) in place, then the decision kept for that player
+    awaited at once; ``open_menu``, the menu's own code, in every other case."""
+    decisions, rest = module.constant(kept), module.constant(open_menu)
+    return Inline((*chooser,
+                   f"_d = {decisions}.get(_p.index) if type(_p) is _Player else None",
+                   "if _d is None:", f"    {rest}(st, fr, _p)",
+                   "else:", "    st.pending = _d"), None, (), note)
 
 
 def _choosing_player(st: State, player: Value, what: str = "'by'") -> Player:
