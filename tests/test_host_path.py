@@ -13,7 +13,7 @@ import pytest
 import rulelang
 from rulelang import IllegalActionError, RulesRuntimeError
 from rulelang.interpreter.compiler import choices
-from rulelang.interpreter.model.program import run_one
+from rulelang.interpreter.model.program import Decision, run_one
 
 HANDS = """
 game "Hands" { players 2 }
@@ -159,3 +159,19 @@ def test_a_menu_without_conditions_written_in_place_is_the_menu_run_as_its_opera
                 game.new_initial_state()
             errors.append(caught.value.diagnostic)
         assert errors[0] == errors[1] and message in errors[0].message and errors[0].span.line == 7
+
+
+def test_a_choice_goes_on_by_its_data_as_its_resume_would() -> None:
+    game = rulelang.load(HANDS.replace("SOURCE", "[x for x in p.hand]"))
+    state = game.new_initial_state(seed=2)
+    for _ in range(5):
+        decision = state.pending
+        assert decision.binds == "c"
+        by_resume = state.clone()
+        by_resume.pending = Decision(decision.kind, decision.players, decision.options, decision.ids, decision.resume,
+                                     (), None, (), decision.prompt_of, decision.span, decision.asks)
+        player = state.current_players()[0]
+        action = state.legal_actions(player)[-1]
+        state.apply_action(action, player=player)
+        by_resume.apply_action(action, player=player)
+        assert by_resume.to_json() == state.to_json() and by_resume.frames[0].pc == state.frames[0].pc

@@ -104,16 +104,17 @@ class ChoiceLowering:
             if decision is not None:
                 if decision.players[0] != player.index:  # the same options for another player: not kept
                     decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None,
-                                        (), prompt_of, span, asks)
+                                        (), prompt_of, span, asks, var, after[0])
                 st.pending = decision
                 return
             if ids is None:
                 ids, interned = remember_ids(options)
                 if not interned:  # not kept: a list equal to it may hold other values (1 and true)
                     st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of,
-                                          span, asks)
+                                          span, asks, var, after[0])
                     return
-            decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
+            decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks,
+                                var, after[0])
             if len(made) < DECISIONS_KEPT:  # kept from now on, and its actions
                 decision.shared = True
                 made[options] = decision

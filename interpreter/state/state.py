@@ -490,7 +490,13 @@ class State(Views):
         self.action_history.append((player, action_id))  # (``decisions`` and ``since_origin`` count it)
         self.work = self.rounds = 0
         try:
-            decision.resume(self, self.frames[-1], chosen, player)
+            fr = self.frames[-1]
+            binds = decision.binds
+            if binds is None:
+                decision.resume(self, fr, chosen, player)
+            else:  # (a choice's local takes the value chosen, and the run goes on after it: no call)
+                fr.env[binds] = chosen
+                fr.pc = decision.then
             limit, steps = self.game.max_steps, 0  # then the run to the next decision, in place
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
