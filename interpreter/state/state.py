@@ -494,10 +494,13 @@ class State(Views):
             binds = decision.binds
             if binds is None:
                 decision.resume(self, fr, chosen, player)
+                if self.pending is not None:  # (a pick of a simultaneous choice: the others are still to pick)
+                    return
             else:  # (a choice's local takes the value chosen, and the run goes on after it: no call)
                 fr.env[binds] = chosen
                 fr.pc = decision.then
-            limit, steps = self.game.max_steps, 0  # then the run to the next decision, in place
+            limit = self.game.max_steps  # then the run to the next decision, in place: first this frame's
+            steps = fr.code.run(self, fr, 0, limit)
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
                 steps = fr.code.run(self, fr, steps, limit)
