@@ -54,7 +54,7 @@ class ChoiceLowering:
         prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
-        var, known_ids, remember_ids = compiler.bind_plain(node.var), compiler.cat.known_ids, compiler.cat.remember_ids
+        var, option_ids = compiler.bind_plain(node.var), compiler.cat.option_ids
         otherwise_box = compiler.target()
         has_otherwise = node.otherwise is not None
         after = compiler.target(len(code.ops) + 1)  # the operation after the choice (threaded)
@@ -65,8 +65,9 @@ class ChoiceLowering:
 
         prompt_of = _prompt_of_running(prompt)  # made once: a decision reads the state it is asked from
         # The decisions of this statement, by list of options, for lists of interned values
-        # (equal only to themselves: no copies, ids known) that ``known_ids`` keeps. A decision
-        # holds no state of its own, so the states that offer the same list share one.
+        # (equal only to themselves: a list equal to a key holds the very same values, without
+        # copies, and the same ids). A decision holds no state of its own, so the states that
+        # offer the same list share one.
         made: dict[tuple[Value, ...], Decision] = {}
 
         def choose(st: State, fr: Frame) -> None:
@@ -77,7 +78,7 @@ class ChoiceLowering:
             ``_NOT_YET``): the resumable function computes them in place (``choose_in_place``).
             The decision kept for that list when there is one; else the same checks, and the
             decision kept from now on when its options are interned values (equal only to
-            themselves: a list equal to it holds the very same values, ``remember_ids``)."""
+            themselves: a list equal to it holds the very same values, ``option_ids``)."""
             distinct = False  # known to hold no copies
             if type(options) is ZoneRef and len(zone := st.zones[options.slot]) <= FREE_WORK:  # (as as_list reads it)
                 options, distinct = tuple(zone), True   # a zone holds a component once
@@ -87,17 +88,14 @@ class ChoiceLowering:
                 decision = made.get(options)
             except TypeError:  # a value that cannot be hashed: neither kept nor known
                 decision = None
-            ids = None
             if decision is None:
-                ids = None if distinct else known_ids(options)  # offered before: no copies, and their ids known
-                if ids is None:
-                    if not distinct:
-                        options = _unique(options)
-                    if not options:
-                        if has_otherwise:
-                            fr.pc = otherwise_box[0]
-                            return
-                        raise RuleError("this choice offers no option", "E604")
+                if not distinct:
+                    options = _unique(options)
+                if not options:
+                    if has_otherwise:
+                        fr.pc = otherwise_box[0]
+                        return
+                    raise RuleError("this choice offers no option", "E604")
             player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
@@ -107,12 +105,11 @@ class ChoiceLowering:
                                         (), prompt_of, span, asks, var, after[0])
                 st.pending = decision
                 return
-            if ids is None:
-                ids, interned = remember_ids(options)
-                if not interned:  # not kept: a list equal to it may hold other values (1 and true)
-                    st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of,
-                                          span, asks, var, after[0])
-                    return
+            ids, interned = option_ids(options)
+            if not interned:  # not kept: a list equal to it may hold other values (1 and true)
+                st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of,
+                                      span, asks, var, after[0])
+                return
             decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks,
                                 var, after[0])
             if len(made) < DECISIONS_KEPT:  # kept from now on, and its actions
