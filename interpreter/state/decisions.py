@@ -1,9 +1,11 @@
 """The decision a state awaits, as the host asks and answers it: who is to act, the legal
-actions and their mask, what a player is asked, the chance outcomes, and applying an action.
+actions and their mask, what a player is asked, the chance outcomes, and the checks of an
+action applied.
 
 ``Decisions`` is the part of ``State`` (state.py) that reads the decision awaited
-(``State.pending``) and checks the players and actions a host gives; ``State`` resumes the
-run with the chosen value.
+(``State.pending``) and checks the players and actions a host gives (``_checked``);
+``State.apply_action`` takes the usual call in place, then resumes the run with the value
+chosen.
 """
 from __future__ import annotations
 
