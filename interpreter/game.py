@@ -52,7 +52,7 @@ class Game:
     def new_initial_state(self, seed: int = 0, explicit_chance: bool = False, events: bool = False) -> State:
         """A new game at its first decision. ``explicit_chance`` exposes chance events;
         ``events`` records what happens, for ``State.events`` (opt-in: it costs a little)."""
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if type(seed) is not int and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise IllegalActionError(f"seed must be an integer, not {type(seed).__name__}")
         return State.initial(self, seed, explicit_chance, bool(events))
 

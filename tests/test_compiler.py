@@ -180,14 +180,20 @@ def test_an_attribute_of_an_item_whose_kind_is_certain_is_read_without_a_test(tm
 
 def test_a_list_of_options_offered_again_is_looked_up_once(tmp_path):
     game = rulelang.load(ROOT / "games" / "tic_tac_toe.rules", players=2)
-    state = game.new_initial_state()
-    known = game.catalog.known_options
-    assert list(known.values()) == [tuple(state.legal_action_ids())]   # the nine spaces, interned values
+    state, again = game.new_initial_state(), game.new_initial_state()
+    for game_state, picks in ((state, (0, 0)), (again, (1, 0))):   # a1 then b1, b1 then a1: the same spaces left
+        for player, pick in enumerate(picks):
+            game_state.apply_action(game_state.legal_actions(player)[pick], player=player)
+    assert state.pending is again.pending and state.pending.shared   # spaces, interned values: kept
+    assert state.pending.ids == tuple(state.legal_action_ids()) and len(state.pending.ids) == 7
     numbers = load(tmp_path, '''\
         game "G" { players 1 }
-        phase p { choose k in [1, 2, 3] by players[0]  end game }
+        phase p { choose k in [1, 2, 3] by players[0]  choose k in [1, 2, 3] by players[0]  end game }
     ''')
-    assert numbers.new_initial_state().legal_action_ids() and not numbers.catalog.known_options  # not interned
+    state = numbers.new_initial_state()
+    first = state.pending
+    state.apply_action(state.legal_actions(0)[0], player=0)
+    assert not first.shared and state.pending is not first  # numbers are not interned: not kept
 
 
 def test_a_new_game_starts_as_a_copy_of_the_first_decision_when_nothing_before_it_draws(tmp_path):

@@ -229,7 +229,7 @@ def test_state_fields_are_declared(ttt):
     other = play(state.clone(), "b2")
     for field in rulelang.State.__slots__:
         assert getattr(state, field) is not getattr(other, field) or field in (
-            "game", "seed", "explicit_chance", "rng", "pending", "terminal", "decisions", "origin", "since_origin",
+            "game", "seed", "explicit_chance", "rng", "pending", "terminal", "chance_taken", "origin", "origin_at",
             "rounds", "log_built", "private_built", "max_steps"), \
             f"clone() shares the state's '{field}'"
 

@@ -72,7 +72,7 @@ class ChoiceLowering:
         prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
-        var, known_ids, remember_ids = compiler.bind_plain(node.var), compiler.cat.known_ids, compiler.cat.remember_ids
+        var, option_ids = compiler.bind_plain(node.var), compiler.cat.option_ids
         otherwise_box = compiler.target()
         has_otherwise = node.otherwise is not None
         after = compiler.target(len(code.ops) + 1)  # the operation after the choice (threaded)
@@ -83,8 +83,9 @@ class ChoiceLowering:
 
         prompt_of = _prompt_of_running(prompt)  # made once: a decision reads the state it is asked from
         # The decisions of this statement, by list of options, for lists of interned values
-        # (equal only to themselves: no copies, ids known) that ``known_ids`` keeps. A decision
-        # holds no state of its own, so the states that offer the same list share one.
+        # (equal only to themselves: a list equal to a key holds the very same values, without
+        # copies, and the same ids). A decision holds no state of its own, so the states that
+        # offer the same list share one.
         made: dict[tuple[Value, ...], Decision] = {}
 
         def choose(st: State, fr: Frame) -> None:
@@ -92,33 +93,22 @@ class ChoiceLowering:
 
         def given(st: State, fr: Frame, options: Value, chosen_by: Value) -> None:
             """``choose`` once its list of options is computed (and its chooser, if not
-            ``_NOT_YET``): the resumable function computes them in place (``choose_in_place``)."""
-            if type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
+            ``_NOT_YET``): the resumable function computes them in place (``choose_in_place``).
+            The decision kept for that list when there is one; else the same checks, and the
+            decision kept from now on when its options are interned values (equal only to
+            themselves: a list equal to it holds the very same values, ``option_ids``)."""
+            distinct = False  # known to hold no copies
+            if type(options) is ZoneRef and len(zone := st.zones[options.slot]) <= FREE_WORK:  # (as as_list reads it)
+                options, distinct = tuple(zone), True   # a zone holds a component once
+            elif type(options) is not tuple or len(options) > FREE_WORK:  # (as_list's own test: no call)
                 options = as_list(st, options)
             try:
                 decision = made.get(options)
             except TypeError:  # a value that cannot be hashed: neither kept nor known
-                new_choice(st, fr, options, False, chosen_by)
-                return
+                decision = None
             if decision is None:
-                new_choice(st, fr, options, True, chosen_by)
-                return
-            player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
-            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
-                player = _choosing_player(st, player)
-            if decision.players[0] != player.index:  # the same options for another player: not kept
-                decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None, (),
-                                    prompt_of, span, asks)
-            st.pending = decision
-
-        def new_choice(st: State, fr: Frame, options: tuple[Value, ...], hashable: bool,
-                       chosen_by: Value = _NOT_YET) -> None:
-            """``choose`` of a list of options not kept: the same checks, and the decision
-            kept when the list was offered before and ``known_ids`` kept it (interned values, no
-            copies)."""
-            ids = known_ids(options) if hashable else None  # offered before: no copies, and their ids known
-            if ids is None:
-                options = _unique(options)
+                if not distinct:
+                    options = _unique(options)
                 if not options:
                     if has_otherwise:
                         fr.pc = otherwise_box[0]
@@ -127,13 +117,19 @@ class ChoiceLowering:
             player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
-            if ids is None:
-                ids = remember_ids(options)
-                if not hashable or known_ids(options) is not ids:  # (not kept: values not interned, or too many)
-                    st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of,
-                                          span, asks)
-                    return
-            decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks)
+            if decision is not None:
+                if decision.players[0] != player.index:  # the same options for another player: not kept
+                    decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None,
+                                        (), prompt_of, span, asks, var, after[0])
+                st.pending = decision
+                return
+            ids, interned = option_ids(options)
+            if not interned:  # not kept: a list equal to it may hold other values (1 and true)
+                st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of,
+                                      span, asks, var, after[0])
+                return
+            decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks,
+                                var, after[0])
             if len(made) < DECISIONS_KEPT:  # kept from now on, and its actions
                 decision.shared = True
                 made[options] = decision
@@ -175,15 +171,7 @@ class ChoiceLowering:
         def menu(st: State, fr: Frame) -> None:
             env = fr.env
             if always_open:
-                player = chooser(st, env)
-                if type(player) is not Player or player.index >= st.game.num_players:
-                    player = _choosing_player(st, player)
-                decision = kept.get(player.index)
-                if decision is None:
-                    decision = kept[player.index] = Decision("menu", (player.index,), names, ids, resume, (), None, (),
-                                                             prompt_of, span, "menu")
-                    decision.shared = True
-                st.pending = decision
+                open_menu(st, fr, chooser(st, env))
                 return
             open_ = [i for i, c in enumerate(conds) if c is None or c(st, env)]
             if not open_:
@@ -192,7 +180,23 @@ class ChoiceLowering:
             player = _choosing_player(st, chooser(st, env))
             st.pending = Decision("menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
                                   "menu")
+
+        def open_menu(st: State, fr: Frame, player: Value) -> None:
+            """A menu without conditions once its chooser is computed (in place by the
+            resumable function, ``menu_in_place``): the decision kept for that player."""
+            if type(player) is not Player or player.index >= st.game.num_players:
+                player = _choosing_player(st, player)
+            decision = kept.get(player.index)
+            if decision is None:
+                decision = kept[player.index] = Decision("menu", (player.index,), names, ids, resume, (), None, (),
+                                                         prompt_of, span, "menu")
+                decision.shared = True
+            st.pending = decision
         code.stops.add(compiler.emit(code, menu, node.span))
+        if always_open:
+            chooser_lines = compiler.writer.assigned(node.chooser, compiler.scope, compiler.key, "_p")
+            compiler.module.inline[menu] = menu_in_place(compiler.module, chooser_lines, kept, open_menu,
+                                                         f"menu at line {span.line}, column {span.column}")
         for option in node.options:
             targets.append(len(code.ops))
             compiler.block(option.body, code)
@@ -400,6 +404,18 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
                    "    if type(_p) is _Player and _p.index == _d.players[0]:", "        st.pending = _d",
                    "    else:", f"        {rest}(st, fr, _o, _p)",
                    "else:", f"    {rest}(st, fr, _o, {missing})"), None, (), note)
+
+
+def menu_in_place(module: Module, chooser: list[str], kept: dict[int, Decision],
+                  open_menu: Callable[[State, Frame, Value], None], note: str) -> Inline:
+    """The body of a menu without conditions as the resumable function writes it: the lines
+    that compute its chooser (into ``_p``) in place, then the decision kept for that player
+    awaited at once; ``open_menu``, the menu's own code, in every other case."""
+    decisions, rest = module.constant(kept), module.constant(open_menu)
+    return Inline((*chooser,
+                   f"_d = {decisions}.get(_p.index) if type(_p) is _Player else None",
+                   "if _d is None:", f"    {rest}(st, fr, _p)",
+                   "else:", "    st.pending = _d"), None, (), note)
 
 
 def _choosing_player(st: State, player: Value, what: str = "'by'") -> Player:

@@ -116,7 +116,13 @@ class Frame:
 
     def copy(self) -> Frame:
         """An independent copy (the locals are copied; the values themselves are immutable)."""
-        return Frame(self.name, self.code, self.pc, dict(self.env), self.ret)
+        other = _new_frame(Frame)  # (no __init__ to call)
+        other.name, other.code, other.pc, other.ret = self.name, self.code, self.pc, self.ret
+        other.env = self.env.copy()
+        return other
+
+
+_new_frame = object.__new__
 
 
 class Paused:
@@ -161,13 +167,14 @@ class Decision:
     is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
     choice has options per player (``per_player``), the others one list for ``players``."""
 
-    __slots__ = ("actions", "asks", "chosen", "ids", "kind", "options", "per_player", "players", "probs", "prompt_of",
-                 "resume", "shared", "span")
+    __slots__ = ("actions", "asks", "binds", "chosen", "ids", "kind", "options", "per_player", "players", "probs",
+                 "prompt_of", "resume", "shared", "span", "then")
 
     def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
                  resume: Resume, probs: tuple[float, ...] = (),
                  per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = (),
-                 prompt_of: Callable[[State, int], str] | None = None, span: Span | None = None, asks: str = ""):
+                 prompt_of: Callable[[State, int], str] | None = None, span: Span | None = None, asks: str = "",
+                 binds: str | None = None, then: int = 0):
         # (Every argument may be given by position: a choice, made at each decision, is
         # made faster so than with keywords.)
         self.kind = kind
@@ -184,6 +191,10 @@ class Decision:
         self.prompt_of = prompt_of
         self.span = span
         self.asks = asks or _ASKS.get(kind, kind)
+        # How the run goes on, as data where it can (``State.apply_action`` then needs no call
+        # of ``resume``): the local that takes the value chosen, and the operation after.
+        self.binds = binds
+        self.then = then
         # Whether many states share this decision (a 'choose' keeps its decisions, of one
         # player each), and then its legal actions, the host's Action objects, kept when first
         # asked (``Decisions.legal_actions``).

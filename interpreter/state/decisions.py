@@ -1,9 +1,11 @@
 """The decision a state awaits, as the host asks and answers it: who is to act, the legal
-actions and their mask, what a player is asked, the chance outcomes, and applying an action.
+actions and their mask, what a player is asked, the chance outcomes, and the checks of an
+action applied.
 
 ``Decisions`` is the part of ``State`` (state.py) that reads the decision awaited
-(``State.pending``) and checks the players and actions a host gives; ``State`` resumes the
-run with the chosen value.
+(``State.pending``) and checks the players and actions a host gives (``_checked``);
+``State.apply_action`` takes the usual call in place, then resumes the run with the value
+chosen.
 """
 from __future__ import annotations
 
@@ -34,16 +36,14 @@ class Decisions:
     terminal: bool
 
     if TYPE_CHECKING:   # made by State
-        def _resume(self, player: int, value: Value, action_id: int) -> None: ...
-
         def _as_rulelang_error(self, error: Exception) -> RulelangError: ...
 
     def current_players(self) -> list[int]:
         """The players to act: one, several (a simultaneous choice), [CHANCE] or []."""
-        decision = self.pending  # (``_to_act`` written in place: a host asks this at every turn)
-        if decision is None or self.terminal:
+        decision = self.pending  # (None once the game is over: ``State.end_game``)
+        if decision is None:
             return []
-        return list(decision.players)
+        return [*decision.players]
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -55,11 +55,11 @@ class Decisions:
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The actions ``player`` may take now (the only player to act by default)."""
-        decision = self.pending
-        if decision is not None and type(player) is int and player in decision.players and not self.terminal:
+        decision = self.pending  # (None once the game is over)
+        if decision is not None and type(player) is int and player in decision.players:
             kept: tuple[Action, ...] | None = decision.actions  # the usual call: a player to act
             if kept is not None:  # at a decision that states share, asked before
-                return list(kept)
+                return [*kept]
             options, ids = decision.options_of(player)
             made = self.game.actions[player]
             try:
@@ -139,21 +139,10 @@ class Decisions:
         return [(Action(i, None, CHANCE, o), p)
                 for o, i, p in zip(decision.options, decision.ids, decision.probs, strict=True)]
 
-    def apply_action(self, action: Action | int, player: int | None = None) -> None:
-        """Apply an Action or an action id for ``player``; IllegalActionError if not legal."""
-        decision = self.pending
-        if type(action) is Action and type(player) is int and decision is not None and not self.terminal \
-                and player in decision.players:  # the usual call: an Action of legal_actions, for a player to act
-            per_player = decision.per_player
-            options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
-            action_id = action.id
-            try:
-                chosen = options[ids.index(action_id)]
-            except ValueError:
-                pass  # not legal: said below
-            else:
-                self._resume(player, chosen, action_id)
-                return
+    def _checked(self, action: Action | int, player: int | None) -> tuple[int, Value, int]:
+        """The player, the value chosen and the action id of ``apply_action(action, player)``
+        as a host may call it (an Action, or an int id; the player given, or the only one to
+        act); IllegalActionError if that is not a legal action now."""
         if isinstance(action, Action):
             if player is None:
                 player = action.player
@@ -165,11 +154,10 @@ class Decisions:
         player = self._acting_player(player)
         options, ids = self._options(player)
         try:
-            chosen = options[ids.index(action_id)]
+            return player, options[ids.index(action_id)], action_id
         except ValueError:
             legal = ", ".join(f"{i} ({display(o)})" for o, i in zip(options, ids, strict=True))
             raise IllegalActionError(f"action {action_id} is not legal for {who(player)}; legal: {legal}") from None
-        self._resume(player, chosen, action_id)
 
     def _options(self, player: int) -> Options:
         assert self.pending is not None

@@ -221,7 +221,6 @@ class _Loader:
         st = State(game, seed, data["explicit_chance"])
         st.rng = data["rng"]
         st.terminal = data["terminal"]
-        st.decisions = data["decisions"]
         st.global_values = self._globals(data["globals"])
         st.player_values = self._table(data["player_vars"], "player_vars", catalog.player_vars, len(catalog.players))
         st.space_values = self._table(data["space_vars"], "space_vars", catalog.space_vars, len(catalog.spaces))
@@ -234,7 +233,8 @@ class _Loader:
             raise _Bad("$.frames", "an unfinished game needs at least one frame")
         if st.terminal and st.frames:
             raise _Bad("$.frames", "a finished game runs no procedure")
-        st.action_history = self._history(data["history"], st)
+        st.action_history = self._history(data["history"], data["decisions"], st)
+        st.chance_taken = len(st.action_history) - data["decisions"]
         st.log = list(data["log"])
         st.private_log = self._private_log(data.get("private_log", []), len(st.log))
         st.event_log = self._events(data.get("events"))
@@ -452,7 +452,8 @@ class _Loader:
             previous = at
         return lines
 
-    def _history(self, data: list[Any], st: State) -> list[tuple[int, int]]:
+    def _history(self, data: list[Any], decisions: int, st: State) -> list[tuple[int, int]]:
+        """The history of ``data``, which holds ``decisions`` choices of players."""
         players = self.game.num_players
         for i, (player, _action) in enumerate(data):
             if player == CHANCE and not st.explicit_chance:
@@ -461,8 +462,8 @@ class _Loader:
                 raise _Bad(f"$.history[{i}][0]", f"no player {player} in a {players}-player game "
                                                  f"(players are 0..{players - 1}, chance -1)")
         choices = sum(1 for player, _action in data if player != CHANCE)
-        if choices != st.decisions:
-            raise _Bad("$.decisions", f"{st.decisions} decisions, but the history holds {choices} choices")
+        if choices != decisions:
+            raise _Bad("$.decisions", f"{decisions} decisions, but the history holds {choices} choices")
         return [(player, action) for player, action in data]
 
 

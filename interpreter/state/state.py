@@ -9,7 +9,6 @@ bases of ``State``); actions and decision contexts are in actions.py.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from rulelang.diagnostics import Span
@@ -35,7 +34,9 @@ if TYPE_CHECKING:
 __all__ = ["CHANCE", "Action", "DecisionContext", "InitialTables", "State"]
 
 _V = TypeVar("_V")
-_ID = attrgetter("id")  # a component's id, for fast loops over a zone
+_LIST_COPY = list.copy
+_FRAME_COPY = Frame.copy
+_new_state = object.__new__
 
 
 class State(Views):
@@ -43,10 +44,10 @@ class State(Views):
 
     __slots__ = (
         "action_history",
+        "chance_taken",
         "component_knowledge",
         "component_values",
         "component_zone",
-        "decisions",
         "event_log",
         "explicit_chance",
         "frames",
@@ -56,6 +57,7 @@ class State(Views):
         "log_lines",
         "max_steps",
         "origin",
+        "origin_at",
         "pending",
         "player_values",
         "private_built",
@@ -63,7 +65,6 @@ class State(Views):
         "rng",
         "rounds",
         "seed",
-        "since_origin",
         "space_values",
         "supply_counts",
         "terminal",
@@ -102,8 +103,8 @@ class State(Views):
         self.frames: list[Frame] = []
         self.pending: Decision | None = None
         self.terminal = False
-        self.decisions = 0  # choices made by players (chance outcomes not counted)
         self.action_history: list[tuple[int, int]] = []  # (player, action id), chance included
+        self.chance_taken = 0  # the chance outcomes of the history (``decisions``: the others)
         # The log (``log``, ``private_log``): a line's text is built when someone reads it.
         self.log_lines: list[str | LogLine] = []
         self.log_built = 0  # the first lines, already read: their text is built (``log``)
@@ -114,9 +115,10 @@ class State(Views):
         # What happened, as recorded tuples (events.py), or None when no events are recorded.
         self.event_log: list[Event] | None = [] if events else None
         # A failed action is undone by replaying from the origin: the start (None) or the
-        # state this one was loaded from; ``since_origin`` counts the actions applied since.
+        # state this one was loaded from, whose history was the first ``origin_at`` actions
+        # of this one's (``since_origin``: the actions applied since).
         self.origin: State | None = None
-        self.since_origin = 0
+        self.origin_at = 0
         self.work = 0  # items of work charged (charge()) since the run or evaluation began
         self.rounds = 0  # rounds of compiled loops and calls of compiled procedures (step()), as work
         self.max_steps = game.max_steps  # the bound of both, read in place by the generated code
@@ -125,7 +127,8 @@ class State(Views):
     def initial(cls, game: Game, seed: int, explicit_chance: bool, events: bool = False) -> State:
         """A new game, set up and run to its first decision."""
         if not explicit_chance:
-            start = _start_of(game, events)
+            starts, key = game.starts, (events, game.max_steps)
+            start = starts[key] if key in starts else _start_of(game, events)
             if start is not None:  # the setup up to its first draw or decision: the same for every seed
                 prefix, steps, work = start
                 state = prefix.clone()
@@ -229,10 +232,42 @@ class State(Views):
         self.private_lines = cast("list[tuple[int, tuple[int, ...], str | LogLine]]", lines)
         self.private_built = 0
 
+    @property
+    def decisions(self) -> int:
+        """The choices made by players so far (chance outcomes not counted)."""
+        return len(self.action_history) - self.chance_taken
+
+    @property
+    def since_origin(self) -> int:
+        """The actions applied since the origin (``origin``), which a failed action replays."""
+        return len(self.action_history) - self.origin_at
+
+    @since_origin.setter
+    def since_origin(self, count: int) -> None:
+        self.origin_at = len(self.action_history) - count
+
     def clone(self) -> State:
-        """An independent copy."""
-        other = State.__new__(State)
-        other._copy_fields_of(self)
+        """An independent copy: every field of this state copied (values are shared: immutable)."""
+        other = _new_state(State)
+        other.game, other.seed, other.explicit_chance, other.rng = self.game, self.seed, self.explicit_chance, self.rng
+        other.max_steps = self.max_steps
+        other.global_values = self.global_values.copy()
+        other.player_values = _copied(table) if (table := self.player_values) else {}
+        other.space_values = _copied(table) if (table := self.space_values) else {}
+        other.component_values = _copied(table) if (table := self.component_values) else {}
+        other.supply_counts = _copied(counts) if (counts := self.supply_counts) else {}
+        other.zones = list(map(_LIST_COPY, self.zones))
+        other.component_zone = self.component_zone[:]
+        other.component_knowledge = self.component_knowledge[:]
+        other.frames = list(map(_FRAME_COPY, self.frames))
+        other.pending, other.terminal = self.pending, self.terminal
+        other.action_history, other.chance_taken = self.action_history[:], self.chance_taken
+        other.log_lines = self.log_lines[:]  # lines not built yet are shared: immutable
+        other.private_lines = self.private_lines[:]
+        other.log_built, other.private_built = self.log_built, self.private_built
+        other.event_log = None if self.event_log is None else self.event_log[:]
+        other.origin, other.origin_at = self.origin, self.origin_at
+        other.work, other.rounds = self.work, self.rounds
         return other
 
     def __copy__(self) -> State:
@@ -301,11 +336,12 @@ class State(Views):
         seers = self.game.catalog.zone_seers
         seen = seers[source] | seers[slot]
         zone_of, knowledge = self.component_zone, self.component_knowledge
-        for cid in map(_ID, moving):
+        for component in moving:  # (a plain loop: c.id read in place costs less than map(attrgetter))
+            cid = component.id
             zone_of[cid] = slot
             knowledge[cid] |= seen
         if self.event_log is not None:
-            self.event_log += [("move", cid, source, slot) for cid in map(_ID, moving)]
+            self.event_log += [("move", c.id, source, slot) for c in moving]
 
     def shuffled(self, slot: int) -> None:
         """After a shuffle of the zone in ``slot``: only the players who see it in full know
@@ -313,8 +349,8 @@ class State(Views):
         shuffle = len(self.action_history) * len(self.zones) + slot + 1
         stamp = shuffle << self.game.num_players | self.game.catalog.zone_seers[slot]
         knowledge = self.component_knowledge
-        for cid in map(_ID, self.zones[slot]):
-            knowledge[cid] = stamp
+        for component in self.zones[slot]:
+            knowledge[component.id] = stamp
 
     def revealed(self, value: Value, players: tuple[int, ...]) -> None:
         """After a reveal of ``value`` to ``players``: they know where its components are."""
@@ -427,21 +463,43 @@ class State(Views):
         spans = self.game.program.code[fr.name].spans
         return (spans[fr.pc] if fr.pc < len(spans) else None), f" (in {fr.name})"
 
-    def _resume(self, player: int, value: Value, action_id: int) -> None:
+    def apply_action(self, action: Action | int, player: int | None = None) -> None:
+        """Apply an Action or an action id for ``player``; IllegalActionError if not legal
+        (the state unchanged). The run goes on to the next decision or the end: an error of
+        the rules puts the state back as it was (``State._restore``) and is raised located."""
         decision = self.pending
-        assert decision is not None, "an action was checked against no decision"
+        if type(action) is Action and type(player) is int and decision is not None and player in decision.players:
+            per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
+            options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
+            action_id = action.id
+            if action_id in ids:
+                chosen = options[ids.index(action_id)]
+            else:
+                player, chosen, action_id = self._checked(action, player)  # raises: not legal
+        else:
+            player, chosen, action_id = self._checked(action, player)
+            decision = self.pending
+            assert decision is not None, "an action was checked against no decision"
         self.pending = None
-        if player != CHANCE:
-            self.decisions += 1
-            if self.event_log is not None:
-                self.event_log.append(action_event(self, player, action_id, value, decision.kind == "simultaneous"))
-        self.action_history.append((player, action_id))
-        self.since_origin += 1
-        self.work = 0
+        if player == CHANCE:
+            self.chance_taken += 1
+        elif self.event_log is not None:
+            self.event_log.append(action_event(self, player, action_id, chosen,
+                                               decision.kind == "simultaneous"))
+        self.action_history.append((player, action_id))  # (``decisions`` and ``since_origin`` count it)
+        self.work = self.rounds = 0
         try:
-            decision.resume(self, self.frames[-1], value, player)
-            self.work, self.rounds = 0, 0  # the run to the next decision (``_run_until_decision``, inline)
-            limit, steps = self.game.max_steps, 0
+            fr = self.frames[-1]
+            binds = decision.binds
+            if binds is None:
+                decision.resume(self, fr, chosen, player)
+                if self.pending is not None:  # (a pick of a simultaneous choice: the others are still to pick)
+                    return
+            else:  # (a choice's local takes the value chosen, and the run goes on after it: no call)
+                fr.env[binds] = chosen
+                fr.pc = decision.then
+            limit = self.game.max_steps  # then the run to the next decision, in place: first this frame's
+            steps = fr.code.run(self, fr, 0, limit)
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
                 steps = fr.code.run(self, fr, steps, limit)
@@ -451,8 +509,11 @@ class State(Views):
             raise failure from cause_of(error)
 
     def _restore(self) -> None:
-        """Put the state back as it was before the failed action, by replaying from its origin."""
-        self._copy_fields_of(self._replayed(self.since_origin - 1))
+        """Put the state back as it was before the failed action, by replaying from its origin
+        (the replayed state's fields become this one's: nothing else holds them)."""
+        replayed = self._replayed(self.since_origin - 1)
+        for name in State.__slots__:
+            setattr(self, name, getattr(replayed, name))
 
     def _replayed(self, count: int) -> State:
         """The origin of this state with its first ``count`` actions since then applied again."""
@@ -465,28 +526,6 @@ class State(Views):
         for player, action_id in self.action_history[first:first + count]:
             fresh.apply_action(action_id, player=player)
         return fresh
-
-    def _copy_fields_of(self, other: State) -> None:
-        """Make every field of this state a copy of ``other``'s (values are shared: immutable)."""
-        self.game, self.seed, self.explicit_chance, self.rng = other.game, other.seed, other.explicit_chance, other.rng
-        self.max_steps = other.max_steps
-        self.global_values = dict(other.global_values)
-        self.player_values = _copied(other.player_values)
-        self.space_values = _copied(other.space_values)
-        self.component_values = _copied(other.component_values)
-        self.supply_counts = _copied(other.supply_counts)
-        self.zones = [z[:] for z in other.zones] if other.zones else []
-        self.component_zone = other.component_zone[:]
-        self.component_knowledge = other.component_knowledge[:]
-        self.frames = [f.copy() for f in other.frames]
-        self.pending, self.terminal, self.decisions = other.pending, other.terminal, other.decisions
-        self.action_history = other.action_history[:]
-        self.log_lines = other.log_lines[:]  # lines not built yet are shared: immutable
-        self.private_lines = other.private_lines[:]
-        self.log_built, self.private_built = other.log_built, other.private_built
-        self.event_log = None if other.event_log is None else other.event_log[:]
-        self.origin, self.since_origin = other.origin, other.since_origin
-        self.work, self.rounds = other.work, other.rounds
 
     def evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
         """The value of an expression compiled by ``game.program.compile_expression``, with
@@ -550,4 +589,7 @@ class InitialTables(NamedTuple):
 
 def _copied(table: dict[str, list[_V]]) -> dict[str, list[_V]]:
     """A table of owned variables whose lists can change without changing ``table``'s."""
-    return {name: values[:] for name, values in table.items()} if table else {}  # (no comprehension run for none)
+    copy: dict[str, list[_V]] = {}
+    for name, values in table.items():  # (a loop: fewer instructions than a comprehension for a few names)
+        copy[name] = values[:]
+    return copy

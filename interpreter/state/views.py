@@ -6,6 +6,7 @@ invariants and a text picture.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from rulelang.diagnostics import Diagnostic, Span
@@ -37,19 +38,14 @@ class Views(Decisions):
 
     def returns(self) -> list[float]:
         """Each player's score (the ruleset's 'score'); meaningful once terminal."""
-        catalog = self.game.catalog
-        if self.game.program.score is None:
-            return [0.0] * self.game.num_players
         score = self.game.program.score
-        scores = []
-        for p in catalog.real_players:
-            value = self._number(score, p)   # RulesRuntimeError (E602, at the score) if not a number
-            try:
-                scores.append(float(value))
-            except OverflowError:
-                message = f"'{score.kind} {score.variable}' gives a number too large for a score"
-                raise RulesRuntimeError(Diagnostic("E602", message, score.span)) from None
-        return scores
+        if score is None:
+            return [0.0] * self.game.num_players
+        try:
+            return list(map(float, self._numbers(score, self.game.catalog.real_players)))
+        except OverflowError:
+            message = f"'{score.kind} {score.variable}' gives a number too large for a score"
+            raise RulesRuntimeError(Diagnostic("E602", message, score.span)) from None
 
     def winners(self) -> list[int]:
         """The players with the best score, after the tie-break; [] until the game ends."""
@@ -61,7 +57,8 @@ class Views(Decisions):
         tiebreak = self.game.program.tiebreak
         if tiebreak is None or len(tied) < 2:
             return tied
-        keys = {i: self._number(tiebreak, self.game.catalog.players[i]) for i in tied}
+        players = self.game.catalog.players
+        keys = dict(zip(tied, self._numbers(tiebreak, [players[i] for i in tied]), strict=True))
         top = max(keys.values())
         return [i for i in tied if keys[i] == top]
 
@@ -119,14 +116,22 @@ class Views(Decisions):
     def __str__(self) -> str:
         return describe(cast("State", self))
 
-    def _number(self, rule: PlayerRule, player: Player) -> int:
-        """The value of a per-player rule (a score, a tie-break) for ``player``: a number
-        (true and false count as 1 and 0)."""
-        result = self._evaluate(rule.value, {rule.variable: player}, rule.span)
-        if not isinstance(result, int):
-            message = f"'{rule.kind} {rule.variable}' gives {kind_of(result)}, not a number"
-            raise RulesRuntimeError(Diagnostic("E602", message, rule.span))
-        return result
+    def _numbers(self, rule: PlayerRule, players: Sequence[Player]) -> list[int]:
+        """The value of a per-player rule (a score, a tie-break) for each of ``players``: a
+        number (true and false count as 1 and 0); as ``_evaluate`` computes each, in place."""
+        fn, variable, st = rule.value, rule.variable, cast("State", self)
+        numbers = []
+        for player in players:
+            st.work = 0
+            try:
+                result = fn(st, {variable: player})
+            except Exception as error:
+                raise rulelang_error(error, rule.span, "") from cause_of(error)
+            if type(result) is not int and not isinstance(result, int):
+                message = f"'{rule.kind} {rule.variable}' gives {kind_of(result)}, not a number"
+                raise RulesRuntimeError(Diagnostic("E602", message, rule.span))
+            numbers.append(result)
+        return numbers
 
     def observation_tensor(self, player: int) -> list[float]:
         """What ``player`` may see as floats, in a layout fixed per game (docs/embedding.md)."""

@@ -39,8 +39,6 @@ from .builtins import BUILTINS, LOAD_TIME
 
 VISIBILITIES = {"all", "owner", "none", "count"}
 MAX_COMPONENTS = 20_000  # more would make every state copy slow; no table game comes near
-KNOWN_OPTIONS = 4096  # the most lists of options kept for ``known_ids``, per game (more would cost memory
-# and the garbage collector's time in games whose options rarely come again)
 
 D = TypeVar("D", bound=ast.Decl)
 Evaluate: TypeAlias = Callable[["Catalog", ast.Expr, Env], Value]
@@ -98,8 +96,6 @@ class Catalog:
         self.constant_base = self.int_base = 0
         self.enum_index: dict[int, int] = {}
         self.code_of: dict[object, int] = {}
-        # Lists of options offered before, with their action ids (``known_ids``).
-        self.known_options: dict[tuple[Value, ...], tuple[int, ...]] = {}
         self.first_phase: str | None = None   # the phase that starts the game
         # The board constructors a `board` declaration may call, one method each.
         self.load_time_functions: dict[str, Callable[..., Value]] = {
@@ -312,25 +308,13 @@ class Catalog:
         self.code_of = {v: i for i, v in enumerate(interned)}
         self.code_of.update({label: self.label_base + i for i, label in enumerate(self.labels)})
 
-    def known_ids(self, options: tuple[Value, ...]) -> tuple[int, ...] | None:
-        """The action ids of ``options`` if this list of options was offered before (then
-        it has no copies: see ``remember_ids``), else None: one lookup of the whole list."""
+    def option_ids(self, options: tuple[Value, ...]) -> tuple[tuple[int, ...], bool]:
+        """``action_ids`` of ``options``, and whether every option is an interned value (equal
+        only to itself, so a list equal to this one holds the very same values)."""
         try:
-            return self.known_options.get(options)
-        except TypeError:  # a value that cannot be hashed (a map)
-            return None
-
-    def remember_ids(self, options: tuple[Value, ...]) -> tuple[int, ...]:
-        """``action_ids`` of ``options``, which has no two equal values; kept for
-        ``known_ids`` when every option is an interned value (equal only to itself, so a
-        list equal to this one holds the very same values), up to KNOWN_OPTIONS lists."""
-        try:
-            ids = tuple(map(self.code_of.__getitem__, options))
+            return tuple(map(self.code_of.__getitem__, options)), True
         except (KeyError, TypeError):   # a number, a string, a constant, an unhashable value
-            return tuple(map(self.encode, options))
-        if len(self.known_options) < KNOWN_OPTIONS:
-            self.known_options[options] = ids
-        return ids
+            return tuple(map(self.encode, options)), False
 
     def action_ids(self, options: tuple[Value, ...]) -> tuple[int, ...]:
         """``encode`` of each option, in one lookup each when they are all interned values."""
