@@ -18,7 +18,9 @@ from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, Options
 from ..model.values import Component, EnumValue, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
+from .held import map_promise
 from .module import Inline, Module
+from .scope import Scope
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -191,9 +193,11 @@ class ChoiceLowering:
         compiler.scope.add(pvar)
         source = compiler.expr(node.source)
         prompt = self.prompt(node.prompt, f"choose {var} in {source_text(node.source)} (everyone at once)")
+        options = self.options_kind(node)
         if not outer:
             compiler.scope.discard(pvar)  # the player variable is only bound in the options' list
         compiler.bind_plain(var)
+        compiler.hold(var, map_promise(options))   # (if no other statement binds it: held.py)
         action_ids, seats = compiler.cat.action_ids, compiler.cat.players
         compiler.counter += 1
         picks_key = f"$picks{compiler.counter}"
@@ -270,6 +274,18 @@ class ChoiceLowering:
             chosen = tuple(sorted([p.index for p in group if p in picks])) if picks else ()
             st.pending = waiting_for(group, tuple([p.index for p in waiting]), chosen, options_of(st, env, waiting))
         code.stops.add(compiler.emit(code, simultaneous, span))
+
+    def options_kind(self, node: ast.Simultaneous) -> tuple[type, int] | None:
+        """What the list of options of each player of ``node`` certainly is (its player
+        variable bound to a player), or None."""
+        compiler = self.compiler
+        scope = Scope(set(compiler.scope), compiler.key, {}, "0")
+        compiler.writer.held.learn_running(scope)
+        scope.held_names[node.player_var] = text = f"env[{compiler.module.constant(compiler.key(node.player_var))}]"
+        scope.kinds[text] = (Player, 0)
+        if compiler.writer.zone_read(node.source, scope):   # a zone's items are components
+            return Component, 1
+        return compiler.writer.items_kind(node.source, scope)
 
     def prompt(self, node: ast.Prompt | None, default: str) -> PromptOf:
         """``f(st, env, player) -> str``: the text of a choice's prompt, its placeholders

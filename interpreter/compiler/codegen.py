@@ -289,7 +289,7 @@ class ExpressionWriter(KindKnowledge):
         obj = self.write(target, scope)
         name = self.module.constant(node.name)
         known = scope.kinds.get(obj) or known_kind(promise_of(self.cat, target, scope)) \
-            or self._zone_item_kind(target, scope)
+            or self._zone_item_kind(target, scope) or self.entry_kind(target, scope)
         if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
             return f"({self._read(readers[known[0]], obj, node.name, scope)})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")) and only_field(cat, node.name):
@@ -335,6 +335,8 @@ class ExpressionWriter(KindKnowledge):
                 scope.plain_used = True
                 return f"{target}[{index}]"
             return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
+        if self.map_read(node, scope) is not None:   # a player's entry: a missing one, KeyError (Module.locate)
+            return f"{target}[{index}]"
         if self._zone_item_kind(node, scope) is not None:
             return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place

@@ -210,8 +210,10 @@ class ProcedureWriter:
         """Where the names of an expression of the procedure live, and what its 'let'
         locals and the loop variables around it are known to hold."""
         c = self.compiler
-        if self.in_env:
-            return Scope(set(c.scope), c.key, {}, "0")
+        if self.in_env:   # (the loop variables known here: entries of the environment)
+            scope = Scope(set(c.scope), c.key, {}, "0")
+            scope.held_names.update((name, text) for name in c.scope if (text := self.local(c.key(name))) in self.known)
+            return teach(scope, self.known)
         return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None"),
                      self.known)
 
@@ -232,6 +234,8 @@ class ProcedureWriter:
 
     def _Let(self, node: ast.Let, indent: int) -> None:
         value, facts = self.expr(node.value), self.let_facts(node)
+        if self.in_env:   # (a local of a procedure that may pause: held across pauses, held.py)
+            self.compiler.hold_let(node, self.scope())
         local = self.local(self.compiler.bind_let(node.name, node.span))
         self.emit(indent, f"{local} = {value}", node.span)
         self.bound(indent, local, node.span)
