@@ -44,3 +44,16 @@ def test_a_state_saved_or_cloned_between_picks_goes_on_alike(tmp_path: Path) -> 
         copy.apply_action(copy.legal_actions(2)[0], player=2)
         copy.apply_action(copy.legal_actions(0)[1], player=0)
     assert [c.to_json()["globals"]["got"] for c in copies] == [[2, 3, 1]] * 3
+
+
+def test_a_pick_makes_the_next_decision_of_the_statement_with_the_options_already_computed(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
+    state = rulelang.load(path, players=3).new_initial_state()
+    first = state.pending
+    asked = [(state.prompt(p), state.decision(p).span, state.decision(p).kind) for p in (0, 2)]
+    state.apply_action(state.legal_actions(1)[0], player=1)
+    after = state.pending
+    assert type(after) is type(first) and after is not first and after.per_player is first.per_player
+    assert [(state.prompt(p), state.decision(p).span, state.decision(p).kind) for p in (0, 2)] == asked
+    assert after.kind == "simultaneous" and after.players == (0, 2) and after.chosen == (1, 1)

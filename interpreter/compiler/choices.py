@@ -23,6 +23,8 @@ from .module import Inline, Module
 from .scope import Scope
 
 if TYPE_CHECKING:
+    from rulelang.diagnostics import Span
+
     from ..state.state import State
     from .lower import Box, Compiler
 
@@ -32,7 +34,6 @@ PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
 DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
 _MISSING = object()
-_NO_PICKS: dict[Value, Value] = {}   # (never written: a pick copies the picks)
 _NOT_YET = cast(Value, object())  # a chooser not computed yet (typed as a value: no cast where it is passed)
 _T = TypeVar("_T")
 
@@ -203,42 +204,36 @@ class ChoiceLowering:
         picks_key = f"$picks{compiler.counter}"
         span = node.span
 
-        def waiting_for(group: list[Player], to_pick: tuple[int, ...], chosen: tuple[int, ...],
-                        per_player: dict[int, Options]) -> Decision:
-            """The decision of ``to_pick`` (the players of ``group`` who have not picked yet,
-            in its order), whose options are ``per_player``, after ``chosen`` picked. A pick
-            changes neither the state nor what the others may pick (their options read the
-            state, not the picks): the next decision keeps their options, as running the
-            operation again would compute them; the last pick makes the map of the picks, as
-            running it again would, and goes on."""
-
-            def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
-                env = fr.env
-                picks_now = dict(cast("dict[Value, Value]", env.get(picks_key, _NO_PICKS)))
-                picks_now[seats[player_index]] = value
-                times = to_pick.count(player_index)   # (once, unless the group names a player twice)
-                if times == 1:
-                    at = to_pick.index(player_index)
-                    waiting = to_pick[:at] + to_pick[at + 1:]
-                else:
-                    waiting = tuple([i for i in to_pick if i != player_index])
-                if not waiting:  # all picked: known together
-                    env.pop(picks_key, None)
-                    env[var] = {p: picks_now[p] for p in group}
-                    fr.pc += 1
-                    return
-                env[picks_key] = picks_now
-                rest = per_player.copy()   # the others: the same options
-                rest.pop(player_index, None)
-                chosen_now = tuple(sorted(chosen + (player_index,) * times))
-                st.pending = waiting_for(group, waiting, chosen_now, rest)
-            return Decision("simultaneous", to_pick, (), (), resume, (), per_player, chosen, prompt_of, span, "")
+        def resume(decision: Picks, st: State, fr: Frame, value: Value, player_index: int) -> None:
+            """A pick of a player of ``decision``: the others are left to pick, with the same
+            options (a pick changes neither the state nor what the others may pick: running
+            the operation again would compute them); the last pick makes the map of the picks,
+            as running it again would, and goes on."""
+            env = fr.env
+            picks: dict[Value, Value] | None = env.get(picks_key)  # type: ignore[assignment]  # (no cast: a call)
+            picks_now: dict[Value, Value] = {seats[player_index]: value} if picks is None \
+                else {**picks, seats[player_index]: value}
+            to_pick = decision.players
+            at = to_pick.index(player_index)
+            waiting = to_pick[:at] + to_pick[at + 1:]
+            if player_index in waiting:   # (a player the group names twice picks once for both)
+                waiting = tuple([i for i in waiting if i != player_index])
+            if not waiting:  # all picked: known together
+                if picks is not None:
+                    del env[picks_key]
+                env[var] = {p: picks_now[p] for p in decision.group}
+                fr.pc += 1
+                return
+            env[picks_key] = picks_now
+            chosen, times = decision.chosen, len(to_pick) - len(waiting)
+            chosen = tuple(sorted(chosen + (player_index,) * times)) if chosen else (player_index,) * times
+            st.pending = waiting_for(waiting, decision.per_player, chosen, decision.group)
 
         def prompt_of(st: State, index: int) -> str:  # (made once: the locals are those of the state asked)
             env = st.frames[-1].env
             return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
 
-        def options_of(st: State, env: Env, waiting: list[Player]) -> dict[int, Options]:
+        def options_of(st: State, env: Env, waiting: tuple[Player, ...]) -> dict[int, Options]:
             """The options of each player of ``waiting`` (``pvar`` bound to each in turn, a
             variable of that name outside kept), with their action ids."""
             per_player: dict[int, Options] = {}
@@ -262,17 +257,25 @@ class ChoiceLowering:
         def simultaneous(st: State, fr: Frame) -> None:
             env = fr.env
             real = st.game.num_players
-            group = [p if type(p) is Player and p.index < real else _choosing_player(st, p, "a simultaneous choice")
-                     for p in as_list(st, players(st, env))]
-            picks = cast("dict[Value, Value]", env.get(picks_key, _NO_PICKS))
-            waiting = [p for p in group if p not in picks]
+            group = cast("tuple[Player, ...]", as_list(st, players(st, env)))
+            for p in group:
+                if type(p) is not Player or p.index >= real:   # (no call while each is a real player)
+                    group = tuple([_choosing_player(st, q, "a simultaneous choice") for q in group])
+                    break
+            picks = cast("dict[Value, Value] | None", env.get(picks_key))
+            chosen: tuple[int, ...] = ()
+            if picks is None:
+                waiting = group
+            else:
+                waiting = tuple([p for p in group if p not in picks])
+                chosen = tuple(sorted([p.index for p in group if p in picks]))
             if not waiting:
-                env[var] = {p: picks[p] for p in group}
+                env[var] = {p: picks[p] for p in group} if picks is not None else {}
                 env.pop(picks_key, None)
                 fr.pc += 1
                 return
-            chosen = tuple(sorted([p.index for p in group if p in picks])) if picks else ()
-            st.pending = waiting_for(group, tuple([p.index for p in waiting]), chosen, options_of(st, env, waiting))
+            st.pending = waiting_for(tuple([p.index for p in waiting]), options_of(st, env, waiting), chosen, group)
+        waiting_for = picks_of(resume, prompt_of, span)   # (the decisions of this statement)
         code.stops.add(compiler.emit(code, simultaneous, span))
 
     def options_kind(self, node: ast.Simultaneous) -> tuple[type, int] | None:
@@ -308,6 +311,35 @@ class ChoiceLowering:
                 out += [shown, text]
             return "".join(out)
         return render
+
+
+class Picks(Decision):
+    """The decision of a simultaneous choice, pick by pick: the players still to pick, in
+    the group's order (``players``), their options (``per_player``: those of the players who
+    picked are never read), who picked (``chosen``) and the group. What the statement fixes
+    (its kind, no single list of options, how it goes on, its prompt and span) is its class's,
+    made once (``picks_of``): a pick makes one of these, with four fields to set."""
+
+    __slots__ = ("group",)
+    kind = "simultaneous"
+    asks = "simultaneous"
+    options: tuple[Value, ...] = ()
+    ids: tuple[int, ...] = ()
+    probs: tuple[float, ...] = ()
+    shared = False   # (never kept by states that share it: ``actions`` is never set)
+    actions = None
+
+    def __init__(self, players: tuple[int, ...], per_player: dict[int, Options] | None, chosen: tuple[int, ...],
+                 group: tuple[Player, ...]):   # (Decision's own fields: class attributes here)
+        self.players, self.per_player, self.chosen, self.group = players, per_player, chosen, group
+
+
+def picks_of(resume: Callable[[Picks, State, Frame, Value, int], None], prompt_of: Callable[[State, int], str],
+             span: Span) -> type[Picks]:
+    """The class of the decisions of one simultaneous choice: ``Picks`` that goes on by
+    ``resume`` (a method: it reads the decision it answers), with its prompt and span."""
+    return type("Picks", (Picks,), {"__slots__": (), "resume": resume, "prompt_of": staticmethod(prompt_of),
+                                    "span": span})
 
 
 def _prompt_of_running(prompt: PromptOf) -> Callable[[State, int], str]:
