@@ -73,7 +73,9 @@ class KindKnowledge:
             return Space, _BOARD_QUERY_KINDS[node.function]
         if isinstance(node, ast.Index):   # an item of a list of known items (or the error of the index)
             items = self.items_kind(node.target, scope)
-            return (items[0], items[1] - 1) if items is not None and items[1] >= 1 else self.entry_kind(node, scope)
+            if items is not None and items[1] >= 1:
+                return items[0], items[1] - 1
+            return self.entry_kind(node, scope) or self._zone_item_kind(node, scope)
         if isinstance(node, ast.IfExpr):
             then = self.items_kind(node.then, scope)
             return then if then is not None and then == self.items_kind(node.otherwise, scope) else None

@@ -24,6 +24,7 @@ from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
 from ..model.program import Op
+from ..model.values import Component, ZoneRef
 from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
@@ -244,7 +245,11 @@ class ProcedureWriter:
 
     def let_facts(self, node: ast.Let) -> Facts | None:
         """What the local of ``node`` certainly holds, if no other statement binds it (lets.py)."""
-        return facts_of(self.compiler.writer, node.value, self.scope()) if node.name in self.once else None
+        if node.name not in self.once:
+            return None
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as writing the value did)
+        return facts_of(self.compiler.writer, node.value, scope)
 
     def _Assign(self, node: ast.Assign, indent: int) -> None:
         value, target, c = self.expr(node.value), node.target, self.compiler
@@ -345,8 +350,16 @@ class ProcedureWriter:
         self.emit(indent, "continue", node.span)
 
     def _Move(self, node: ast.Move, indent: int) -> None:
-        for line in move_lines(node, self.cat, self.expr, self.module):
+        for line in move_lines(node, self.cat, self.expr, self.module, self._certain_class):
             self.emit(indent, line, node.span)
+
+    def _certain_class(self, node: ast.Expr) -> type | None:
+        """ZoneRef or Component, if ``node`` is certainly a zone or a component; else None."""
+        scope, writer = self.scope(), self.compiler.writer
+        writer.held.learn_running(scope)
+        if writer.zone_read(node, scope):
+            return ZoneRef
+        return Component if writer.items_kind(node, scope) == (Component, 0) else None
 
     def _supply(self, name: str, span: Span) -> str:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""
