@@ -6,6 +6,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import rulelang
 
 GROUP = '''\
@@ -57,3 +59,30 @@ def test_a_pick_makes_the_next_decision_of_the_statement_with_the_options_alread
     assert type(after) is type(first) and after is not first and after.per_player is first.per_player
     assert [(state.prompt(p), state.decision(p).span, state.decision(p).kind) for p in (0, 2)] == asked
     assert after.kind == "simultaneous" and after.players == (0, 2) and after.chosen == (1, 1)
+
+
+OPTIONS = '''\
+    game "G" { players 2 }
+    player var n: int = 0
+    var got: list[int] = []
+    phase p {
+      players[1].n = N
+      simultaneous q in players choose x in [[1, 1, 2], [3, 3], []][q.n]
+      got = [x[q] for q in players]
+      end game
+    }
+'''
+
+
+def test_the_options_of_each_player_and_their_errors_are_the_statements(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(OPTIONS).replace("N", "1"), encoding="utf-8")
+    state = rulelang.load(path, players=2).new_initial_state()
+    assert [[str(a) for a in state.legal_actions(p)] for p in (0, 1)] == [["1", "2"], ["3"]]   # no copies
+    for n, code, message in (("2", "E604", "player 2 has no option in this simultaneous choice"),
+                             ("5", "E602", "index 5 is out of range for a list of 3")):
+        path.write_text(textwrap.dedent(OPTIONS).replace("N", n), encoding="utf-8")
+        with pytest.raises(rulelang.RulesRuntimeError) as caught:
+            rulelang.load(path, players=2).new_initial_state()
+        diagnostic = caught.value.diagnostic
+        assert (diagnostic.code, diagnostic.span.line) == (code, 6) and diagnostic.message.startswith(message)

@@ -11,15 +11,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
 from rulelang import ast
-from rulelang.boards import Space
 from rulelang.syntax.placeholders import PLACEHOLDER
 
 from ..model.problems import unchecked
-from ..model.program import Code, Decision, Env, Frame, Options
-from ..model.values import Component, EnumValue, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
+from ..model.program import Code, Decision, Env, Frame
+from ..model.values import Component, Player, RuleError, Value, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
 from .held import map_promise
 from .module import Inline, Module
+from .picks import Picks, options_function, picks_of, unique
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ class ChoiceLowering:
             copies)."""
             ids = known_ids(options) if hashable else None  # offered before: no copies, and their ids known
             if ids is None:
-                options = _unique(options)
+                options = unique(options)
                 if not options:
                     if has_otherwise:
                         fr.pc = otherwise_box[0]
@@ -192,14 +192,14 @@ class ChoiceLowering:
         players, pvar, var = compiler.expr(node.players), node.player_var, node.var
         outer = pvar in compiler.scope
         compiler.scope.add(pvar)
-        source = compiler.expr(node.source)
         prompt = self.prompt(node.prompt, f"choose {var} in {source_text(node.source)} (everyone at once)")
         options = self.options_kind(node)
+        generated = options_function(compiler, node, f"the simultaneous choice at {_where(node.span)}")
         if not outer:
             compiler.scope.discard(pvar)  # the player variable is only bound in the options' list
         compiler.bind_plain(var)
         compiler.hold(var, map_promise(options))   # (if no other statement binds it: held.py)
-        action_ids, seats = compiler.cat.action_ids, compiler.cat.players
+        seats = compiler.cat.players
         compiler.counter += 1
         picks_key = f"$picks{compiler.counter}"
         span = node.span
@@ -233,26 +233,7 @@ class ChoiceLowering:
             env = st.frames[-1].env
             return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
 
-        def options_of(st: State, env: Env, waiting: tuple[Player, ...]) -> dict[int, Options]:
-            """The options of each player of ``waiting`` (``pvar`` bound to each in turn, a
-            variable of that name outside kept), with their action ids."""
-            per_player: dict[int, Options] = {}
-            old = env.get(pvar, _MISSING)
-            try:
-                for p in waiting:
-                    env[pvar] = p
-                    found = source(st, env)
-                    options: tuple[Value, ...]
-                    if type(found) is ZoneRef and len(st.zones[found.slot]) <= FREE_WORK:  # as as_list reads it
-                        options = tuple(st.zones[found.slot])   # a zone holds a component once (no copies)
-                    else:
-                        options = _unique(as_list(st, found))
-                    if not options:
-                        raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
-                    per_player[p.index] = (options, action_ids(options))
-            finally:
-                _restore(env, pvar, old)
-            return per_player
+        options_of = generated   # (picks.py)
 
         def simultaneous(st: State, fr: Frame) -> None:
             env = fr.env
@@ -313,33 +294,8 @@ class ChoiceLowering:
         return render
 
 
-class Picks(Decision):
-    """The decision of a simultaneous choice, pick by pick: the players still to pick, in
-    the group's order (``players``), their options (``per_player``: those of the players who
-    picked are never read), who picked (``chosen``) and the group. What the statement fixes
-    (its kind, no single list of options, how it goes on, its prompt and span) is its class's,
-    made once (``picks_of``): a pick makes one of these, with four fields to set."""
-
-    __slots__ = ("group",)
-    kind = "simultaneous"
-    asks = "simultaneous"
-    options: tuple[Value, ...] = ()
-    ids: tuple[int, ...] = ()
-    probs: tuple[float, ...] = ()
-    shared = False   # (never kept by states that share it: ``actions`` is never set)
-    actions = None
-
-    def __init__(self, players: tuple[int, ...], per_player: dict[int, Options] | None, chosen: tuple[int, ...],
-                 group: tuple[Player, ...]):   # (Decision's own fields: class attributes here)
-        self.players, self.per_player, self.chosen, self.group = players, per_player, chosen, group
-
-
-def picks_of(resume: Callable[[Picks, State, Frame, Value, int], None], prompt_of: Callable[[State, int], str],
-             span: Span) -> type[Picks]:
-    """The class of the decisions of one simultaneous choice: ``Picks`` that goes on by
-    ``resume`` (a method: it reads the decision it answers), with its prompt and span."""
-    return type("Picks", (Picks,), {"__slots__": (), "resume": resume, "prompt_of": staticmethod(prompt_of),
-                                    "span": span})
+def _where(span: Span) -> str:
+    return f"line {span.line}, column {span.column}"
 
 
 def _prompt_of_running(prompt: PromptOf) -> Callable[[State, int], str]:
@@ -387,29 +343,6 @@ def _restore(env: Env, var: str, old: object) -> None:
         env.pop(var, None)
     else:
         env[var] = cast(Value, old)  # not _MISSING: the value the variable had
-
-
-_SAME_WHEN_EQUAL = frozenset({int, str, bool, type(None), Space, Component, Player, EnumValue})
-
-
-def _unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
-    """``items`` without copies, the first of each kept: the options of a choice."""
-    try:
-        if len(set(items)) == len(items):  # no two are equal: none is a copy of another
-            return items
-    except TypeError:  # a value that cannot be hashed
-        pass
-    if {type(item) for item in items} <= _SAME_WHEN_EQUAL:  # equal is the same option: a dict keeps one
-        return tuple(dict.fromkeys(items))
-    seen: set[int | str]
-    out: list[Value]
-    seen, out = set(), []
-    for item in items:
-        key = item if isinstance(item, (int, str)) else id(item)
-        if key not in seen:
-            seen.add(key)
-            out.append(item)
-    return tuple(out)
 
 
 def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],
