@@ -29,7 +29,7 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
-from .fields import field_everywhere, field_of, only_field, zone_item
+from .fields import end_index, field_everywhere, field_of, no_item, only_field, zone_item
 from .integers import integer_bound, is_tuple, short_list, sum_fits
 from .kinds import KindKnowledge
 from .known import known_query
@@ -338,6 +338,9 @@ class ExpressionWriter(KindKnowledge):
         if self.map_read(node, scope) is not None:   # a player's entry: a missing one, KeyError (Module.locate)
             return f"{target}[{index}]"
         if self._zone_item_kind(node, scope) is not None:
+            end = end_index(node.index)
+            if end is not None:   # the first or the last: in range unless the zone is empty
+                return f"(st.zones[{target}.slot] or {self.module.constant(no_item, '<no item>')}({end}))[{end}]"
             return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
