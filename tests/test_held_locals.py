@@ -89,3 +89,31 @@ def test_a_saved_frame_whose_held_local_breaks_its_type_is_refused(tmp_path):
             game.state_from_json(edited)
         assert caught.value.diagnostic.code == "E606"
         assert message in str(caught.value)
+
+
+LOOP = '''\
+    game "G" { players 3  max_steps STEPS }
+    var total: int = 0
+    procedure add(xs: list[int]) {
+      for x in xs {
+        total += x
+      }
+    }
+    phase main {
+      call add([k for k in 1..SIZE])
+      end game
+    }
+'''
+
+
+@pytest.mark.parametrize(("size", "steps", "total"), [(10, 100, 55), (120, 1000, 7260), (120, 700, None)])
+def test_a_loop_over_a_list_the_text_proves_takes_it_as_it_is_charged_if_long(tmp_path, size, steps, total):
+    game = load(tmp_path, LOOP.replace("SIZE", str(size)).replace("STEPS", str(steps)))
+    assert re.search(r"for _l\d+ in \(_l\d+ if len\(_l\d+\) <= 64 else _as_list\(st, _l\d+\)\)", code(game))
+    if total is not None:
+        assert game.new_initial_state().to_json()["globals"]["total"] == total
+        return
+    with pytest.raises(rulelang.RulesRuntimeError) as caught:   # the range, the comprehension, then the loop's list
+        game.new_initial_state()
+    diagnostic = caught.value.diagnostic
+    assert diagnostic.span.line == 4 and "more than 700 items of work" in diagnostic.message

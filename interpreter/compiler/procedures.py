@@ -26,10 +26,12 @@ from ..model.problems import unchecked
 from ..model.program import Op
 from ..model.values import Component, ZoneRef
 from ..tables.attributes import owned_variable
+from ..tables.builtins import FREE_WORK
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
+from .integers import is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
-from .module import Inline
+from .module import CHEAP, Inline
 from .moves import move_lines
 from .scope import Scope, known_kind, promise_of
 from .tokens import TokenWriter
@@ -304,9 +306,9 @@ class ProcedureWriter:
     def _For(self, node: ast.For, indent: int) -> None:
         if self.in_env:
             self.compiler.counter += 1  # as the lowering would: its other loops keep their names
-        source = self.expr(node.source)
+        items = self._listed(node.source)
         var = self.local(self.compiler.bind_plain(node.var))
-        self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
+        self.emit(indent, f"for {var} in {items}:", node.span)
         self.bound(indent + 1, var, node.span)
         self.step(indent + 1, node.span)
         outer = self.known.get(var)
@@ -315,6 +317,19 @@ class ProcedureWriter:
         self.known.pop(var, None)
         if outer is not None:
             self.known[var] = outer
+
+    def _listed(self, node: ast.Expr) -> str:
+        """``as_list`` of ``node``, the source of a loop: itself where it is a short list
+        (a literal, ``players``...), or a list the text proves, read at no cost, when short
+        (as_list's own test: a long one is charged)."""
+        scope, writer = self.scope(), self.compiler.writer
+        writer.held.learn_running(scope)
+        source = writer.write(node, scope)
+        if short_list(self.cat, node, scope):
+            return source
+        if CHEAP.match(source) and is_tuple(self.cat, node, scope):
+            return f"({source} if len({source}) <= {FREE_WORK} else _as_list(st, {source}))"
+        return f"_as_list(st, {source})"
 
     def _learn_item(self, var: str, node: ast.For) -> None:
         """What the loop variable ``var`` holds in the body of ``node``, when the kind or the
