@@ -274,5 +274,6 @@ def test_membership_of_a_short_list_and_a_players_zone_read_in_place(tmp_path):
         }
     ''')
     listing = code(game)
-    assert "in _as_list(st, " in listing and "[env[_k" in listing   # a zone is still made a list (and charged)
+    assert "in _as_list(st, " not in listing and "[env[_k" in listing   # q held (compiler/held.py): q.hand a zone,
+    assert "<a zone, looked at in place>" in game.generated_code()     # looked at in place (charged as as_list)
     assert game.new_initial_state().to_json()["globals"]["found"] == [True, False, True, False, True]
