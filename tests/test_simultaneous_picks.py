@@ -86,3 +86,29 @@ def test_the_options_of_each_player_and_their_errors_are_the_statements(tmp_path
             rulelang.load(path, players=2).new_initial_state()
         diagnostic = caught.value.diagnostic
         assert (diagnostic.code, diagnostic.span.line) == (code, 6) and diagnostic.message.startswith(message)
+
+
+SEATS = '''\
+    game "G" { players 2  dummies 1 }
+    var got: list[int] = []
+    phase p {
+      let group = [s for s in GROUP]
+      simultaneous q in group choose x in [1, 2]
+      got = [x[q] for q in group]
+      end game
+    }
+'''
+
+
+def test_a_dummy_seat_in_the_group_is_still_the_rules_error_where_a_game_has_one(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(SEATS).replace("GROUP", "players"), encoding="utf-8")
+    state = rulelang.load(path, players=2).new_initial_state()
+    for player in (0, 1):
+        state.apply_action(state.legal_actions(player)[1], player=player)
+    assert state.is_terminal() and state.to_json()["globals"]["got"] == [2, 2]
+    path.write_text(textwrap.dedent(SEATS).replace("GROUP", "seats"), encoding="utf-8")
+    with pytest.raises(rulelang.RulesRuntimeError) as caught:
+        rulelang.load(path, players=2).new_initial_state()
+    diagnostic = caught.value.diagnostic
+    assert diagnostic.span.line == 5 and "dummy seat and cannot choose" in diagnostic.message

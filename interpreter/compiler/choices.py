@@ -190,6 +190,7 @@ class ChoiceLowering:
         their own, and the picks are known together, as a map from player to pick."""
         compiler = self.compiler
         players, pvar, var = compiler.expr(node.players), node.player_var, node.var
+        checked = not self.real_players(node.players)
         outer = pvar in compiler.scope
         compiler.scope.add(pvar)
         prompt = self.prompt(node.prompt, f"choose {var} in {source_text(node.source)} (everyone at once)")
@@ -239,7 +240,7 @@ class ChoiceLowering:
             env = fr.env
             real = st.game.num_players
             group = cast("tuple[Player, ...]", as_list(st, players(st, env)))
-            for p in group:
+            for p in group if checked else ():
                 if type(p) is not Player or p.index >= real:   # (no call while each is a real player)
                     group = tuple([_choosing_player(st, q, "a simultaneous choice") for q in group])
                     break
@@ -258,6 +259,16 @@ class ChoiceLowering:
             st.pending = waiting_for(tuple([p.index for p in waiting]), options_of(st, env, waiting), chosen, group)
         waiting_for = picks_of(resume, prompt_of, span)   # (the decisions of this statement)
         code.stops.add(compiler.emit(code, simultaneous, span))
+
+    def real_players(self, node: ast.Expr) -> bool:
+        """Whether ``node`` is certainly a list of real players: proven a list of players
+        (held, or built of players) in a game that has no dummy seat."""
+        compiler = self.compiler
+        if len(compiler.cat.players) != len(compiler.cat.real_players):
+            return False
+        scope = Scope(set(compiler.scope), compiler.key, {}, "0")
+        compiler.writer.held.learn_running(scope)
+        return compiler.writer.items_kind(node, scope) == (Player, 1)
 
     def options_kind(self, node: ast.Simultaneous) -> tuple[type, int] | None:
         """What the list of options of each player of ``node`` certainly is (its player
