@@ -74,18 +74,27 @@ OPTIONS = '''\
 '''
 
 
-def test_the_options_of_each_player_and_their_errors_are_the_statements(tmp_path: Path) -> None:
+def two_players(tmp_path: Path, source: str) -> rulelang.Game:
     path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(OPTIONS).replace("N", "1"), encoding="utf-8")
-    state = rulelang.load(path, players=2).new_initial_state()
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return rulelang.load(path, players=2)
+
+
+def failure_of(game: rulelang.Game) -> tuple[str, int, str]:
+    """The code, line and message of the error that making ``game``'s first state raises."""
+    with pytest.raises(rulelang.RulesRuntimeError) as caught:
+        game.new_initial_state()
+    diagnostic = caught.value.diagnostic
+    return diagnostic.code, diagnostic.span.line, diagnostic.message
+
+
+def test_the_options_of_each_player_and_their_errors_are_the_statements(tmp_path: Path) -> None:
+    state = two_players(tmp_path, OPTIONS.replace("N", "1")).new_initial_state()
     assert [[str(a) for a in state.legal_actions(p)] for p in (0, 1)] == [["1", "2"], ["3"]]   # no copies
     for n, code, message in (("2", "E604", "player 2 has no option in this simultaneous choice"),
                              ("5", "E602", "index 5 is out of range for a list of 3")):
-        path.write_text(textwrap.dedent(OPTIONS).replace("N", n), encoding="utf-8")
-        with pytest.raises(rulelang.RulesRuntimeError) as caught:
-            rulelang.load(path, players=2).new_initial_state()
-        diagnostic = caught.value.diagnostic
-        assert (diagnostic.code, diagnostic.span.line) == (code, 6) and diagnostic.message.startswith(message)
+        found = failure_of(two_players(tmp_path, OPTIONS.replace("N", n)))
+        assert found[:2] == (code, 6) and found[2].startswith(message)
 
 
 SEATS = '''\
@@ -101,14 +110,9 @@ SEATS = '''\
 
 
 def test_a_dummy_seat_in_the_group_is_still_the_rules_error_where_a_game_has_one(tmp_path: Path) -> None:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(SEATS).replace("GROUP", "players"), encoding="utf-8")
-    state = rulelang.load(path, players=2).new_initial_state()
+    state = two_players(tmp_path, SEATS.replace("GROUP", "players")).new_initial_state()
     for player in (0, 1):
         state.apply_action(state.legal_actions(player)[1], player=player)
     assert state.is_terminal() and state.to_json()["globals"]["got"] == [2, 2]
-    path.write_text(textwrap.dedent(SEATS).replace("GROUP", "seats"), encoding="utf-8")
-    with pytest.raises(rulelang.RulesRuntimeError) as caught:
-        rulelang.load(path, players=2).new_initial_state()
-    diagnostic = caught.value.diagnostic
-    assert diagnostic.span.line == 5 and "dummy seat and cannot choose" in diagnostic.message
+    _, line, message = failure_of(two_players(tmp_path, SEATS.replace("GROUP", "seats")))
+    assert line == 5 and "dummy seat and cannot choose" in message
