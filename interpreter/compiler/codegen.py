@@ -330,16 +330,18 @@ class ExpressionWriter(KindKnowledge):
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
         target, index = self.write(node.target, scope), self.write(node.index, scope)
+        end = end_index(node.index)   # the first or the last: in range unless the list is empty
         if is_tuple(self.cat, node.target, scope) and integer_bound(self.cat, node.index, scope) is not None:
             if scope.plain_items:   # (its IndexError caught: loops.py)
                 scope.plain_used = True
                 return f"{target}[{index}]"
+            if end is not None:
+                return f"({target} or {self.module.constant(no_item, '<no item>')}({end}))[{end}]"
             return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
         if self.map_read(node, scope) is not None:   # a player's entry: a missing one, KeyError (Module.locate)
             return f"{target}[{index}]"
         if self._zone_item_kind(node, scope) is not None:
-            end = end_index(node.index)
-            if end is not None:   # the first or the last: in range unless the zone is empty
+            if end is not None:
                 return f"(st.zones[{target}.slot] or {self.module.constant(no_item, '<no item>')}({end}))[{end}]"
             return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
