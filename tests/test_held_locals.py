@@ -117,3 +117,12 @@ def test_a_loop_over_a_list_the_text_proves_takes_it_as_it_is_charged_if_long(tm
         game.new_initial_state()
     diagnostic = caught.value.diagnostic
     assert diagnostic.span.line == 4 and "more than 700 items of work" in diagnostic.message
+
+
+def test_the_options_of_a_zone_are_given_the_action_ids_of_their_components(tmp_path):
+    game = load(tmp_path, TURN.replace("READ", "active"))
+    assert re.search(r"_per\[_p\.index\] = \(_o, tuple\(map\(_k\d+, _o\)\)\)", code(game))
+    state = game.new_initial_state(seed=3)
+    for player in (0, 1):
+        actions = state.legal_actions(player)
+        assert [a.id for a in actions] == [game.catalog.encode(a.value) for a in actions] and len(actions) == 9

@@ -99,14 +99,17 @@ def options_function(compiler: Compiler, node: ast.Simultaneous, note: str) -> O
                    f"    raise _unbound(error, {module.constant(tuple(sorted(scope.keys_read)))}) from None"]
     unique_ = module.constant(unique, "<the options without copies>")
     general = f"{unique_}(_as_list(st, _o))"
+    ids = f"{module.constant(compiler.cat.action_ids, '<the action ids of options>')}(_o)"
     if writer.zone_read(node.source, scope):   # a zone holds a component once: its list, no search for copies
         listed = ["_z = st.zones[_o.slot]", f"_o = tuple(_z) if len(_z) <= {FREE_WORK} else {general}"]
+        codes = module.constant(compiler.cat.code_of.__getitem__, "<the action id of a component>")
+        ids = f"tuple(map({codes}, _o))"   # (every component has one: the catalog's, made before the code)
     else:
         listed = [f"if type(_o) is _ZoneRef and len(st.zones[_o.slot]) <= {FREE_WORK}:",
                   "    _o = tuple(st.zones[_o.slot])", "else:", f"    _o = {general}"]
     name = module.fresh("_s")
     body = [*compute, *listed, "if not _o:", f"    raise {module.constant(no_option)}(_p)",
-            f"_per[_p.index] = (_o, {module.constant(compiler.cat.action_ids, '<the action ids of options>')}(_o))"]
+            f"_per[_p.index] = (_o, {ids})"]
     lines = [f"def {name}(st, env, waiting):  # the options of {note}", "    _per = {}", "    for _p in waiting:",
              *("        " + line for line in body), "    return _per"]
     found: OptionsOf = module.define(name, "\n".join(lines) + "\n")
