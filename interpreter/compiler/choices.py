@@ -34,6 +34,7 @@ PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
 DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
 _MISSING = object()
+new_decision = object.__new__
 _NOT_YET = cast(Value, object())  # a chooser not computed yet (typed as a value: no cast where it is passed)
 _T = TypeVar("_T")
 
@@ -228,7 +229,10 @@ class ChoiceLowering:
             env[picks_key] = picks_now
             chosen, times = decision.chosen, len(to_pick) - len(waiting)
             chosen = tuple(sorted(chosen + (player_index,) * times)) if chosen else (player_index,) * times
-            st.pending = waiting_for(waiting, decision.per_player, chosen, decision.group)
+            following = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
+            following.players, following.per_player, following.chosen = waiting, decision.per_player, chosen
+            following.group = decision.group
+            st.pending = following
 
         def prompt_of(st: State, index: int) -> str:  # (made once: the locals are those of the state asked)
             env = st.frames[-1].env
@@ -239,12 +243,12 @@ class ChoiceLowering:
         def simultaneous(st: State, fr: Frame) -> None:
             env = fr.env
             real = st.game.num_players
-            group = cast("tuple[Player, ...]", as_list(st, players(st, env)))
+            group: tuple[Player, ...] = as_list(st, players(st, env))  # type: ignore[assignment]  # (no cast: a call)
             for p in group if checked else ():
                 if type(p) is not Player or p.index >= real:   # (no call while each is a real player)
                     group = tuple([_choosing_player(st, q, "a simultaneous choice") for q in group])
                     break
-            picks = cast("dict[Value, Value] | None", env.get(picks_key))
+            picks: dict[Value, Value] | None = env.get(picks_key)  # type: ignore[assignment]
             chosen: tuple[int, ...] = ()
             if picks is None:
                 waiting = group
