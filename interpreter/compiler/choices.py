@@ -231,7 +231,7 @@ class ChoiceLowering:
             chosen = tuple(sorted(chosen + (player_index,) * times)) if chosen else (player_index,) * times
             following = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
             following.players, following.per_player, following.chosen = waiting, decision.per_player, chosen
-            following.group = decision.group
+            following.group, following.actions = decision.group, None
             st.pending = following
 
         def prompt_of(st: State, index: int) -> str:  # (made once: the locals are those of the state asked)

@@ -31,7 +31,7 @@ class Picks(Decision):
     the group's order (``players``), their options (``per_player``: those of the players who
     picked are never read), who picked (``chosen``) and the group. What the statement fixes
     (its kind, no single list of options, how it goes on, its prompt and span) is its class's,
-    made once (``picks_of``): a pick makes one of these, with four fields to set."""
+    made once (``picks_of``): a pick makes one of these, with five fields to set."""
 
     __slots__ = ("group",)
     kind = "simultaneous"
@@ -39,12 +39,12 @@ class Picks(Decision):
     options: tuple[Value, ...] = ()
     ids: tuple[int, ...] = ()
     probs: tuple[float, ...] = ()
-    shared = False   # (never kept by states that share it: ``actions`` is never set)
-    actions = None
+    shared = False   # (never shared by states: no list of actions kept for one player)
 
     def __init__(self, players: tuple[int, ...], per_player: dict[int, Options] | None, chosen: tuple[int, ...],
-                 group: tuple[Player, ...]):   # (Decision's own fields: class attributes here)
+                 group: tuple[Player, ...]):   # (Decision's fixed fields: class attributes here)
         self.players, self.per_player, self.chosen, self.group = players, per_player, chosen, group
+        self.actions = None   # (a field a host may set: the instance's own)
 
 
 def picks_of(resume: Callable[[Picks, State, Frame, Value, int], None], prompt_of: Callable[[State, int], str],
