@@ -91,7 +91,31 @@ def test_large_or_other_values_of_a_field_keep_the_checked_arithmetic(tmp_path):
 def test_the_seed_games_read_fields_and_items_of_zones_in_place():
     game = rulelang.load(ROOT / "games" / "asterix.rules", players=4)
     listing = game.generated_code()
-    assert ".fields[" in listing and "<an item of a zone>" in listing and "_plus(st, _times(" not in listing
+    assert ".fields[" in listing and "<no item>" in listing and "_plus(st, _times(" not in listing
+
+
+@pytest.mark.parametrize(("index", "in_place"), [("0", True), ("-1", True), ("1", False)])
+@pytest.mark.parametrize(("read", "general"), [("other[I].rank", "<an item of a zone>"),
+                                               ("[c.rank for c in other][I]", "<an item of a list>")])
+def test_the_first_or_last_item_of_a_zone_or_list_is_read_in_place_with_the_same_error(tmp_path, index, in_place,
+                                                                                      read, general):
+    game = load(tmp_path, f'''\
+        game "G" {{ players 1 }}
+        component card {{ rank: int }}
+        zone pile: card visible all
+        zone other: card visible all
+        deck cards: card in pile = [card(rank: r) for r in 1..3]
+        var n: int = 0
+        phase p {{
+          n = {read.replace("other", "pile").replace("I", index)}
+          n = n + {read.replace("I", index)}
+          end game
+        }}
+    ''')
+    listing = game.generated_code()
+    assert (general not in listing) is in_place and ("<no item>" in listing) is in_place
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 9 and diagnostic.message == f"index {index} is out of range for a list of 0 (in p)"
 
 
 def test_a_field_of_a_value_computed_once_is_one_call_with_the_same_error(tmp_path):

@@ -58,8 +58,8 @@ def test_a_choice_over_a_zone_offers_what_a_list_of_its_components_offers(monkey
     from_zone = rulelang.load(HANDS.replace("SOURCE", "p.hand"))
     from_list = rulelang.load(HANDS.replace("SOURCE", "[x for x in p.hand]"))
     searched = []
-    unique = choices._unique
-    monkeypatch.setattr(choices, "_unique", lambda items: searched.append(items) or unique(items))
+    unique = choices.unique
+    monkeypatch.setattr(choices, "unique", lambda items: searched.append(items) or unique(items))
     for seed in range(6):
         zone_games = play_out(from_zone, seed)
         assert not searched   # a zone's components: no search for copies

@@ -258,22 +258,34 @@ def test_count_tells_false_and_none_from_zero(tmp_path):
     assert game.new_initial_state().to_json()["globals"]["counted"] == [3, 2, 2, 2]
 
 
-def test_membership_of_a_short_list_and_a_players_zone_read_in_place(tmp_path):
-    game = load(tmp_path, '''\
-        game "G" { players 1 }
-        component card { rank: int }
+def _membership_game(tmp_path, rebound: str):
+    return load(tmp_path, f'''\
+        game "G" {{ players 1 }}
+        component card {{ rank: int }}
         zone pile: card
         player zone hand: card
         deck cards: card in pile = [card(rank: 1), card(rank: 2)]
         var found: list[bool] = []
-        phase p {
+        phase p {{
           let q = players[0]
-          q = players[0]   # (assigned again: read from the environment, its kind not known)
+          {rebound}
           move top(pile) to q.hand
           found = [q in players, 3 in [1, 2], size(q.hand) == 1, top(pile) in q.hand, top(q.hand) in q.hand]
           end game
-        }
+        }}
     ''')
+
+
+def test_membership_of_a_short_list_and_a_players_zone_read_in_place(tmp_path):
+    game = _membership_game(tmp_path, "")
+    listing = code(game)
+    assert "in _as_list(st, " not in listing   # q held (compiler/held.py): q.hand a zone,
+    assert "<a zone, looked at in place>" in game.generated_code()     # looked at in place (charged as as_list)
+    assert game.new_initial_state().to_json()["globals"]["found"] == [True, False, True, False, True]
+
+
+def test_membership_of_a_players_zone_of_a_local_assigned_again(tmp_path):
+    game = _membership_game(tmp_path, "q = players[0]   # (assigned again: read from the environment)")
     listing = code(game)
     assert "in _as_list(st, " in listing and "[env[_k" in listing   # a zone is still made a list (and charged)
     assert game.new_initial_state().to_json()["globals"]["found"] == [True, False, True, False, True]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import rulelang
 
 GROUP = '''\
@@ -44,3 +46,73 @@ def test_a_state_saved_or_cloned_between_picks_goes_on_alike(tmp_path: Path) -> 
         copy.apply_action(copy.legal_actions(2)[0], player=2)
         copy.apply_action(copy.legal_actions(0)[1], player=0)
     assert [c.to_json()["globals"]["got"] for c in copies] == [[2, 3, 1]] * 3
+
+
+def test_a_pick_makes_the_next_decision_of_the_statement_with_the_options_already_computed(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
+    state = rulelang.load(path, players=3).new_initial_state()
+    first = state.pending
+    asked = [(state.prompt(p), state.decision(p).span, state.decision(p).kind) for p in (0, 2)]
+    state.apply_action(state.legal_actions(1)[0], player=1)
+    after = state.pending
+    assert type(after) is type(first) and after is not first and after.per_player is first.per_player
+    assert [(state.prompt(p), state.decision(p).span, state.decision(p).kind) for p in (0, 2)] == asked
+    assert after.kind == "simultaneous" and after.players == (0, 2) and after.chosen == (1, 1)
+
+
+OPTIONS = '''\
+    game "G" { players 2 }
+    player var n: int = 0
+    var got: list[int] = []
+    phase p {
+      players[1].n = N
+      simultaneous q in players choose x in [[1, 1, 2], [3, 3], []][q.n]
+      got = [x[q] for q in players]
+      end game
+    }
+'''
+
+
+def two_players(tmp_path: Path, source: str) -> rulelang.Game:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return rulelang.load(path, players=2)
+
+
+def failure_of(game: rulelang.Game) -> tuple[str, int, str]:
+    """The code, line and message of the error that making ``game``'s first state raises."""
+    with pytest.raises(rulelang.RulesRuntimeError) as caught:
+        game.new_initial_state()
+    diagnostic = caught.value.diagnostic
+    return diagnostic.code, diagnostic.span.line, diagnostic.message
+
+
+def test_the_options_of_each_player_and_their_errors_are_the_statements(tmp_path: Path) -> None:
+    state = two_players(tmp_path, OPTIONS.replace("N", "1")).new_initial_state()
+    assert [[str(a) for a in state.legal_actions(p)] for p in (0, 1)] == [["1", "2"], ["3"]]   # no copies
+    for n, code, message in (("2", "E604", "player 2 has no option in this simultaneous choice"),
+                             ("5", "E602", "index 5 is out of range for a list of 3")):
+        found = failure_of(two_players(tmp_path, OPTIONS.replace("N", n)))
+        assert found[:2] == (code, 6) and found[2].startswith(message)
+
+
+SEATS = '''\
+    game "G" { players 2  dummies 1 }
+    var got: list[int] = []
+    phase p {
+      let group = [s for s in GROUP]
+      simultaneous q in group choose x in [1, 2]
+      got = [x[q] for q in group]
+      end game
+    }
+'''
+
+
+def test_a_dummy_seat_in_the_group_is_still_the_rules_error_where_a_game_has_one(tmp_path: Path) -> None:
+    state = two_players(tmp_path, SEATS.replace("GROUP", "players")).new_initial_state()
+    for player in (0, 1):
+        state.apply_action(state.legal_actions(player)[1], player=player)
+    assert state.is_terminal() and state.to_json()["globals"]["got"] == [2, 2]
+    _, line, message = failure_of(two_players(tmp_path, SEATS.replace("GROUP", "seats")))
+    assert line == 5 and "dummy seat and cannot choose" in message

@@ -29,9 +29,9 @@ MOVES = '''\
 '''
 
 
-def load(tmp_path: Path, size: int) -> rulelang.Game:
+def load(tmp_path: Path, size: int, source: str = MOVES) -> rulelang.Game:
     path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(MOVES).replace("SIZE", str(size)), encoding="utf-8")
+    path.write_text(textwrap.dedent(source).replace("SIZE", str(size)), encoding="utf-8")
     return rulelang.load(path, players=1)
 
 
@@ -45,3 +45,20 @@ def test_a_short_zone_moves_in_place_keeping_its_order(tmp_path: Path) -> None:
 def test_a_long_zone_is_still_charged_to_the_step_budget(tmp_path: Path) -> None:
     (diagnostic,) = failure(load(tmp_path, 120)).diagnostics
     assert diagnostic.span.line == 8 and "more than 100 items of work" in diagnostic.message
+
+
+PLAYER_MOVES = MOVES.replace("zone other: card visible all", "player zone other: card visible all\n"
+                             "    player zone back: card visible all").replace(
+    "move pile to other\n      ranks = [c.rank for c in other]",
+    "for p in players {\n        move pile to p.other\n        move p.other to p.back\n"
+    "        move p.back[0] to p.other\n      }\n      ranks = [c.rank for c in players[0].back]")
+
+
+def test_a_zone_or_a_component_known_from_the_text_moves_without_a_test_of_its_kind(tmp_path: Path) -> None:
+    game = load(tmp_path, 40, PLAYER_MOVES)
+    gather = next(unit for unit in code(game).split("\ndef ") if "move_all" in unit)
+    assert "is _ZoneRef" not in gather and "is _Component:" not in gather and "st.move(" in gather
+    state = game.new_initial_state()
+    assert state.to_json()["globals"]["ranks"] == list(range(2, 41))
+    (diagnostic,) = failure(load(tmp_path, 120, PLAYER_MOVES)).diagnostics   # a long one: charged, as before
+    assert diagnostic.span.line == 10 and "more than 100 items of work" in diagnostic.message

@@ -12,18 +12,21 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
 from rulelang import ast
-from rulelang.boards import Space
 from rulelang.syntax.placeholders import PLACEHOLDER
 
 from ..model.problems import unchecked
-from ..model.program import Code, Decision, Env, Frame, Options
-from ..model.values import Component, EnumValue, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
+from ..model.program import Code, Decision, Env, Frame
+from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
+from .held import map_promise
 from .known import known_list
 from .module import Inline, Module
+from .picks import Picks, options_function, picks_of, unique
 from .scope import Scope
 
 if TYPE_CHECKING:
+    from rulelang.diagnostics import Span
+
     from ..state.state import State
     from .lower import Box, Compiler
 
@@ -33,7 +36,7 @@ PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
 DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
 _MISSING = object()
-_NO_PICKS: dict[Value, Value] = {}   # (never written: a pick copies the picks)
+new_decision = object.__new__
 _NOT_YET = cast(Value, object())  # a chooser not computed yet (typed as a value: no cast where it is passed)
 _T = TypeVar("_T")
 
@@ -108,7 +111,7 @@ class ChoiceLowering:
                 decision = None
             if decision is None:
                 if not distinct:
-                    options = _unique(options)
+                    options = unique(options)
                 if not options:
                     if has_otherwise:
                         fr.pc = otherwise_box[0]
@@ -210,89 +213,100 @@ class ChoiceLowering:
         their own, and the picks are known together, as a map from player to pick."""
         compiler = self.compiler
         players, pvar, var = compiler.expr(node.players), node.player_var, node.var
+        checked = not self.real_players(node.players)
         outer = pvar in compiler.scope
         compiler.scope.add(pvar)
-        source = compiler.expr(node.source)
         prompt = self.prompt(node.prompt, f"choose {var} in {source_text(node.source)} (everyone at once)")
+        options = self.options_kind(node)
+        generated = options_function(compiler, node, f"the simultaneous choice at {_where(node.span)}")
         if not outer:
             compiler.scope.discard(pvar)  # the player variable is only bound in the options' list
         compiler.bind_plain(var)
-        action_ids, seats = compiler.cat.action_ids, compiler.cat.players
+        compiler.hold(var, map_promise(options))   # (if no other statement binds it: held.py)
+        seats = compiler.cat.players
         compiler.counter += 1
         picks_key = f"$picks{compiler.counter}"
         span = node.span
 
-        def waiting_for(group: list[Player], to_pick: tuple[int, ...], chosen: tuple[int, ...],
-                        per_player: dict[int, Options]) -> Decision:
-            """The decision of ``to_pick`` (the players of ``group`` who have not picked yet,
-            in its order), whose options are ``per_player``, after ``chosen`` picked. A pick
-            changes neither the state nor what the others may pick (their options read the
-            state, not the picks): the next decision keeps their options, as running the
-            operation again would compute them; the last pick makes the map of the picks, as
-            running it again would, and goes on."""
-
-            def resume(st: State, fr: Frame, value: Value, player_index: int) -> None:
-                env = fr.env
-                picks_now = dict(cast("dict[Value, Value]", env.get(picks_key, _NO_PICKS)))
-                picks_now[seats[player_index]] = value
-                times = to_pick.count(player_index)   # (once, unless the group names a player twice)
-                if times == 1:
-                    at = to_pick.index(player_index)
-                    waiting = to_pick[:at] + to_pick[at + 1:]
-                else:
-                    waiting = tuple([i for i in to_pick if i != player_index])
-                if not waiting:  # all picked: known together
-                    env.pop(picks_key, None)
-                    env[var] = {p: picks_now[p] for p in group}
-                    fr.pc += 1
-                    return
-                env[picks_key] = picks_now
-                rest = per_player.copy()   # the others: the same options
-                rest.pop(player_index, None)
-                chosen_now = tuple(sorted(chosen + (player_index,) * times))
-                st.pending = waiting_for(group, waiting, chosen_now, rest)
-            return Decision("simultaneous", to_pick, (), (), resume, (), per_player, chosen, prompt_of, span, "")
+        def resume(decision: Picks, st: State, fr: Frame, value: Value, player_index: int) -> None:
+            """A pick of a player of ``decision``: the others are left to pick, with the same
+            options (a pick changes neither the state nor what the others may pick: running
+            the operation again would compute them); the last pick makes the map of the picks,
+            as running it again would, and goes on."""
+            env = fr.env
+            picks: dict[Value, Value] | None = env.get(picks_key)  # type: ignore[assignment]  # (no cast: a call)
+            picks_now: dict[Value, Value] = {seats[player_index]: value} if picks is None \
+                else {**picks, seats[player_index]: value}
+            to_pick = decision.players
+            at = to_pick.index(player_index)
+            waiting = to_pick[:at] + to_pick[at + 1:]
+            if player_index in waiting:   # (a player the group names twice picks once for both)
+                waiting = tuple([i for i in waiting if i != player_index])
+            if not waiting:  # all picked: known together
+                if picks is not None:
+                    del env[picks_key]
+                env[var] = {p: picks_now[p] for p in decision.group}
+                fr.pc += 1
+                return
+            env[picks_key] = picks_now
+            chosen, times = decision.chosen, len(to_pick) - len(waiting)
+            chosen = tuple(sorted(chosen + (player_index,) * times)) if chosen else (player_index,) * times
+            following = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
+            following.players, following.per_player, following.chosen = waiting, decision.per_player, chosen
+            following.group, following.actions = decision.group, None
+            st.pending = following
 
         def prompt_of(st: State, index: int) -> str:  # (made once: the locals are those of the state asked)
             env = st.frames[-1].env
             return _bound(env, pvar, st.game.catalog.players[index], lambda: prompt(st, env, index))
 
-        def options_of(st: State, env: Env, waiting: list[Player]) -> dict[int, Options]:
-            """The options of each player of ``waiting`` (``pvar`` bound to each in turn, a
-            variable of that name outside kept), with their action ids."""
-            per_player: dict[int, Options] = {}
-            old = env.get(pvar, _MISSING)
-            try:
-                for p in waiting:
-                    env[pvar] = p
-                    found = source(st, env)
-                    options: tuple[Value, ...]
-                    if type(found) is ZoneRef and len(st.zones[found.slot]) <= FREE_WORK:  # as as_list reads it
-                        options = tuple(st.zones[found.slot])   # a zone holds a component once (no copies)
-                    else:
-                        options = _unique(as_list(st, found))
-                    if not options:
-                        raise RuleError(f"{p} has no option in this simultaneous choice", "E604")
-                    per_player[p.index] = (options, action_ids(options))
-            finally:
-                _restore(env, pvar, old)
-            return per_player
+        options_of = generated   # (picks.py)
 
         def simultaneous(st: State, fr: Frame) -> None:
             env = fr.env
             real = st.game.num_players
-            group = [p if type(p) is Player and p.index < real else _choosing_player(st, p, "a simultaneous choice")
-                     for p in as_list(st, players(st, env))]
-            picks = cast("dict[Value, Value]", env.get(picks_key, _NO_PICKS))
-            waiting = [p for p in group if p not in picks]
+            group: tuple[Player, ...] = as_list(st, players(st, env))  # type: ignore[assignment]  # (no cast: a call)
+            for p in group if checked else ():
+                if type(p) is not Player or p.index >= real:   # (no call while each is a real player)
+                    group = tuple([_choosing_player(st, q, "a simultaneous choice") for q in group])
+                    break
+            picks: dict[Value, Value] | None = env.get(picks_key)  # type: ignore[assignment]
+            chosen: tuple[int, ...] = ()
+            if picks is None:
+                waiting = group
+            else:
+                waiting = tuple([p for p in group if p not in picks])
+                chosen = tuple(sorted([p.index for p in group if p in picks]))
             if not waiting:
-                env[var] = {p: picks[p] for p in group}
+                env[var] = {p: picks[p] for p in group} if picks is not None else {}
                 env.pop(picks_key, None)
                 fr.pc += 1
                 return
-            chosen = tuple(sorted([p.index for p in group if p in picks])) if picks else ()
-            st.pending = waiting_for(group, tuple([p.index for p in waiting]), chosen, options_of(st, env, waiting))
+            st.pending = waiting_for(tuple([p.index for p in waiting]), options_of(st, env, waiting), chosen, group)
+        waiting_for = picks_of(resume, prompt_of, span)   # (the decisions of this statement)
         code.stops.add(compiler.emit(code, simultaneous, span))
+
+    def real_players(self, node: ast.Expr) -> bool:
+        """Whether ``node`` is certainly a list of real players: proven a list of players
+        (held, or built of players) in a game that has no dummy seat."""
+        compiler = self.compiler
+        if len(compiler.cat.players) != len(compiler.cat.real_players):
+            return False
+        scope = Scope(set(compiler.scope), compiler.key, {}, "0")
+        compiler.writer.held.learn_running(scope)
+        return compiler.writer.items_kind(node, scope) == (Player, 1)
+
+    def options_kind(self, node: ast.Simultaneous) -> tuple[type, int] | None:
+        """What the list of options of each player of ``node`` certainly is (its player
+        variable bound to a player), or None."""
+        compiler = self.compiler
+        scope = Scope(set(compiler.scope), compiler.key, {}, "0")
+        compiler.writer.held.learn_running(scope)
+        scope.held_names[node.player_var] = text = f"env[{compiler.module.constant(compiler.key(node.player_var))}]"
+        scope.kinds[text] = (Player, 0)
+        if compiler.writer.zone_read(node.source, scope):   # a zone's items are components
+            return Component, 1
+        return compiler.writer.items_kind(node.source, scope)
 
     def prompt(self, node: ast.Prompt | None, default: str) -> PromptOf:
         """``f(st, env, player) -> str``: the text of a choice's prompt, its placeholders
@@ -315,6 +329,10 @@ class ChoiceLowering:
                 out += [shown, text]
             return "".join(out)
         return render
+
+
+def _where(span: Span) -> str:
+    return f"line {span.line}, column {span.column}"
 
 
 def _prompt_of_running(prompt: PromptOf) -> Callable[[State, int], str]:
@@ -362,29 +380,6 @@ def _restore(env: Env, var: str, old: object) -> None:
         env.pop(var, None)
     else:
         env[var] = cast(Value, old)  # not _MISSING: the value the variable had
-
-
-_SAME_WHEN_EQUAL = frozenset({int, str, bool, type(None), Space, Component, Player, EnumValue})
-
-
-def _unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
-    """``items`` without copies, the first of each kept: the options of a choice."""
-    try:
-        if len(set(items)) == len(items):  # no two are equal: none is a copy of another
-            return items
-    except TypeError:  # a value that cannot be hashed
-        pass
-    if {type(item) for item in items} <= _SAME_WHEN_EQUAL:  # equal is the same option: a dict keeps one
-        return tuple(dict.fromkeys(items))
-    seen: set[int | str]
-    out: list[Value]
-    seen, out = set(), []
-    for item in items:
-        key = item if isinstance(item, (int, str)) else id(item)
-        if key not in seen:
-            seen.add(key)
-            out.append(item)
-    return tuple(out)
 
 
 def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],

@@ -29,7 +29,7 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
-from .fields import field_everywhere, field_of, only_field, zone_item
+from .fields import end_index, field_everywhere, field_of, no_item, only_field, zone_item
 from .integers import integer_bound, is_tuple, short_list, sum_fits
 from .kinds import KindKnowledge
 from .known import known_query
@@ -293,7 +293,7 @@ class ExpressionWriter(KindKnowledge):
         obj = self.write(target, scope)
         name = self.module.constant(node.name)
         known = scope.kinds.get(obj) or known_kind(promise_of(self.cat, target, scope)) \
-            or self._zone_item_kind(target, scope)
+            or self._zone_item_kind(target, scope) or self.entry_kind(target, scope)
         if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
             return f"({self._read(readers[known[0]], obj, node.name, scope)})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")) and only_field(cat, node.name):
@@ -334,12 +334,19 @@ class ExpressionWriter(KindKnowledge):
 
     def _Index(self, node: ast.Index, scope: Scope) -> str:
         target, index = self.write(node.target, scope), self.write(node.index, scope)
+        end = end_index(node.index)   # the first or the last: in range unless the list is empty
         if is_tuple(self.cat, node.target, scope) and integer_bound(self.cat, node.index, scope) is not None:
             if scope.plain_items:   # (its IndexError caught: loops.py)
                 scope.plain_used = True
                 return f"{target}[{index}]"
+            if end is not None:
+                return f"({target} or {self.module.constant(no_item, '<no item>')}({end}))[{end}]"
             return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
+        if self.map_read(node, scope) is not None:   # a player's entry: a missing one, KeyError (Module.locate)
+            return f"{target}[{index}]"
         if self._zone_item_kind(node, scope) is not None:
+            if end is not None:
+                return f"(st.zones[{target}.slot] or {self.module.constant(no_item, '<no item>')}({end}))[{end}]"
             return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"

@@ -13,7 +13,9 @@ another kind the read raises before anything uses it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
+
+from rulelang import ast
 
 from ..model.values import Component, RuleError, Value, kind_of
 from ..tables.attributes import ComponentField, attribute_readers
@@ -63,6 +65,22 @@ def field_of(name: str) -> Callable[[Value], Value]:
             return obj.fields[name]
         raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
     return read
+
+
+def end_index(node: ast.Expr) -> int | None:
+    """0 or -1, where ``node`` is that literal (the first or the last item: any item of a
+    list that is not empty); else None."""
+    if isinstance(node, ast.Literal) and type(node.value) is int and node.value in (0, -1):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and node.op == "-" and isinstance(node.operand, ast.Literal) \
+            and type(node.operand.value) is int and node.operand.value == 1:
+        return -1
+    return None
+
+
+def no_item(key: int) -> NoReturn:
+    """The error of ``zone[key]`` (0 or -1) of an empty zone: ``zone_item``'s."""
+    raise RuleError(f"index {key} is out of range for a list of 0")
 
 
 def zone_item(st: State, zone: ZoneRef, key: int) -> Value:

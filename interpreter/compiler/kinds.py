@@ -10,6 +10,7 @@ from rulelang.boards import Space
 from ..model.values import Component, Player, Value, ZoneRef
 from ..tables.attributes import PlayerZone, attribute_readers
 from ..tables.catalog import Catalog
+from ..tables.declared import Declared
 from .integers import integer_bound, is_constant, items_bound
 from .scope import Scope, known_kind, promise_of, value_kind
 
@@ -72,11 +73,29 @@ class KindKnowledge:
             return Space, _BOARD_QUERY_KINDS[node.function]
         if isinstance(node, ast.Index):   # an item of a list of known items (or the error of the index)
             items = self.items_kind(node.target, scope)
-            return (items[0], items[1] - 1) if items is not None and items[1] >= 1 else None
+            if items is not None and items[1] >= 1:
+                return items[0], items[1] - 1
+            return self.entry_kind(node, scope) or self._zone_item_kind(node, scope)
         if isinstance(node, ast.IfExpr):
             then = self.items_kind(node.then, scope)
             return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
         return known_kind(promise_of(cat, node, scope)) or self._built_kind(node, scope)   # (results.py)
+
+    def map_read(self, node: ast.Index, scope: Scope) -> Declared | None:
+        """The type of the entries of ``node``'s map, if it is ``m[p]`` of a map held to its
+        type (a simultaneous choice's, held.py) and a key known to be a player; else None."""
+        promise = promise_of(self.cat, node.target, scope)
+        if promise is None or promise.cls is not dict or self.items_kind(node.index, scope) != (Player, 0):
+            return None
+        return promise.item
+
+    def entry_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
+        """The kind of ``m[p]``, an entry of a held map of entries of a known kind (a
+        missing entry is the error of the read)."""
+        if not isinstance(node, ast.Index):
+            return None
+        promise = promise_of(self.cat, node.target, scope)
+        return known_kind(promise.item) if promise is not None and promise.cls is dict else None
 
     def _zone_item_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         """(Component, 0) if ``node`` is ``z[i]`` of a zone ``z`` and an integer ``i`` proven

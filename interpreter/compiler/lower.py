@@ -25,10 +25,12 @@ from ..tables.runtime import make_room_for_calls
 from .chance import ChanceLowering
 from .choices import ChoiceLowering
 from .codegen import ExpressionWriter
-from .lets import names_bound_once
+from .held import let_promise
+from .lets import bound_by_one, facts_of, names_bound_once
 from .module import Module
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
 from .resumable import write_run
+from .scope import Scope
 from .unpaused import Snapshot, UnpausedWriter, pauses_at_once, snapshot
 
 if TYPE_CHECKING:
@@ -78,6 +80,10 @@ class Compiler:
         self.jumps: dict[int, Box] = {}
         self.targets: list[Box] = []
         self.block_writer = ProcedureWriter(self, self.never_pausing, in_env=True)
+        # The names of the procedure being lowered that one statement alone binds, and the
+        # locals its code holds to their type across pauses (held.py), into its ``Code.held``.
+        self.once: frozenset[str] = frozenset()
+        self.held_locals: dict[str, Declared] | None = None
         self.choices = ChoiceLowering(self)   # the statements that ask a player (choices.py)
         self.chance = ChanceLowering(self)     # and those that draw (chance.py)
 
@@ -118,7 +124,9 @@ class Compiler:
         decl = self.cat.procedures.get(name) if params else None   # its parameters held to their types
         self.writer.held.enter(decl, lambda param: f"env[{self.module.constant(param)}]")
         self.block_writer.once = names_bound_once(params, body)   # (its lets read in place: procedures.py)
+        self.once, self.held_locals = bound_by_one(params, body), code.held
         self.block(body, code)
+        self.once, self.held_locals = frozenset(), None
         self.writer.held.enter(None, str)
         self._thread()
         write_run(code, self.module)
@@ -201,6 +209,21 @@ class Compiler:
         self.block_names[-1].add(name)
         return self.key(name)
 
+    def hold(self, name: str, promise: Declared | None) -> None:
+        """Hold the local ``name``, which one statement alone binds, to ``promise`` from
+        here on (held.py): its code reads it as the type promises, a saved frame is checked."""
+        if promise is None or name not in self.once or self.held_locals is None:
+            return
+        self.held_locals[name] = promise
+        self.writer.held.hold(name, f"env[{self.module.constant(name)}]", promise)
+
+    def hold_let(self, node: ast.Let, scope: Scope) -> None:
+        """Hold the local of ``node`` to what the text proves of its value, read in ``scope``,
+        if no other statement binds it."""
+        if node.name in self.once and self.held_locals is not None:
+            self.writer.held.learn_running(scope)
+            self.hold(node.name, let_promise(facts_of(self.writer, node.value, scope)))
+
     def bind_plain(self, name: str) -> str:
         """Bind ``name`` by a 'for', a 'choose' or a chance event: the same variable as any
         other of that name in the procedure."""
@@ -247,6 +270,7 @@ class Compiler:
 
     def _s_Let(self, node: ast.Let, code: Code) -> None:
         value = self.expr(node.value)
+        self.hold_let(node, Scope(set(self.scope), self.key, {}, "0"))
         name = self.bind_let(node.name, node.span)
 
         def let(st: State, env: Env) -> None:

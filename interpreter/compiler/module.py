@@ -130,6 +130,9 @@ class Module:
         if isinstance(error, KeyError) and innermost.startswith("<rules:") and error.args \
                 and isinstance(error.args[0], str):  # a local of a block read before it has a value
             error = runtime.no_value(error.args[0])
+        elif isinstance(error, KeyError) and innermost.startswith("<rules:") and error.args \
+                and type(error.args[0]) is Player:   # a map read in place without that player's entry
+            error = runtime.no_entry(error.args[0])
         elif isinstance(error, NameError):
             local = re.search(r"'(_l\d+)'", str(error))
             key = self._local_names[filename].get(local.group(1)) if local else None

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from rulelang import ast
 
-from ..model.values import ZoneRef
+from ..model.values import Component, ZoneRef
 from ..tables.builtins import AGGREGATES, FREE_WORK
 from ..tables.catalog import Catalog
 from .module import Module
@@ -33,9 +33,12 @@ def top_of(node: ast.Expr, cat: Catalog) -> ast.Expr | None:
     return node.args[0]
 
 
-def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], module: Module) -> list[str]:
+def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], module: Module,
+               certain: Callable[[ast.Expr], type | None] = lambda node: None) -> list[str]:
     """The lines (indented from 0) of ``move what to destination``: the destination is
-    evaluated first, then what moves, as ``effects.move`` receives them."""
+    evaluated first, then what moves, as ``effects.move`` receives them. ``certain``: the
+    class an expression certainly has (a zone, a component), where the text proves it: its
+    kind is then not tested."""
     zone = top_of(node.what, cat)
     what = write(node.what if zone is None else zone)
     to = write(node.to)
@@ -43,7 +46,7 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     where = to if to_slot is not None else module.fresh("_t")  # (a constant is read where it is used)
     moved = what if what_slot is not None else module.fresh("_t")
     lines = [f"{name} = {text}" for name, text in ((where, to), (moved, what)) if name != text]
-    to_zone = "" if to_slot is not None else f"type({where}) is _ZoneRef"
+    to_zone = "" if to_slot is not None or certain(node.to) is ZoneRef else f"type({where}) is _ZoneRef"
     to_slot = to_slot if to_slot is not None else f"{where}.slot"
     if zone is not None:
         what_zone = "" if what_slot is not None else f"type({moved}) is _ZoneRef"
@@ -51,6 +54,11 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
         return lines + _tested([to_zone, what_zone], f"st.move_top({what_slot}, {to_slot})",
                                f"_move(st, {where}, _top(st, {moved}))")
     general = f"_move(st, {where}, {moved})"
+    moving = certain(node.what) if zone is None and what_slot is None else None
+    if moving is ZoneRef:   # a whole zone, known to be one
+        what_slot = f"{moved}.slot"
+    if moving is Component:
+        return lines + _tested([to_zone], f"st.move({moved}, {to_slot})", general)
     if what_slot is not None:  # a whole zone that the rules name
         return lines + _tested([to_zone, f"len(st.zones[{what_slot}]) <= {FREE_WORK}"],
                                f"st.move_all({what_slot}, {to_slot})", general)

@@ -24,11 +24,14 @@ from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
 from ..model.program import Op
+from ..model.values import Component, ZoneRef
 from ..tables.attributes import owned_variable
+from ..tables.builtins import FREE_WORK
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
+from .integers import is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
-from .module import Inline
+from .module import CHEAP, Inline
 from .moves import move_lines
 from .scope import Scope, known_kind, promise_of
 from .tokens import TokenWriter
@@ -217,7 +220,7 @@ class ProcedureWriter:
         """Where the names of an expression of the procedure live, and what its 'let'
         locals and the loop variables around it are known to hold."""
         c = self.compiler
-        if self.in_env:   # (the variables of the loops around it that are read as Python locals)
+        if self.in_env:   # (the variables of the loops and the 'let's around it read as Python locals)
             held = set(self.held_locals.values())
             return teach(Scope(set(c.scope), c.key, dict(self.held_locals), "0"),
                          {local: facts for local, facts in self.known.items() if local in held})
@@ -241,6 +244,8 @@ class ProcedureWriter:
 
     def _Let(self, node: ast.Let, indent: int) -> None:
         value, facts = self.expr(node.value), self.let_facts(node)
+        if self.in_env:   # (a local of a procedure that may pause: held across pauses, held.py)
+            self.compiler.hold_let(node, self.scope())
         local = self.local(self.compiler.bind_let(node.name, node.span))
         if local.startswith("env[") and node.name in self.once:   # (also in a Python local, read there)
             held = self.held_locals[node.name] = self.module.fresh("_l")
@@ -255,7 +260,11 @@ class ProcedureWriter:
 
     def let_facts(self, node: ast.Let) -> Facts | None:
         """What the local of ``node`` certainly holds, if no other statement binds it (lets.py)."""
-        return facts_of(self.compiler.writer, node.value, self.scope()) if node.name in self.once else None
+        if node.name not in self.once:
+            return None
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as writing the value did)
+        return facts_of(self.compiler.writer, node.value, scope)
 
     def _Assign(self, node: ast.Assign, indent: int) -> None:
         value, target, c = self.expr(node.value), node.target, self.compiler
@@ -310,11 +319,11 @@ class ProcedureWriter:
     def _For(self, node: ast.For, indent: int) -> None:
         if self.in_env:
             self.compiler.counter += 1  # as the lowering would: its other loops keep their names
-        source = self.expr(node.source)
+        items = self._listed(node.source)
         var = self.local(self.compiler.bind_plain(node.var))
         held = self.module.fresh("_l") if var.startswith("env[") and not _rebound(node) else None
         # (in the environment: the item also in a Python local, which the body reads)
-        self.emit(indent, f"for {held or var} in _as_list(st, {source}):", node.span)
+        self.emit(indent, f"for {held or var} in {items}:", node.span)
         if held is not None:
             self.emit(indent + 1, f"{var} = {held}", node.span)
             outer_held, self.held_locals[node.var], var = self.held_locals.get(node.var), held, held
@@ -330,6 +339,19 @@ class ProcedureWriter:
             self.held_locals.pop(node.var)
             if outer_held is not None:
                 self.held_locals[node.var] = outer_held
+
+    def _listed(self, node: ast.Expr) -> str:
+        """``as_list`` of ``node``, the source of a loop: itself where it is a short list
+        (a literal, ``players``...), or a list the text proves, read at no cost, when short
+        (as_list's own test: a long one is charged)."""
+        scope, writer = self.scope(), self.compiler.writer
+        writer.held.learn_running(scope)
+        source = writer.write(node, scope)
+        if short_list(self.cat, node, scope):
+            return source
+        if CHEAP.match(source) and is_tuple(self.cat, node, scope):
+            return f"({source} if len({source}) <= {FREE_WORK} else _as_list(st, {source}))"
+        return f"_as_list(st, {source})"
 
     def _learn_item(self, var: str, node: ast.For) -> None:
         """What the loop variable ``var`` holds in the body of ``node``, when the kind or the
@@ -364,8 +386,16 @@ class ProcedureWriter:
         self.emit(indent, "continue", node.span)
 
     def _Move(self, node: ast.Move, indent: int) -> None:
-        for line in move_lines(node, self.cat, self.expr, self.module):
+        for line in move_lines(node, self.cat, self.expr, self.module, self._certain_class):
             self.emit(indent, line, node.span)
+
+    def _certain_class(self, node: ast.Expr) -> type | None:
+        """ZoneRef or Component, if ``node`` is certainly a zone or a component; else None."""
+        scope, writer = self.scope(), self.compiler.writer
+        writer.held.learn_running(scope)
+        if writer.zone_read(node, scope):
+            return ZoneRef
+        return Component if writer.items_kind(node, scope) == (Component, 0) else None
 
     def _supply(self, name: str, span: Span) -> str:
         """The supply a 'gain'/'pay' names: a supply, or a variable holding one."""

@@ -112,6 +112,11 @@ class HeldParameters:
             return
         self.running = {name: (text(name), promise) for name, promise in self.of(decl).items()}
 
+    def hold(self, name: str, text: str, promise: Declared) -> None:
+        """From here on in the procedure being compiled, its local ``name`` (read as
+        ``text``, an entry of the environment) holds a value of type ``promise`` (held.py)."""
+        self.running[name] = (text, promise)
+
     def of(self, decl: ast.ProcedureDecl | ast.FunctionDecl) -> dict[str, Declared]:
         """The held parameters of a procedure or a function of the ruleset."""
         found = self._of.get(decl.name + ("()" if isinstance(decl, ast.FunctionDecl) else ""))

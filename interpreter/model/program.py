@@ -19,6 +19,7 @@ from .values import RuleError, Value, display
 
 if TYPE_CHECKING:
     from ..state.state import State
+    from ..tables.declared import Declared
 
 Env: TypeAlias = dict[str, Value]
 """The local values of a running procedure, by name."""
@@ -77,7 +78,7 @@ class Ops(list[Op]):
 class Code:
     """One lowered procedure or phase: its operations and the span of each."""
 
-    __slots__ = ("legacy", "legacy_size", "local", "name", "ops", "shapes", "spans", "stops")
+    __slots__ = ("held", "legacy", "legacy_size", "local", "name", "ops", "shapes", "spans", "stops")
 
     def __init__(self, name: str):
         self.name = name
@@ -99,6 +100,10 @@ class Code:
         # block is now one: the operation (index) that starts at each of those positions.
         self.legacy: dict[int, int] = {}
         self.legacy_size = 0  # the operations these formats counted so far
+        # The locals whose type the code holds to across a pause, by name: a 'let' that alone
+        # binds its name, a simultaneous choice's map (compiler/held.py); a state read back
+        # is refused if one of its frames breaks them (E606).
+        self.held: dict[str, Declared] = {}
 
 
 class Frame:

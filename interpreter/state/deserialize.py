@@ -380,7 +380,7 @@ class _Loader:
             for key, value in env.items():
                 if key.startswith("$"):
                     self._loop_data(key, value, st, f"{path}.env.{key}")
-            problem = frame_problem(self.catalog, f["procedure"], env)   # the types its code holds to
+            problem = frame_problem(self.catalog, f["procedure"], env, code.held)   # the types its code holds to
             if problem is not None:
                 raise _Bad(f"{path}.env.{problem[0]}", problem[1])
             frames.append(Frame(f["procedure"], code.ops, pc, env, f["returns_to"]))

@@ -10,8 +10,9 @@ restores (``frame_problem``). Types the engine does not hold to (a die, a board,
 check nothing and promise nothing.
 
 What a held type promises (``Declared``): the Python class of the value (``int``, ``bool``,
-``str``, Player, Space, Component, EnumValue, ZoneRef, ``tuple`` for a list) and, for a
-list, the class of every item; an optional type (``player?``) may also be none. Not a
+``str``, Player, Space, Component, EnumValue, ZoneRef, ``tuple`` for a list, ``dict`` for the map
+of a simultaneous choice, whose keys are players) and, for a list or a map, the class of
+every item; an optional type (``player?``) may also be none. Not a
 component's type: rulesets use one for another (a component of one type passed where
 another is declared, a list of lists of one type that pairs it with another), as they may.
 """
@@ -51,6 +52,8 @@ class Declared:
         if type(value) is not self.cls:
             return value is None and self.optional
         item = self.item
+        if type(value) is dict:   # the map of a simultaneous choice: from players
+            return all(type(key) is Player for key in value) and (item is None or all(map(item.fits, value.values())))
         if item is None or not isinstance(value, tuple):
             return True
         if item.cls is not tuple:
@@ -61,6 +64,8 @@ class Declared:
         """'a player', 'a list of components', 'an int or none'..."""
         if self.cls is tuple:
             text = "a list" if self.item is None else f"a list of {self.item.plural()}"
+        elif self.cls is dict:
+            text = "a map from players" + ("" if self.item is None else f" to {self.item.plural()}")
         elif self.cls in (Component, EnumValue):
             text = "a component" if self.cls is Component else "an enum value"
         else:
@@ -150,9 +155,15 @@ def _classes_in_lists(promise: Declared) -> frozenset[type] | None:
     return frozenset({item.cls, type(None)} if item.optional else {item.cls})
 
 
-def frame_problem(cat: Catalog, procedure: str, env: Mapping[str, Value]) -> tuple[str, str] | None:
+def frame_problem(cat: Catalog, procedure: str, env: Mapping[str, Value],
+                  held_locals: Mapping[str, Declared] | None = None) -> tuple[str, str] | None:
     """Which local of ``env``, a frame of ``procedure`` (read back from saved data), breaks a
-    type its code holds to, and why; None when none does."""
+    type its code holds to, and why; None when none does. ``held_locals``: the locals its
+    compiled code holds (``Code.held``: a 'let' that alone binds its name, a simultaneous
+    choice's map), besides the parameters."""
+    for name, promise in (held_locals or {}).items():
+        if name in env and not promise.fits(env[name]):
+            return name, f"local {name} of {procedure} must be {promise.describe()}, not {kind_of(env[name])}"
     decl = cat.procedures.get(procedure)
     if decl is None:
         return None

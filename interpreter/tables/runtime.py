@@ -14,7 +14,18 @@ from typing import TYPE_CHECKING, Any
 
 from rulelang.boards import Space
 
-from ..model.values import ORDER_KEYS, ComponentSpec, OrderKey, RuleError, Value, ZoneRef, display_within, kind_of, less
+from ..model.values import (
+    ORDER_KEYS,
+    ComponentSpec,
+    OrderKey,
+    Player,
+    RuleError,
+    Value,
+    ZoneRef,
+    display_within,
+    kind_of,
+    less,
+)
 from .builtins import BUILTINS, FREE_WORK, sequence, size
 
 if TYPE_CHECKING:
@@ -243,7 +254,7 @@ def index(st: State, container: Any, key: Any) -> Any:
         try:
             return container[key]
         except KeyError:
-            raise RuleError(f"no entry for {key}") from None
+            raise no_entry(key) from None
         except TypeError:
             pass   # (entry's error, below)
     if isinstance(container, dict):
@@ -359,11 +370,17 @@ def no_attribute(value: Any, name: str) -> Any:
 
 
 def unbound(error: KeyError, names: Collection[str]) -> Exception:
-    """The error of a local read before it was given a value; any other KeyError as it is."""
+    """The error of a local read before it was given a value, or of a map read in place
+    without an entry for a player (``no_entry``); any other KeyError as it is."""
     key = error.args[0] if error.args else None
     if isinstance(key, str) and key in names:
         return no_value(key)
-    return error
+    return no_entry(key) if type(key) is Player else error
+
+
+def no_entry(key: Value) -> RuleError:
+    """The rules' error of ``m[key]`` where the map ``m`` has no entry for ``key``."""
+    return RuleError(f"no entry for {key}")
 
 
 def no_value(name: str) -> RuleError:

@@ -1,0 +1,118 @@
+"""The decisions of a simultaneous choice (choices.py lowers the statement): ``Picks``, a class
+per statement that holds what the statement fixes, so that a pick makes the next decision by
+setting four fields; and the options of each player computed by code written for the
+statement (``options_function``), the player variable known to hold a player.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rulelang import ast
+from rulelang.boards import Space
+
+from ..model.program import Decision, Env, Frame, Options
+from ..model.values import Component, EnumValue, Player, RuleError, Value
+from ..tables.builtins import FREE_WORK
+from .scope import Scope
+
+if TYPE_CHECKING:
+    from rulelang.diagnostics import Span
+
+    from ..state.state import State
+    from .lower import Compiler
+
+OptionsOf = Callable[["State", Env, tuple[Player, ...]], dict[int, Options]]
+"""``options(st, env, waiting)``: the options of each player of ``waiting``, with their ids."""
+
+
+class Picks(Decision):
+    """The decision of a simultaneous choice, pick by pick: the players still to pick, in
+    the group's order (``players``), their options (``per_player``: those of the players who
+    picked are never read), who picked (``chosen``) and the group. What the statement fixes
+    (its kind, no single list of options, how it goes on, its prompt and span) is its class's,
+    made once (``picks_of``): a pick makes one of these, with five fields to set."""
+
+    __slots__ = ("group",)
+    kind = "simultaneous"
+    asks = "simultaneous"
+    options: tuple[Value, ...] = ()
+    ids: tuple[int, ...] = ()
+    probs: tuple[float, ...] = ()
+    shared = False   # (never shared by states: no list of actions kept for one player)
+    binds: str | None = None   # (a pick goes on by its method ``resume``, not as data)
+    then = 0
+
+    def __init__(self, players: tuple[int, ...], per_player: dict[int, Options] | None, chosen: tuple[int, ...],
+                 group: tuple[Player, ...]):   # (Decision's fixed fields: class attributes here)
+        self.players, self.per_player, self.chosen, self.group = players, per_player, chosen, group
+        self.actions = None   # (a field a host may set: the instance's own)
+
+
+def picks_of(resume: Callable[[Picks, State, Frame, Value, int], None], prompt_of: Callable[[State, int], str],
+             span: Span) -> type[Picks]:
+    """The class of the decisions of one simultaneous choice: ``Picks`` that goes on by
+    ``resume`` (a method: it reads the decision it answers), with its prompt and span."""
+    return type("Picks", (Picks,), {"__slots__": (), "resume": resume, "prompt_of": staticmethod(prompt_of),
+                                    "span": span})
+
+
+SAME_WHEN_EQUAL = frozenset({int, str, bool, type(None), Space, Component, Player, EnumValue})
+
+
+def unique(items: tuple[Value, ...]) -> tuple[Value, ...]:
+    """``items`` without copies, the first of each kept: the options of a choice."""
+    try:
+        if len(set(items)) == len(items):  # no two are equal: none is a copy of another
+            return items
+    except TypeError:  # a value that cannot be hashed
+        pass
+    if {type(item) for item in items} <= SAME_WHEN_EQUAL:  # equal is the same option: a dict keeps one
+        return tuple(dict.fromkeys(items))
+    seen: set[int | str]
+    out: list[Value]
+    seen, out = set(), []
+    for item in items:
+        key = item if isinstance(item, (int, str)) else id(item)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return tuple(out)
+
+
+def no_option(player: Player) -> RuleError:
+    """The rules' error of a player of a simultaneous choice who has no option."""
+    return RuleError(f"{player} has no option in this simultaneous choice", "E604")
+
+
+def options_function(compiler: Compiler, node: ast.Simultaneous, note: str) -> OptionsOf:
+    """The options of each player of ``node``'s group as a generated function: the list of
+    options written in place with the player variable a Python local known to hold a player
+    (nothing else reads it meanwhile: the ruleset's functions are given their arguments), a
+    zone's items read from the state's list."""
+    pvar, writer, module = node.player_var, compiler.writer, compiler.module
+    scope = Scope(set(compiler.scope) - {pvar}, compiler.key, {pvar: "_p"}, "0")
+    writer.held.learn_running(scope)
+    scope.kinds["_p"] = (Player, 0)
+    source = writer.write(node.source, scope)
+    compute = [f"_o = {source}"]
+    if scope.keys_read:
+        compute = ["try:", f"    _o = {source}", "except KeyError as error:",
+                   f"    raise _unbound(error, {module.constant(tuple(sorted(scope.keys_read)))}) from None"]
+    unique_ = module.constant(unique, "<the options without copies>")
+    general = f"{unique_}(_as_list(st, _o))"
+    ids = f"{module.constant(compiler.cat.action_ids, '<the action ids of options>')}(_o)"
+    if writer.zone_read(node.source, scope):   # a zone holds a component once: its list, no search for copies
+        listed = ["_z = st.zones[_o.slot]", f"_o = tuple(_z) if len(_z) <= {FREE_WORK} else {general}"]
+        codes = module.constant(compiler.cat.code_of.__getitem__, "<the action id of a component>")
+        ids = f"tuple(map({codes}, _o))"   # (every component has one: the catalog's, made before the code)
+    else:
+        listed = [f"if type(_o) is _ZoneRef and len(st.zones[_o.slot]) <= {FREE_WORK}:",
+                  "    _o = tuple(st.zones[_o.slot])", "else:", f"    _o = {general}"]
+    name = module.fresh("_s")
+    body = [*compute, *listed, "if not _o:", f"    raise {module.constant(no_option)}(_p)",
+            f"_per[_p.index] = (_o, {ids})"]
+    lines = [f"def {name}(st, env, waiting):  # the options of {note}", "    _per = {}", "    for _p in waiting:",
+             *("        " + line for line in body), "    return _per"]
+    found: OptionsOf = module.define(name, "\n".join(lines) + "\n")
+    return found
