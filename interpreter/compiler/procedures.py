@@ -28,6 +28,7 @@ from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
 from .lets import Facts, bound_once, facts_of, teach
+from .logs import kept_line, shows_short
 from .module import Inline
 from .moves import move_lines
 from .scope import Scope, known_kind, promise_of
@@ -408,9 +409,22 @@ class ProcedureWriter:
         # "text" + a + b...: its literal texts in a template, its other operands' values beside
         first, operands = parts
         layout = [o.value if isinstance(o, ast.Literal) and type(o.value) is str else None for o in operands]
-        values = "".join(f"{self.expr(o)}, " for o, text in zip(operands, layout, strict=True) if text is None)
-        template = self.module.constant(log_template(self.cat, first, layout), "a log line's texts")
-        self.emit(indent, f"_say(st, {template}, ({values}){audience})", node.span)
+        shown = [o for o, text in zip(operands, layout, strict=True) if text is None]
+        values = "".join(f"{self.expr(o)}, " for o in shown)
+        made = log_template(self.cat, first, layout)
+        template = self.module.constant(made, "a log line's texts")
+        if audience or made.room < 0 or not all(self._shown_short(o) for o in shown):
+            self.emit(indent, f"_say(st, {template}, ({values}){audience})", node.span)
+            return
+        for depth, line in kept_line(template, values, self.module.fresh("_t")):
+            self.emit(indent + depth, line, node.span)
+
+    def _shown_short(self, node: ast.Expr) -> bool:
+        """Whether the value of ``node`` certainly shows within the room a log template
+        gives each value (``shows_short``)."""
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)
+        return shows_short(self.compiler.writer, node, scope)
 
     def _Reveal(self, node: ast.Reveal, indent: int) -> None:
         self.emit(indent, f"_reveal(st, {self.expr(node.value)}, {self.expr(node.audience)})", node.span)
