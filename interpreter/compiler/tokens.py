@@ -18,6 +18,8 @@ ruleset's text is never written into the source.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rulelang import ast
@@ -30,6 +32,8 @@ from .module import CHEAP, Module
 if TYPE_CHECKING:
     from .scope import Scope
 
+_PYTHON_LOCAL = re.compile(r"\w+$")
+"""Generated source that is a Python local: always bound, read at no cost."""
 TOKEN_COUNTS = frozenset({"tokens", "bank"})
 """The builtins ``TokenWriter.count`` may write in place."""
 
@@ -39,6 +43,7 @@ class TokenWriter:
 
     def __init__(self, catalog: Catalog, module: Module):
         self.cat, self.module = catalog, module
+        self._gives_supply: dict[str, bool] = {}   # function -> whether it certainly gives a supply
 
     def count(self, node: ast.Call, args: list[str], scope: Scope) -> str | None:
         """``tokens(h, s)`` or ``bank(s)`` (``node``, its arguments written as ``args``) in
@@ -50,7 +55,43 @@ class TokenWriter:
             return None if name is None else f"{self.table(name, scope.tables)}[0]"
         known = scope.kinds.get(args[0])
         kind = known[0] if known is not None and known[1] == 0 else None
+        if name is None and not CHEAP.match(args[1]) and self.certain_supply(supply, scope.is_local) \
+                and ((kind is None and CHEAP.match(args[0])) or _PYTHON_LOCAL.match(args[0])):
+            return self.computed_supply(args[0], args[1], kind)
         return self.tokens(args[0], args[1], name, kind, scope.tables)
+
+    def certain_supply(self, node: ast.Expr, is_local: Callable[[str], bool]) -> bool:
+        """Whether ``node`` (its names local where ``is_local`` says) is certainly a supply:
+        one of the ruleset, either of two such, or what a call of a function of the ruleset
+        gives whose body certainly is one (a function whose body calls it back is not)."""
+        if isinstance(node, ast.Name):
+            return self.constant_supply(node, is_local(node.name)) is not None
+        if isinstance(node, ast.IfExpr):
+            return self.certain_supply(node.then, is_local) and self.certain_supply(node.otherwise, is_local)
+        if not isinstance(node, ast.Call) or node.function not in self.cat.functions \
+                or node.function in self.cat.component_types:
+            return False
+        found = self._gives_supply.get(node.function)
+        if found is None:
+            self._gives_supply[node.function] = False   # (asked again while it is asked: not known)
+            decl = self.cat.functions[node.function]
+            params = {p.name for p in decl.params}
+            found = decl.body is not None and self.certain_supply(decl.body, params.__contains__)
+            self._gives_supply[node.function] = found
+        return found
+
+    def computed_supply(self, holder: str, supply: str, kind: type | None) -> str:
+        """``tokens(holder, supply)`` of a supply computed by ``supply`` (certainly a supply,
+        read once), a holder read at no cost: after the tests of the holder's kind (if not
+        known), the supply, then its slot, as the builtin reads them."""
+        builtin = self.module.constant(BUILTINS["tokens"], "<builtin tokens>")
+        text = f"{builtin}(st, {holder}, {supply})"
+        for test, slot in reversed(self.slots(holder, kind)):
+            read = f"st.supply_counts[{supply}.name][{slot}]"
+            if not test:
+                return read
+            text = f"{read} if {test} else {text}"
+        return f"({text})"
 
     def constant_supply(self, node: ast.Expr, is_local: bool) -> str | None:
         """The name of the supply ``node`` names when it is a supply of the ruleset (not a
