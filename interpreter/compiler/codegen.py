@@ -27,7 +27,7 @@ from ..tables import runtime
 from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
-from ..tables.declared import Declared, global_promise
+from ..tables.declared import SUPPLY, Declared, global_promise
 from .callgraph import depth_free
 from .fields import field_everywhere, field_of, only_field, zone_item
 from .integers import integer_bound, is_tuple, short_list, sum_fits
@@ -484,6 +484,8 @@ class ExpressionWriter(KindKnowledge):
         """Whether ``node`` (written ``text``) is certainly of type ``promise``."""
         constant = self._constant_values((node,), scope)
         known = scope.promises.get(text) or promise_of(self.cat, node, scope)
+        if promise == SUPPLY and self.tokens.is_supply_for_certain(node, scope):
+            return True
         return proves(promise, known, constant[0] if constant is not None else NOT_KNOWN,
                       lambda: integer_bound(self.cat, node, scope) is not None,
                       lambda: is_tuple(self.cat, node, scope), lambda: self.items_kind(node, scope))

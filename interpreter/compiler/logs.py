@@ -4,10 +4,10 @@
 template leaves room for each value (``LogTemplate.room``: each counted at the widest a name
 of the catalog shows, at least 20 characters) and every value is a name, none, true or false,
 or a number within the rules' range: it tests the kinds of the values each time it runs.
-Where the text proves them (a player, a space or a component, or an integer: scope.py,
-integers.py), the generated code appends the ``LogLine`` itself; with an event log kept, or
-any value not proven, ``say`` runs as before, so the line, its text and its events are the
-same.
+Where the text proves them (a player, a space, a component or a supply, or an integer:
+scope.py, tokens.py, integers.py), the generated code appends the ``LogLine`` itself; with an
+event log kept, or any value not proven, ``say`` runs as before, so the line, its text and its
+events are the same.
 """
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 
 
 def shows_short(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
-    """Whether the value of ``node`` is certainly a player, a space, a component or an
-    integer within the rules' range (each shows within a template's room for a value)."""
-    if integer_bound(writer.cat, node, scope) is not None:
+    """Whether the value of ``node`` is certainly a player, a space, a component, a supply
+    or an integer within the rules' range (each shows within a template's room for a value)."""
+    if integer_bound(writer.cat, node, scope) is not None or writer.tokens.is_supply_for_certain(node, scope):
         return True
     kind = writer.items_kind(node, scope)
     return kind is not None and kind[1] == 0

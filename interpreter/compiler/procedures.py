@@ -25,6 +25,7 @@ from rulelang.diagnostics import Span
 from ..model.problems import unchecked
 from ..model.program import Op
 from ..tables.attributes import owned_variable
+from ..tables.declared import SUPPLY
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
 from .lets import Facts, bound_once, facts_of, teach
@@ -350,7 +351,9 @@ class ProcedureWriter:
         variable = self.compiler.supply_variable(name, span)
         if variable is None:
             return self.constant(name)
-        return self.tokens.supply_named(self.expr(variable), name)
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)
+        return self.tokens.supply_named(self.expr(variable), name, promise_of(self.cat, variable, scope) == SUPPLY)
 
     def _Gain(self, node: ast.Gain, indent: int) -> None:
         supply, who = self._supply(node.supply, node.span), self._holder_slot(node.player)

@@ -20,17 +20,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from rulelang import ast
 
 from ..model.values import Component, Player, Ref
 from ..tables.builtins import BUILTINS
 from ..tables.catalog import Catalog
+from ..tables.declared import SUPPLY
 from .module import CHEAP, Module
-
-if TYPE_CHECKING:
-    from .scope import Scope
+from .scope import Scope, promise_of
 
 _PYTHON_LOCAL = re.compile(r"\w+$")
 """Generated source that is a Python local: always bound, read at no cost."""
@@ -55,10 +53,15 @@ class TokenWriter:
             return None if name is None else f"{self.table(name, scope.tables)}[0]"
         known = scope.kinds.get(args[0])
         kind = known[0] if known is not None and known[1] == 0 else None
-        if name is None and not CHEAP.match(args[1]) and self.certain_supply(supply, scope.is_local) \
-                and ((kind is None and CHEAP.match(args[0])) or _PYTHON_LOCAL.match(args[0])):
+        if name is None and self.is_supply_for_certain(supply, scope) and (
+                CHEAP.match(args[1]) or (kind is None and CHEAP.match(args[0])) or _PYTHON_LOCAL.match(args[0])):
             return self.computed_supply(args[0], args[1], kind)
         return self.tokens(args[0], args[1], name, kind, scope.tables)
+
+    def is_supply_for_certain(self, node: ast.Expr, scope: Scope) -> bool:
+        """Whether ``node`` is certainly a supply: a local or a variable the engine holds to
+        type ``supply`` (tables/declared.py), or what ``certain_supply`` proves."""
+        return promise_of(self.cat, node, scope) == SUPPLY or self.certain_supply(node, scope.is_local)
 
     def certain_supply(self, node: ast.Expr, is_local: Callable[[str], bool]) -> bool:
         """Whether ``node`` (its names local where ``is_local`` says) is certainly a supply:
@@ -81,9 +84,9 @@ class TokenWriter:
         return found
 
     def computed_supply(self, holder: str, supply: str, kind: type | None) -> str:
-        """``tokens(holder, supply)`` of a supply computed by ``supply`` (certainly a supply,
-        read once), a holder read at no cost: after the tests of the holder's kind (if not
-        known), the supply, then its slot, as the builtin reads them."""
+        """``tokens(holder, supply)`` of what ``supply`` gives, certainly a supply (read once),
+        where the holder is read at no cost, or the supply is: after the tests of the holder's
+        kind (if not known), the supply, then its slot, as the builtin reads them."""
         builtin = self.module.constant(BUILTINS["tokens"], "<builtin tokens>")
         text = f"{builtin}(st, {holder}, {supply})"
         for test, slot in reversed(self.slots(holder, kind)):
@@ -162,9 +165,12 @@ class TokenWriter:
             text = f"{slot} if {test} else {text}"
         return f"({text})"
 
-    def supply_named(self, variable: str, name: str) -> str:
+    def supply_named(self, variable: str, name: str, held: bool = False) -> str:
         """The supply a variable named in 'gain'/'pay' holds (source ``variable``): its name,
-        tested in place where ``variable`` can be read twice."""
+        without a test where the variable is ``held`` to type ``supply``, tested in place
+        where ``variable`` can be read twice."""
+        if held:
+            return f"{variable}.name"
         checked = f"_supply_named({variable}, {self.module.constant(name)})"
         if not CHEAP.match(variable):
             return checked
