@@ -4,10 +4,10 @@
 template leaves room for each value (``LogTemplate.room``: each counted at the widest a name
 of the catalog shows, at least 20 characters) and every value is a name, none, true or false,
 or a number within the rules' range: it tests the kinds of the values each time it runs.
-Where the text proves them (a player, a space, a component or a supply, or an integer:
-scope.py, tokens.py, integers.py), the generated code appends the ``LogLine`` itself; with an
-event log kept, or any value not proven, ``say`` runs as before, so the line, its text and its
-events are the same.
+The generated code appends the ``LogLine`` itself, testing in place only the values the text
+does not prove short (a player, a space, a component or a supply, or an integer: scope.py,
+tokens.py, integers.py); with an event log kept, or a value that is not short, ``say`` runs as
+before, so the line, its text and its events are the same.
 """
 from __future__ import annotations
 
@@ -31,12 +31,16 @@ def shows_short(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
     return kind is not None and kind[1] == 0
 
 
-def kept_line(template: str, values: str, local: str) -> list[tuple[int, str]]:
+def kept_line(template: str, values: str, unproven: list[int], local: str) -> list[tuple[int, str]]:
     """The lines (indent, text) that log the line of ``template`` (the constant's source)
-    and the values of source ``values`` (each followed by ', '), kept as a ``LogLine``;
-    ``local`` holds the values."""
+    and the values of source ``values`` (each followed by ', '), held by ``local``: kept as
+    a ``LogLine`` where the values at ``unproven`` (those the text does not prove short) are
+    names, none, true or false, or integers within the rules' range, as ``say`` tests them;
+    else ``say`` runs."""
+    tests = [f"(type({local}[{k}]) in _NAMED or (type({local}[{k}]) is int and -_MAX_INT <= {local}[{k}] <= _MAX_INT))"
+             for k in unproven]
     return [(0, f"{local} = ({values})"),
-            (0, "if st.event_log is None:"),
+            (0, f"if {' and '.join(['st.event_log is None', *tests])}:"),
             (1, f"st.log_lines.append(_LogLine(({template}, {local})))"),
             (0, "else:"),
             (1, f"_say(st, {template}, {local})")]

@@ -416,10 +416,11 @@ class ProcedureWriter:
         values = "".join(f"{self.expr(o)}, " for o in shown)
         made = log_template(self.cat, first, layout)
         template = self.module.constant(made, "a log line's texts")
-        if audience or made.room < 0 or not all(self._shown_short(o) for o in shown):
+        if audience or made.room < 0:
             self.emit(indent, f"_say(st, {template}, ({values}){audience})", node.span)
             return
-        for depth, line in kept_line(template, values, self.module.fresh("_t")):
+        unproven = [k for k, o in enumerate(shown) if not self._shown_short(o)]
+        for depth, line in kept_line(template, values, unproven, self.module.fresh("_t")):
             self.emit(indent + depth, line, node.span)
 
     def _shown_short(self, node: ast.Expr) -> bool:
