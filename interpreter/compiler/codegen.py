@@ -30,7 +30,7 @@ from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
 from .callgraph import depth_free
 from .fields import field_everywhere, field_of, only_field, zone_item
-from .integers import integer_bound, is_tuple, short_list, sum_fits
+from .integers import integer_bound, is_tuple, short_list, sum_bounded, sum_fits
 from .kinds import KindKnowledge
 from .known import known_query
 from .loops import function_body
@@ -346,9 +346,10 @@ class ExpressionWriter(KindKnowledge):
         return f"tuple({self._list(node.clauses, (node.element,), scope)})"
 
     def _list(self, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...], scope: Scope,
-              brackets: str = "[]") -> str:
+              brackets: str = "[]", bounds: list[int | None] | None = None) -> str:
         """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
-        pair): each source's items charged (``_items``); several clauses counted (``_Visits``)."""
+        pair): each source's items charged (``_items``); several clauses counted (``_Visits``).
+        ``bounds`` receives the bound of the element if it is a proven integer (integers.py)."""
         saved = dict(scope.python)
         loops = []
         visits = self.module.fresh("_c") if len(clauses) > 1 else None
@@ -368,6 +369,8 @@ class ExpressionWriter(KindKnowledge):
             if tests:
                 loops.append("if " + " and ".join(tests))
         values = [self.write(part, scope) for part in parts]
+        if bounds is not None:
+            bounds.append(integer_bound(self.cat, parts[0], scope))
         scope.python = saved
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
         return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
@@ -415,7 +418,7 @@ class ExpressionWriter(KindKnowledge):
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
         if name == "list" and len(args) == 1 and self.zone_read(node.args[0], scope):
-            return f"{self.module.constant(runtime.zone_list, '<the contents of a zone>')}(st, {args[0]})"
+            return f"tuple({self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {args[0]}))"
         if name == "size":
             return self._size(node.args[0], args[0], scope)
         if name in TOKEN_COUNTS and (counted := self.tokens.count(node, args, scope)) is not None:
@@ -526,7 +529,10 @@ class ExpressionWriter(KindKnowledge):
         if gen is not None:
             keyed = gen.key is not None
             parts = (gen.element, gen.key) if gen.key is not None else (gen.element,)
-            values, descending = self._list(gen.clauses, parts, scope), gen.descending
+            bounds: list[int | None] = []
+            values, descending = self._list(gen.clauses, parts, scope, bounds=bounds), gen.descending
+            if name == "sum" and not keyed and sum_bounded(bounds[0]):   # (integers the sum cannot overflow)
+                return f"sum({values})"
         elif len(args) == 1:
             keyed, values, descending = False, f"_as_list(st, {self.write(args[0], scope)})", False
         else:
