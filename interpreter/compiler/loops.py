@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rulelang import ast
 
 from ..tables import runtime
+from ..tables.builtins import FREE_WORK
 from .integers import is_tuple
 from .scope import Scope
 
@@ -53,7 +54,18 @@ def _returned(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> list[st
                 *_returned(writer, node.otherwise, scope)]   # (the lines of each value return)
     if isinstance(node, ast.Comprehension):
         return _LoopNest(writer, scope).comprehension(node)
+    if _joins_a_comprehension(writer, node, scope):
+        assert isinstance(node, ast.BinaryOp)
+        return _LoopNest(writer, scope).joined(node)
     return [f"return {writer.write(node, scope)}"]
+
+
+def _joins_a_comprehension(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
+    """Whether ``node`` is ``a + b`` of two lists the text proves lists (``runtime.concat``
+    of them), one of them a comprehension."""
+    return isinstance(node, ast.BinaryOp) and node.op == "+" \
+        and (isinstance(node.left, ast.Comprehension) or isinstance(node.right, ast.Comprehension)) \
+        and is_tuple(writer.cat, node.left, scope) and is_tuple(writer.cat, node.right, scope)
 
 
 class _LoopNest:
@@ -70,16 +82,42 @@ class _LoopNest:
     def comprehension(self, node: ast.Comprehension) -> list[str]:
         """Lines that return the list ``node`` makes."""
         out = self.module.fresh("_o")
+        self.add(f"{out} = []")
+        self.gather(node, out)
+        self.add(f"return tuple({out})")
+        return self.lines
+
+    def joined(self, node: ast.BinaryOp) -> list[str]:
+        """Lines that return ``a + b`` of two lists (``_joins_a_comprehension``): the items of
+        each, a comprehension's gathered by its loops, in one list, each side computed and
+        charged as its expression is; the join then as ``runtime.concat`` makes it, which
+        neither charges nor refuses a list of at most FREE_WORK items (a longer one is
+        joined by it)."""
+        out, cut = self.module.fresh("_o"), self.module.fresh("_m")
+        self.add(f"{out} = []")
+        for side in (node.left, node.right):
+            if isinstance(side, ast.Comprehension):
+                self.gather(side, out)
+            else:
+                self.add(f"{out} += {self.writer.write(side, self.scope)}")
+            if side is node.left:
+                self.add(f"{cut} = len({out})")
+        self.add(f"if len({out}) > {FREE_WORK}:",
+                 f"    return _concat(st, tuple({out}[:{cut}]), tuple({out}[{cut}:]))",
+                 f"return tuple({out})")
+        return self.lines
+
+    def gather(self, node: ast.Comprehension, out: str) -> None:
+        """The loops of ``node`` appending each of its items to the list ``out``."""
         visits = self.module.fresh("_n") if len(node.clauses) > 1 else None
-        self.add(f"{out} = []", *([f"{visits} = 0"] if visits else []))
+        if visits:
+            self.add(f"{visits} = 0")
         saved = dict(self.scope.python)
         for clause in node.clauses:
             self.clause(clause, visits)
         self.add(f"{out}.append({self.writer.write(node.element, self.scope)})")
         self.scope.python = saved
         self.indent = ""
-        self.add(f"return tuple({out})")
-        return self.lines
 
     def clause(self, clause: ast.CompClause, visits: str | None) -> None:
         """The loop of ``clause`` (a local bound once for a list of one item), and its test."""
