@@ -28,10 +28,11 @@ var out: list[int] = []
 function mine(p: player) -> list[card] = list(p.hand) + [c for c in draw if c.rank % 3 > 0]
 function both(p: player) -> list[int] = [c.rank for c in p.hand] + [c.rank * 10 for c in draw if c.rank < 3]
 function marked(p: player, at: int) -> list[int] = [c.marks[at] for c in p.hand] + [0]
+function left() -> list[card] = list(draw) + [c for c in draw if c.rank < 0]
 phase deal {
   for p in players { for i in 1..3 { move top(draw) to p.hand } }
   out = [c.rank for c in mine(players[0])] + both(players[1]) + marked(players[0], AT)
-  out = out + [size(mine(players[1]))]
+  out = out + [size(mine(players[1])), size(left())]
   end game
 }
 """
@@ -50,22 +51,22 @@ def _outcome(steps: int, size: int = 9, at: int = 1) -> tuple[object, ...]:
 def test_the_values_and_work_are_those_of_the_expression() -> None:
     # the cards of ranks 9, 8, 7 go to the first player, 6, 5, 4 to the second; left: 1, 2, 3
     out, work = _outcome(1000)
-    assert out == [9, 8, 7, 1, 2, 6, 5, 4, 10, 20, 18, 16, 14, 0, 5]
-    assert work == 36   # (measured on the expression: a change in what either path charges moves it)
+    assert out == [9, 8, 7, 1, 2, 6, 5, 4, 10, 20, 18, 16, 14, 0, 5, 3]
+    assert work == 43   # (measured on the expression: a change in what either path charges moves it)
 
 
-def test_a_long_join_and_the_step_budget_stop_as_in_the_expression() -> None:
-    outcomes = {steps: _outcome(steps, size=100) for steps in range(700, 730)}
+def test_long_lists_and_the_step_budget_stop_as_in_the_expression() -> None:
+    outcomes = {steps: _outcome(steps, size=100) for steps in range(700, 1015)}
     stopped = [steps for steps, outcome in outcomes.items() if outcome[0] == "E603"]
-    assert stopped == list(range(700, 724))   # (the least budget, measured on the expression)
-    out, work = outcomes[724]
-    assert work == 724 and out[-1] == 66   # (3 + the 63 of 94 left: a join of more than 64)
-    assert outcomes[723][2:] == outcomes[700][2:] == (13, 3)   # (at the statement of the long join)
+    assert stopped == list(range(700, 1011))   # (the least budget, measured on the expression)
+    out, work = outcomes[1011]
+    assert work == 1011 and out[-2:] == [66, 94]   # (joins of more than 64: 3 + 63 of the 94 left; 94 + 0)
+    assert outcomes[1010][2:] == outcomes[700][2:] == (14, 3)   # (at the statement of the long joins)
 
 
 def test_an_index_out_of_range_is_the_rules_error_at_the_statement() -> None:
     code, message, line, column = _outcome(1000, at=2)
-    assert (code, line, column) == ("E602", 12, 3) and "index 2 is out of range for a list of 2" in message
+    assert (code, line, column) == ("E602", 13, 3) and "index 2 is out of range for a list of 2" in message
 
 
 def test_jamaica_plays_as_with_its_bodies_as_expressions(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,19 +93,35 @@ class _LoopNest:
         charged as its expression is; the join then as ``runtime.concat`` makes it, which
         neither charges nor refuses a list of at most FREE_WORK items (a longer one is
         joined by it)."""
-        out, cut = self.module.fresh("_o"), self.module.fresh("_m")
-        self.add(f"{out} = []")
-        for side in (node.left, node.right):
-            if isinstance(side, ast.Comprehension):
-                self.gather(side, out)
-            else:
-                self.add(f"{out} += {self.writer.write(side, self.scope)}")
-            if side is node.left:
-                self.add(f"{cut} = len({out})")
+        out, left = self.module.fresh("_o"), self.module.fresh("_a")
+        if isinstance(node.left, ast.Comprehension):
+            self.add(f"{out} = []")
+            self.gather(node.left, out)
+            self.add(f"{left} = tuple({out})")
+        else:
+            self.add(f"{left} = {self.listed(node.left)}", f"{out} = list({left})")
+        if isinstance(node.right, ast.Comprehension):
+            self.gather(node.right, out)
+        else:
+            self.add(f"{out} += {self.listed(node.right)}")
         self.add(f"if len({out}) > {FREE_WORK}:",
-                 f"    return _concat(st, tuple({out}[:{cut}]), tuple({out}[{cut}:]))",
+                 f"    return _concat(st, tuple({left}), tuple({out}[len({left}):]))",
                  f"return tuple({out})")
         return self.lines
+
+    def listed(self, node: ast.Expr) -> str:
+        """The source of the items of list ``node``: ``list(z)`` of a zone its list read in
+        place, charged as ``runtime.zone_seen`` charges it (a function changes no zone),
+        anything else its value."""
+        cat = self.writer.cat
+        if not (isinstance(node, ast.Call) and node.function == "list" and len(node.args) == 1
+                and "list" not in cat.functions and "list" not in cat.component_types
+                and "list" not in cat.load_time_functions and self.writer.zone_read(node.args[0], self.scope)):
+            return self.writer.write(node, self.scope)
+        found = self.module.fresh("_z")
+        self.add(f"{found} = st.zones[{self.writer.write(node.args[0], self.scope)}.slot]",
+                 f"if len({found}) > {FREE_WORK}:", f"    st.charge(len({found}))")
+        return found
 
     def gather(self, node: ast.Comprehension, out: str) -> None:
         """The loops of ``node`` appending each of its items to the list ``out``."""
