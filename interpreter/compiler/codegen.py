@@ -29,7 +29,7 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
 from .callgraph import depth_free
-from .fields import field_everywhere, field_of, only_field, zone_item
+from .fields import field_class, field_everywhere, field_of, only_field, zone_item
 from .integers import integer_bound, is_tuple, short_list, sum_bounded, sum_fits
 from .kinds import KindKnowledge
 from .known import known_query
@@ -488,6 +488,9 @@ class ExpressionWriter(KindKnowledge):
         constant = self._constant_values((node,), scope)
         known = scope.promises.get(text) or promise_of(self.cat, node, scope)
         if promise == SUPPLY and self.tokens.is_supply_for_certain(node, scope):
+            return True
+        if isinstance(node, ast.Attribute) and promise.item is None and not promise.ref \
+                and field_class(self.cat, node.name) is promise.cls:   # (fields.py)
             return True
         return proves(promise, known, constant[0] if constant is not None else NOT_KNOWN,
                       lambda: integer_bound(self.cat, node, scope) is not None,

@@ -7,8 +7,9 @@ that gives every field its type declares (codegen.py refuses one that does not):
 that every component type declares is in every component's ``fields``, and reading it of a
 value known to be a component cannot fail. Once the decks are built (``Catalog.decks_built``),
 the components of a game are all known: a field that holds an ``int`` in each of them is a
-proven integer bounded by the largest (integers.py), whatever value it is read of (of
-another kind the read raises before anything uses it).
+proven integer bounded by the largest (integers.py), and one that holds values of one class
+(enum values...) is of that class (a call's argument needs no check against it), whatever
+value it is read of (of another kind the read raises before anything uses it).
 """
 from __future__ import annotations
 
@@ -53,6 +54,16 @@ def field_bound(cat: Catalog, name: str) -> int | None:
     if not values or any(type(v) is not int for v in values):
         return None
     return max(abs(v) for v in values if type(v) is int)
+
+
+def field_class(cat: Catalog, name: str) -> type | None:
+    """The one class of ``x.name`` where it reads only a component's field and each component
+    of the game that has it holds a value of that class there (an enum value, a player...);
+    None while the decks are being built, or if they hold values of several classes."""
+    if not cat.decks_built or not _only_a_field(cat, name):
+        return None
+    classes = {type(c.fields[name]) for c in cat.components if name in c.fields}
+    return classes.pop() if len(classes) == 1 else None
 
 
 def field_of(name: str) -> Callable[[Value], Value]:
