@@ -208,6 +208,20 @@ class ProcedureWriter:
     def expr(self, node: ast.Expr) -> str:
         return self.compiler.writer.write(node, self.scope())
 
+    def expr_once(self, node: ast.Expr, indent: int, span: Span) -> str:
+        """``expr`` of ``node``, computed once where it is written: where it goes through
+        items (a comprehension, a generator), the state's tables it reads of them (a
+        variable's, a supply's) read once into locals before it (``Scope.tables``), written
+        here. Nothing the expression does writes a table."""
+        if not any(isinstance(n, (ast.Comprehension, ast.Generator)) for n in walk(node)):
+            return self.expr(node)
+        scope = self.scope()
+        scope.tables = {}
+        text = self.compiler.writer.write(node, scope)
+        for line in scope.table_reads(""):
+            self.emit(indent, line, span)
+        return text
+
     def scope(self) -> Scope:
         """Where the names of an expression of the procedure live, and what its 'let'
         locals and the loop variables around it are known to hold."""
@@ -233,7 +247,7 @@ class ProcedureWriter:
         c.renames = saved
 
     def _Let(self, node: ast.Let, indent: int) -> None:
-        value, facts = self.expr(node.value), self.let_facts(node)
+        value, facts = self.expr_once(node.value, indent, node.span), self.let_facts(node)
         local = self.local(self.compiler.bind_let(node.name, node.span))
         self.emit(indent, f"{local} = {value}", node.span)
         self.bound(indent, local, node.span)
@@ -297,7 +311,7 @@ class ProcedureWriter:
     def _For(self, node: ast.For, indent: int) -> None:
         if self.in_env:
             self.compiler.counter += 1  # as the lowering would: its other loops keep their names
-        source = self.expr(node.source)
+        source = self.expr_once(node.source, indent, node.span)
         var = self.local(self.compiler.bind_plain(node.var))
         self.emit(indent, f"for {var} in _as_list(st, {source}):", node.span)
         self.bound(indent + 1, var, node.span)

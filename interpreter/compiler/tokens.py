@@ -55,7 +55,7 @@ class TokenWriter:
         kind = known[0] if known is not None and known[1] == 0 else None
         if name is None and self.is_supply_for_certain(supply, scope) and (
                 CHEAP.match(args[1]) or (kind is None and CHEAP.match(args[0])) or _PYTHON_LOCAL.match(args[0])):
-            return self.computed_supply(args[0], args[1], kind)
+            return self.computed_supply(args[0], args[1], kind, scope.tables)
         return self.tokens(args[0], args[1], name, kind, scope.tables)
 
     def is_supply_for_certain(self, node: ast.Expr, scope: Scope) -> bool:
@@ -83,14 +83,19 @@ class TokenWriter:
             self._gives_supply[node.function] = found
         return found
 
-    def computed_supply(self, holder: str, supply: str, kind: type | None) -> str:
+    def computed_supply(self, holder: str, supply: str, kind: type | None,
+                        tables: dict[str, str] | None = None) -> str:
         """``tokens(holder, supply)`` of what ``supply`` gives, certainly a supply (read once),
         where the holder is read at no cost, or the supply is: after the tests of the holder's
-        kind (if not known), the supply, then its slot, as the builtin reads them."""
+        kind (if not known), the supply, then its slot, as the builtin reads them. A supply
+        read at no cost has its table read once where ``tables`` says (``table``)."""
         builtin = self.module.constant(BUILTINS["tokens"], "<builtin tokens>")
         text = f"{builtin}(st, {holder}, {supply})"
+        counts = f"st.supply_counts[{supply}.name]"
+        if tables is not None and CHEAP.match(supply):
+            counts = tables.setdefault(counts, self.module.fresh("_t"))
         for test, slot in reversed(self.slots(holder, kind)):
-            read = f"st.supply_counts[{supply}.name][{slot}]"
+            read = f"{counts}[{slot}]"
             if not test:
                 return read
             text = f"{read} if {test} else {text}"
