@@ -29,7 +29,7 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
 from .callgraph import depth_free
-from .fields import field_class, field_everywhere, field_of, only_field, zone_item
+from .fields import field_class, field_everywhere, field_of, only_field, space_attributes, zone_item
 from .integers import integer_bound, is_tuple, short_list, sum_bounded, sum_fits
 from .kinds import KindKnowledge
 from .known import known_query
@@ -317,6 +317,9 @@ class ExpressionWriter(KindKnowledge):
         if isinstance(reader, PlayerZone):
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, BoardAttribute):
+            by_index = space_attributes(self.cat, reader.name)
+            if by_index is not None:   # (the one board's: by the space's index)
+                return f"{self.module.constant(by_index, f'<the {name} of each space>')}[{obj}.index]"
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
         if isinstance(reader, ComponentField) and field_everywhere(self.cat, reader.name):  # (fields.py)
             return f"{obj}.fields[{self.module.constant(reader.name)}]"

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from rulelang import ast
+from rulelang.check.tree import walk
 
 from ..model.values import Component, RuleError, Value, kind_of
 from ..tables.attributes import ComponentField, attribute_readers
@@ -64,6 +68,35 @@ def field_class(cat: Catalog, name: str) -> type | None:
         return None
     classes = {type(c.fields[name]) for c in cat.components if name in c.fields}
     return classes.pop() if len(classes) == 1 else None
+
+
+def space_attributes(cat: Catalog, name: str) -> tuple[object, ...] | None:
+    """Attribute ``name`` of each space by its index (none where a space has none), where the
+    game has one board, every space is one of its spaces at its index and no other board is
+    built (a space's attributes never change); else None."""
+    if len(cat.boards) != 1 or _boards_built_elsewhere(cat):
+        return None
+    (board,) = cat.boards.values()
+    spaces = board.spaces
+    if len(cat.spaces) != len(spaces) or any(space.index != i for i, space in enumerate(spaces)):
+        return None
+    return tuple(space.attributes.get(name) for space in spaces)
+
+
+def _boards_built_elsewhere(cat: Catalog) -> bool:
+    """Whether the rules may build a board other than by a board declaration (a builtin
+    that builds one, called anywhere else): its spaces would not be the declared board's."""
+    found = _BUILDS_BOARDS.get(cat)
+    if found is None:
+        building = {name for name in cat.load_time_functions if name not in cat.functions
+                    and name not in cat.component_types}
+        found = _BUILDS_BOARDS[cat] = any(
+            isinstance(node, ast.Call) and node.function in building
+            for decl in cat.decls if not isinstance(decl, ast.BoardDecl) for node in walk(decl))
+    return found
+
+
+_BUILDS_BOARDS: WeakKeyDictionary[Catalog, bool] = WeakKeyDictionary()
 
 
 def field_of(name: str) -> Callable[[Value], Value]:
