@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulelang import ast
+from rulelang.boards import Space
 from rulelang.check.signatures import SIGNATURES
 
 from ..model.problems import unchecked
@@ -29,7 +30,15 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
 from .callgraph import depth_free
-from .fields import field_class, field_everywhere, field_of, only_field, space_attributes, zone_item
+from .fields import (
+    field_class,
+    field_everywhere,
+    field_of,
+    only_field,
+    space_attributes,
+    spaces_by_index,
+    zone_item,
+)
 from .integers import integer_bound, is_tuple, short_list, sum_bounded, sum_fits
 from .kinds import KindKnowledge
 from .known import known_query
@@ -436,6 +445,13 @@ class ExpressionWriter(KindKnowledge):
         if len(varying) != 1 or SIGNATURES[name].params[varying[0]] != "space":
             return None
         constants = [value[0] if value is not None else None for value in values]
+        spaces = spaces_by_index(self.cat) if self.items_kind(nodes[varying[0]], scope) == (Space, 0) else None
+        if spaces is not None:   # (its answer for each space at load, where none charges work: by index)
+            answers = [known_query(self.cat, name, [*constants[:varying[0]], space, *constants[varying[0] + 1:]])
+                       for space in spaces]
+            if all(answer is not None for answer in answers):
+                table = self.module.constant(tuple(answers), f"<{name}(...) of each space, computed at load>")
+                return f"{table}[{args[varying[0]]}.index]"
         query = runtime.per_space(BUILTINS[name], constants, varying[0])
         return f"{self.module.constant(query, f'<{name}(...), kept per space>')}(st, {args[varying[0]]})"
 

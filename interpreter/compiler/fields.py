@@ -24,6 +24,8 @@ from ..model.values import Component, RuleError, Value, kind_of
 from ..tables.attributes import ComponentField, attribute_readers
 
 if TYPE_CHECKING:
+    from rulelang.boards import Space
+
     from ..model.values import ZoneRef
     from ..state.state import State
     from ..tables.catalog import Catalog
@@ -71,16 +73,22 @@ def field_class(cat: Catalog, name: str) -> type | None:
 
 
 def space_attributes(cat: Catalog, name: str) -> tuple[object, ...] | None:
-    """Attribute ``name`` of each space by its index (none where a space has none), where the
-    game has one board, every space is one of its spaces at its index and no other board is
-    built (a space's attributes never change); else None."""
+    """Attribute ``name`` of each space by its index (none where a space has none), where
+    every space is one of ``spaces_by_index`` (a space's attributes never change); else None."""
+    spaces = spaces_by_index(cat)
+    return None if spaces is None else tuple(space.attributes.get(name) for space in spaces)
+
+
+def spaces_by_index(cat: Catalog) -> tuple[Space, ...] | None:
+    """The spaces of the game's one board, each at its index, where it has one and the rules
+    build no other (every space a value can be is one of them); else None."""
     if len(cat.boards) != 1 or _boards_built_elsewhere(cat):
         return None
     (board,) = cat.boards.values()
-    spaces = board.spaces
+    spaces = tuple(board.spaces)
     if len(cat.spaces) != len(spaces) or any(space.index != i for i, space in enumerate(spaces)):
         return None
-    return tuple(space.attributes.get(name) for space in spaces)
+    return spaces
 
 
 def _boards_built_elsewhere(cat: Catalog) -> bool:
