@@ -54,3 +54,32 @@ def test_a_loop_variable_of_known_items_is_read_without_a_test_of_its_kind(tmp_p
     data = game.new_initial_state().to_json()
     assert data["globals"]["seen"] == [102, 202, 103, 203, 303, 3, 4, 3, 4]
     assert data["player_vars"]["score"] == [3 + 20, 6 + 30]
+
+
+SORTED = '''\
+    game "G" { players 1 }
+    component card { rank: int }
+    zone pile: card visible all
+    deck cards: card in pile = [card(rank: r) for r in [2, 5, 3]]
+    var seen: list[int] = []
+    procedure order() {
+      for c in sorted(c for c in pile if c.rank > 2 by -c.rank) {
+        seen = seen + [c.rank]
+      }
+      for c in sorted(list(pile)) {
+        seen = seen + [c.rank]
+      }
+    }
+    phase p {
+      call order()
+      end game
+    }
+'''
+
+
+def test_the_items_of_a_sorted_list_of_known_items_are_known(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(SORTED), encoding="utf-8")
+    game = rulelang.load(path, players=1)
+    assert "is _Component" not in code(game).split("\n    return None")[0] and ".fields[" in code(game)
+    assert game.new_initial_state().to_json()["globals"]["seen"] == [5, 3, 2, 5, 3]

@@ -35,6 +35,8 @@ procedure v_chip() { return chips[1] }
 procedure v_gems() { return gems }
 function f(h: player) -> int = tokens(h, coins) + bank(coins)
 function g(h: chip) -> int = tokens(h, gems) * 10 + h.gems
+function kind(x: int) -> supply = if x > 0 then gems else coins
+function kind_again(x: int) -> supply = kind(x)
 """
 
 # holders 0 the bank, 1 and 2 the players, 3.. the chips
@@ -53,6 +55,9 @@ COUNTS = {
     " outs = [players[0].coins, chips[0].coins, bank(coins)]": (0, [0, 10, 0], [0, 0, 0, 10, 0, 0], None),
     "gain 2 coins to players[1]\n out = f(players[1]) + f(players[0])\n outs = [bank(coins), bank(gems)]":
         (18, [8, 4], [8, 0, 2, 0, 0, 0], None),
+    "gain 2 gems to chips[1]\n gain 1 coins to players[1]\n let c = call v_chip()\n"
+    " outs = [tokens(h, kind(1)) for h in chips] + [tokens(c, kind_again(2)), tokens(players[1], kind(0))]\n"
+    " out = tokens(c, if out > 0 then coins else kind(0))": (0, [0, 2, 0, 2, 1], [9, 0, 1, 0, 0, 0], None),
 }
 
 ERRORS = {
@@ -64,6 +69,9 @@ ERRORS = {
     "let which = call v_player()\n outs = [tokens(c, which) for c in chips]":
         "tokens() takes a holder and a supply, got player",
     "let which = call v_int()\n out = tokens(which, which)": "tokens() takes a holder and a supply, got int",
+    "let which = call v_int()\n out = tokens(which, kind(1))": "tokens are held by players or components, not by a int",
+    "let which = call v_pile()\n outs = [tokens(which, kind(c.n)) for c in chips]":
+        "tokens are held by players or components, not by a zone",
     "let which = call v_player()\n out = bank(which)": "bank() takes a supply, got player",
     "let which = call v_player()\n gain 1 which to players[0]": "'which' should hold a supply, not a player",
     "let which = call v_int()\n pay 1 which from players[0]": "'which' should hold a supply, not a int",
@@ -133,3 +141,15 @@ def test_token_counts_are_proven_integers_read_in_place() -> None:
         f"{builtin.group(1)}(")
     assert "_plus" not in code and "_order" not in code
     assert game.new_initial_state(seed=0).to_json()["globals"]["outs"] == [5]
+
+
+def test_a_supply_a_function_certainly_gives_is_read_in_place() -> None:
+    """``tokens(h, f(x))`` where ``f`` certainly gives a supply (a supply of the ruleset, or
+    either of two, or another such function's value): its table read at the supply's name,
+    the builtin called only for a holder of another kind."""
+    body = "gain 2 gems to chips[1]\n outs = [tokens(h, kind(h.n - 1)) + tokens(h, kind_again(1)) for h in chips]"
+    game = rulelang.load(text_of(body, False))
+    listing = game.generated_code()
+    builtin = re.search(r"# (_k\d+) = <builtin tokens>", listing)
+    assert builtin is None or f"{builtin.group(1)}(" not in listing[listing.index("\ndef "):]
+    assert game.new_initial_state(seed=0).to_json()["globals"]["outs"] == [0, 4, 0]

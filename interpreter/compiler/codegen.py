@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulelang import ast
+from rulelang.boards import Space
 from rulelang.check.signatures import SIGNATURES
 
 from ..model.problems import unchecked
@@ -27,10 +28,20 @@ from ..tables import runtime
 from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
-from ..tables.declared import Declared, global_promise
+from ..tables.declared import SUPPLY, Declared, global_promise
 from .callgraph import depth_free
-from .fields import end_index, field_everywhere, field_of, no_item, only_field, zone_item
-from .integers import integer_bound, is_tuple, short_list, sum_fits
+from .fields import (
+    end_index,
+    field_class,
+    field_everywhere,
+    field_of,
+    no_item,
+    only_field,
+    space_attributes,
+    spaces_by_index,
+    zone_item,
+)
+from .integers import integer_bound, is_tuple, short_list, sum_bounded, sum_fits
 from .kinds import KindKnowledge
 from .known import known_query
 from .loops import function_body
@@ -321,6 +332,9 @@ class ExpressionWriter(KindKnowledge):
         if isinstance(reader, PlayerZone):
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, BoardAttribute):
+            by_index = space_attributes(self.cat, reader.name)
+            if by_index is not None:   # (the one board's: by the space's index)
+                return f"{self.module.constant(by_index, f'<the {name} of each space>')}[{obj}.index]"
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
         if isinstance(reader, ComponentField) and field_everywhere(self.cat, reader.name):  # (fields.py)
             return f"{obj}.fields[{self.module.constant(reader.name)}]"
@@ -357,9 +371,10 @@ class ExpressionWriter(KindKnowledge):
         return f"tuple({self._list(node.clauses, (node.element,), scope)})"
 
     def _list(self, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...], scope: Scope,
-              brackets: str = "[]") -> str:
+              brackets: str = "[]", bounds: list[int | None] | None = None) -> str:
         """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
-        pair): each source's items charged (``_items``); several clauses counted (``_Visits``)."""
+        pair): each source's items charged (``_items``); several clauses counted (``_Visits``).
+        ``bounds`` receives the bound of the element if it is a proven integer (integers.py)."""
         saved = dict(scope.python)
         loops = []
         visits = self.module.fresh("_c") if len(clauses) > 1 else None
@@ -379,6 +394,8 @@ class ExpressionWriter(KindKnowledge):
             if tests:
                 loops.append("if " + " and ".join(tests))
         values = [self.write(part, scope) for part in parts]
+        if bounds is not None:
+            bounds.append(integer_bound(self.cat, parts[0], scope))
         scope.python = saved
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
         return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
@@ -426,7 +443,7 @@ class ExpressionWriter(KindKnowledge):
         if name == "top" and len(args) == 1:
             return f"_top(st, {args[0]})"
         if name == "list" and len(args) == 1 and self.zone_read(node.args[0], scope):
-            return f"{self.module.constant(runtime.zone_list, '<the contents of a zone>')}(st, {args[0]})"
+            return f"tuple({self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {args[0]}))"
         if name == "size":
             return self._size(node.args[0], args[0], scope)
         if name in TOKEN_COUNTS and (counted := self.tokens.count(node, args, scope)) is not None:
@@ -441,6 +458,13 @@ class ExpressionWriter(KindKnowledge):
         if len(varying) != 1 or SIGNATURES[name].params[varying[0]] != "space":
             return None
         constants = [value[0] if value is not None else None for value in values]
+        spaces = spaces_by_index(self.cat) if self.items_kind(nodes[varying[0]], scope) == (Space, 0) else None
+        if spaces is not None:   # (its answer for each space at load, where none charges work: by index)
+            answers = [known_query(self.cat, name, [*constants[:varying[0]], space, *constants[varying[0] + 1:]])
+                       for space in spaces]
+            if all(answer is not None for answer in answers):
+                table = self.module.constant(tuple(answers), f"<{name}(...) of each space, computed at load>")
+                return f"{table}[{args[varying[0]]}.index]"
         query = runtime.per_space(BUILTINS[name], constants, varying[0])
         return f"{self.module.constant(query, f'<{name}(...), kept per space>')}(st, {args[varying[0]]})"
 
@@ -495,6 +519,11 @@ class ExpressionWriter(KindKnowledge):
         """Whether ``node`` (written ``text``) is certainly of type ``promise``."""
         constant = self._constant_values((node,), scope)
         known = scope.promises.get(text) or promise_of(self.cat, node, scope)
+        if promise == SUPPLY and self.tokens.is_supply_for_certain(node, scope):
+            return True
+        if isinstance(node, ast.Attribute) and promise.item is None and not promise.ref \
+                and field_class(self.cat, node.name) is promise.cls:   # (fields.py)
+            return True
         return proves(promise, known, constant[0] if constant is not None else NOT_KNOWN,
                       lambda: integer_bound(self.cat, node, scope) is not None,
                       lambda: is_tuple(self.cat, node, scope), lambda: self.items_kind(node, scope))
@@ -535,7 +564,10 @@ class ExpressionWriter(KindKnowledge):
         if gen is not None:
             keyed = gen.key is not None
             parts = (gen.element, gen.key) if gen.key is not None else (gen.element,)
-            values, descending = self._list(gen.clauses, parts, scope), gen.descending
+            bounds: list[int | None] = []
+            values, descending = self._list(gen.clauses, parts, scope, bounds=bounds), gen.descending
+            if name == "sum" and not keyed and sum_bounded(bounds[0]):   # (integers the sum cannot overflow)
+                return f"sum({values})"
         elif len(args) == 1:
             keyed, values, descending = False, f"_as_list(st, {self.write(args[0], scope)})", False
         else:

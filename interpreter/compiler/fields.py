@@ -7,20 +7,25 @@ that gives every field its type declares (codegen.py refuses one that does not):
 that every component type declares is in every component's ``fields``, and reading it of a
 value known to be a component cannot fail. Once the decks are built (``Catalog.decks_built``),
 the components of a game are all known: a field that holds an ``int`` in each of them is a
-proven integer bounded by the largest (integers.py), whatever value it is read of (of
-another kind the read raises before anything uses it).
+proven integer bounded by the largest (integers.py), and one that holds values of one class
+(enum values...) is of that class (a call's argument needs no check against it), whatever
+value it is read of (of another kind the read raises before anything uses it).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
+from weakref import WeakKeyDictionary
 
 from rulelang import ast
+from rulelang.check.tree import walk
 
 from ..model.values import Component, RuleError, Value, kind_of
 from ..tables.attributes import ComponentField, attribute_readers
 
 if TYPE_CHECKING:
+    from rulelang.boards import Space
+
     from ..model.values import ZoneRef
     from ..state.state import State
     from ..tables.catalog import Catalog
@@ -55,6 +60,51 @@ def field_bound(cat: Catalog, name: str) -> int | None:
     if not values or any(type(v) is not int for v in values):
         return None
     return max(abs(v) for v in values if type(v) is int)
+
+
+def field_class(cat: Catalog, name: str) -> type | None:
+    """The one class of ``x.name`` where it reads only a component's field and each component
+    of the game that has it holds a value of that class there (an enum value, a player...);
+    None while the decks are being built, or if they hold values of several classes."""
+    if not cat.decks_built or not _only_a_field(cat, name):
+        return None
+    classes = {type(c.fields[name]) for c in cat.components if name in c.fields}
+    return classes.pop() if len(classes) == 1 else None
+
+
+def space_attributes(cat: Catalog, name: str) -> tuple[object, ...] | None:
+    """Attribute ``name`` of each space by its index (none where a space has none), where
+    every space is one of ``spaces_by_index`` (a space's attributes never change); else None."""
+    spaces = spaces_by_index(cat)
+    return None if spaces is None else tuple(space.attributes.get(name) for space in spaces)
+
+
+def spaces_by_index(cat: Catalog) -> tuple[Space, ...] | None:
+    """The spaces of the game's one board, each at its index, where it has one and the rules
+    build no other (every space a value can be is one of them); else None."""
+    if len(cat.boards) != 1 or _boards_built_elsewhere(cat):
+        return None
+    (board,) = cat.boards.values()
+    spaces = tuple(board.spaces)
+    if len(cat.spaces) != len(spaces) or any(space.index != i for i, space in enumerate(spaces)):
+        return None
+    return spaces
+
+
+def _boards_built_elsewhere(cat: Catalog) -> bool:
+    """Whether the rules may build a board other than by a board declaration (a builtin
+    that builds one, called anywhere else): its spaces would not be the declared board's."""
+    found = _BUILDS_BOARDS.get(cat)
+    if found is None:
+        building = {name for name in cat.load_time_functions if name not in cat.functions
+                    and name not in cat.component_types}
+        found = _BUILDS_BOARDS[cat] = any(
+            isinstance(node, ast.Call) and node.function in building
+            for decl in cat.decls if not isinstance(decl, ast.BoardDecl) for node in walk(decl))
+    return found
+
+
+_BUILDS_BOARDS: WeakKeyDictionary[Catalog, bool] = WeakKeyDictionary()
 
 
 def field_of(name: str) -> Callable[[Value], Value]:

@@ -72,6 +72,13 @@ def sum_fits(cat: Catalog, node: ast.BinaryOp, scope: Scope) -> bool:
     return left is not None and right is not None and _arithmetic_bound(node.op, left, right) <= MAX_INT
 
 
+def sum_bounded(bound: int | None) -> bool:
+    """Whether a sum of proven integers, each at most ``bound`` (None: not proven), is within
+    the rules' range however many they are (fewer than LENGTH_BOUND): Python's ``sum`` of
+    them needs no check."""
+    return bound is not None and bound * LENGTH_BOUND <= MAX_INT
+
+
 def items_bound(cat: Catalog, source: ast.Expr, scope: Scope) -> int | None:
     """A bound of every item of ``source`` if each is a proven integer: a list literal of
     them, a range ``a..b`` of two, or a constant list of integers; else None."""

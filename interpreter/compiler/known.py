@@ -5,6 +5,7 @@ place: its length, and the lengths of its items, are known, and so is the work e
 costs (searches.py charges it in place, as ``runtime.items`` would)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from rulelang import ast
@@ -31,15 +32,25 @@ class _NoState:
         raise _Unknown
 
 
+class _CatalogOnly(_NoState):
+    """The state a query of a space computed at load time sees: the game's catalog (what
+    finds a space's board), nothing else; charging any work gives up."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, cat: Catalog):
+        self.game = SimpleNamespace(catalog=cat)
+
+
 def known_query(cat: Catalog, name: str, constants: list[Value] | None) -> tuple[Value, ...] | None:
     """The value of the board query ``name`` over the constant arguments ``constants``, if
-    it is a list computed at no work and with no state read; else None (the query then runs
-    where it runs, with its work and its errors)."""
+    it is a list computed at no work and with no state read but the catalog's boards; else
+    None (the query then runs where it runs, with its work and its errors)."""
     if constants is None or name not in BOARD_QUERIES or name in cat.component_types \
             or name in cat.functions or name in cat.load_time_functions:
         return None
     try:
-        value = BUILTINS[name](_NoState(), *constants)
+        value = BUILTINS[name](_CatalogOnly(cat), *constants)
     except Exception:  # (work, a read of the state, or an error: all where the query runs)
         return None
     return value if type(value) is tuple else None

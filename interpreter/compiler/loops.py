@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rulelang import ast
 
 from ..tables import runtime
+from ..tables.builtins import FREE_WORK
 from .integers import is_tuple
 from .scope import Scope
 
@@ -53,7 +54,18 @@ def _returned(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> list[st
                 *_returned(writer, node.otherwise, scope)]   # (the lines of each value return)
     if isinstance(node, ast.Comprehension):
         return _LoopNest(writer, scope).comprehension(node)
+    if _joins_a_comprehension(writer, node, scope):
+        assert isinstance(node, ast.BinaryOp)
+        return _LoopNest(writer, scope).joined(node)
     return [f"return {writer.write(node, scope)}"]
+
+
+def _joins_a_comprehension(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
+    """Whether ``node`` is ``a + b`` of two lists the text proves lists (``runtime.concat``
+    of them), one of them a comprehension."""
+    return isinstance(node, ast.BinaryOp) and node.op == "+" \
+        and (isinstance(node.left, ast.Comprehension) or isinstance(node.right, ast.Comprehension)) \
+        and is_tuple(writer.cat, node.left, scope) and is_tuple(writer.cat, node.right, scope)
 
 
 class _LoopNest:
@@ -70,16 +82,58 @@ class _LoopNest:
     def comprehension(self, node: ast.Comprehension) -> list[str]:
         """Lines that return the list ``node`` makes."""
         out = self.module.fresh("_o")
+        self.add(f"{out} = []")
+        self.gather(node, out)
+        self.add(f"return tuple({out})")
+        return self.lines
+
+    def joined(self, node: ast.BinaryOp) -> list[str]:
+        """Lines that return ``a + b`` of two lists (``_joins_a_comprehension``): the items of
+        each, a comprehension's gathered by its loops, in one list, each side computed and
+        charged as its expression is; the join then as ``runtime.concat`` makes it, which
+        neither charges nor refuses a list of at most FREE_WORK items (a longer one is
+        joined by it)."""
+        out, left = self.module.fresh("_o"), self.module.fresh("_a")
+        if isinstance(node.left, ast.Comprehension):
+            self.add(f"{out} = []")
+            self.gather(node.left, out)
+            self.add(f"{left} = tuple({out})")
+        else:
+            self.add(f"{left} = {self.listed(node.left)}", f"{out} = list({left})")
+        if isinstance(node.right, ast.Comprehension):
+            self.gather(node.right, out)
+        else:
+            self.add(f"{out} += {self.listed(node.right)}")
+        self.add(f"if len({out}) > {FREE_WORK}:",
+                 f"    return _concat(st, tuple({left}), tuple({out}[len({left}):]))",
+                 f"return tuple({out})")
+        return self.lines
+
+    def listed(self, node: ast.Expr) -> str:
+        """The source of the items of list ``node``: ``list(z)`` of a zone its list read in
+        place, charged as ``runtime.zone_seen`` charges it (a function changes no zone),
+        anything else its value."""
+        cat = self.writer.cat
+        if not (isinstance(node, ast.Call) and node.function == "list" and len(node.args) == 1
+                and "list" not in cat.functions and "list" not in cat.component_types
+                and "list" not in cat.load_time_functions and self.writer.zone_read(node.args[0], self.scope)):
+            return self.writer.write(node, self.scope)
+        found = self.module.fresh("_z")
+        self.add(f"{found} = st.zones[{self.writer.write(node.args[0], self.scope)}.slot]",
+                 f"if len({found}) > {FREE_WORK}:", f"    st.charge(len({found}))")
+        return found
+
+    def gather(self, node: ast.Comprehension, out: str) -> None:
+        """The loops of ``node`` appending each of its items to the list ``out``."""
         visits = self.module.fresh("_n") if len(node.clauses) > 1 else None
-        self.add(f"{out} = []", *([f"{visits} = 0"] if visits else []))
+        if visits:
+            self.add(f"{visits} = 0")
         saved = dict(self.scope.python)
         for clause in node.clauses:
             self.clause(clause, visits)
         self.add(f"{out}.append({self.writer.write(node.element, self.scope)})")
         self.scope.python = saved
         self.indent = ""
-        self.add(f"return tuple({out})")
-        return self.lines
 
     def clause(self, clause: ast.CompClause, visits: str | None) -> None:
         """The loop of ``clause`` (a local bound once for a list of one item), and its test."""

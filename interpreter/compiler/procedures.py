@@ -27,10 +27,12 @@ from ..model.program import Op
 from ..model.values import Component, ZoneRef
 from ..tables.attributes import owned_variable
 from ..tables.builtins import FREE_WORK
+from ..tables.declared import SUPPLY
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
 from .integers import is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
+from .logs import kept_line, shows_short
 from .module import CHEAP, Inline
 from .moves import move_lines
 from .scope import Scope, known_kind, promise_of
@@ -216,6 +218,19 @@ class ProcedureWriter:
     def expr(self, node: ast.Expr) -> str:
         return self.compiler.writer.write(node, self.scope())
 
+    def expr_once(self, node: ast.Expr, indent: int, span: Span, scope: Scope | None = None) -> str:
+        """``expr`` of ``node`` (in ``scope``, else the procedure's), computed once where it
+        is written: where it goes through items (a comprehension, a generator), the state's
+        tables it reads of them (a variable's, a supply's) read once into locals before it
+        (``Scope.tables``), written here. Nothing the expression does writes a table."""
+        scope = self.scope() if scope is None else scope
+        if any(isinstance(n, (ast.Comprehension, ast.Generator)) for n in walk(node)):
+            scope.tables = {}
+        text = self.compiler.writer.write(node, scope)
+        for line in scope.table_reads(""):
+            self.emit(indent, line, span)
+        return text
+
     def scope(self) -> Scope:
         """Where the names of an expression of the procedure live, and what its 'let'
         locals and the loop variables around it are known to hold."""
@@ -243,7 +258,7 @@ class ProcedureWriter:
         c.renames, self.held_locals = saved, held
 
     def _Let(self, node: ast.Let, indent: int) -> None:
-        value, facts = self.expr(node.value), self.let_facts(node)
+        value, facts = self.expr_once(node.value, indent, node.span), self.let_facts(node)
         if self.in_env:   # (a local of a procedure that may pause: held across pauses, held.py)
             self.compiler.hold_let(node, self.scope())
         local = self.local(self.compiler.bind_let(node.name, node.span))
@@ -319,7 +334,7 @@ class ProcedureWriter:
     def _For(self, node: ast.For, indent: int) -> None:
         if self.in_env:
             self.compiler.counter += 1  # as the lowering would: its other loops keep their names
-        items = self._listed(node.source)
+        items = self._listed(node.source, indent, node.span)
         var = self.local(self.compiler.bind_plain(node.var))
         held = self.module.fresh("_l") if var.startswith("env[") and not _rebound(node) else None
         # (in the environment: the item also in a Python local, which the body reads)
@@ -340,13 +355,13 @@ class ProcedureWriter:
             if outer_held is not None:
                 self.held_locals[node.var] = outer_held
 
-    def _listed(self, node: ast.Expr) -> str:
-        """``as_list`` of ``node``, the source of a loop: itself where it is a short list
-        (a literal, ``players``...), or a list the text proves, read at no cost, when short
-        (as_list's own test: a long one is charged)."""
-        scope, writer = self.scope(), self.compiler.writer
-        writer.held.learn_running(scope)
-        source = writer.write(node, scope)
+    def _listed(self, node: ast.Expr, indent: int, span: Span) -> str:
+        """``as_list`` of ``node``, the source of a loop (computed once: ``expr_once``):
+        itself where it is a short list (a literal, ``players``...), or a list the text
+        proves, read at no cost, when short (as_list's own test: a long one is charged)."""
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)
+        source = self.expr_once(node, indent, span, scope)
         if short_list(self.cat, node, scope):
             return source
         if CHEAP.match(source) and is_tuple(self.cat, node, scope):
@@ -402,7 +417,9 @@ class ProcedureWriter:
         variable = self.compiler.supply_variable(name, span)
         if variable is None:
             return self.constant(name)
-        return self.tokens.supply_named(self.expr(variable), name)
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)
+        return self.tokens.supply_named(self.expr(variable), name, promise_of(self.cat, variable, scope) == SUPPLY)
 
     def _Gain(self, node: ast.Gain, indent: int) -> None:
         supply, who = self._supply(node.supply, node.span), self._holder_slot(node.player)
@@ -461,9 +478,23 @@ class ProcedureWriter:
         # "text" + a + b...: its literal texts in a template, its other operands' values beside
         first, operands = parts
         layout = [o.value if isinstance(o, ast.Literal) and type(o.value) is str else None for o in operands]
-        values = "".join(f"{self.expr(o)}, " for o, text in zip(operands, layout, strict=True) if text is None)
-        template = self.module.constant(log_template(self.cat, first, layout), "a log line's texts")
-        self.emit(indent, f"_say(st, {template}, ({values}){audience})", node.span)
+        shown = [o for o, text in zip(operands, layout, strict=True) if text is None]
+        values = "".join(f"{self.expr(o)}, " for o in shown)
+        made = log_template(self.cat, first, layout)
+        template = self.module.constant(made, "a log line's texts")
+        if audience or made.room < 0:
+            self.emit(indent, f"_say(st, {template}, ({values}){audience})", node.span)
+            return
+        unproven = [k for k, o in enumerate(shown) if not self._shown_short(o)]
+        for depth, line in kept_line(template, values, unproven, self.module.fresh("_t")):
+            self.emit(indent + depth, line, node.span)
+
+    def _shown_short(self, node: ast.Expr) -> bool:
+        """Whether the value of ``node`` certainly shows within the room a log template
+        gives each value (``shows_short``)."""
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)
+        return shows_short(self.compiler.writer, node, scope)
 
     def _Reveal(self, node: ast.Reveal, indent: int) -> None:
         self.emit(indent, f"_reveal(st, {self.expr(node.value)}, {self.expr(node.audience)})", node.span)

@@ -23,17 +23,20 @@ Kind = tuple[type, int]
 
 def built_kind(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> Kind | None:
     """The kind of ``node`` when it builds a list (``a + b`` of two lists of one kind, a
-    comprehension that keeps the items of its source, ``list(x)``) or calls a function of
-    the ruleset whose body's kind is known; else None."""
+    comprehension that keeps the items of its source, ``list(x)``, ``sorted(...)`` of such
+    items) or calls a function of the ruleset whose body's kind is known; else None."""
     cat = writer.cat
     if isinstance(node, ast.BinaryOp) and node.op == "+":
         left = writer.items_kind(node.left, scope)
         return left if left is not None and left[1] >= 1 and left == writer.items_kind(node.right, scope) else None
-    if isinstance(node, ast.Comprehension) and len(node.clauses) == 1 and isinstance(node.element, ast.Name) \
-            and node.element.name == node.clauses[0].var:
+    if isinstance(node, (ast.Comprehension, ast.Generator)) and len(node.clauses) == 1 \
+            and isinstance(node.element, ast.Name) and node.element.name == node.clauses[0].var:
         return _items_of(writer, node.clauses[0].source, scope)
     if not isinstance(node, ast.Call) or node.function in cat.component_types:
         return None
+    if node.function == "sorted" and len(node.args) == 1 and node.function not in cat.functions:
+        return built_kind(writer, node.args[0], scope) if isinstance(node.args[0], ast.Generator) \
+            else _items_of(writer, node.args[0], scope)
     if node.function in cat.functions:
         return _result_kind(writer, cat.functions[node.function])
     if node.function == "list" and len(node.args) == 1 and node.function not in cat.load_time_functions:

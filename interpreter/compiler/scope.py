@@ -149,7 +149,9 @@ class HeldParameters:
         if promise.cls is tuple or not CHEAP.match(text):
             return f"{check}({text})"
         cls = _INLINE.get(promise.cls) or self.module.constant(promise.cls, f"<class {promise.cls.__name__}>")
-        test = f"type({text}) is {cls}" + (f" or {text} is None" if promise.optional else "")
+        test = f"type({text}) is {cls}"
+        test += f" and {text}.kind == {self.module.constant(promise.ref)}" if promise.ref else ""
+        test += f" or {text} is None" if promise.optional else ""
         return f"({text} if {test} else {check}({text}))"
 
 

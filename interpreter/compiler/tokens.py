@@ -18,18 +18,20 @@ ruleset's text is never written into the source.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from collections.abc import Callable
 
 from rulelang import ast
 
 from ..model.values import Component, Player, Ref
 from ..tables.builtins import BUILTINS
 from ..tables.catalog import Catalog
+from ..tables.declared import SUPPLY
 from .module import CHEAP, Module
+from .scope import Scope, promise_of
 
-if TYPE_CHECKING:
-    from .scope import Scope
-
+_PYTHON_LOCAL = re.compile(r"\w+$")
+"""Generated source that is a Python local: always bound, read at no cost."""
 TOKEN_COUNTS = frozenset({"tokens", "bank"})
 """The builtins ``TokenWriter.count`` may write in place."""
 
@@ -39,6 +41,7 @@ class TokenWriter:
 
     def __init__(self, catalog: Catalog, module: Module):
         self.cat, self.module = catalog, module
+        self._gives_supply: dict[str, bool] = {}   # function -> whether it certainly gives a supply
 
     def count(self, node: ast.Call, args: list[str], scope: Scope) -> str | None:
         """``tokens(h, s)`` or ``bank(s)`` (``node``, its arguments written as ``args``) in
@@ -50,7 +53,53 @@ class TokenWriter:
             return None if name is None else f"{self.table(name, scope.tables)}[0]"
         known = scope.kinds.get(args[0])
         kind = known[0] if known is not None and known[1] == 0 else None
+        if name is None and self.is_supply_for_certain(supply, scope) and (
+                CHEAP.match(args[1]) or (kind is None and CHEAP.match(args[0])) or _PYTHON_LOCAL.match(args[0])):
+            return self.computed_supply(args[0], args[1], kind, scope.tables)
         return self.tokens(args[0], args[1], name, kind, scope.tables)
+
+    def is_supply_for_certain(self, node: ast.Expr, scope: Scope) -> bool:
+        """Whether ``node`` is certainly a supply: a local or a variable the engine holds to
+        type ``supply`` (tables/declared.py), or what ``certain_supply`` proves."""
+        return promise_of(self.cat, node, scope) == SUPPLY or self.certain_supply(node, scope.is_local)
+
+    def certain_supply(self, node: ast.Expr, is_local: Callable[[str], bool]) -> bool:
+        """Whether ``node`` (its names local where ``is_local`` says) is certainly a supply:
+        one of the ruleset, either of two such, or what a call of a function of the ruleset
+        gives whose body certainly is one (a function whose body calls it back is not)."""
+        if isinstance(node, ast.Name):
+            return self.constant_supply(node, is_local(node.name)) is not None
+        if isinstance(node, ast.IfExpr):
+            return self.certain_supply(node.then, is_local) and self.certain_supply(node.otherwise, is_local)
+        if not isinstance(node, ast.Call) or node.function not in self.cat.functions \
+                or node.function in self.cat.component_types:
+            return False
+        found = self._gives_supply.get(node.function)
+        if found is None:
+            self._gives_supply[node.function] = False   # (asked again while it is asked: not known)
+            decl = self.cat.functions[node.function]
+            params = {p.name for p in decl.params}
+            found = decl.body is not None and self.certain_supply(decl.body, params.__contains__)
+            self._gives_supply[node.function] = found
+        return found
+
+    def computed_supply(self, holder: str, supply: str, kind: type | None,
+                        tables: dict[str, str] | None = None) -> str:
+        """``tokens(holder, supply)`` of what ``supply`` gives, certainly a supply (read once),
+        where the holder is read at no cost, or the supply is: after the tests of the holder's
+        kind (if not known), the supply, then its slot, as the builtin reads them. A supply
+        read at no cost has its table read once where ``tables`` says (``table``)."""
+        builtin = self.module.constant(BUILTINS["tokens"], "<builtin tokens>")
+        text = f"{builtin}(st, {holder}, {supply})"
+        counts = f"st.supply_counts[{supply}.name]"
+        if tables is not None and CHEAP.match(supply):
+            counts = tables.setdefault(counts, self.module.fresh("_t"))
+        for test, slot in reversed(self.slots(holder, kind)):
+            read = f"{counts}[{slot}]"
+            if not test:
+                return read
+            text = f"{read} if {test} else {text}"
+        return f"({text})"
 
     def constant_supply(self, node: ast.Expr, is_local: bool) -> str | None:
         """The name of the supply ``node`` names when it is a supply of the ruleset (not a
@@ -121,9 +170,12 @@ class TokenWriter:
             text = f"{slot} if {test} else {text}"
         return f"({text})"
 
-    def supply_named(self, variable: str, name: str) -> str:
+    def supply_named(self, variable: str, name: str, held: bool = False) -> str:
         """The supply a variable named in 'gain'/'pay' holds (source ``variable``): its name,
-        tested in place where ``variable`` can be read twice."""
+        without a test where the variable is ``held`` to type ``supply``, tested in place
+        where ``variable`` can be read twice."""
+        if held:
+            return f"{variable}.name"
         checked = f"_supply_named({variable}, {self.module.constant(name)})"
         if not CHEAP.match(variable):
             return checked

@@ -144,7 +144,7 @@ class OwnedVariable:
         self.table, self.name, self.index_of, self.promise = table, name, index_of, promise
         self.attribute = f"{table}_values"  # the state's table of them
         # the class of every value of the type, when that alone tells (not a list's items)
-        self.plain = promise.cls if promise is not None and promise.item is None else None
+        self.plain = promise.cls if promise is not None and promise.item is None and not promise.ref else None
 
     def __repr__(self) -> str:
         return f"<{self.table} variable {self.name}>"

@@ -7,7 +7,8 @@ value (no ``s = ...``, no ``let``, loop or choice of that name): then every valu
 the argument of the call, which the call checks (``check``: the rules' error, located at
 the call, for an argument of another kind), and a state read back checks the frames it
 restores (``frame_problem``). Types the engine does not hold to (a die, a board, a supply)
-check nothing and promise nothing.
+check nothing and promise nothing; a supply is held (a value of its class, ``Ref``, of the
+kind ``supply``: ``Declared.ref``).
 
 What a held type promises (``Declared``): the Python class of the value (``int``, ``bool``,
 ``str``, Player, Space, Component, EnumValue, ZoneRef, ``tuple`` for a list, ``dict`` for the map
@@ -26,7 +27,7 @@ from rulelang import ast
 from rulelang.boards import Space
 from rulelang.check.tree import bound_names, walk
 
-from ..model.values import Component, EnumValue, Player, RuleError, Value, ZoneRef, kind_of
+from ..model.values import Component, EnumValue, Player, Ref, RuleError, Value, ZoneRef, kind_of
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -40,23 +41,27 @@ _WORDS = {"int": "an int", "bool": "a bool", "string": "a string", "player": "a 
 @dataclass(frozen=True)
 class Declared:
     """A declared type the engine holds to: ``cls`` (the Python class of the value),
-    ``item`` (what each item of a list is, when declared), ``optional`` (none allowed too)."""
+    ``item`` (what each item of a list is, when declared), ``optional`` (none allowed too),
+    ``ref`` (for ``Ref``, the class of supplies, dice and boards: the kind it must be)."""
 
     cls: type
     item: Declared | None = None
     optional: bool = False
+    ref: str = ""
 
     def fits(self, value: Value) -> bool:
         """Whether ``value`` is of this type (every item of a list included: the classes of
         a list of plain items at once, a list of lists item by item)."""
         if type(value) is not self.cls:
             return value is None and self.optional
+        if self.ref:
+            return value.kind == self.ref   # type: ignore[union-attr]
         item = self.item
         if type(value) is dict:   # the map of a simultaneous choice: from players
             return all(type(key) is Player for key in value) and (item is None or all(map(item.fits, value.values())))
         if item is None or not isinstance(value, tuple):
             return True
-        if item.cls is not tuple:
+        if item.cls is not tuple and not item.ref:
             return set(map(type, value)) <= ({item.cls, type(None)} if item.optional else {item.cls})
         return all(item.fits(v) for v in value)
 
@@ -66,6 +71,8 @@ class Declared:
             text = "a list" if self.item is None else f"a list of {self.item.plural()}"
         elif self.cls is dict:
             text = "a map from players" + ("" if self.item is None else f" to {self.item.plural()}")
+        elif self.cls is Ref:
+            text = f"a {self.ref}"
         elif self.cls in (Component, EnumValue):
             text = "a component" if self.cls is Component else "an enum value"
         else:
@@ -89,11 +96,17 @@ def declared(cat: Catalog, typ: ast.TypeRef | None) -> Declared | None:
         return Declared(tuple, declared(cat, typ.item) if typ.item is not None else None, typ.optional)
     if typ.name in _CLASSES:
         return Declared(_CLASSES[typ.name], optional=typ.optional)
+    if typ.name == "supply":
+        return Declared(Ref, optional=typ.optional, ref="supply")
     if typ.name in cat.component_types:   # its class: the rules use one type for another (a card as a hold)
         return Declared(Component, optional=typ.optional)
     if typ.name in cat.enums:
         return Declared(EnumValue, optional=typ.optional)
     return None
+
+
+SUPPLY = Declared(Ref, ref="supply")
+"""What a parameter or a variable declared ``supply`` holds."""
 
 
 def held_parameters(cat: Catalog, params: tuple[ast.Param, ...], body: ast.Node | None) -> dict[str, Declared]:
@@ -122,6 +135,8 @@ def check(value: Value, promise: Declared, what: str) -> Value:
 def checker(promise: Declared, what: str) -> Callable[[Value], Value]:
     """``check`` of ``promise`` as a function of the value alone, its class tested first."""
     cls, optional, item = promise.cls, promise.optional, promise.item
+    if promise.ref:
+        item = promise   # (its class alone does not tell: fits)
 
     def checked(value: Value) -> Value:
         if type(value) is cls and item is None:
@@ -150,7 +165,7 @@ def _classes_in_lists(promise: Declared) -> frozenset[type] | None:
     if promise.cls is not tuple or inner is None or inner.cls is not tuple or inner.optional:
         return None
     item = inner.item
-    if item is None or item.cls is tuple:
+    if item is None or item.cls is tuple or item.ref:
         return None
     return frozenset({item.cls, type(None)} if item.optional else {item.cls})
 

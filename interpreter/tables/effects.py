@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 LAZY_TEXT = 8 * FREE_WORK  # a text up to this long is joined by '+' without a charge
 _SHOWN_AS_STR = frozenset({Player, EnumValue, EnumType, Component, Space, ZoneRef, Ref})  # display(v) is str(v)
-_NAMED = _SHOWN_AS_STR | {bool, type(None)}
+NAMED = _SHOWN_AS_STR | {bool, type(None)}
 """The kinds of value that show as a name of the catalog, or as none, true or false: no
 wider than ``widest_shown``."""
 
@@ -116,7 +116,7 @@ def say(st: State, template: LogTemplate, values: tuple[Value, ...], audience: A
     ``template`` (``log_template``) and its other operands' ``values``: the line is kept as
     these (a ``LogLine``, built when read) when its text is certainly short, which the kinds
     of the values tell at C speed for most lines; else ``line`` builds it as '+' would."""
-    if template.room >= 0 and (_NAMED.issuperset(map(type, values)) or _fits(template, values)):
+    if template.room >= 0 and (NAMED.issuperset(map(type, values)) or _fits(template, values)):
         text: str | LogLine = LogLine((template, values))
     else:
         text = line(st, template.texts[0], template.operands(values))
@@ -140,7 +140,7 @@ def _fits(template: LogTemplate, values: tuple[Any, ...]) -> bool:
             room -= len(value)
             if room < 0:
                 return False
-        elif kind not in _NAMED:
+        elif kind not in NAMED:
             return False
     return True
 
@@ -160,14 +160,14 @@ def log_template(catalog: Catalog, first: str, layout: Sequence[str | None]) -> 
 
 
 def widest_shown(catalog: Catalog) -> int:
-    """The most characters a value of the kinds in _NAMED shows as (``display``): the
+    """The most characters a value of the kinds in NAMED shows as (``display``): the
     players, enumerations, components, zones, spaces and declared things of ``catalog``,
     and none, true and false; the catalog holds every such value a state can hold."""
     names: list[object] = [*catalog.players, *catalog.components, *catalog.zone_refs, *catalog.spaces,
                            *catalog.enums.values(), *catalog.constants.values()]
     for enum in catalog.enums.values():
         names += enum.values
-    return max([5, *(len(str(name)) for name in names if type(name) in _NAMED)])
+    return max([5, *(len(str(name)) for name in names if type(name) in NAMED)])
 
 
 def reveal(st: State, shown: Value, audience: Any) -> None:

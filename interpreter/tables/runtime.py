@@ -219,14 +219,10 @@ def zone_items(st: State, zone: ZoneRef) -> Sequence[Value]:
     return found
 
 
-def zone_list(st: State, zone: ZoneRef) -> tuple[Value, ...]:
-    """``as_list`` of a zone (the compiler knows it is one): its contents, bottom first."""
-    return tuple(zone_seen(st, zone))
-
-
 def zone_seen(st: State, zone: ZoneRef) -> Sequence[Value]:
     """``as_list`` of a zone (the compiler knows it is one) for a look that keeps nothing
-    (``x in zone``): its list in place, charged as ``as_list`` charges it."""
+    (``x in zone``; ``list(zone)`` is the tuple of it): its list in place, charged as
+    ``as_list`` charges it."""
     found = st.zones[zone.slot]
     if len(found) > FREE_WORK:
         st.charge(len(found))

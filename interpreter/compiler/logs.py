@@ -1,0 +1,46 @@
+"""A 'log' line whose values certainly show short, written in place.
+
+``effects.say`` keeps a line as a ``LogLine`` (its text built when the log is read) when its
+template leaves room for each value (``LogTemplate.room``: each counted at the widest a name
+of the catalog shows, at least 20 characters) and every value is a name, none, true or false,
+or a number within the rules' range: it tests the kinds of the values each time it runs.
+The generated code appends the ``LogLine`` itself, testing in place only the values the text
+does not prove short (a player, a space, a component or a supply, or an integer: scope.py,
+tokens.py, integers.py); with an event log kept, or a value that is not short, ``say`` runs as
+before, so the line, its text and its events are the same.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulelang import ast
+
+from .integers import integer_bound
+from .scope import Scope
+
+if TYPE_CHECKING:
+    from .codegen import ExpressionWriter
+
+
+def shows_short(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
+    """Whether the value of ``node`` is certainly a player, a space, a component, a supply
+    or an integer within the rules' range (each shows within a template's room for a value)."""
+    if integer_bound(writer.cat, node, scope) is not None or writer.tokens.is_supply_for_certain(node, scope):
+        return True
+    kind = writer.items_kind(node, scope)
+    return kind is not None and kind[1] == 0
+
+
+def kept_line(template: str, values: str, unproven: list[int], local: str) -> list[tuple[int, str]]:
+    """The lines (indent, text) that log the line of ``template`` (the constant's source)
+    and the values of source ``values`` (each followed by ', '), held by ``local``: kept as
+    a ``LogLine`` where the values at ``unproven`` (those the text does not prove short) are
+    names, none, true or false, or integers within the rules' range, as ``say`` tests them;
+    else ``say`` runs."""
+    tests = [f"(type({local}[{k}]) in _NAMED or (type({local}[{k}]) is int and -_MAX_INT <= {local}[{k}] <= _MAX_INT))"
+             for k in unproven]
+    return [(0, f"{local} = ({values})"),
+            (0, f"if {' and '.join(['st.event_log is None', *tests])}:"),
+            (1, f"st.log_lines.append(_LogLine(({template}, {local})))"),
+            (0, "else:"),
+            (1, f"_say(st, {template}, {local})")]

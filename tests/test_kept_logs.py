@@ -1,0 +1,84 @@
+"""A 'log' line whose values the text proves short (players, spaces, components, integers)
+is kept as a ``LogLine`` by the generated code itself (compiler/logs.py), without
+``effects.say`` testing the kinds of its values: the same lines, texts, events and work as
+the general path, with and without an event log."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from conftest import worked_states
+
+import rulelang
+from rulelang.interpreter.compiler import procedures
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+RULES = """\
+game "L" { players 2  max_steps 400 }
+var n: int = 0
+var who: player = players[0]
+var long: string = "LONG"
+phase p {
+  for q in players {
+    n += 1
+    who = q
+    log "" + who + " counts " + n + " of " + size(players)
+    log "" + who + " says " + (if n > 1 then "more" else "one")
+    log "" + [n, size(players)] + " and " + long
+  }
+  end game
+}
+""".replace("LONG", "x" * 600)
+
+
+def _general(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every log line through ``effects.say``, as before."""
+    monkeypatch.setattr(procedures, "kept_line", lambda template, values, unproven, local: [
+        (0, f"_say(st, {template}, ({values}))")])
+
+
+def _unproven(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No value of a log line proven short: each tested where the line is logged."""
+    monkeypatch.setattr(procedures, "shows_short", lambda writer, node, scope: False)
+
+
+def _events(game, seed: int) -> tuple[list[str], list[dict]]:
+    chooser, state = random.Random(seed), game.new_initial_state(seed=seed, events=True)
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+    return list(map(str, state.log)), state.events()
+
+
+def _played(game) -> tuple[object, ...]:
+    return [worked_states(game, seed) for seed in range(3)], _events(game, 7)
+
+
+def test_jamaica_keeps_its_log_lines_in_place_as_the_general_path_does(monkeypatch):
+    path = GAMES / "jamaica.rules"
+    fast = rulelang.load(path, players=4)
+    assert "_LogLine" in fast.generated_code()
+    played = _played(fast)
+    with monkeypatch.context() as patched:
+        _unproven(patched)
+        tested = rulelang.load(path, players=4)
+        assert tested.generated_code().count("_NAMED") > fast.generated_code().count("_NAMED")
+        assert _played(tested) == played
+    _general(monkeypatch)
+    slow = rulelang.load(path, players=4)
+    assert "_LogLine" not in slow.generated_code()
+    assert _played(slow) == played
+
+
+def test_a_line_of_proven_values_is_kept_and_others_tested(monkeypatch):
+    game = rulelang.load(RULES)
+    code = game.generated_code()
+    assert code.count("_LogLine") == 3 and code.count("_NAMED") == 3   # (a text, a list and a text: tested)
+    state = game.new_initial_state()
+    assert [str(line) for line in state.log] == [
+        "player 1 counts 1 of 2", "player 1 says one", "[1, 2] and " + "x" * 600,
+        "player 2 counts 2 of 2", "player 2 says more", "[2, 2] and " + "x" * 600]
+    _general(monkeypatch)
+    assert [str(line) for line in rulelang.load(RULES).new_initial_state().log] == [str(x) for x in state.log]
