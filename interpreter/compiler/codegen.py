@@ -145,7 +145,8 @@ class ExpressionWriter(KindKnowledge):
             computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
             after = [f"{result}{compiled}(st, _depth, *_args)"] if compiled is not None else [
                 f"_r = {unpaused}(st, _depth, *_args)", "if type(_r) is _Paused:",  # (the frames it pushed return it)
-                f"    _r.handed(st, {self.module.constant(ret)})", *(["else:", f"    {result}_r"] if ret else [])]
+                f"    _r.handed(st, {self.module.constant(ret)})", "else:", f"    {result}_r",
+            ] if ret else [f"{unpaused}(st, _depth, *_args)"]   # (no result: the frames pushed have no 'ret' to set)
         else:
             pairs = ", ".join(f"{self.module.constant(p)}: {v}" for p, v in zip(params, values, strict=True))
             before, computed = ["env = fr.env"], [f"_locals = {{{pairs}}}"]

@@ -151,7 +151,8 @@ class UnpausedWriter(ProcedureWriter):
             self._paused_call(stmt, indent, place)
         else:
             where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
-            self.emit(indent, f"return _pause(st, {where[0]}, {where[1]}, {place.pc}, env)", stmt.span)
+            self.emit(indent, f"st.frames.append(_Frame({where[0]}, {where[1]}, {place.pc}, env))", stmt.span)
+            self.emit(indent, "return _Paused()", stmt.span)   # (program.pause in place)
             return True
         return False
 

@@ -60,7 +60,8 @@ class Decisions:
             kept: tuple[Action, ...] | None = decision.actions  # the usual call: a player to act
             if kept is not None:  # at a decision that states share, asked before
                 return [*kept]
-            options, ids = decision.options_of(player)
+            per_player = decision.per_player   # (Decision.options_of in place)
+            options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
             made = self.game.actions[player]
             try:
                 actions = list(map(made.__getitem__, ids))
