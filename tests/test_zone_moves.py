@@ -29,10 +29,10 @@ MOVES = '''\
 '''
 
 
-def load(tmp_path: Path, size: int, source: str = MOVES) -> rulelang.Game:
+def load(tmp_path: Path, size: int, source: str = MOVES, players: int = 1) -> rulelang.Game:
     path = tmp_path / "game.rules"
     path.write_text(textwrap.dedent(source).replace("SIZE", str(size)), encoding="utf-8")
-    return rulelang.load(path, players=1)
+    return rulelang.load(path, players=players)
 
 
 def test_a_short_zone_moves_in_place_keeping_its_order(tmp_path: Path) -> None:
@@ -57,8 +57,46 @@ PLAYER_MOVES = MOVES.replace("zone other: card visible all", "player zone other:
 def test_a_zone_or_a_component_known_from_the_text_moves_without_a_test_of_its_kind(tmp_path: Path) -> None:
     game = load(tmp_path, 40, PLAYER_MOVES)
     gather = next(unit for unit in code(game).split("\ndef ") if "move_all" in unit)
-    assert "is _ZoneRef" not in gather and "is _Component:" not in gather and "st.move(" in gather
+    assert "is _ZoneRef" not in gather and "is _Component:" not in gather and "_m_id = " in gather
     state = game.new_initial_state()
     assert state.to_json()["globals"]["ranks"] == list(range(2, 41))
     (diagnostic,) = failure(load(tmp_path, 120, PLAYER_MOVES)).diagnostics   # a long one: charged, as before
     assert diagnostic.span.line == 10 and "more than 100 items of work" in diagnostic.message
+
+
+HIDDEN_MOVES = '''\
+    game "G" { players 2 }
+    component card { rank: int }
+    zone pile: card visible none
+    player zone hand: card visible owner
+    zone table: card visible all
+    deck cards: card in pile = [card(rank: r) for r in 1..6]
+    procedure deal() {
+      for p in players {
+        move WHAT to p.hand
+        move WHAT to p.hand
+      }
+      move players[0].hand[0] to table
+    }
+    phase p {
+      call deal()
+      choose c in players[1].hand by players[1]
+      move c to table
+      end game
+    }
+'''
+
+
+def test_a_component_moved_in_place_as_state_move_moves_it(tmp_path: Path) -> None:
+    """A component the text proves one moves in place (no call of State.move): the same
+    zones, knowledge of each player and events as the method's, from the top or below it."""
+    def played(what: str) -> tuple[object, ...]:
+        game = load(tmp_path, 0, HIDDEN_MOVES.replace("WHAT", what), players=2)
+        state = game.new_initial_state(seed=3, events=True)
+        state.apply_action(state.legal_actions(1)[0], player=1)
+        seen = [state.observation(p) for p in (0, 1)]
+        return game, state.to_json(), state.events(), seen, list(state.component_knowledge)
+
+    (proven, *seen), (general, *seen_general) = played("pile[0]"), played("(if true then pile[0] else none)")
+    assert "_m_id = " in code(proven) and "_m_id = " not in code(general).split("def _q")[0]
+    assert seen == seen_general

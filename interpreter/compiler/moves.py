@@ -58,6 +58,8 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     if moving is ZoneRef:   # a whole zone, known to be one
         what_slot = f"{moved}.slot"
     if moving is Component:
+        if not to_zone:   # (State.move in place: no call)
+            return lines + component_moved(moved, to_slot, module, cat)
         return lines + _tested([to_zone], f"st.move({moved}, {to_slot})", general)
     if what_slot is not None:  # a whole zone that the rules name
         return lines + _tested([to_zone, f"len(st.zones[{what_slot}]) <= {FREE_WORK}"],
@@ -73,6 +75,26 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
             f"    st.move_all({moved}.slot, {to_slot})",
             "else:",
             f"    {general}"]
+
+
+def component_moved(moved: str, to_slot: str, module: Module, cat: Catalog) -> list[str]:
+    """``State.move`` of the component ``moved`` (a local) to the zone in ``to_slot``, written
+    in place: the same lists, knowledge and event as the method's."""
+    seers = module.constant(cat.zone_seers, "<the players who see each zone>")
+    slot = to_slot if to_slot.isdigit() else "_m_to"
+    return [*([] if slot == to_slot else [f"_m_to = {to_slot}"]),
+            f"_m_id = {moved}.id",
+            "_m_from = st.component_zone[_m_id]",
+            "_m_zone = st.zones[_m_from]",
+            f"if _m_zone[-1] is {moved}:",
+            "    _m_zone.pop()",
+            "else:",
+            f"    _m_zone.remove({moved})",
+            f"st.zones[{slot}].append({moved})",
+            f"st.component_zone[_m_id] = {slot}",
+            f"st.component_knowledge[_m_id] |= {seers}[_m_from] | {seers}[{slot}]",
+            "if st.event_log is not None:",
+            f"    st.event_log.append(('move', _m_id, _m_from, {slot}))"]
 
 
 def zone_slot(text: str, module: Module) -> str | None:
