@@ -77,6 +77,7 @@ HIDDEN_MOVES = '''\
         move WHAT to p.hand
       }
       move players[0].hand[0] to table
+      move ZONE to pile
     }
     phase p {
       call deal()
@@ -87,16 +88,29 @@ HIDDEN_MOVES = '''\
 '''
 
 
+def played(tmp_path: Path, what: str, zone: str) -> tuple[object, ...]:
+    """The game of HIDDEN_MOVES moving ``what`` and ``zone``, and what it has done after its
+    one decision: its saved state, events, each player's observation and knowledge."""
+    game = load(tmp_path, 0, HIDDEN_MOVES.replace("WHAT", what).replace("ZONE", zone), players=2)
+    state = game.new_initial_state(seed=3, events=True)
+    state.apply_action(state.legal_actions(1)[0], player=1)
+    seen = [state.observation(p) for p in (0, 1)]
+    return game, state.to_json(), state.events(), seen, list(state.component_knowledge)
+
+
 def test_a_component_moved_in_place_as_state_move_moves_it(tmp_path: Path) -> None:
     """A component the text proves one moves in place (no call of State.move): the same
     zones, knowledge of each player and events as the method's, from the top or below it."""
-    def played(what: str) -> tuple[object, ...]:
-        game = load(tmp_path, 0, HIDDEN_MOVES.replace("WHAT", what), players=2)
-        state = game.new_initial_state(seed=3, events=True)
-        state.apply_action(state.legal_actions(1)[0], player=1)
-        seen = [state.observation(p) for p in (0, 1)]
-        return game, state.to_json(), state.events(), seen, list(state.component_knowledge)
+    (proven, *seen) = played(tmp_path, "pile[0]", "table")
+    (general, *seen_general) = played(tmp_path, "(if true then pile[0] else none)", "table")
+    assert "_m_zone.remove(" in code(proven) and "_m_zone.remove(" not in code(general)
+    assert seen == seen_general
 
-    (proven, *seen), (general, *seen_general) = played("pile[0]"), played("(if true then pile[0] else none)")
-    assert "_m_id = " in code(proven) and "_m_id = " not in code(general).split("def _q")[0]
+
+def test_a_zone_of_one_component_moved_in_place_as_move_all_moves_it(tmp_path: Path) -> None:
+    """``move ZONE to W`` of zones the text proves: a zone of one component moves it in place,
+    with the same zones, knowledge, observations and events as ``State.move_all``."""
+    (proven, *seen) = played(tmp_path, "pile[0]", "table")
+    (general, *seen_general) = played(tmp_path, "pile[0]", "(if true then table else none)")
+    assert "if len(_m_zone) == 1:" in code(proven) and "if len(_m_zone) == 1:" not in code(general)
     assert seen == seen_general

@@ -61,6 +61,8 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
         if not to_zone:   # (State.move in place: no call)
             return lines + component_moved(moved, to_slot, module, cat)
         return lines + _tested([to_zone], f"st.move({moved}, {to_slot})", general)
+    if what_slot is not None and not to_zone:  # a whole zone: one component moved in place, else State.move_all
+        return lines + zone_moved(what_slot, to_slot, general, module, cat)
     if what_slot is not None:  # a whole zone that the rules name
         return lines + _tested([to_zone, f"len(st.zones[{what_slot}]) <= {FREE_WORK}"],
                                f"st.move_all({what_slot}, {to_slot})", general)
@@ -80,8 +82,7 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
 def component_moved(moved: str, to_slot: str, module: Module, cat: Catalog) -> list[str]:
     """``State.move`` of the component ``moved`` (a local) to the zone in ``to_slot``, written
     in place: the same lists, knowledge and event as the method's."""
-    seers = module.constant(cat.zone_seers, "<the players who see each zone>")
-    slot = to_slot if to_slot.isdigit() else "_m_to"
+    slot = _local_slot(to_slot, "_m_to")
     return [*([] if slot == to_slot else [f"_m_to = {to_slot}"]),
             f"_m_id = {moved}.id",
             "_m_from = st.component_zone[_m_id]",
@@ -90,11 +91,41 @@ def component_moved(moved: str, to_slot: str, module: Module, cat: Catalog) -> l
             "    _m_zone.pop()",
             "else:",
             f"    _m_zone.remove({moved})",
-            f"st.zones[{slot}].append({moved})",
+            *_arrived(moved, "_m_from", slot, module, cat)]
+
+
+def zone_moved(what_slot: str, to_slot: str, general: str, module: Module, cat: Catalog) -> list[str]:
+    """``move ZONE to W``, both known to be zones: a zone of one component moves it in place
+    (as ``State.move_all`` would), one of at most FREE_WORK by ``State.move_all``, a longer one
+    by ``general`` (which charges it)."""
+    source, slot = _local_slot(what_slot, "_m_from"), _local_slot(to_slot, "_m_to")
+    return [*([] if slot == to_slot else [f"_m_to = {to_slot}"]),
+            *([] if source == what_slot else [f"_m_from = {what_slot}"]),
+            f"_m_zone = st.zones[{source}]",
+            "if len(_m_zone) == 1:",
+            "    _m_moved = _m_zone.pop()",
+            "    _m_id = _m_moved.id",
+            *("    " + line for line in _arrived("_m_moved", source, slot, module, cat)),
+            f"elif len(_m_zone) <= {FREE_WORK}:",
+            f"    st.move_all({source}, {slot})",
+            "else:",
+            f"    {general}"]
+
+
+def _arrived(moved: str, source: str, slot: str, module: Module, cat: Catalog) -> list[str]:
+    """The lines after ``moved`` (whose id is ``_m_id``) left the zone in ``source``: it goes
+    on top of the zone in ``slot``, and whoever sees either zone knows where it is."""
+    seers = module.constant(cat.zone_seers, "<the players who see each zone>")
+    return [f"st.zones[{slot}].append({moved})",
             f"st.component_zone[_m_id] = {slot}",
-            f"st.component_knowledge[_m_id] |= {seers}[_m_from] | {seers}[{slot}]",
+            f"st.component_knowledge[_m_id] |= {seers}[{source}] | {seers}[{slot}]",
             "if st.event_log is not None:",
-            f"    st.event_log.append(('move', _m_id, _m_from, {slot}))"]
+            f"    st.event_log.append(('move', _m_id, {source}, {slot}))"]
+
+
+def _local_slot(slot: str, local: str) -> str:
+    """``slot`` if it is a number, else ``local`` (which the caller sets to it)."""
+    return slot if slot.isdigit() else local
 
 
 def zone_slot(text: str, module: Module) -> str | None:
