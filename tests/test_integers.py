@@ -258,6 +258,25 @@ def test_count_tells_false_and_none_from_zero(tmp_path):
     assert game.new_initial_state().to_json()["globals"]["counted"] == [3, 2, 2, 2]
 
 
+def test_min_and_max_of_proven_integers_are_pythons_and_the_same_as_the_checked_ones(tmp_path):
+    """min/max of a generator of proven integers: Python's (none of an empty one), the same
+    values as the checked aggregate of the same items where they are not proven."""
+    source = '''\
+        game "G" { players 1 }
+        var found: list[int?] = []
+        var items: list[int] = [1, 2, 3]
+        phase p {
+          found = [max(x * 2 - 5 for x in ITEMS), min(x - 1 for x in ITEMS if x > 1),
+                   max(x for x in ITEMS if x > 9), min(x for x in ITEMS if x > 9)]
+          end game
+        }
+    '''
+    proven, unproven = (load(tmp_path, source.replace("ITEMS", items)) for items in ("1..3", "items"))
+    assert "max(" in code(proven) and "_most(" not in code(proven) and "_most(" in code(unproven)
+    values = [game.new_initial_state().to_json()["globals"]["found"] for game in (proven, unproven)]
+    assert values[0] == values[1] == [1, 1, None, None]
+
+
 def _membership_game(tmp_path, rebound: str):
     return load(tmp_path, f'''\
         game "G" {{ players 1 }}

@@ -569,6 +569,8 @@ class ExpressionWriter(KindKnowledge):
             values, descending = self._list(gen.clauses, parts, scope, bounds=bounds), gen.descending
             if name == "sum" and not keyed and sum_bounded(bounds[0]):   # (integers the sum cannot overflow)
                 return f"sum({values})"
+            if name in ("min", "max") and not keyed and bounds[0] is not None:   # (integers: Python orders them)
+                return f"{name}({values} or (None,))"   # (none of no items)
         elif len(args) == 1:
             keyed, values, descending = False, f"_as_list(st, {self.write(args[0], scope)})", False
         else:
