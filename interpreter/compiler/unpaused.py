@@ -151,7 +151,10 @@ class UnpausedWriter(ProcedureWriter):
             self._paused_call(stmt, indent, place)
         else:
             where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
-            self.emit(indent, f"st.frames.append(_Frame({where[0]}, {where[1]}, {place.pc}, env))", stmt.span)
+            self.emit(indent, "_f = _new_frame(_Frame)", stmt.span)   # (Frame(...) without a call of __init__)
+            fields = f"{where[0]}, {where[1]}, {place.pc}, env, None"
+            self.emit(indent, f"_f.name, _f.code, _f.pc, _f.env, _f.ret = {fields}", stmt.span)
+            self.emit(indent, "st.frames.append(_f)", stmt.span)
             self.emit(indent, "return _Paused()", stmt.span)   # (program.pause in place)
             return True
         return False

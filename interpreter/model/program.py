@@ -136,10 +136,7 @@ class Paused:
     that goes on from there; ``count`` is the frames pushed so far by the calls now returning,
     innermost last (compiler/unpaused.py)."""
 
-    __slots__ = ("count",)
-
-    def __init__(self) -> None:
-        self.count = 1
+    count = 1   # (the class's until ``under`` counts more: no __init__ to call, no __slots__ then)
 
     def handed(self, st: State, ret: str | None) -> None:
         """The caller's ``ret`` receives what the procedure called returns (its frame is the
