@@ -308,3 +308,20 @@ def test_membership_of_a_players_zone_of_a_local_assigned_again(tmp_path):
     listing = code(game)
     assert "in _as_list(st, " in listing and "[env[_k" in listing   # a zone is still made a list (and charged)
     assert game.new_initial_state().to_json()["globals"]["found"] == [True, False, True, False, True]
+
+
+def test_top_of_a_zone_is_read_in_place_and_of_a_list_as_before(tmp_path):
+    game = load(tmp_path, '''\
+        game "G" { players 1 }
+        component card { rank: int }
+        zone pile: card
+        zone empty: card
+        deck cards: card in pile = [card(rank: 1), card(rank: 2)]
+        var found: list[int?] = []
+        phase p {
+          found = [top(pile).rank, if top(empty) == none then 0 else 1, top([3, 4])]
+          end game
+        }
+    ''')
+    assert "(st.zones[" in code(game) and "or (None,))[-1]" in code(game) and "_top(st, " in code(game)
+    assert game.new_initial_state().to_json()["globals"]["found"] == [2, 0, 4]

@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import generated_functions as code
 from conftest import saved_states as played
 
 import rulelang
@@ -149,3 +150,13 @@ def test_a_runaway_recursion_stops_at_the_depth_bound_as_before(
                        caught.value.diagnostic.message))
         pushing_frames(monkeypatch)
     assert errors[0] == errors[1] and errors[0][0] == "E603" and "1000 deep" in errors[0][2]
+
+
+def test_a_procedure_that_returns_no_value_takes_its_frame_off_in_place(tmp_path: Path) -> None:
+    """The end of a procedure's resumable code: its frame taken off in place where one is under
+    it waiting for no value, else State.pop (a value to hand, the last frame, the setup)."""
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(PAUSES_INSIDE), encoding="utf-8")
+    game = rulelang.load(path)
+    listing = code(game)
+    assert "_frames.pop()   # (State.pop(None) in place)" in listing and "st.pop(None)" in listing

@@ -441,8 +441,9 @@ class ExpressionWriter(KindKnowledge):
         kept = self._kept_per_space(name, node.args, args, scope) if name in BOARD_QUERIES else None
         if kept is not None:
             return kept
-        if name == "top" and len(args) == 1:
-            return f"_top(st, {args[0]})"
+        if name == "top" and len(args) == 1:   # (of a zone: its last component read in place, none if empty)
+            return f"(st.zones[{args[0]}.slot] or (None,))[-1]" if self.zone_read(node.args[0], scope) \
+                else f"_top(st, {args[0]})"
         if name == "list" and len(args) == 1 and self.zone_read(node.args[0], scope):
             return f"tuple({self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {args[0]}))"
         if name == "size":

@@ -49,7 +49,7 @@ def write_run(code: Code, module: Module) -> None:
                         "    env = fr.env", "    pc = fr.pc", "    while True:"])
         size = len(code.ops)
         lines += _ranges(code, module, 0, size, "        ", inline)
-        lines += _plain([f"        if pc >= {size}:", "            st.pop(None)", "            return steps"])
+        lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps"])
         source = "\n".join(line for line, _ in lines) + "\n"
         try:
             run: Run = module.define(name, source, spans=[span for _, span in lines], procedure=code.name)
@@ -59,6 +59,19 @@ def write_run(code: Code, module: Module) -> None:
         if inline:  # (the listing shows them there only)
             module.in_place.update(getattr(op, "__name__", "") for op in code.ops if op in module.inline)
         return
+
+
+def _returned(name: str) -> list[str]:
+    """The lines that return from the procedure ``name`` at its end: ``State.pop(None)``, in
+    place where it only takes the frame off (another is under it, waiting for no value; the
+    setup's end, which starts the first phase, calls it)."""
+    if name == "$setup":
+        return ["            st.pop(None)"]
+    return ["            _frames = st.frames",
+            "            if len(_frames) > 1 and _frames[-1].ret is None:",
+            "                _frames.pop()   # (State.pop(None) in place)",
+            "            else:",
+            "                st.pop(None)"]
 
 
 def _ranges(code: Code, module: Module, start: int, end: int, indent: str, inline: bool) -> list[Line]:
