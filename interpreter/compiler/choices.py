@@ -282,7 +282,10 @@ class ChoiceLowering:
                 env.pop(picks_key, None)
                 fr.pc += 1
                 return
-            st.pending = waiting_for(tuple([p.index for p in waiting]), options_of(st, env, waiting), chosen, group)
+            first = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
+            first.players, first.per_player = tuple([p.index for p in waiting]), options_of(st, env, waiting)
+            first.chosen, first.group, first.actions = chosen, group, None
+            st.pending = first
         waiting_for = picks_of(resume, prompt_of, span)   # (the decisions of this statement)
         code.stops.add(compiler.emit(code, simultaneous, span))
 
