@@ -238,8 +238,11 @@ class ChoiceLowering:
             picks_now: dict[Value, Value] = {seats[player_index]: value} if picks is None \
                 else {**picks, seats[player_index]: value}
             to_pick = decision.players
-            at = to_pick.index(player_index)
-            waiting = to_pick[:at] + to_pick[at + 1:]
+            if to_pick[0] == player_index:   # (the first to pick, as hosts mostly ask: no search)
+                waiting = to_pick[1:]
+            else:
+                at = to_pick.index(player_index)
+                waiting = to_pick[:at] + to_pick[at + 1:]
             if player_index in waiting:   # (a player the group names twice picks once for both)
                 waiting = tuple([i for i in waiting if i != player_index])
             if not waiting:  # all picked: known together
