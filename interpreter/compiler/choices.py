@@ -253,7 +253,10 @@ class ChoiceLowering:
                 return
             env[picks_key] = picks_now
             chosen, times = decision.chosen, len(to_pick) - len(waiting)
-            chosen = tuple(sorted(chosen + (player_index,) * times)) if chosen else (player_index,) * times
+            if times == 1 and (not chosen or chosen[-1] < player_index):   # (after those who picked: in order)
+                chosen += (player_index,)
+            else:
+                chosen = tuple(sorted(chosen + (player_index,) * times))
             following = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
             following.players, following.per_player, following.chosen = waiting, decision.per_player, chosen
             following.group, following.actions = decision.group, None
