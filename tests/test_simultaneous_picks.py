@@ -3,6 +3,7 @@ and who has picked after each pick, in the group's order, with a player named tw
 group picking once for both; the picks known together once the last is in."""
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -116,3 +117,28 @@ def test_a_dummy_seat_in_the_group_is_still_the_rules_error_where_a_game_has_one
     assert state.is_terminal() and state.to_json()["globals"]["got"] == [2, 2]
     _, line, message = failure_of(two_players(tmp_path, SEATS.replace("GROUP", "seats")))
     assert line == 5 and "dummy seat and cannot choose" in message
+
+
+IN_ORDER = '''\
+    game "G" { players 3 }
+    phase p {
+      simultaneous q in [players[2], players[0], players[1]] choose x in [1, 2, 3]
+      choose y in [1, 2] by players[0]
+      end game
+    }
+'''
+
+
+@pytest.mark.parametrize("order", [(2, 0, 1), (0, 1, 2), (1, 2, 0)])
+def test_the_map_of_the_picks_keeps_the_groups_order_whatever_the_order_of_the_picks(tmp_path: Path,
+                                                                                    order: tuple[int, ...]) -> None:
+    """The last pick makes the map in the group's order: the picks' own map where they came in
+    that order, a new one otherwise (the same saved locals either way)."""
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(IN_ORDER), encoding="utf-8")
+    state = rulelang.load(path, players=3).new_initial_state()
+    for player in order:
+        state.apply_action(state.legal_actions(player)[player], player=player)
+    (frame,) = state.to_json()["frames"]
+    picks = [[{"player": 2}, 3], [{"player": 0}, 1], [{"player": 1}, 2]]
+    assert json.dumps(frame["env"]) == json.dumps({"x": {"map": picks}})

@@ -248,7 +248,8 @@ class ChoiceLowering:
             if not waiting:  # all picked: known together
                 if picks is not None:
                     del env[picks_key]
-                env[var] = {p: picks_now[p] for p in decision.group}
+                group = decision.group   # (picked in the group's order: the map as it is)
+                env[var] = picks_now if tuple(picks_now) == group else {p: picks_now[p] for p in group}
                 fr.pc += 1
                 return
             env[picks_key] = picks_now
