@@ -272,7 +272,9 @@ class ChoiceLowering:
         def simultaneous(st: State, fr: Frame) -> None:
             env = fr.env
             real = st.game.num_players
-            group: tuple[Player, ...] = as_list(st, players(st, env))  # type: ignore[assignment]  # (no cast: a call)
+            group: tuple[Player, ...] = players(st, env)  # type: ignore[assignment]  # (no cast: a call)
+            if type(group) is not tuple or len(group) > FREE_WORK:   # (as_list's own test: a short list as it is)
+                group = as_list(st, group)  # type: ignore[assignment]
             for p in group if checked else ():
                 if type(p) is not Player or p.index >= real:   # (no call while each is a real player)
                     group = tuple([_choosing_player(st, q, "a simultaneous choice") for q in group])
