@@ -64,7 +64,7 @@ class Decisions:
             options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
             made = self.game.actions[player]
             try:
-                actions = list(map(made.__getitem__, ids))
+                actions = [*map(made.__getitem__, ids)]   # (no call of list: fewer instructions)
             except KeyError:
                 actions = self._actions_of(player, options, ids)
             if decision.shared:  # (of this one player)
