@@ -292,7 +292,9 @@ class ChoiceLowering:
                 fr.pc += 1
                 return
             first = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
-            first.players, first.per_player = tuple([p.index for p in waiting]), options_of(st, env, waiting)
+            per_player = options_of(st, env, waiting)   # (by index, in their order: their indices where none is twice)
+            first.players = tuple(per_player) if len(per_player) == len(waiting) else tuple([p.index for p in waiting])
+            first.per_player = per_player
             first.chosen, first.group, first.actions = chosen, group, None
             st.pending = first
         waiting_for = picks_of(resume, prompt_of, span)   # (the decisions of this statement)
