@@ -472,9 +472,13 @@ class State(Views):
             per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
             options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
             action_id = action.id
-            if action_id in ids:
-                chosen = options[ids.index(action_id)]
-            else:
+            try:   # (one search of the ids: a legal action is among them)
+                at = ids.index(action_id)
+            except ValueError:
+                at = -1
+            if at >= 0:
+                chosen = options[at]
+            else:   # (raised outside the handler: the error has no ValueError as its context)
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
         else:
             player, chosen, action_id = self._checked(action, player)
