@@ -143,10 +143,11 @@ class ExpressionWriter(KindKnowledge):
             result = f"env[{self.module.constant(ret)}] = " if ret else ""
             before = ["env = fr.env", "_depth = len(st.frames)", *_ENTER]   # (runtime.enter_procedure in place)
             computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
-            after = [f"{result}{compiled}(st, _depth, *_args)"] if compiled is not None else [
-                f"_r = {unpaused}(st, _depth, *_args)", "if type(_r) is _Paused:",  # (the frames it pushed return it)
+            given = ", *_args" if values else ""   # (no arguments: a plain call, no unpacking)
+            after = [f"{result}{compiled}(st, _depth{given})"] if compiled is not None else [
+                f"_r = {unpaused}(st, _depth{given})", "if type(_r) is _Paused:",  # (the frames it pushed return it)
                 f"    _r.handed(st, {self.module.constant(ret)})", "else:", f"    {result}_r",
-            ] if ret else [f"{unpaused}(st, _depth, *_args)"]   # (no result: the frames pushed have no 'ret' to set)
+            ] if ret else [f"{unpaused}(st, _depth{given})"]   # (no result: the frames pushed have no 'ret' to set)
         else:
             pairs = ", ".join(f"{self.module.constant(p)}: {v}" for p, v in zip(params, values, strict=True))
             before, computed = ["env = fr.env"], [f"_locals = {{{pairs}}}"]
