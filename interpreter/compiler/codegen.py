@@ -142,8 +142,9 @@ class ExpressionWriter(KindKnowledge):
         if compiled is not None or unpaused is not None:   # bounded in depth before its arguments are computed
             result = f"env[{self.module.constant(ret)}] = " if ret else ""
             before = ["env = fr.env", "_depth = len(st.frames)", *_ENTER]   # (runtime.enter_procedure in place)
-            computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
-            given = ", *_args" if values else ""   # (no arguments: a plain call, no unpacking)
+            names = [f"_a{i}" for i in range(len(values))]   # (each argument in a local: a plain call, no unpacking)
+            computed = [f"{', '.join(names)}, = {''.join(v + ', ' for v in values)}"] if values else []
+            given = "".join(", " + name for name in names)
             after = [f"{result}{compiled}(st, _depth{given})"] if compiled is not None else [
                 f"_r = {unpaused}(st, _depth{given})", "if type(_r) is _Paused:",  # (the frames it pushed return it)
                 f"    _r.handed(st, {self.module.constant(ret)})", "else:", f"    {result}_r",
