@@ -268,6 +268,7 @@ def test_membership_of_a_short_list_and_a_players_zone_read_in_place(tmp_path):
         var found: list[bool] = []
         phase p {
           let q = players[0]
+          q = players[0]                     # (bound again: a local of the environment, read as one)
           move top(pile) to q.hand
           found = [q in players, 3 in [1, 2], size(q.hand) == 1, top(pile) in q.hand, top(q.hand) in q.hand]
           end game

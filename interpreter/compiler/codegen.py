@@ -29,6 +29,7 @@ from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
+from .comprehensions import read_before
 from .fields import field_everywhere, field_of, only_field, zone_item
 from .integers import integer_bound, is_tuple, short_list, sum_fits
 from .kinds import KindKnowledge
@@ -334,13 +335,23 @@ class ExpressionWriter(KindKnowledge):
             if scope.plain_items:   # (its IndexError caught: loops.py)
                 scope.plain_used = True
                 return f"{target}[{index}]"
-            return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
+            return self._item(node.index, target, index)
         if self._zone_item_kind(node, scope) is not None:
             return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
                     f" and -len({target}) <= {index} < len({target}) else _index(st, {target}, {index}))")
         return f"_index(st, {target}, {index})"
+
+    def _item(self, node: ast.Expr, target: str, index: str) -> str:
+        """The item ``index`` (``node``, a proven integer) of ``target`` (a proven list): in
+        place where both read twice at no cost, else (and out of range) ``runtime.item``."""
+        item = self.module.constant(runtime.item, "<an item of a list>")
+        if not (CHEAP.match(target) and CHEAP.match(index)):
+            return f"{item}({target}, {index})"
+        natural = isinstance(node, ast.Literal) and type(node.value) is int and node.value >= 0
+        test = f"{index} < len({target})" if natural else f"-len({target}) <= {index} < len({target})"
+        return f"({target}[{index}] if {test} else {item}({target}, {index}))"
 
     def _Comprehension(self, node: ast.Comprehension, scope: Scope) -> str:
         return f"tuple({self._list(node.clauses, (node.element,), scope)})"
@@ -349,14 +360,17 @@ class ExpressionWriter(KindKnowledge):
               brackets: str = "[]") -> str:
         """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
         pair): each source's items charged (``_items``); several clauses counted (``_Visits``)."""
-        saved = dict(scope.python)
-        loops = []
+        saved, own_tables = dict(scope.python), scope.tables is None and brackets == "[]"
+        if own_tables:   # (the tables it reads, read once before its loops: comprehensions.py)
+            scope.tables = {}
+        loops, names = [], []
         visits = self.module.fresh("_c") if len(clauses) > 1 else None
         if visits is not None:
             loops.append(f"for {visits} in (_Visits(),)")
         for clause in clauses:
             source = self.write(clause.source, scope)
             var = scope.python[clause.var] = self.module.fresh("_v")
+            names.append(var)
             self.bind_item_kind(var, clause.source, scope)
             items = f"{self._items_of(clause.source, scope)}(st, {source})"
             if visits is not None:
@@ -370,6 +384,8 @@ class ExpressionWriter(KindKnowledge):
         values = [self.write(part, scope) for part in parts]
         scope.python = saved
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
+        if own_tables:
+            element, loops = read_before(self.module, scope, names, element, loops)
         return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
 
     def _items_of(self, source: ast.Expr, scope: Scope) -> str:

@@ -14,6 +14,8 @@ keep it within the rules' range (``runtime.MAX_INT``) cannot overflow and needs 
 """
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from rulelang import ast
 
 from ..tables.attributes import OwnField, VariableReader, attribute_readers
@@ -96,7 +98,8 @@ _TUPLES = frozenset({"list", "values", "reversed", "rotate", "slice", "insert", 
 def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     """Whether ``node`` is certainly a list (a Python tuple) from the text alone: a list
     literal, a comprehension, a range, a sum of two lists, ``sorted(...)``, a builtin of
-    _TUPLES, a constant list, an 'if ... then ... else' of two lists."""
+    _TUPLES, a constant list, an 'if ... then ... else' of two lists, a call of a function
+    of the ruleset whose body is one."""
     if isinstance(node, (ast.ListExpr, ast.Comprehension)):
         return True
     if isinstance(node, ast.IfExpr):
@@ -111,12 +114,29 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     if isinstance(node, (ast.Name, ast.Attribute)):   # a variable declared a list
         promise = promise_of(cat, node, scope)
         return promise is not None and promise == Declared(tuple, promise.item)
+    if isinstance(node, ast.Call) and node.function in cat.functions and node.function not in cat.component_types:
+        return _gives_list(cat, cat.functions[node.function])
     if isinstance(node, ast.Call) and node.function not in cat.component_types and node.function not in cat.functions:
         if node.function == "sorted":
             return True
         return (node.function in _TUPLES and node.function not in cat.load_time_functions
                 and node.function not in AGGREGATES)
     return False
+
+
+_LIST_RESULTS: WeakKeyDictionary[Catalog, dict[str, bool]] = WeakKeyDictionary()
+
+
+def _gives_list(cat: Catalog, decl: ast.FunctionDecl) -> bool:
+    """Whether function ``decl`` of the ruleset certainly gives a list: its body is one,
+    whatever its parameters hold (a body that calls itself back: not known)."""
+    found = _LIST_RESULTS.setdefault(cat, {})
+    if decl.name not in found:
+        found[decl.name] = False   # (asked again while it is asked: not known)
+        if decl.body is not None:
+            params = {p.name: f"_p{i}" for i, p in enumerate(decl.params)}
+            found[decl.name] = is_tuple(cat, decl.body, Scope(set(), str, params, "0", env="None"))
+    return found[decl.name]
 
 
 def short_list(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:

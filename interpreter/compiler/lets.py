@@ -33,9 +33,15 @@ class Facts(NamedTuple):
 
 def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
     """The names of ``decl`` that one 'let' binds and nothing else binds or assigns."""
-    counts: Counter[str] = Counter(p.name for p in decl.params)
+    return lets_bound_once(tuple(p.name for p in decl.params), decl.body)
+
+
+def lets_bound_once(params: tuple[str, ...], body: ast.Block | None) -> frozenset[str]:
+    """The names of a procedure or a phase (its parameters ``params``, its ``body``) that
+    one 'let' binds and nothing else binds or assigns."""
+    counts: Counter[str] = Counter(params)
     lets: set[str] = set()
-    for node in walk(decl.body) if decl.body is not None else ():
+    for node in walk(body) if body is not None else ():
         counts.update(bound_names(node))
         if isinstance(node, ast.Let):
             lets.add(node.name)

@@ -25,6 +25,7 @@ from ..tables.runtime import make_room_for_calls
 from .chance import ChanceLowering
 from .choices import ChoiceLowering
 from .codegen import ExpressionWriter
+from .lets import lets_bound_once
 from .module import Module
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
 from .resumable import write_run
@@ -114,6 +115,7 @@ class Compiler:
         self.loops = []
         self.jumps, self.targets = {}, []
         self.snapshots = {} if name in self.unpaused else None
+        self.block_writer.once = lets_bound_once(params, body)
         decl = self.cat.procedures.get(name) if params else None   # its parameters held to their types
         self.writer.held.enter(decl, lambda param: f"env[{self.module.constant(param)}]")
         self.block(body, code)

@@ -145,6 +145,10 @@ class ProcedureWriter:
         # of the 'for' statements being written whose items' kind or bound is certain.
         self.once: frozenset[str] = frozenset()
         self.known: dict[str, Facts] = {}
+        # In a block of a procedure that may pause (``in_env``): the 'let' locals of ``once``
+        # its statements bind (not in a statement of theirs), each also kept in a Python
+        # local that the block's later statements read, knowing what it holds.
+        self.block_lets: dict[str, str] = {}
 
     def write(self, decl: ast.ProcedureDecl) -> None:
         """Compile ``decl`` (one of ``names``) into the module; SyntaxError if Python cannot."""
@@ -170,7 +174,7 @@ class ProcedureWriter:
         """One operation of a procedure that may pause (lowered, with ``in_env``) that runs
         ``statements``, none of which pauses, and moves on to operation ``next_pc[0]`` (a
         jump target: where it goes is known once the procedure is lowered)."""
-        self.lines = []
+        self.lines, self.block_lets = [], {}
         name = self.module.fresh("_b")
         first = statements[0].span
         self.emit(0, f"def {name}(st, fr):  # {len(statements)} statements at {_where(first)}", first)
@@ -211,7 +215,9 @@ class ProcedureWriter:
         locals and the loop variables around it are known to hold."""
         c = self.compiler
         if self.in_env:
-            return Scope(set(c.scope), c.key, {}, "0")
+            lets = self.block_lets
+            return teach(Scope(set(c.scope), c.key, dict(lets), "0"),
+                         {local: self.known[local] for local in lets.values() if local in self.known})
         return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None"),
                      self.known)
 
@@ -233,6 +239,12 @@ class ProcedureWriter:
     def _Let(self, node: ast.Let, indent: int) -> None:
         value, facts = self.expr(node.value), self.let_facts(node)
         local = self.local(self.compiler.bind_let(node.name, node.span))
+        if self.in_env and indent == 1 and node.name in self.once:   # (read in place by the block)
+            kept = self.block_lets[node.name] = self.module.fresh("_l")
+            self.emit(indent, f"{kept} = {value}", node.span)
+            value = kept
+            if facts is not None:
+                self.known[kept] = facts
         self.emit(indent, f"{local} = {value}", node.span)
         self.bound(indent, local, node.span)
         if facts is not None and local.isidentifier():
