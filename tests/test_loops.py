@@ -151,3 +151,12 @@ def test_the_comprehensions_of_functions_are_loops_and_only_their_fallback_calls
         assert matching.count("_items(") == matching[matching.index("except IndexError"):].count("_items(") > 0
     else:
         assert "except IndexError" not in matching
+
+
+def test_a_count_of_a_clause_is_its_variable_and_an_owners_read_follows_its_loop() -> None:
+    listing = rulelang.load(RULES.replace("STEPS", "1000").replace("AT", "2")).generated_code()
+    matching = listing[listing.index("# function at line 13,"):listing.index("except IndexError")]
+    (counted,) = re.findall(r"(_r\d+) = 0", matching)
+    assert f"= {counted}\n" not in matching and f"({counted} > _k" in matching   # k is the count's local
+    c_loop, marks = re.search(r"for (_v\d+) in _s\d+:\n\s+(_h\d+) = _t\d+\[\1\.id\]", matching).groups()
+    assert matching.index(marks) < matching.index("for _v", matching.index(c_loop) + 1)   # c.marks: once a c

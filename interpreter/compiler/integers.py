@@ -107,8 +107,9 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     if isinstance(node, ast.BinaryOp):
         return node.op == ".." or (node.op == "+" and is_tuple(cat, node.left, scope)
                                    and is_tuple(cat, node.right, scope))
-    if isinstance(node, ast.Name) and scope.local_text(node.name) is not None:
-        return scope.local_text(node.name) in scope.lists
+    if isinstance(node, ast.Name) and scope.local_text(node.name) is not None:   # (or one of lists of a kind)
+        text = scope.local_text(node.name)
+        return text in scope.lists or scope.kinds.get(text or "", (None, 0))[1] >= 1
     if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
         return type(cat.constants[node.name]) is tuple
     if isinstance(node, (ast.Name, ast.Attribute)):   # a variable declared a list

@@ -63,9 +63,13 @@ class _LoopNest:
         self.writer, self.scope, self.module = writer, scope, writer.module
         self.lines: list[str] = []
         self.indent = ""
+        self.reads: dict[str, str] = {}   # a table read of a clause's source -> the local it is in
 
     def add(self, *lines: str) -> None:
-        self.lines += [self.indent + line for line in lines]
+        for line in lines:
+            for read, local in self.reads.items():
+                line = line.replace(read, local)
+            self.lines.append(self.indent + line)
 
     def comprehension(self, node: ast.Comprehension) -> list[str]:
         """Lines that return the list ``node`` makes."""
@@ -94,11 +98,12 @@ class _LoopNest:
             if visits is not None:   # (its length read once)
                 self.add(f"_m = len({items})")
             self.charge("_m" if visits is not None else f"len({items})", visits)
-        var = self.scope.python[clause.var] = self.module.fresh("_v")
+        counted = single and re.fullmatch(r"_r\d+", value) is not None   # (a count's local: its value, kept)
+        var = self.scope.python[clause.var] = value if counted else self.module.fresh("_v")
         self.writer.bind_item_kind(var, source, self.scope)
-        if single:
+        if single and not counted:
             self.add(f"{var} = {value}")
-        else:
+        elif not single:
             self.add(f"for {var} in {items}:")
             self.indent += "    "
         if clause.condition is not None:
@@ -112,6 +117,8 @@ class _LoopNest:
         local = self.module.fresh("_s")
         if is_tuple(self.writer.cat, source, self.scope):
             self.add(f"{local} = {text}")
+            if _TABLE_READ.fullmatch(text.strip("()")):   # read again below: the local (no table changes)
+                self.reads[text] = local
         elif self.writer.zone_read(source, self.scope):
             self.add(f"{local} = st.zones[{text}.slot]")
         else:
@@ -154,16 +161,31 @@ class _LoopNest:
         """Read once, before the loop of ``var`` that starts at line ``loop``, the variables
         its lines read of a player, space or component known to be one and bound outside it
         (a table read of a function, ``_t3[_v2.id]``: it cannot fail, and nothing in the
-        function writes it)."""
+        function writes it): right after the loop that binds their owner, if one of the
+        nest does, else before the loop of ``var``."""
         reads: dict[str, str] = {}
+        owners: dict[str, str] = {}
         for i in range(loop + 1, len(self.lines)):
             for read, owner in _TABLE_READ.findall(self.lines[i]):
                 known = self.scope.kinds.get(owner)
                 if owner != var and known is not None and known[1] == 0 and read not in reads:
-                    reads[read] = self.module.fresh("_h")
+                    reads[read], owners[read] = self.module.fresh("_h"), owner
             for read, local in reads.items():
                 self.lines[i] = self.lines[i].replace(read, local)
-        self.lines[loop:loop] = [f"{indent}{local} = {read}" for read, local in reads.items()]
+        places = {read: self._bound_at(owners[read], loop) for read in reads}
+        for read, local in sorted(reads.items(), key=lambda pair: -places[pair[0]][0]):
+            at, where = places[read]
+            self.lines[at:at] = [f"{where if at != loop else indent}{local} = {read}"]
+
+    def _bound_at(self, owner: str, loop: int) -> tuple[int, str]:
+        """Where a read of ``owner``'s variable may go: the first line of the body of the
+        loop of the nest (before line ``loop``) that binds it, and that body's indent; else
+        line ``loop``."""
+        for i in range(loop - 1, -1, -1):
+            line = self.lines[i]
+            if line.lstrip().startswith(f"for {owner} in "):
+                return i + 1, line[:len(line) - len(line.lstrip())] + "    "
+        return loop, ""
 
 
 _TABLE_READ = re.compile(r"(_t\d+\[(_v\d+)\.(?:id|index)(?: \+ _k\d+)?\])")
