@@ -32,11 +32,47 @@ def function_body(writer: ExpressionWriter, body: ast.Expr, scope: Scope) -> lis
     scope.plain_items = True
     fast = _returned(writer, body, scope)
     scope.plain_items = False
-    if not scope.plain_used:
+    kept = work_kept(fast)
+    if not scope.plain_used and kept is None:
         return fast
-    general = writer.write(body, scope)
-    return ["try:", *_indented(fast), "except IndexError:",   # (the rules' error, by the general path)
-            "    st.work = _w", f"    return {general}"]
+    handlers = []
+    if scope.plain_used:   # (the rules' error, by the general path)
+        handlers = ["except IndexError:", "    st.work = _w", f"    return {writer.write(body, scope)}"]
+    if kept is not None:   # (the work counted so far, as the state would hold it)
+        handlers += ["except BaseException:", "    st.work = _x", "    raise"]
+    return ["try:", *_indented(kept or fast), *handlers]
+
+
+_CHARGED = ["st.work = _x", "if _x > st.max_steps:", "st.charge(0)"]
+"""The lines after ``_x = st.work + ...`` that charge work (``_LoopNest.charge``)."""
+_STATE_USED = re.compile(r"\bst\b(?!\.(?:zones|component_values|player_values|space_values|global_values)\[)")
+"""A use of the state in a line that is not a read of one of its tables: a call that may
+charge work, or the work itself."""
+
+
+def work_kept(lines: list[str]) -> list[str] | None:
+    """``lines`` (a function's, after its prologue has charged its call, ``_w``) counting
+    the work in the local ``_x``, given to the state before each ``return`` and where a
+    charge passes the budget (whose error ``st.charge`` raises); None if a line uses the
+    state otherwise (a call that may charge work itself), or if no loop charges work (the
+    state's own count is then as cheap)."""
+    kept, i, looped = ["_x, _lim = _w, st.max_steps"], 0, False
+    loops = [len(line) - len(line.lstrip()) for line in lines if line.lstrip().startswith("for ")]
+    while i < len(lines):
+        line = lines[i]
+        text = line.lstrip()
+        indent = line[:len(line) - len(text)]
+        if text.startswith("_x = st.work + ") and [later.strip() for later in lines[i + 1:i + 4]] == _CHARGED:
+            kept += [f"{indent}_x += {text.removeprefix('_x = st.work + ')}", f"{indent}if _x > _lim:",
+                     f"{indent}    st.work = _x", f"{indent}    st.charge(0)"]
+            looped = looped or any(len(indent) > outer for outer in loops)
+            i += 4
+            continue
+        if _STATE_USED.search(line):
+            return None
+        kept += [f"{indent}st.work = _x", line] if text.startswith("return ") else [line]
+        i += 1
+    return kept if looped else None
 
 
 def has_loop(node: ast.Expr) -> bool:
