@@ -14,6 +14,7 @@ game's generated code and its namespace: module.py).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -31,9 +32,9 @@ from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
 from .comprehensions import read_before
 from .fields import field_everywhere, field_of, only_field, zone_item
-from .integers import integer_bound, is_tuple, short_list, sum_fits
+from .integers import integer_bound, is_tuple, own_index, short_list, sum_fits
 from .kinds import KindKnowledge
-from .known import known_query
+from .known import board_attribute, known_query
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .results import built_kind
@@ -57,6 +58,8 @@ def _prologue(free: bool) -> list[str]:
     deep = [] if free else [f"    if _depth > {runtime.MAX_FUNCTION_DEPTH}:", "        _enter(st, _depth - 1)"]
     return [*deep, f"    _w = st.work + {runtime.CALL_WORK}", "    st.work = _w",
             "    if _w > st.max_steps:", "        st.charge(0)"]
+_CALL = re.compile(r"\w\(")
+"""A call in generated source (a name, then its arguments): what may charge work or fail."""
 _ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
 
 # aggregate -> the runtime function applied to its elements (or, keyed, its pairs)
@@ -318,7 +321,7 @@ class ExpressionWriter(KindKnowledge):
         if isinstance(reader, PlayerZone):
             return f"{self.module.constant(reader.refs, f'<the zones {name} of the players>')}[{obj}.index]"
         if isinstance(reader, BoardAttribute):
-            return f"{obj}.attributes.get({self.module.constant(reader.name)})"
+            return board_attribute(self.cat, self.module, reader.name, obj)
         if isinstance(reader, ComponentField) and field_everywhere(self.cat, reader.name):  # (fields.py)
             return f"{obj}.fields[{self.module.constant(reader.name)}]"
         if isinstance(reader, ComponentField):   # (a component without it: the reader's error)
@@ -335,7 +338,7 @@ class ExpressionWriter(KindKnowledge):
             if scope.plain_items:   # (its IndexError caught: loops.py)
                 scope.plain_used = True
                 return f"{target}[{index}]"
-            return self._item(node.index, target, index)
+            return self._item(node.index, target, index, scope)
         if self._zone_item_kind(node, scope) is not None:
             return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
@@ -343,13 +346,15 @@ class ExpressionWriter(KindKnowledge):
                     f" and -len({target}) <= {index} < len({target}) else _index(st, {target}, {index}))")
         return f"_index(st, {target}, {index})"
 
-    def _item(self, node: ast.Expr, target: str, index: str) -> str:
+    def _item(self, node: ast.Expr, target: str, index: str, scope: Scope) -> str:
         """The item ``index`` (``node``, a proven integer) of ``target`` (a proven list): in
-        place where both read twice at no cost, else (and out of range) ``runtime.item``."""
+        place where both read again at no cost and with no effect (no call), else (and out
+        of range) ``runtime.item``."""
         item = self.module.constant(runtime.item, "<an item of a list>")
-        if not (CHEAP.match(target) and CHEAP.match(index)):
+        if _CALL.search(target) or _CALL.search(index):
             return f"{item}({target}, {index})"
-        natural = isinstance(node, ast.Literal) and type(node.value) is int and node.value >= 0
+        natural = (isinstance(node, ast.Literal) and type(node.value) is int and node.value >= 0) \
+            or own_index(self.cat, node, scope)
         test = f"{index} < len({target})" if natural else f"-len({target}) <= {index} < len({target})"
         return f"({target}[{index}] if {test} else {item}({target}, {index}))"
 

@@ -48,7 +48,7 @@ def integer_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
     if isinstance(node, ast.Call):
         return _call_bound(cat, node)
     if isinstance(node, ast.Attribute):
-        if _own_index(cat, node, scope):
+        if own_index(cat, node, scope):
             return LENGTH_BOUND
         for bound in (_tokens_bound(cat, node.name), field_bound(cat, node.name)):
             if bound is not None:
@@ -154,13 +154,13 @@ def short_list(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     return False
 
 
-def _own_index(cat: Catalog, node: ast.Attribute, scope: Scope) -> bool:
+def own_index(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     """Whether ``node`` is ``x.index`` of a local or a variable known to hold a player or a
     space whose index is its own (its seat, its place on its board), not a variable of
     that name."""
-    target = node.target
-    if node.name != "index" or not isinstance(target, ast.Name):
+    if not isinstance(node, ast.Attribute) or node.name != "index" or not isinstance(node.target, ast.Name):
         return False
+    target = node.target
     text = scope.local_text(target.name)
     known = scope.kinds.get(text) if text is not None else known_kind(promise_of(cat, target, scope))
     return known is not None and known[1] == 0 and isinstance(attribute_readers(cat, "index").get(known[0]), OwnField)

@@ -2,14 +2,17 @@
 that charges no work and reads nothing of the state (computed here, once), or a constant of
 the game that is a list. Such a list is a constant of the generated module, gone through in
 place: its length, and the lengths of its items, are known, and so is the work each
-costs (searches.py charges it in place, as ``runtime.items`` would)."""
+costs (searches.py charges it in place, as ``runtime.items`` would). And the attribute of
+each space of the game's one board, a tuple of the board's data read by a space's index."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from rulelang import ast
 
 from ..model.values import Value
+from .module import Module
 from ..tables.builtins import BOARD_QUERIES, BUILTINS
 from ..tables.catalog import Catalog
 from .scope import Scope
@@ -63,3 +66,22 @@ def item_length(items: tuple[Value, ...] | None) -> int | None:
         return None
     lengths = {len(item) for item in items if type(item) is tuple}
     return lengths.pop() if len(lengths) == 1 else None
+
+
+def board_attribute(cat: Catalog, module: Module, name: str, space: str) -> str:
+    """The source of ``s.name``, an attribute of the board's data, of the space ``space``
+    (certainly one): where the game has one board, an item of the tuple of that attribute
+    of each of its spaces (a space's index is its place on its board), made once; else read
+    from the space's own attributes. None where a space has none."""
+    if len(cat.boards) != 1:
+        return f"{space}.attributes.get({module.constant(name)})"
+    made = _ATTRIBUTES.setdefault(module, {})
+    if name not in made:
+        (board,) = cat.boards.values()
+        values = tuple(s.attributes.get(name) for s in board.spaces)
+        made[name] = module.constant(values, f"<{name} of each space of {board.name}>")
+    return f"{made[name]}[{space}.index]"
+
+
+_ATTRIBUTES: WeakKeyDictionary[Module, dict[str, str]] = WeakKeyDictionary()
+"""The constant of each attribute's tuple, by the generated module that holds it."""
