@@ -12,9 +12,9 @@ from weakref import WeakKeyDictionary
 from rulelang import ast
 
 from ..model.values import Value
-from .module import Module
 from ..tables.builtins import BOARD_QUERIES, BUILTINS
 from ..tables.catalog import Catalog
+from .module import Module
 from .scope import Scope
 
 if TYPE_CHECKING:
