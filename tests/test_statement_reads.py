@@ -94,6 +94,9 @@ def test_the_code_reads_once_what_it_can_and_checks_nothing_it_knows():
     assert re.search(r"_l\d+ = _fn\d+\(st, env\[_k\d+\]\)\n\s+env\[_k\d+\] = _l\d+", listing)   # ps, kept
     assert "<checks 'ps' of weight>" not in listing   # pairs(p) is certainly a list of lists of components
     assert "_plus(" not in listing   # options(p) is certainly a list: joined as one
+    (options,) = [unit for unit in re.split(r"\n(?=def )", listing) if "# function at line 14," in unit]
+    assert "_concat(" not in options and ") + (" in options   # (two short lists: joined in place)
+    assert re.search(r"_l\d+ = \(_fn\d+\(st, env\[_k\d+\]\) \+ \(_k\d+, \)\)", listing)   # options(p) + ["stop"]
     assert re.search(r"\(_l\d+\[_k\d+\] if _k\d+ < len\(_l\d+\) else _k\d+\(_l\d+, _k\d+\)\)", listing)
     (weight,) = [unit for unit in re.split(r"\n(?=def )", listing) if "# function at line 13," in unit]
     assert "_index(" not in weight and "type(_v" not in weight   # pl, an item of a held list of lists: one

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulelang import ast
+from rulelang.boards import Space
 from rulelang.check.signatures import SIGNATURES
 
 from ..model.problems import unchecked
@@ -26,13 +27,13 @@ from ..model.program import Expr, Op
 from ..model.values import RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
 from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
-from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
+from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, FREE_WORK, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, global_promise
 from .callgraph import depth_free
 from .comprehensions import read_before
 from .fields import field_everywhere, field_of, only_field, zone_item
-from .integers import integer_bound, is_tuple, own_index, short_list, sum_fits
+from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
 from .kinds import KindKnowledge
 from .known import board_attribute, known_query
 from .loops import function_body
@@ -257,7 +258,8 @@ class ExpressionWriter(KindKnowledge):
         if op in ("+", "-", "*") and sum_fits(self.cat, node, scope):   # two small integers
             return f"({a} {op} {b})"
         if op == "+" and is_tuple(self.cat, node.left, scope) and is_tuple(self.cat, node.right, scope):
-            return f"_concat(st, {a}, {b})"
+            bound = length_bound(self.cat, node, scope)   # (a short list: concat neither refuses nor charges it)
+            return f"({a} + {b})" if bound is not None and bound <= FREE_WORK else f"_concat(st, {a}, {b})"
         if op == "+":
             return f"_plus(st, {a}, {b})"
         if op == "*":
@@ -451,8 +453,15 @@ class ExpressionWriter(KindKnowledge):
         if len(varying) != 1 or SIGNATURES[name].params[varying[0]] != "space":
             return None
         constants = [value[0] if value is not None else None for value in values]
-        query = runtime.per_space(BUILTINS[name], constants, varying[0])
-        return f"{self.module.constant(query, f'<{name}(...), kept per space>')}(st, {args[varying[0]]})"
+        space, free = args[varying[0]], dict[Space, Value]()
+        query = self.module.constant(runtime.per_space(BUILTINS[name], constants, varying[0], free),
+                                     f"<{name}(...), kept per space>")
+        if not CHEAP.match(space):
+            return f"{query}(st, {space})"
+        kept = self.module.constant(free, f"<{name}(...) of the spaces asked, no work charged>")
+        known = scope.kinds.get(space) == (Space, 0)   # (else tested first: an unhashable value)
+        test = f"{space} in {kept}" if known else f"type({space}) is _Space and {space} in {kept}"
+        return f"({kept}[{space}] if {test} else {query}(st, {space}))"
 
     def _size(self, node: ast.Expr, text: str, scope: Scope) -> str:
         """``size(node)``, whose source is ``text``: a list's length or a declared zone's read in

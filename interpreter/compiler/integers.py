@@ -14,6 +14,8 @@ keep it within the rules' range (``runtime.MAX_INT``) cannot overflow and needs 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar, cast
 from weakref import WeakKeyDictionary
 
 from rulelang import ast
@@ -116,7 +118,7 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
         promise = promise_of(cat, node, scope)
         return promise is not None and promise == Declared(tuple, promise.item)
     if isinstance(node, ast.Call) and node.function in cat.functions and node.function not in cat.component_types:
-        return _gives_list(cat, cat.functions[node.function])
+        return _of_body(cat, cat.functions[node.function], is_tuple, False)
     if isinstance(node, ast.Call) and node.function not in cat.component_types and node.function not in cat.functions:
         if node.function == "sorted":
             return True
@@ -125,19 +127,43 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     return False
 
 
-_LIST_RESULTS: WeakKeyDictionary[Catalog, dict[str, bool]] = WeakKeyDictionary()
+_BODIES: WeakKeyDictionary[Catalog, dict[tuple[str, str], object]] = WeakKeyDictionary()
+T = TypeVar("T")
 
 
-def _gives_list(cat: Catalog, decl: ast.FunctionDecl) -> bool:
-    """Whether function ``decl`` of the ruleset certainly gives a list: its body is one,
-    whatever its parameters hold (a body that calls itself back: not known)."""
-    found = _LIST_RESULTS.setdefault(cat, {})
-    if decl.name not in found:
-        found[decl.name] = False   # (asked again while it is asked: not known)
+def _of_body(cat: Catalog, decl: ast.FunctionDecl, question: Callable[[Catalog, ast.Expr, Scope], T],
+             unknown: T) -> T:
+    """What ``question`` answers of the body of function ``decl`` of the ruleset, whatever
+    its parameters hold; ``unknown`` for a body that calls itself back (asked again while it
+    is asked), or none."""
+    found = _BODIES.setdefault(cat, {})
+    key = (decl.name, question.__name__)
+    if key not in found:
+        found[key] = unknown
         if decl.body is not None:
             params = {p.name: f"_p{i}" for i, p in enumerate(decl.params)}
-            found[decl.name] = is_tuple(cat, decl.body, Scope(set(), str, params, "0", env="None"))
-    return found[decl.name]
+            found[key] = question(cat, decl.body, Scope(set(), str, params, "0", env="None"))
+    return cast(T, found[key])
+
+
+def length_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
+    """A bound of the length of ``node``, a list, from the text alone: a list literal, a
+    constant list, an 'if' of two bounded lists, a sum of two, a call of a function of the
+    ruleset whose body is one; else None."""
+    if isinstance(node, ast.ListExpr):
+        return len(node.items)
+    if isinstance(node, ast.IfExpr) or (isinstance(node, ast.BinaryOp) and node.op == "+"):
+        first, second = (node.then, node.otherwise) if isinstance(node, ast.IfExpr) else (node.left, node.right)
+        one, other = length_bound(cat, first, scope), length_bound(cat, second, scope)
+        if one is None or other is None:
+            return None
+        return max(one, other) if isinstance(node, ast.IfExpr) else one + other
+    if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
+        value = cat.constants[node.name]
+        return len(value) if type(value) is tuple else None
+    if isinstance(node, ast.Call) and node.function in cat.functions and node.function not in cat.component_types:
+        return _of_body(cat, cat.functions[node.function], length_bound, None)
+    return None
 
 
 def short_list(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
