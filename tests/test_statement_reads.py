@@ -136,3 +136,47 @@ def test_an_item_past_the_end_is_the_rules_error_at_its_span():
     d = caught.value.diagnostic
     assert "out of range" in d.message and d.span.line == broken.splitlines().index(
         "    out = out + [kept[0].rank, kept[size(kept)].rank]") + 1
+
+
+UPDATES = """\
+game "U" { players 1 }
+var out: list[int] = []
+procedure count(n: int) {
+  let total = n
+  total += 1
+  total -= 3
+  let xs = [n, 2]
+  if 2 in xs {
+    total += 10
+  }
+  out = out + [total]
+  if n > 1000 {
+    choose k in [1, 2] by players[0]
+  }
+}
+phase p {
+  call count(START)
+  end game
+}
+"""
+
+
+def _updates(start: str) -> object:
+    try:
+        return rulelang.load(UPDATES.replace("START", start)).new_initial_state().to_json()["globals"]["out"]
+    except RulesRuntimeError as error:
+        return error.diagnostic.code, error.diagnostic.span.line, error.diagnostic.message
+
+
+def test_a_local_added_to_in_place_gives_the_same_values_and_errors(monkeypatch):
+    from rulelang.interpreter.compiler import procedures
+    listing = rulelang.load(UPDATES.replace("START", "5")).generated_code()
+    assert re.search(r"if type\(_l\d+\) is int and _k\d+ <= _l\d+ <= _k\d+:\n\s+_l\d+ = _l\d+ \+ _k\d+", listing)
+    starts = ["5", "2000", "922337203685477580 * 10 + 7", "-922337203685477580 * 10 - 5"]
+    fast = [_updates(start) for start in starts]
+    assert fast[:2] == [[13], [2008]] and fast[2][:2] == ("E602", 5) and "too large" in fast[2][2]
+    assert re.search(r"\(_k\d+ in \((_l\d+) if type\(\1\) is tuple and len\(\1\) <= 64 else _as_list\(st, \1\)\)\)",
+                     listing)   # (a list read at no cost: as it is where short)
+    monkeypatch.setattr(procedures, "integer_bound", lambda cat, node, scope: None)
+    assert "_updated(_l" in rulelang.load(UPDATES.replace("START", "5")).generated_code()
+    assert fast == [_updates(start) for start in starts]

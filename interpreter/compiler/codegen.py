@@ -250,7 +250,11 @@ class ExpressionWriter(KindKnowledge):
             short = short_list(self.cat, node.right, scope)   # as_list would neither change nor charge it
             if not short and self.zone_read(node.right, scope):   # its list, charged as as_list would, not copied
                 return f"({a} {op} {self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {b}))"
-            return f"({a} {op} {b})" if short else f"({a} {op} _as_list(st, {b}))"
+            if short:
+                return f"({a} {op} {b})"
+            if CHEAP.match(b):   # (a short list as it is, as as_list gives it back uncharged)
+                return f"({a} {op} ({b} if type({b}) is tuple and len({b}) <= {FREE_WORK} else _as_list(st, {b})))"
+            return f"({a} {op} _as_list(st, {b}))"
         if op == "..":
             return f"_range(st, {a}, {b})"
         if op in ORDER_NAMES:

@@ -26,7 +26,8 @@ from ..model.problems import unchecked
 from ..model.program import Op
 from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
-from ..tables.runtime import MAX_DEPTH
+from ..tables.runtime import MAX_DEPTH, MAX_INT
+from .integers import integer_bound
 from .lets import Facts, bound_once, facts_of, teach
 from .module import Inline
 from .moves import move_lines
@@ -259,8 +260,10 @@ class ProcedureWriter:
         op = self.constant(node.op)
         if isinstance(target, ast.Name) and target.name in c.scope:
             local = self.local(c.key(target.name))
-            new = value if node.op == "=" else f"_updated({local}, {value}, {op})"
-            self.emit(indent, f"{local} = {new}", node.span)
+            if node.op == "=":
+                self.emit(indent, f"{local} = {value}", node.span)
+            else:
+                self._update(node, local, value, indent)
             self.bound(indent, local, node.span)
         elif isinstance(target, ast.Name) and target.name in self.cat.global_vars:
             name = self.constant(target.name)
@@ -282,6 +285,21 @@ class ProcedureWriter:
         else:
             name = target.name if isinstance(target, ast.Name) else "this"
             raise unchecked(f"'{name}' is not a variable", target.span)
+
+    def _update(self, node: ast.Assign, local: str, value: str, indent: int) -> None:
+        """``local += value`` (or ``-=``): in Python where the local holds an int and the
+        value is a proven one too small to take it out of range; by ``runtime.updated`` (its
+        checks and errors) otherwise."""
+        general = f"{local} = _updated({local}, {value}, {self.constant(node.op)})"
+        bound = integer_bound(self.cat, node.value, self.scope())
+        if bound is None or bound > MAX_INT or node.op not in ("+=", "-="):
+            self.emit(indent, general, node.span)
+            return
+        low, high = self.constant(bound - MAX_INT), self.constant(MAX_INT - bound)
+        self.emit(indent, f"if type({local}) is int and {low} <= {local} <= {high}:", node.span)
+        self.emit(indent + 1, f"{local} = {local} {node.op[0]} {value}", node.span)
+        self.emit(indent, "else:", node.span)
+        self.emit(indent + 1, general, node.span)
 
     def _known_kind(self, node: ast.Expr, text: str) -> type | None:
         """The class of what ``node`` (written ``text``) certainly is, a player, a space or a
