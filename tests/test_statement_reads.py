@@ -93,6 +93,7 @@ def test_the_code_reads_once_what_it_can_and_checks_nothing_it_knows():
     assert re.search(r"for _t\d+ in \(st\.component_values\[_k\d+\],\)", listing)   # c.mark's table, once
     assert re.search(r"_l\d+ = _fn\d+\(st, env\[_k\d+\]\)\n\s+env\[_k\d+\] = _l\d+", listing)   # ps, kept
     assert "<checks 'ps' of weight>" not in listing   # pairs(p) is certainly a list of lists of components
+    assert re.search(r"st\.component_values\[_k\d+\]\[_t\d+\.id\] = _t\d+\n", listing)   # c.mark = p.seat: an int
     assert "_plus(" not in listing   # options(p) is certainly a list: joined as one
     (options,) = [unit for unit in re.split(r"\n(?=def )", listing) if "# function at line 14," in unit]
     assert "_concat(" not in options and ") + (" in options   # (two short lists: joined in place)

@@ -503,7 +503,7 @@ class ExpressionWriter(KindKnowledge):
         held, texts = self.held.of(decl), []
         for node, param in zip(nodes, decl.params, strict=False):
             text, promise = self.write(node, scope), held.get(param.name)
-            proven = promise is not None and self._proves(node, text, scope, promise)
+            proven = promise is not None and self.certainly_of(node, text, scope, promise)
             texts.append(self.held.checked_argument(text, promise, f"'{param.name}' of {decl.name}", proven))
         return texts
 
@@ -511,10 +511,11 @@ class ExpressionWriter(KindKnowledge):
         """The source of ``text``, the value of ``node`` (None: of ``+=`` or ``-=``, an int)
         to be written to global variable ``name``: checked against its type where not proven."""
         promise = global_promise(self.cat, name)
-        proven = promise is not None and (promise.fits(0) if node is None else self._proves(node, text, scope, promise))
+        proven = promise is not None and (promise.fits(0) if node is None
+                                          else self.certainly_of(node, text, scope, promise))
         return self.held.checked_argument(text, promise, f"variable '{name}'", proven)
 
-    def _proves(self, node: ast.Expr, text: str, scope: Scope, promise: Declared) -> bool:
+    def certainly_of(self, node: ast.Expr, text: str, scope: Scope, promise: Declared) -> bool:
         """Whether ``node`` (written ``text``) is certainly of type ``promise``."""
         constant = self._constant_values((node,), scope)
         known = scope.promises.get(text) or promise_of(self.cat, node, scope)

@@ -25,6 +25,7 @@ from rulelang.diagnostics import Span
 from ..model.problems import unchecked
 from ..model.program import Op
 from ..tables.attributes import owned_variable
+from ..tables.declared import Declared
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH, MAX_INT
 from .integers import integer_bound
@@ -274,13 +275,14 @@ class ProcedureWriter:
             owned = owned_variable(self.cat, target.name, target.span)
             owner, whose = self.expr(target.target), self.module.fresh("_t")
             update: str | None = op
+            proven = owned.promise is not None and node.op == "=" and self._proven(node.value, value, owned.promise)
             if node.op == "=":  # the value first, then whose it is
                 update, computed = None, self.module.fresh("_t")
                 self.emit(indent, f"{computed} = {value}", node.span)
                 value = computed
             self.emit(indent, f"{whose} = {owner}", node.span)
             kind = self._known_kind(target.target, owner)
-            for line in owned_write(c.writer, owned, whose, value, kind, update):   # (writes.py)
+            for line in owned_write(c.writer, owned, whose, value, kind, update, proven):   # (writes.py)
                 self.emit(indent, line, node.span)
         else:
             name = target.name if isinstance(target, ast.Name) else "this"
@@ -300,6 +302,12 @@ class ProcedureWriter:
         self.emit(indent + 1, f"{local} = {local} {node.op[0]} {value}", node.span)
         self.emit(indent, "else:", node.span)
         self.emit(indent + 1, general, node.span)
+
+    def _proven(self, node: ast.Expr, text: str, promise: Declared) -> bool:
+        """Whether the value of ``node`` (written ``text``) is certainly of type ``promise``."""
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as an expression learns them)
+        return self.compiler.writer.certainly_of(node, text, scope, promise)
 
     def _known_kind(self, node: ast.Expr, text: str) -> type | None:
         """The class of what ``node`` (written ``text``) certainly is, a player, a space or a
