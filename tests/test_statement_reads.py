@@ -44,7 +44,8 @@ procedure turn(p: player) {
   let ps = pairs(p)
   let mine = [c for c in p.hand if c.mark == p.seat]
   let offered = options(p) + ["stop"]
-  out = out + [weight(ps), size(mine), size(offered)]
+  let shown = offered + ["help"]
+  out = out + [weight(ps), size(mine), size(shown)]
   choose what in offered by p prompt "{p}: what now"
   if what == "mark" {
     choose c in p.hand by p prompt "{p}: the card to mark"
@@ -98,6 +99,7 @@ def test_the_code_reads_once_what_it_can_and_checks_nothing_it_knows():
     (options,) = [unit for unit in re.split(r"\n(?=def )", listing) if "# function at line 14," in unit]
     assert "_concat(" not in options and ") + (" in options   # (two short lists: joined in place)
     assert re.search(r"_l\d+ = \(_fn\d+\(st, env\[_k\d+\]\) \+ \(_k\d+, \)\)", listing)   # options(p) + ["stop"]
+    assert re.search(r"_l\d+ = \(_l\d+ \+ \(_k\d+, \)\)", listing)   # offered, of 3 items at most, + ["help"]
     assert re.search(r"\(_l\d+\[_k\d+\] if _k\d+ < len\(_l\d+\) else _k\d+\(_l\d+, _k\d+\)\)", listing)
     (weight,) = [unit for unit in re.split(r"\n(?=def )", listing) if "# function at line 13," in unit]
     assert "_index(" not in weight and "type(_v" not in weight   # pl, an item of a held list of lists: one

@@ -158,6 +158,8 @@ def length_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
         if one is None or other is None:
             return None
         return max(one, other) if isinstance(node, ast.IfExpr) else one + other
+    if isinstance(node, ast.Name) and scope.local_text(node.name) is not None:
+        return scope.lengths.get(scope.local_text(node.name) or "")
     if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
         value = cat.constants[node.name]
         return len(value) if type(value) is tuple else None

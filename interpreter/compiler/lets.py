@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rulelang import ast
 from rulelang.check.tree import bound_names, walk
 
-from .integers import integer_bound, is_tuple
+from .integers import integer_bound, is_tuple, length_bound
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -24,11 +24,13 @@ if TYPE_CHECKING:
 
 class Facts(NamedTuple):
     """What a local certainly holds: an integer of at most ``bound`` (None: not known one), a
-    list (``is_list``), a player, space or component or lists of one (``kind``)."""
+    list (``is_list``), a player, space or component or lists of one (``kind``), a list of
+    at most ``length`` items (None: not known)."""
 
     bound: int | None
     is_list: bool
     kind: tuple[type, int] | None
+    length: int | None = None
 
 
 def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
@@ -53,7 +55,7 @@ def lets_bound_once(params: tuple[str, ...], body: ast.Block | None) -> frozense
 def facts_of(writer: ExpressionWriter, value: ast.Expr, scope: Scope) -> Facts | None:
     """What the text proves of ``value`` (None: nothing)."""
     found = Facts(integer_bound(writer.cat, value, scope), is_tuple(writer.cat, value, scope),
-                  writer.items_kind(value, scope))
+                  writer.items_kind(value, scope), length_bound(writer.cat, value, scope))
     return None if found == Facts(None, False, None) else found
 
 
@@ -66,4 +68,6 @@ def teach(scope: Scope, known: dict[str, Facts]) -> Scope:
             scope.lists.add(local)
         if facts.kind is not None:
             scope.kinds[local] = facts.kind
+        if facts.length is not None:
+            scope.lengths[local] = facts.length
     return scope
