@@ -179,3 +179,11 @@ def _outcome(steps: int) -> tuple[Any, ...]:
     except RulesRuntimeError as error:
         return error.diagnostic.code, error.diagnostic.span.line, error.diagnostic.message
     return state.work, state.to_json()["globals"]["pairs"]
+
+
+def test_items_visited_are_counted_only_where_the_step_budget_does_not_stop_them_first() -> None:
+    def matching(steps: int) -> str:
+        listing = rulelang.load(RULES.replace("STEPS", str(steps)).replace("AT", "2")).generated_code()
+        return listing[listing.index("# function at line 13,"):listing.index("except IndexError")]
+    assert not re.search(r"_n\d+ \+= ", matching(1_000_000))   # (each item visited is charged first)
+    assert re.search(r"_n\d+ \+= ", matching(10_000_000))

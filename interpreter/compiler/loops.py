@@ -110,7 +110,10 @@ class _LoopNest:
     def comprehension(self, node: ast.Comprehension) -> list[str]:
         """Lines that return the list ``node`` makes."""
         out = self.module.fresh("_o")
-        visits = self.module.fresh("_n") if len(node.clauses) > 1 else None
+        # (a count of the items visited only where the step budget does not bound it first:
+        # each clause charges as many items of work as it visits, before it counts them)
+        counted = len(node.clauses) > 1 and self.writer.cat.max_steps > runtime.MAX_VISITS
+        visits = self.module.fresh("_n") if counted else None
         self.add(f"{out} = []", *([f"{visits} = 0"] if visits else []))
         saved = dict(self.scope.python)
         for clause in node.clauses:
