@@ -14,6 +14,7 @@ game's generated code and its namespace: module.py).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -26,10 +27,11 @@ from ..model.program import Expr, Op
 from ..model.values import RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
 from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
-from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
+from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, FREE_WORK, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
 from .callgraph import depth_free
+from .comprehensions import read_before
 from .fields import (
     end_index,
     field_class,
@@ -41,7 +43,7 @@ from .fields import (
     spaces_by_index,
     zone_item,
 )
-from .integers import integer_bound, is_tuple, short_list, sum_bounded, sum_fits
+from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_bounded, sum_fits
 from .kinds import KindKnowledge
 from .known import known_query
 from .loops import function_body
@@ -68,6 +70,8 @@ def _prologue(free: bool) -> list[str]:
     deep = [] if free else [f"    if _depth > {runtime.MAX_FUNCTION_DEPTH}:", "        _enter(st, _depth - 1)"]
     return [*deep, f"    _w = st.work + {runtime.CALL_WORK}", "    st.work = _w",
             "    if _w > st.max_steps:", "        st.charge(0)"]
+_CALL = re.compile(r"\w\(")
+"""A call in generated source (a name, then its arguments): what may charge work or fail."""
 _ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
 
 # aggregate -> the runtime function applied to its elements (or, keyed, its pairs)
@@ -260,7 +264,11 @@ class ExpressionWriter(KindKnowledge):
             short = short_list(self.cat, node.right, scope)   # as_list would neither change nor charge it
             if not short and self.zone_read(node.right, scope):   # its list, charged as as_list would, not copied
                 return f"({a} {op} {self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {b}))"
-            return f"({a} {op} {b})" if short else f"({a} {op} _as_list(st, {b}))"
+            if short:
+                return f"({a} {op} {b})"
+            if CHEAP.match(b):   # (a short list as it is, as as_list gives it back uncharged)
+                return f"({a} {op} ({b} if type({b}) is tuple and len({b}) <= {FREE_WORK} else _as_list(st, {b})))"
+            return f"({a} {op} _as_list(st, {b}))"
         if op == "..":
             return f"_range(st, {a}, {b})"
         if op in ORDER_NAMES:
@@ -268,7 +276,8 @@ class ExpressionWriter(KindKnowledge):
         if op in ("+", "-", "*") and sum_fits(self.cat, node, scope):   # two small integers
             return f"({a} {op} {b})"
         if op == "+" and is_tuple(self.cat, node.left, scope) and is_tuple(self.cat, node.right, scope):
-            return f"_concat(st, {a}, {b})"
+            bound = length_bound(self.cat, node, scope)   # (a short list: concat neither refuses nor charges it)
+            return f"({a} + {b})" if bound is not None and bound <= FREE_WORK else f"_concat(st, {a}, {b})"
         if op == "+":
             return f"_plus(st, {a}, {b})"
         if op == "*":
@@ -355,7 +364,7 @@ class ExpressionWriter(KindKnowledge):
                 return f"{target}[{index}]"
             if end is not None:
                 return f"({target} or {self.module.constant(no_item, '<no item>')}({end}))[{end}]"
-            return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
+            return self._item(node.index, target, index, scope)
         if self.map_read(node, scope) is not None:   # a player's entry: a missing one, KeyError (Module.locate)
             return f"{target}[{index}]"
         if self._zone_item_kind(node, scope) is not None:
@@ -367,6 +376,18 @@ class ExpressionWriter(KindKnowledge):
                     f" and -len({target}) <= {index} < len({target}) else _index(st, {target}, {index}))")
         return f"_index(st, {target}, {index})"
 
+    def _item(self, node: ast.Expr, target: str, index: str, scope: Scope) -> str:
+        """The item ``index`` (``node``, a proven integer) of ``target`` (a proven list): in
+        place where both read again at no cost and with no effect (no call), else (and out
+        of range) ``runtime.item``."""
+        item = self.module.constant(runtime.item, "<an item of a list>")
+        if _CALL.search(target) or _CALL.search(index):
+            return f"{item}({target}, {index})"
+        natural = (isinstance(node, ast.Literal) and type(node.value) is int and node.value >= 0) \
+            or own_index(self.cat, node, scope)
+        test = f"{index} < len({target})" if natural else f"-len({target}) <= {index} < len({target})"
+        return f"({target}[{index}] if {test} else {item}({target}, {index}))"
+
     def _Comprehension(self, node: ast.Comprehension, scope: Scope) -> str:
         return f"tuple({self._list(node.clauses, (node.element,), scope)})"
 
@@ -375,14 +396,17 @@ class ExpressionWriter(KindKnowledge):
         """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
         pair): each source's items charged (``_items``); several clauses counted (``_Visits``).
         ``bounds`` receives the bound of the element if it is a proven integer (integers.py)."""
-        saved = dict(scope.python)
-        loops = []
+        saved, own_tables = dict(scope.python), scope.tables is None and brackets == "[]"
+        if own_tables:   # (the tables it reads, read once before its loops: comprehensions.py)
+            scope.tables = {}
+        loops, names = [], []
         visits = self.module.fresh("_c") if len(clauses) > 1 else None
         if visits is not None:
             loops.append(f"for {visits} in (_Visits(),)")
         for clause in clauses:
             source = self.write(clause.source, scope)
             var = scope.python[clause.var] = self.module.fresh("_v")
+            names.append(var)
             self.bind_item_kind(var, clause.source, scope)
             items = f"{self._items_of(clause.source, scope)}(st, {source})"
             if visits is not None:
@@ -398,6 +422,8 @@ class ExpressionWriter(KindKnowledge):
             bounds.append(integer_bound(self.cat, parts[0], scope))
         scope.python = saved
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
+        if own_tables:
+            element, loops = read_before(self.module, scope, names, element, loops)
         return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
 
     def _items_of(self, source: ast.Expr, scope: Scope) -> str:
@@ -465,8 +491,15 @@ class ExpressionWriter(KindKnowledge):
             if all(answer is not None for answer in answers):
                 table = self.module.constant(tuple(answers), f"<{name}(...) of each space, computed at load>")
                 return f"{table}[{args[varying[0]]}.index]"
-        query = runtime.per_space(BUILTINS[name], constants, varying[0])
-        return f"{self.module.constant(query, f'<{name}(...), kept per space>')}(st, {args[varying[0]]})"
+        space, free = args[varying[0]], dict[Space, Value]()
+        query = self.module.constant(runtime.per_space(BUILTINS[name], constants, varying[0], free),
+                                     f"<{name}(...), kept per space>")
+        if not CHEAP.match(space):
+            return f"{query}(st, {space})"
+        kept = self.module.constant(free, f"<{name}(...) of the spaces asked, no work charged>")
+        known = scope.kinds.get(space) == (Space, 0)   # (else tested first: an unhashable value)
+        test = f"{space} in {kept}" if known else f"type({space}) is _Space and {space} in {kept}"
+        return f"({kept}[{space}] if {test} else {query}(st, {space}))"
 
     def _size(self, node: ast.Expr, text: str, scope: Scope) -> str:
         """``size(node)``, whose source is ``text``: a list's length or a declared zone's read in
@@ -504,7 +537,7 @@ class ExpressionWriter(KindKnowledge):
         held, texts = self.held.of(decl), []
         for node, param in zip(nodes, decl.params, strict=False):
             text, promise = self.write(node, scope), held.get(param.name)
-            proven = promise is not None and self._proves(node, text, scope, promise)
+            proven = promise is not None and self.certainly_of(node, text, scope, promise)
             texts.append(self.held.checked_argument(text, promise, f"'{param.name}' of {decl.name}", proven))
         return texts
 
@@ -512,10 +545,11 @@ class ExpressionWriter(KindKnowledge):
         """The source of ``text``, the value of ``node`` (None: of ``+=`` or ``-=``, an int)
         to be written to global variable ``name``: checked against its type where not proven."""
         promise = global_promise(self.cat, name)
-        proven = promise is not None and (promise.fits(0) if node is None else self._proves(node, text, scope, promise))
+        proven = promise is not None and (promise.fits(0) if node is None
+                                          else self.certainly_of(node, text, scope, promise))
         return self.held.checked_argument(text, promise, f"variable '{name}'", proven)
 
-    def _proves(self, node: ast.Expr, text: str, scope: Scope, promise: Declared) -> bool:
+    def certainly_of(self, node: ast.Expr, text: str, scope: Scope, promise: Declared) -> bool:
         """Whether ``node`` (written ``text``) is certainly of type ``promise``."""
         constant = self._constant_values((node,), scope)
         known = scope.promises.get(text) or promise_of(self.cat, node, scope)

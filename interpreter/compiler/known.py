@@ -2,7 +2,8 @@
 that charges no work and reads nothing of the state (computed here, once), or a constant of
 the game that is a list. Such a list is a constant of the generated module, gone through in
 place: its length, and the lengths of its items, are known, and so is the work each
-costs (searches.py charges it in place, as ``runtime.items`` would)."""
+costs (searches.py charges it in place, as ``runtime.items`` would). And the attribute of
+each space of the game's one board, a tuple of the board's data read by a space's index."""
 from __future__ import annotations
 
 from types import SimpleNamespace

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rulelang import ast
 from rulelang.check.tree import bound_names, walk
 
-from .integers import integer_bound, is_tuple
+from .integers import integer_bound, is_tuple, length_bound
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -25,11 +25,13 @@ if TYPE_CHECKING:
 
 class Facts(NamedTuple):
     """What a local certainly holds: an integer of at most ``bound`` (None: not known one), a
-    list (``is_list``), a player, space or component or lists of one (``kind``)."""
+    list (``is_list``), a player, space or component or lists of one (``kind``), a list of
+    at most ``length`` items (None: not known)."""
 
     bound: int | None
     is_list: bool
     kind: tuple[type, int] | None
+    length: int | None = None
 
 
 def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
@@ -58,7 +60,7 @@ def names_bound_once(params: tuple[str, ...], body: ast.Block | None) -> frozens
 def facts_of(writer: ExpressionWriter, value: ast.Expr, scope: Scope) -> Facts | None:
     """What the text proves of ``value`` (None: nothing)."""
     found = Facts(integer_bound(writer.cat, value, scope), is_tuple(writer.cat, value, scope),
-                  writer.items_kind(value, scope))
+                  writer.items_kind(value, scope), length_bound(writer.cat, value, scope))
     return None if found == Facts(None, False, None) else found
 
 
@@ -71,4 +73,6 @@ def teach(scope: Scope, known: dict[str, Facts]) -> Scope:
             scope.lists.add(local)
         if facts.kind is not None:
             scope.kinds[local] = facts.kind
+        if facts.length is not None:
+            scope.lengths[local] = facts.length
     return scope

@@ -27,10 +27,10 @@ from ..model.program import Op
 from ..model.values import Component, ZoneRef
 from ..tables.attributes import owned_variable
 from ..tables.builtins import FREE_WORK
-from ..tables.declared import SUPPLY
+from ..tables.declared import SUPPLY, Declared
 from ..tables.effects import log_template
-from ..tables.runtime import MAX_DEPTH
-from .integers import is_tuple, short_list
+from ..tables.runtime import MAX_DEPTH, MAX_INT
+from .integers import integer_bound, is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
 from .logs import kept_line, shows_short
 from .module import CHEAP, Inline
@@ -286,8 +286,10 @@ class ProcedureWriter:
         op = self.constant(node.op)
         if isinstance(target, ast.Name) and target.name in c.scope:
             local = self.local(c.key(target.name))
-            new = value if node.op == "=" else f"_updated({local}, {value}, {op})"
-            self.emit(indent, f"{local} = {new}", node.span)
+            if node.op == "=":
+                self.emit(indent, f"{local} = {value}", node.span)
+            else:
+                self._update(node, local, value, indent)
             self.bound(indent, local, node.span)
         elif isinstance(target, ast.Name) and target.name in self.cat.global_vars:
             name = self.constant(target.name)
@@ -298,17 +300,39 @@ class ProcedureWriter:
             owned = owned_variable(self.cat, target.name, target.span)
             owner, whose = self.expr(target.target), self.module.fresh("_t")
             update: str | None = op
+            proven = owned.promise is not None and node.op == "=" and self._proven(node.value, value, owned.promise)
             if node.op == "=":  # the value first, then whose it is
                 update, computed = None, self.module.fresh("_t")
                 self.emit(indent, f"{computed} = {value}", node.span)
                 value = computed
             self.emit(indent, f"{whose} = {owner}", node.span)
             kind = self._known_kind(target.target, owner)
-            for line in owned_write(c.writer, owned, whose, value, kind, update):   # (writes.py)
+            for line in owned_write(c.writer, owned, whose, value, kind, update, proven):   # (writes.py)
                 self.emit(indent, line, node.span)
         else:
             name = target.name if isinstance(target, ast.Name) else "this"
             raise unchecked(f"'{name}' is not a variable", target.span)
+
+    def _update(self, node: ast.Assign, local: str, value: str, indent: int) -> None:
+        """``local += value`` (or ``-=``): in Python where the local holds an int and the
+        value is a proven one too small to take it out of range; by ``runtime.updated`` (its
+        checks and errors) otherwise."""
+        general = f"{local} = _updated({local}, {value}, {self.constant(node.op)})"
+        bound = integer_bound(self.cat, node.value, self.scope())
+        if bound is None or bound > MAX_INT or node.op not in ("+=", "-="):
+            self.emit(indent, general, node.span)
+            return
+        low, high = self.constant(bound - MAX_INT), self.constant(MAX_INT - bound)
+        self.emit(indent, f"if type({local}) is int and {low} <= {local} <= {high}:", node.span)
+        self.emit(indent + 1, f"{local} = {local} {node.op[0]} {value}", node.span)
+        self.emit(indent, "else:", node.span)
+        self.emit(indent + 1, general, node.span)
+
+    def _proven(self, node: ast.Expr, text: str, promise: Declared) -> bool:
+        """Whether the value of ``node`` (written ``text``) is certainly of type ``promise``."""
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as an expression learns them)
+        return self.compiler.writer.certainly_of(node, text, scope, promise)
 
     def _known_kind(self, node: ast.Expr, text: str) -> type | None:
         """The class of what ``node`` (written ``text``) certainly is, a player, a space or a
