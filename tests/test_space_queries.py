@@ -11,7 +11,7 @@ from conftest import worked_states
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
-from rulelang.interpreter.compiler import codegen
+from rulelang.interpreter.compiler import known
 from rulelang.interpreter.model.values import RuleError
 from rulelang.interpreter.tables import runtime
 from rulelang.interpreter.tables.builtins import BUILTINS
@@ -22,7 +22,7 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
 def _kept_per_space(monkeypatch: pytest.MonkeyPatch) -> None:
     """Queries kept per space as they run, not answered by index from answers computed at
     load (test_space_attributes.py)."""
-    monkeypatch.setattr(codegen, "spaces_by_index", lambda cat: None)
+    monkeypatch.setattr(known, "spaces_by_index", lambda cat: None)
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ from ..tables.attributes import BoardAttribute, ComponentField, OwnField, Player
 from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, FREE_WORK, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
+from .aggregates import aggregate
 from .callgraph import depth_free
 from .comprehensions import read_before
 from .fields import (
@@ -40,18 +41,16 @@ from .fields import (
     no_item,
     only_field,
     space_attributes,
-    spaces_by_index,
     zone_item,
 )
-from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_bounded, sum_fits
+from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
 from .kinds import KindKnowledge
-from .known import known_query
+from .known import known_query, per_space
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .options import written_out
 from .results import built_kind
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
-from .searches import short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
 
 if TYPE_CHECKING:
@@ -74,12 +73,6 @@ _CALL = re.compile(r"\w\(")
 """A call in generated source (a name, then its arguments): what may charge work or fail."""
 _ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
 
-# aggregate -> the runtime function applied to its elements (or, keyed, its pairs)
-_OVER_ELEMENTS = {"sum": "_total", "count": "_count", "any": "any", "all": "all", "min": "_least",
-                  "max": "_most", "first": "_first"}
-_OVER_PAIRS = {"best": "_best", "worst": "_worst"}
-COMPILED_AGGREGATES = frozenset({*_OVER_ELEMENTS, *_OVER_PAIRS, "sorted"})
-"""The aggregates the compiler writes: the language's, no more and no fewer (a test checks)."""
 
 
 class ExpressionWriter(KindKnowledge):
@@ -389,9 +382,9 @@ class ExpressionWriter(KindKnowledge):
         return f"({target}[{index}] if {test} else {item}({target}, {index}))"
 
     def _Comprehension(self, node: ast.Comprehension, scope: Scope) -> str:
-        return f"tuple({self._list(node.clauses, (node.element,), scope)})"
+        return f"tuple({self.listing(node.clauses, (node.element,), scope)})"
 
-    def _list(self, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...], scope: Scope,
+    def listing(self, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...], scope: Scope,
               brackets: str = "[]", bounds: list[int | None] | None = None) -> str:
         """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
         pair): each source's items charged (``_items``); several clauses counted (``_Visits``).
@@ -445,7 +438,7 @@ class ExpressionWriter(KindKnowledge):
         if name in cat.functions:
             return self._function_call(node, scope)
         if name in AGGREGATES:
-            return self._aggregate(node, scope)
+            return aggregate(self, node, scope)
         if name in cat.load_time_functions:
             return self._load_time_call(node, scope)
         if name not in BUILTINS:
@@ -484,22 +477,8 @@ class ExpressionWriter(KindKnowledge):
         if len(varying) != 1 or SIGNATURES[name].params[varying[0]] != "space":
             return None
         constants = [value[0] if value is not None else None for value in values]
-        spaces = spaces_by_index(self.cat) if self.items_kind(nodes[varying[0]], scope) == (Space, 0) else None
-        if spaces is not None:   # (its answer for each space at load, where none charges work: by index)
-            answers = [known_query(self.cat, name, [*constants[:varying[0]], space, *constants[varying[0] + 1:]])
-                       for space in spaces]
-            if all(answer is not None for answer in answers):
-                table = self.module.constant(tuple(answers), f"<{name}(...) of each space, computed at load>")
-                return f"{table}[{args[varying[0]]}.index]"
-        space, free = args[varying[0]], dict[Space, Value]()
-        query = self.module.constant(runtime.per_space(BUILTINS[name], constants, varying[0], free),
-                                     f"<{name}(...), kept per space>")
-        if not CHEAP.match(space):
-            return f"{query}(st, {space})"
-        kept = self.module.constant(free, f"<{name}(...) of the spaces asked, no work charged>")
-        known = scope.kinds.get(space) == (Space, 0)   # (else tested first: an unhashable value)
-        test = f"{space} in {kept}" if known else f"type({space}) is _Space and {space} in {kept}"
-        return f"({kept}[{space}] if {test} else {query}(st, {space}))"
+        return per_space(self.cat, self.module, name, constants, varying[0], args[varying[0]],
+                         self.items_kind(nodes[varying[0]], scope) == (Space, 0))
 
     def _size(self, node: ast.Expr, text: str, scope: Scope) -> str:
         """``size(node)``, whose source is ``text``: a list's length or a declared zone's read in
@@ -586,33 +565,6 @@ class ExpressionWriter(KindKnowledge):
             raise unchecked(f"{node.function}(...) is missing {', '.join(sorted(missing))}", node.span)
         entries = ", ".join(f"{self.module.constant(k)}: {v}" for k, v in given.items())
         return f"_spec({self.module.constant(node.function)}, {{{entries}}})"
-
-    def _aggregate(self, node: ast.Call, scope: Scope) -> str:
-        name, args = node.function, node.args
-        gen = args[0] if len(args) == 1 and isinstance(args[0], ast.Generator) else None
-        if gen is not None and gen.key is None and len(gen.clauses) == 1 and name in ("any", "all", "first"):
-            return short_circuit(self, name, gen, scope)
-        if name in ("min", "max") and len(args) == 2:
-            return f"_{'least' if name == 'min' else 'most'}_of_two({self.write(args[0], scope)}, " \
-                   f"{self.write(args[1], scope)})"
-        if gen is not None:
-            keyed = gen.key is not None
-            parts = (gen.element, gen.key) if gen.key is not None else (gen.element,)
-            bounds: list[int | None] = []
-            values, descending = self._list(gen.clauses, parts, scope, bounds=bounds), gen.descending
-            if name == "sum" and not keyed and sum_bounded(bounds[0]):   # (integers the sum cannot overflow)
-                return f"sum({values})"
-        elif len(args) == 1:
-            keyed, values, descending = False, f"_as_list(st, {self.write(args[0], scope)})", False
-        else:
-            raise unchecked(f"{name}() takes one list or generator", node.span)
-        if name == "sorted":
-            return f"{'_in_order_by' if keyed else '_in_order'}({values}, {descending})"
-        if name in _OVER_PAIRS:
-            if not keyed:
-                raise unchecked(f"{name}() needs 'by KEY'", node.span)
-            return f"{_OVER_PAIRS[name]}({values})"
-        return f"{_OVER_ELEMENTS[name]}({f'_elements({values})' if keyed else values})"
 
 
 _OWN_FIELDS = {"index": "index", "name": "name"}
