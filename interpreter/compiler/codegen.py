@@ -37,7 +37,7 @@ from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .options import written_out
 from .results import built_kind
-from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
+from .scope import IDENTICAL_WHEN_EQUAL, NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
 from .searches import short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
 
@@ -243,6 +243,8 @@ class ExpressionWriter(KindKnowledge):
             return f"({a} {op} {b})"
         if op in ("==", "!=") and isinstance(node.right, ast.Literal) and node.right.value is None:
             return f"({a} is None)" if op == "==" else f"({a} is not None)"
+        if op in ("==", "!=") and any(_by_identity(self.cat, side, scope) for side in (node.left, node.right)):
+            return f"({a} is {b})" if op == "==" else f"({a} is not {b})"
         if op in ("==", "!="):
             return f"({a} {op} {b})"
         if op in ("in", "not in"):
@@ -557,3 +559,11 @@ def _dispatch(readers: dict[type, Callable[[State, Any], Value]], name: str) -> 
 
 def _where(node: ast.Node) -> str:
     return f"line {node.span.line}, column {node.span.column}"
+
+
+def _by_identity(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
+    """Whether ``node`` is certainly a player, a space or a component (or none): each equal
+    only to itself, and no value's own equality says it equals one, so ``==`` with it is ``is``
+    (no comparison called)."""
+    promise = promise_of(cat, node, scope)
+    return promise is not None and promise.cls in IDENTICAL_WHEN_EQUAL
