@@ -57,7 +57,7 @@ class ChoiceLowering:
             short = known is not None and len(known) <= FREE_WORK
         else:
             return False
-        return short and any(re.match(r"\s*_o = (tuple\(\[|\()", line) for line in lines)
+        return short and any(re.match(r"\s*_o = (tuple\(\[|\(|_k\d+\[)", line) for line in lines)
 
     def choose(self, node: ast.Choose, code: Code) -> None:
         """'choose x in LIST by P': P picks one of the distinct options (the 'otherwise'

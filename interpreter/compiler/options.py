@@ -5,7 +5,9 @@ a list known at load kept by a test of each: written out space by space, no comp
 list; its test reads each space only by its index (searches.py reads the tables so). The
 code charges the list's items first, as ``runtime.items`` charges them before the
 comprehension tests any, then builds the tuple of the spaces whose test holds, in order,
-each test written with its space's index: the same options, work and errors.
+each test written with its space's index: the same options, work and errors. A list of at
+most MASKED_MOST spaces looks the tuple up in a table made at load, by the sum of the bits of
+the tests that hold (no tuple built).
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
     from .codegen import ExpressionWriter
 
 __all__ = ["written_out"]
+
+MASKED_MOST = 10  # lists of spaces this long at most: their options looked up by which tests hold (2**10 tuples)
 
 
 def written_out(writer: ExpressionWriter, node: ast.Expr, scope: Scope, local: str) -> list[str] | None:
@@ -45,8 +49,16 @@ def written_out(writer: ExpressionWriter, node: ast.Expr, scope: Scope, local: s
     if re.search(rf"\b{var}\b(?!\.index\b)", test):
         return None
     index = re.compile(rf"\b{var}\.index\b")
-    kept = [f"*({writer.module.constant((space,))} if ({index.sub(str(space.index), test)}) else ())"
-            for space in known if type(space) is Space]
     work = writer.module.fresh("_w")
-    return [f"{work} = st.work + {len(known)}", f"st.work = {work}",   # (as runtime.items charges them)
-            f"if {work} > st.max_steps:", "    st.charge(0)", f"{local} = ({', '.join(kept)}, )"]
+    charged = [f"{work} = st.work + {len(known)}", f"st.work = {work}",   # (as runtime.items charges them)
+               f"if {work} > st.max_steps:", "    st.charge(0)"]
+    spaces = [space for space in known if type(space) is Space]
+    if len(known) <= MASKED_MOST:   # (the tuple of each set of tests that hold, made at load)
+        subsets = tuple(tuple(space for at, space in enumerate(spaces) if mask >> at & 1)
+                        for mask in range(1 << len(spaces)))
+        table = writer.module.constant(subsets, "<the options kept, by the tests that hold (bit by bit)>")
+        bits = [f"({1 << at} if ({index.sub(str(space.index), test)}) else 0)" for at, space in enumerate(spaces)]
+        return [*charged, f"{local} = {table}[{' + '.join(bits)}]"]
+    kept = [f"*({writer.module.constant((space,))} if ({index.sub(str(space.index), test)}) else ())"
+            for space in spaces]
+    return [*charged, f"{local} = ({', '.join(kept)}, )"]
