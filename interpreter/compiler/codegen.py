@@ -38,7 +38,7 @@ from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .options import written_out
 from .results import built_kind
 from .scope import IDENTICAL_WHEN_EQUAL, NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
-from .searches import short_circuit
+from .searches import search_in_place, short_circuit
 from .tokens import TOKEN_COUNTS, TokenWriter
 
 if TYPE_CHECKING:
@@ -102,7 +102,10 @@ class ExpressionWriter(KindKnowledge):
         jump = self.module.constant(target, "<where to go if false>")
         op: Op = self._define(name, "st, fr", f"test at {_where(node)}", scope, ["env = fr.env"],
                               [f"fr.pc = fr.pc + 1 if {text} else {jump}[0]"], [])
-        body = self._body(scope, [], [f"fr.pc = pc = @next@ if {text} else @0@"], [])  # (resumable.py)
+        searched = search_in_place(self.module, text)   # (a search alone: its lines, no call)
+        decided = [*searched, "fr.pc = pc = @next@ if _found else @0@"] if searched else [
+            f"fr.pc = pc = @next@ if {text} else @0@"]
+        body = self._body(scope, [], decided, [])  # (resumable.py)
         self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (target,), f"test at {_where(node)}")
         return op
 
