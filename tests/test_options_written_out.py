@@ -35,7 +35,7 @@ def _outcome(steps: int) -> tuple[object, ...]:
 def test_options_written_out_are_those_of_the_comprehension(monkeypatch: pytest.MonkeyPatch, masked: bool) -> None:
     if not masked:   # (the tuple built, as for a list longer than MASKED_MOST)
         monkeypatch.setattr(options, "MASKED_MOST", 0)
-    shape = re.compile(r"_o = _k\d+\[\(1 if" if masked else r"_o = \(\*\(")
+    shape = re.compile(r"_o = \(+_k\d+\[511\] if" if masked else r"_o = \(\*\(")
     fast = rulelang.load(GAMES / "tic_tac_toe.rules")
     assert shape.search(fast.generated_code())
     assert shape.search(rulelang.load(RULES.replace("STEPS", "9")).generated_code())

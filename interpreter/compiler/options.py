@@ -6,8 +6,8 @@ list; its test reads each space only by its index (searches.py reads the tables 
 code charges the list's items first, as ``runtime.items`` charges them before the
 comprehension tests any, then builds the tuple of the spaces whose test holds, in order,
 each test written with its space's index: the same options, work and errors. A list of at
-most MASKED_MOST spaces looks the tuple up in a table made at load, by the sum of the bits of
-the tests that hold (no tuple built).
+most MASKED_MOST spaces takes the tuple from a table made at load, at the index whose bits are
+the tests that hold, found by a conditional on each test in turn (no tuple built, no sum).
 """
 from __future__ import annotations
 
@@ -57,8 +57,18 @@ def written_out(writer: ExpressionWriter, node: ast.Expr, scope: Scope, local: s
         subsets = tuple(tuple(space for at, space in enumerate(spaces) if mask >> at & 1)
                         for mask in range(1 << len(spaces)))
         table = writer.module.constant(subsets, "<the options kept, by the tests that hold (bit by bit)>")
-        bits = [f"({1 << at} if ({index.sub(str(space.index), test)}) else 0)" for at, space in enumerate(spaces)]
-        return [*charged, f"{local} = {table}[{' + '.join(bits)}]"]
+        tests = [f"({index.sub(str(space.index), test)})" for space in spaces]
+        return [*charged, f"{local} = {_decided(table, tests, 0, 0)}"]
     kept = [f"*({writer.module.constant((space,))} if ({index.sub(str(space.index), test)}) else ())"
             for space in spaces]
     return [*charged, f"{local} = ({', '.join(kept)}, )"]
+
+
+def _decided(table: str, tests: list[str], at: int, mask: int) -> str:
+    """The item of ``table`` whose index has bit ``k`` set where test ``k`` holds: a
+    conditional on each test from ``tests[at]`` on in turn (those before it gave ``mask``),
+    each test made once, in order, and no arithmetic."""
+    if at == len(tests):
+        return f"{table}[{mask}]"
+    held, failed = (_decided(table, tests, at + 1, bits) for bits in (mask | 1 << at, mask))
+    return f"({held} if {tests[at]} else {failed})"
