@@ -3,6 +3,7 @@
 errors as the comprehension they replace, whether looked up by the tests that hold or built."""
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from conftest import played_to_the_end, worked_states
 
 import rulelang
-from rulelang.interpreter.compiler import codegen, options
+from rulelang.interpreter.compiler import choices, codegen, options
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -46,4 +47,31 @@ def test_options_written_out_are_those_of_the_comprehension(monkeypatch: pytest.
     slow = rulelang.load(GAMES / "tic_tac_toe.rules")
     assert not shape.search(slow.generated_code())
     assert played == [worked_states(slow, seed) for seed in range(10)]
+    assert budgets == [_outcome(steps) for steps in range(1, 14)]
+
+
+def _offers(game: rulelang.Game, seed: int) -> list[tuple[object, ...]]:
+    """Each decision of a random game of ``game``: its options' ids, whether it is kept, and
+    the saved state and work before it."""
+    chooser, state, seen = random.Random(seed), game.new_initial_state(seed=seed), []
+    while not state.is_terminal():
+        decision = state.pending
+        assert decision is not None
+        seen.append((decision.ids, decision.shared, decision.players, state.to_json(), state.work))
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+    return seen
+
+
+def test_a_list_not_kept_offered_in_place_as_the_choice_offers_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert "elif _o:" in fast.generated_code()   # (a new list: its decision made without the choice's code)
+    offered = [_offers(fast, seed) for seed in range(20)]
+    budgets = [_outcome(steps) for steps in range(1, 14)]
+    general = choices.choose_in_place
+    monkeypatch.setattr(choices, "choose_in_place", lambda module, computed, made, choice, note, short=False:
+                        general(module, computed, made, choice, note))
+    slow = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert "elif _o:" not in slow.generated_code()
+    assert offered == [_offers(slow, seed) for seed in range(20)]
     assert budgets == [_outcome(steps) for steps in range(1, 14)]
