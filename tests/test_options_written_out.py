@@ -36,7 +36,7 @@ def _outcome(steps: int) -> tuple[object, ...]:
 def test_options_written_out_are_those_of_the_comprehension(monkeypatch: pytest.MonkeyPatch, masked: bool) -> None:
     if not masked:   # (the tuple built, as for a list longer than MASKED_MOST)
         monkeypatch.setattr(options, "MASKED_MOST", 0)
-    shape = re.compile(r"_o = \(+_k\d+\[511\] if" if masked else r"_o = \(\*\(")
+    shape = re.compile(r"_subset = \(+511 if" if masked else r"_o = \(\*\(")
     fast = rulelang.load(GAMES / "tic_tac_toe.rules")
     assert shape.search(fast.generated_code())
     assert shape.search(rulelang.load(RULES.replace("STEPS", "9")).generated_code())
@@ -66,12 +66,13 @@ def _offers(game: rulelang.Game, seed: int) -> list[tuple[object, ...]]:
 def test_a_list_not_kept_offered_in_place_as_the_choice_offers_it(monkeypatch: pytest.MonkeyPatch) -> None:
     fast = rulelang.load(GAMES / "tic_tac_toe.rules")
     assert "elif _o:" in fast.generated_code()   # (a new list: its decision made without the choice's code)
+    assert re.search(r"_d = _k\d+\[_subset\]", fast.generated_code())   # (its kept decisions by subset)
     offered = [_offers(fast, seed) for seed in range(20)]
     budgets = [_outcome(steps) for steps in range(1, 14)]
     general = choices.choose_in_place
     monkeypatch.setattr(choices, "choose_in_place", lambda module, computed, made, choice, note, short=False:
                         general(module, computed, made, choice, note))
     slow = rulelang.load(GAMES / "tic_tac_toe.rules")
-    assert "elif _o:" not in slow.generated_code()
+    assert "elif _o:" not in slow.generated_code() and not re.search(r"_d = _k\d+\[_subset\]", slow.generated_code())
     assert offered == [_offers(slow, seed) for seed in range(20)]
     assert budgets == [_outcome(steps) for steps in range(1, 14)]

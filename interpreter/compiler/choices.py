@@ -21,6 +21,7 @@ from ..model.values import Component, EnumValue, Player, RuleError, Value, ZoneR
 from ..tables.builtins import FREE_WORK, as_list
 from .known import known_list
 from .module import Inline, Module
+from .options import MASKED_MOST, SUBSET
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class ChoiceLowering:
             short = known is not None and len(known) <= FREE_WORK
         else:
             return False
-        return short and any(re.match(r"\s*_o = (tuple\(\[|\()", line) for line in lines)
+        return short and any(re.match(rf"\s*_o = (tuple\(\[|\(|_k\d+\[{SUBSET}\]$)", line) for line in lines)
 
     def choose(self, node: ast.Choose, code: Code) -> None:
         """'choose x in LIST by P': P picks one of the distinct options (the 'otherwise'
@@ -405,6 +406,10 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
     given, offered = choice
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
     found = ["try:", f"    _d = {kept}.get(_o)", "except TypeError:", "    _d = None"]
+    if short and any(line.startswith(f"{SUBSET} = ") for line in source):   # (by the index of its subset)
+        by_subset = module.constant([None] * (1 << MASKED_MOST), "<the decisions kept, by subset>")
+        found = [f"_d = {by_subset}[{SUBSET}]", "if _d is None:", f"    _d = {kept}.get(_o)",
+                 "    if _d is not None:", f"        {by_subset}[{SUBSET}] = _d"]
     new = ["elif _o:", *("    " + line for line in chooser),
            f"    {module.constant(offered)}(st, {module.constant(_unique)}(_o), _p)"] if short else []
     return Inline((*source,

@@ -7,7 +7,8 @@ code charges the list's items first, as ``runtime.items`` charges them before th
 comprehension tests any, then builds the tuple of the spaces whose test holds, in order,
 each test written with its space's index: the same options, work and errors. A list of at
 most MASKED_MOST spaces takes the tuple from a table made at load, at the index whose bits are
-the tests that hold, found by a conditional on each test in turn (no tuple built, no sum).
+the tests that hold, found by a conditional on each test in turn (no tuple built, no sum), and
+left in the local SUBSET.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["written_out"]
 
 MASKED_MOST = 10  # lists of spaces this long at most: their options looked up by which tests hold (2**10 tuples)
+SUBSET = "_subset"  # the local that holds that index (by which the choice keeps its decisions too: choices.py)
 
 
 def written_out(writer: ExpressionWriter, node: ast.Expr, scope: Scope, local: str) -> list[str] | None:
@@ -58,17 +60,17 @@ def written_out(writer: ExpressionWriter, node: ast.Expr, scope: Scope, local: s
                         for mask in range(1 << len(spaces)))
         table = writer.module.constant(subsets, "<the options kept, by the tests that hold (bit by bit)>")
         tests = [f"({index.sub(str(space.index), test)})" for space in spaces]
-        return [*charged, f"{local} = {_decided(table, tests, 0, 0)}"]
+        return [*charged, f"{SUBSET} = {_decided(tests, 0, 0)}", f"{local} = {table}[{SUBSET}]"]
     kept = [f"*({writer.module.constant((space,))} if ({index.sub(str(space.index), test)}) else ())"
             for space in spaces]
     return [*charged, f"{local} = ({', '.join(kept)}, )"]
 
 
-def _decided(table: str, tests: list[str], at: int, mask: int) -> str:
-    """The item of ``table`` whose index has bit ``k`` set where test ``k`` holds: a
-    conditional on each test from ``tests[at]`` on in turn (those before it gave ``mask``),
-    each test made once, in order, and no arithmetic."""
+def _decided(tests: list[str], at: int, mask: int) -> str:
+    """The index whose bit ``k`` is set where test ``k`` holds: a conditional on each test
+    from ``tests[at]`` on in turn (those before it gave ``mask``), each test made once, in
+    order, and no arithmetic."""
     if at == len(tests):
-        return f"{table}[{mask}]"
-    held, failed = (_decided(table, tests, at + 1, bits) for bits in (mask | 1 << at, mask))
+        return str(mask)
+    held, failed = (_decided(tests, at + 1, bits) for bits in (mask | 1 << at, mask))
     return f"({held} if {tests[at]} else {failed})"
