@@ -401,17 +401,20 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
     kept for that list and that player awaited at once; ``given``, the choice's own code, in
     every other case but one: ``short``, the list is certainly a tuple of at most FREE_WORK
     items (not tested), and then a list not kept and not empty goes to ``offered`` (the
-    choice's new decision) without its copies, its chooser computed in place."""
+    choice's new decision) without its copies (a subset of distinct spaces, ``SUBSET``, has
+    none), its chooser computed in place."""
     source, chooser = computed
     given, offered = choice
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
     found = ["try:", f"    _d = {kept}.get(_o)", "except TypeError:", "    _d = None"]
+    distinct = f"{module.constant(_unique)}(_o)"   # (the options without copies)
     if short and any(line.startswith(f"{SUBSET} = ") for line in source):   # (by the index of its subset)
+        distinct = "_o"   # (a subset of distinct spaces)
         by_subset = module.constant([None] * (1 << MASKED_MOST), "<the decisions kept, by subset>")
         found = [f"_d = {by_subset}[{SUBSET}]", "if _d is None:", f"    _d = {kept}.get(_o)",
                  "    if _d is not None:", f"        {by_subset}[{SUBSET}] = _d"]
     new = ["elif _o:", *("    " + line for line in chooser),
-           f"    {module.constant(offered)}(st, {module.constant(_unique)}(_o), _p)"] if short else []
+           f"    {module.constant(offered)}(st, {distinct}, _p)"] if short else []
     return Inline((*source,
                    *(found if short else [f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
                                           *("    " + line for line in found), "else:", "    _d = None"]),

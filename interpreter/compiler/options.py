@@ -6,7 +6,7 @@ list; its test reads each space only by its index (searches.py reads the tables 
 code charges the list's items first, as ``runtime.items`` charges them before the
 comprehension tests any, then builds the tuple of the spaces whose test holds, in order,
 each test written with its space's index: the same options, work and errors. A list of at
-most MASKED_MOST spaces takes the tuple from a table made at load, at the index whose bits are
+most MASKED_MOST distinct spaces takes the tuple from a table made at load, at the index whose bits are
 the tests that hold, found by a conditional on each test in turn (no tuple built, no sum), and
 left in the local SUBSET.
 """
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["written_out"]
 
 MASKED_MOST = 10  # lists of spaces this long at most: their options looked up by which tests hold (2**10 tuples)
-SUBSET = "_subset"  # the local that holds that index (by which the choice keeps its decisions too: choices.py)
+SUBSET = "_subset"  # the local that holds that index (the choice keeps its decisions by it; the options are distinct)
 
 
 def written_out(writer: ExpressionWriter, node: ast.Expr, scope: Scope, local: str) -> list[str] | None:
@@ -55,7 +55,7 @@ def written_out(writer: ExpressionWriter, node: ast.Expr, scope: Scope, local: s
     charged = [f"{work} = st.work + {len(known)}", f"st.work = {work}",   # (as runtime.items charges them)
                f"if {work} > st.max_steps:", "    st.charge(0)"]
     spaces = [space for space in known if type(space) is Space]
-    if len(known) <= MASKED_MOST:   # (the tuple of each set of tests that hold, made at load)
+    if len(known) <= MASKED_MOST and len(set(spaces)) == len(spaces):   # (each subset's tuple, made at load)
         subsets = tuple(tuple(space for at, space in enumerate(spaces) if mask >> at & 1)
                         for mask in range(1 << len(spaces)))
         table = writer.module.constant(subsets, "<the options kept, by the tests that hold (bit by bit)>")
