@@ -50,7 +50,8 @@ from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .options import written_out
 from .results import built_kind
-from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
+from .scope import IDENTICAL_WHEN_EQUAL, NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
+from .searches import search_in_place
 from .tokens import TOKEN_COUNTS, TokenWriter
 
 if TYPE_CHECKING:
@@ -110,7 +111,10 @@ class ExpressionWriter(KindKnowledge):
         jump = self.module.constant(target, "<where to go if false>")
         op: Op = self._define(name, "st, fr", f"test at {_where(node)}", scope, ["env = fr.env"],
                               [f"fr.pc = fr.pc + 1 if {text} else {jump}[0]"], [])
-        body = self._body(scope, [], [f"fr.pc = pc = @next@ if {text} else @0@"], [])  # (resumable.py)
+        searched = search_in_place(self.module, text)   # (a search alone: its lines, no call)
+        decided = [*searched, "fr.pc = pc = @next@ if _found else @0@"] if searched else [
+            f"fr.pc = pc = @next@ if {text} else @0@"]
+        body = self._body(scope, [], decided, [])  # (resumable.py)
         self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (target,), f"test at {_where(node)}")
         return op
 
@@ -251,6 +255,8 @@ class ExpressionWriter(KindKnowledge):
             return f"({a} {op} {b})"
         if op in ("==", "!=") and isinstance(node.right, ast.Literal) and node.right.value is None:
             return f"({a} is None)" if op == "==" else f"({a} is not None)"
+        if op in ("==", "!=") and any(_by_identity(self.cat, side, scope) for side in (node.left, node.right)):
+            return f"({a} is {b})" if op == "==" else f"({a} is not {b})"
         if op in ("==", "!="):
             return f"({a} {op} {b})"
         if op in ("in", "not in"):
@@ -582,3 +588,11 @@ def _dispatch(readers: dict[type, Callable[[State, Any], Value]], name: str) -> 
 
 def _where(node: ast.Node) -> str:
     return f"line {node.span.line}, column {node.span.column}"
+
+
+def _by_identity(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
+    """Whether ``node`` is certainly a player, a space or a component (or none): each equal
+    only to itself, and no value's own equality says it equals one, so ``==`` with it is ``is``
+    (no comparison called)."""
+    promise = promise_of(cat, node, scope)
+    return promise is not None and promise.cls in IDENTICAL_WHEN_EQUAL

@@ -23,6 +23,7 @@ from ..tables.runtime import MAX_INT
 from .module import CHEAP, KIND_NAMES, Module
 
 _KNOWN_CLASSES = (Player, Space, Component)
+IDENTICAL_WHEN_EQUAL = _KNOWN_CLASSES  # (equal only to themselves: Python's default equality)
 _INLINE = {Player: "_Player", Space: "_Space", int: "int", bool: "bool", str: "str"}
 """The classes whose check the generated code writes in place, by the names it knows them."""
 

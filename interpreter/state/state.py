@@ -472,9 +472,9 @@ class State(Views):
             per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
             options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
             action_id = action.id
-            if action_id in ids:
+            try:   # (one scan of the ids)
                 chosen = options[ids.index(action_id)]
-            else:
+            except ValueError:   # (_checked raises its error without this one's context)
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
         else:
             player, chosen, action_id = self._checked(action, player)
