@@ -56,8 +56,8 @@ def test_a_sample_offers_only_what_the_sampled_hand_allows() -> None:
     in its hand and playing it is possible; without the check some samples moved it away and
     "play" then offered no card (E604)."""
     state = _holding_the_good_card()
-    for seed in range(30):
-        sample = state.resample_from_infostate(1, seed)
+    samples = [state.resample_from_infostate(1, seed) for seed in range(30)]
+    for sample in samples + [Sampler(state, 1).sample(seed) for seed in range(30)]:
         play = [a.id for a in sample.legal_actions(0) if a.label == "play"]
         assert play, "seat 0 is still offered to play"
         sample.apply_action(play[0], player=0)
@@ -84,3 +84,14 @@ def test_tobago_sample_during_a_drive_keeps_the_playable_clue() -> None:
     check_sample(state.resample_from_infostate(0, 1), state, 0, chooser)
     check_sample(Sampler(state, 0).sample(1), state, 0, chooser)
     assert state.to_json() == truth
+
+
+def test_tobago_true_state_of_that_example_plays_on_without_error() -> None:
+    """The true state of that example never reaches the empty choice: the ruleset is right,
+    only the sample was a state no game reaches."""
+    state = played(load("tobago", 4), 345, 120)
+    for seed in range(10):
+        game, chooser = state.clone(), random.Random(seed)
+        while not game.is_terminal():
+            seat = chooser.choice(game.current_players())
+            game.apply_action(chooser.choice(game.legal_action_ids(seat)), player=seat)
