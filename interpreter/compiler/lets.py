@@ -9,12 +9,10 @@ is written and teach them to the scope of every expression after it.
 """
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from rulelang import ast
-from rulelang.check.tree import bound_names, walk
+from rulelang.check.tree import names_bound_once
 
 from .integers import integer_bound, is_tuple, length_bound
 from .scope import Scope
@@ -37,24 +35,6 @@ class Facts(NamedTuple):
 def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
     """The names of ``decl`` that one 'let' binds and nothing else binds or assigns."""
     return names_bound_once(tuple(p.name for p in decl.params), decl.body)
-
-
-def bound_by_one(params: Iterable[str], body: ast.Block | None) -> frozenset[str]:
-    """The names of a procedure (its parameters ``params``, its ``body``) that one statement
-    binds and nothing else binds or assigns."""
-    counts: Counter[str] = Counter(params)
-    for node in walk(body) if body is not None else ():
-        counts.update(bound_names(node))
-        if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
-            counts[node.target.name] += 2
-    return frozenset(name for name, count in counts.items() if count == 1 and name not in params)
-
-
-def names_bound_once(params: tuple[str, ...], body: ast.Block | None) -> frozenset[str]:
-    """The names of a procedure or phase (its parameters ``params``, its ``body``) that one
-    'let' binds and nothing else binds or assigns."""
-    lets = {node.name for node in walk(body) if isinstance(node, ast.Let)} if body is not None else set()
-    return bound_by_one(params, body) & lets
 
 
 def facts_of(writer: ExpressionWriter, value: ast.Expr, scope: Scope) -> Facts | None:

@@ -21,10 +21,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulelang import ast
-from rulelang.check.tree import local_names, walk
+from rulelang.check.tree import local_names, names_bound_once, walk
 from rulelang.errors import RulelangError
 
-from ..compiler.lets import names_bound_once
 from .unmoved import static_expression
 
 if TYPE_CHECKING:
