@@ -27,6 +27,7 @@ from ..model.program import Op
 from ..tables.attributes import owned_variable
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH
+from .bulk_rounds import charge_lines, charged_at_once
 from .lets import Facts, bound_once, facts_of, teach
 from .module import Inline
 from .moves import move_lines
@@ -314,12 +315,17 @@ class ProcedureWriter:
         var = self.local(self.compiler.bind_plain(node.var))
         held = self.module.fresh("_l") if var.startswith("env[") and not _rebound(node) else None
         # (in the environment: the item also in a Python local, which the body reads)
-        self.emit(indent, f"for {held or var} in _as_list(st, {source}):", node.span)
+        items, charged = f"_as_list(st, {source})", None
+        if charged_at_once(node.body, self.cat.functions):   # (bulk_rounds.py)
+            items, charged = self.module.fresh("_s"), self.module.fresh("_b")
+            for line in [f"{items} = _as_list(st, {source})", *charge_lines(items, charged)]:
+                self.emit(indent, line, node.span)
+        self.emit(indent, f"for {held or var} in {items}:", node.span)
         if held is not None:
             self.emit(indent + 1, f"{var} = {held}", node.span)
             outer_held, self.held_locals[node.var], var = self.held_locals.get(node.var), held, held
         self.bound(indent + 1, var, node.span)
-        self.step(indent + 1, node.span)
+        self.step(indent + 1, node.span, charged)
         outer = self.known.get(var)
         self._learn_item(var, node)
         self.block(node.body, indent + 1)
@@ -400,9 +406,12 @@ class ProcedureWriter:
         self.emit(indent + 1, f"_enter_procedure(st, {self.depth})", span)
         self.emit(indent, "st.rounds += 1", span)
 
-    def step(self, indent: int, span: Span) -> None:
+    def step(self, indent: int, span: Span, charged: str | None = None) -> None:
         """A round of a loop counted as a step, in place (``State.step`` past the bound,
-        which raises its error)."""
+        which raises its error); where the local ``charged`` is true, counted already."""
+        if charged is not None:
+            self.emit(indent, f"if not {charged}:", span)
+            indent += 1
         self.emit(indent, "if st.rounds >= st.max_steps:", span)
         self.emit(indent + 1, "st.step()", span)
         self.emit(indent, "st.rounds += 1", span)
