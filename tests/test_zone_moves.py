@@ -3,13 +3,18 @@ in place (``State.move_all``), a long one through ``effects.move``, which charge
 the step budget; both keep the zone's order and every component once."""
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
+
+import pytest
 
 from conftest import generated_functions as code
 from conftest import setup_failure as failure
 
 import rulelang
+import rulelang.errors
+from rulelang.interpreter.compiler import moves
 
 MOVES = '''\
     game "G" { players 1  max_steps 100 }
@@ -45,3 +50,45 @@ def test_a_short_zone_moves_in_place_keeping_its_order(tmp_path: Path) -> None:
 def test_a_long_zone_is_still_charged_to_the_step_budget(tmp_path: Path) -> None:
     (diagnostic,) = failure(load(tmp_path, 120)).diagnostics
     assert diagnostic.span.line == 8 and "more than 100 items of work" in diagnostic.message
+
+
+DEAL = '''\
+    game "D" { players 3  max_steps 100 }
+    component card { rank: int }
+    zone pile: card visible all
+    player zone hand: card visible owner
+    deck cards: card in pile = [card(rank: r) for r in 1..SIZE]
+    var ranks: list[list[int]] = []
+    phase p {
+      for i in 1..3 {
+        for q in players {
+          move top(pile) to q.hand
+        }
+      }
+      ranks = [[c.rank for c in q.hand] for q in players]
+      end game
+    }
+'''
+
+
+def _dealt(tmp_path: Path, size: int) -> tuple[str, object]:
+    path = tmp_path / "deal.rules"
+    path.write_text(textwrap.dedent(DEAL).replace("SIZE", str(size)), encoding="utf-8")
+    game = rulelang.load(path, players=3)
+    try:
+        return code(game), game.new_initial_state().to_json()
+    except rulelang.errors.RulesRuntimeError as error:
+        return code(game), (str(error), error.diagnostic.span)
+
+
+def test_a_top_moved_to_a_players_own_zone_goes_to_its_slot_without_a_test(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    written, dealt = _dealt(tmp_path, 12)
+    assert re.search(r"st\.move_top\(\d+, _k\d+\[_l\d+\.index\]\)", written)
+    short_written, short = _dealt(tmp_path, 7)   # (the pile runs out: the same error, where the move is)
+    assert isinstance(short, tuple) and short[1].line == 10
+    monkeypatch.setattr(moves, "players_zone_slot", lambda text, module: None)
+    general, general_dealt = _dealt(tmp_path, 12)
+    assert "type(_t" in general and not re.search(r"st\.move_top\(\d+, _k\d+\[", general)
+    assert dealt == general_dealt and _dealt(tmp_path, 7)[1] == short
+    assert dealt["globals"]["ranks"] == [[12, 9, 6], [11, 8, 5], [10, 7, 4]]
