@@ -4,8 +4,9 @@
 without reading it first and searching for it; ``move ZONE to W`` of a zone with at most
 FREE_WORK components, which costs no work (``effects.move``), is one ``State.move_all``;
 one component is ``State.move``. A zone the rules name (a constant of the generated code), or
-a player's own zone of a player the text proves, needs no test of its kind where it runs. Anything else (a list, none, a value of another
-kind) goes to ``effects.move``, which says what is wrong where the rules wrote it.
+a player's own zone of a player the text proves, needs no test of its kind where it runs.
+Anything else (a list, none, a value of another kind) goes to ``effects.move``, which says
+what is wrong where the rules wrote it.
 """
 from __future__ import annotations
 
