@@ -58,6 +58,7 @@ DEAL = '''\
     player zone hand: card visible owner
     deck cards: card in pile = [card(rank: r) for r in 1..SIZE]
     var ranks: list[list[int]] = []
+    var back: list[int] = []
     phase p {
       for i in 1..3 {
         for q in players {
@@ -65,6 +66,10 @@ DEAL = '''\
         }
       }
       ranks = [[c.rank for c in q.hand] for q in players]
+      for q in players {
+        move q.hand to pile
+      }
+      back = [c.rank for c in pile]
       end game
     }
 '''
@@ -80,14 +85,16 @@ def _dealt(tmp_path: Path, size: int) -> tuple[str, object]:
         return code(game), (str(error), error.diagnostic.span)
 
 
-def test_a_top_moved_to_a_players_own_zone_goes_to_its_slot_without_a_test(
+def test_a_players_own_zone_is_moved_to_and_from_by_its_slot_without_a_test(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     written, dealt = _dealt(tmp_path, 12)
     assert re.search(r"st\.move_top\(\d+, _k\d+\[_l\d+\.index\]\)", written)
+    assert re.search(r"st\.move_all\(_k\d+\[_l\d+\.index\], \d+\)", written)
     short = _dealt(tmp_path, 7)[1]   # (the pile runs out: the same error, where the move is)
-    assert isinstance(short, tuple) and short[1].line == 10
+    assert isinstance(short, tuple) and short[1].line == 11
     monkeypatch.setattr(moves, "players_zone_slot", lambda text, module: None)
     general, general_dealt = _dealt(tmp_path, 12)
-    assert "type(_t" in general and not re.search(r"st\.move_top\(\d+, _k\d+\[", general)
+    assert "type(_t" in general and not re.search(r"st\.move_(top|all)\(\S*_k\d+\[", general)
     assert dealt == general_dealt and _dealt(tmp_path, 7)[1] == short
     assert dealt["globals"]["ranks"] == [[12, 9, 6], [11, 8, 5], [10, 7, 4]]
+    assert dealt["globals"]["back"] == [1, 2, 3, 12, 9, 6, 11, 8, 5, 10, 7, 4]

@@ -41,7 +41,7 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     zone = top_of(node.what, cat)
     what = write(node.what if zone is None else zone)
     to = write(node.to)
-    to_slot, what_slot = zone_slot(to, module) or players_zone_slot(to, module), zone_slot(what, module)
+    to_slot, what_slot = _slot(to, module), _slot(what, module)
     where = to if to_slot is not None else module.fresh("_t")  # (a constant is read where it is used)
     moved = what if what_slot is not None else module.fresh("_t")
     lines = [f"{name} = {text}" for name, text in ((where, to), (moved, what)) if name != text]
@@ -53,7 +53,7 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
         return lines + _tested([to_zone, what_zone], f"st.move_top({what_slot}, {to_slot})",
                                f"_move(st, {where}, _top(st, {moved}))")
     general = f"_move(st, {where}, {moved})"
-    if what_slot is not None:  # a whole zone that the rules name
+    if what_slot is not None:  # a whole zone that the rules name (or a player's own)
         return lines + _tested([to_zone, f"len(st.zones[{what_slot}]) <= {FREE_WORK}"],
                                f"st.move_all({what_slot}, {to_slot})", general)
     first = "if"
@@ -77,6 +77,12 @@ def zone_slot(text: str, module: Module) -> str | None:
         if type(value) is ZoneRef:
             return str(value.slot)
     return None
+
+
+def _slot(text: str, module: Module) -> str | None:
+    """The slot, as source, of a zone that ``text`` certainly names: one the rules name, or a
+    player's own of a player the text proves."""
+    return zone_slot(text, module) or players_zone_slot(text, module)
 
 
 def players_zone_slot(text: str, module: Module) -> str | None:
