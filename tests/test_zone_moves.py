@@ -59,6 +59,8 @@ DEAL = '''\
     deck cards: card in pile = [card(rank: r) for r in 1..SIZE]
     var ranks: list[list[int]] = []
     var back: list[int] = []
+    var tops: list[int] = []
+    var emptied: bool = false
     phase p {
       for i in 1..3 {
         for q in players {
@@ -66,6 +68,8 @@ DEAL = '''\
         }
       }
       ranks = [[c.rank for c in q.hand] for q in players]
+      tops = [top(q.hand).rank for q in players]
+      emptied = top(pile) == none
       for q in players {
         move q.hand to pile
       }
@@ -85,16 +89,20 @@ def _dealt(tmp_path: Path, size: int) -> tuple[str, object]:
         return code(game), (str(error), error.diagnostic.span)
 
 
-def test_a_players_own_zone_is_moved_to_and_from_by_its_slot_without_a_test(
+def test_a_zone_the_text_proves_is_moved_and_its_top_read_by_its_slot_without_a_test(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    written, dealt = _dealt(tmp_path, 12)
+    written, dealt = _dealt(tmp_path, 9)   # (all dealt: top(pile) is none)
     assert re.search(r"st\.move_top\(\d+, _k\d+\[_l\d+\.index\]\)", written)
     assert re.search(r"st\.move_all\(_k\d+\[_l\d+\.index\], \d+\)", written)
+    assert re.search(r"\(st\.zones\[_k\d+\[_v\d+\.index\]\] or _k\d+\)\[-1\]", written)   # (top(q.hand))
+    assert re.search(r"\(st\.zones\[\d+\] or _k\d+\)\[-1\]", written)   # (top(pile))
     short = _dealt(tmp_path, 7)[1]   # (the pile runs out: the same error, where the move is)
-    assert isinstance(short, tuple) and short[1].line == 11
+    assert isinstance(short, tuple) and short[1].line == 13
     monkeypatch.setattr(moves, "players_zone_slot", lambda text, module: None)
-    general, general_dealt = _dealt(tmp_path, 12)
-    assert "type(_t" in general and not re.search(r"st\.move_(top|all)\(\S*_k\d+\[", general)
+    monkeypatch.setattr(moves, "zone_slot", lambda text, module: None)
+    general, general_dealt = _dealt(tmp_path, 9)
+    assert "type(_t" in general and "st.zones[_k" not in general and "_top(st, _k" in general
     assert dealt == general_dealt and _dealt(tmp_path, 7)[1] == short
-    assert dealt["globals"]["ranks"] == [[12, 9, 6], [11, 8, 5], [10, 7, 4]]
-    assert dealt["globals"]["back"] == [1, 2, 3, 12, 9, 6, 11, 8, 5, 10, 7, 4]
+    assert dealt["globals"]["ranks"] == [[9, 6, 3], [8, 5, 2], [7, 4, 1]]
+    assert dealt["globals"]["back"] == [9, 6, 3, 8, 5, 2, 7, 4, 1]
+    assert dealt["globals"]["tops"] == [3, 2, 1] and dealt["globals"]["emptied"] is True

@@ -21,7 +21,7 @@ from ..tables.catalog import Catalog
 from .module import Module
 
 _CONSTANT = re.compile(r"_k\d+")  # the name of a constant of the generated code (Module.constant)
-_PLAYERS_ZONE = re.compile(r"\((_k\d+)\[(_l\d+)\.index\]\)")  # zones[p.index], p a local known a player
+_PLAYERS_ZONE = re.compile(r"\((_k\d+)\[(_[lv]\d+)\.index\]\)")  # zones[p.index], p a local known a player
 
 
 def top_of(node: ast.Expr, cat: Catalog) -> ast.Expr | None:
@@ -77,6 +77,15 @@ def zone_slot(text: str, module: Module) -> str | None:
         if type(value) is ZoneRef:
             return str(value.slot)
     return None
+
+
+def top_in_place(text: str, module: Module) -> str | None:
+    """``top(ZONE)`` read in place where the generated ``text`` certainly names a zone (one the
+    rules name, or a player's own): its last component, none if it is empty (``runtime.top``)."""
+    slot = _slot(text, module)
+    if slot is None:
+        return None
+    return f"(st.zones[{slot}] or {module.constant((None,), '<the top of an empty zone: none>')})[-1]"
 
 
 def _slot(text: str, module: Module) -> str | None:
