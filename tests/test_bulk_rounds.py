@@ -1,7 +1,10 @@
 """The rounds of a compiled 'for' whose body counts no step charged at once where they all fit
 within the budget (compiler/bulk_rounds.py): the same states, work and step-budget errors, at
-the same spans, as each round counting its own step, at every budget."""
+the same spans, as each round counting its own step, at every budget; and a global variable
+written in place where no events are kept (ProcedureWriter.global_write), as set_global writes it."""
 from __future__ import annotations
+
+import re
 
 import pytest
 from conftest import played_to_the_end
@@ -76,3 +79,23 @@ def test_rounds_charged_at_once_give_what_each_round_counted_gives_at_every_budg
     assert at_once == [_outcome(steps) for steps in budgets]
     lines = {outcome[1].line for outcome in at_once if isinstance(outcome[0], str)}
     assert lines >= {14, 21, 40}   # (the budget runs out inside loops charged at once too)
+
+
+def _played(rules: str, events: bool) -> tuple[object, ...]:
+    state = rulelang.load(rules).new_initial_state(events=events)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions(0)[-1], player=0)
+    return state.to_json(), state.events() if events else None
+
+
+def test_a_global_written_in_place_gives_the_states_and_events_of_set_global(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = RULES.replace("STEPS", "1000")   # (total and kept: globals written in loops, paused or not)
+    code = rulelang.load(rules).generated_code()
+    assert re.search(r"if st\.event_log is None:\n +st\.global_values\[_k\d+\] = ", code)
+    in_place = [_played(rules, events) for events in (False, True)]
+    monkeypatch.setattr(procedures.ProcedureWriter, "global_write", lambda self, indent, name, new, span:
+                        self.emit(indent, f"_set_global(st, {name}, {new})", span))
+    assert not re.search(r"st\.global_values\[_k\d+\] = ", rulelang.load(rules).generated_code())
+    assert in_place == [_played(rules, events) for events in (False, True)]
+    assert any(event["type"] == "set" for event in in_place[1][1])   # (the events of the writes kept)

@@ -270,7 +270,7 @@ class ProcedureWriter:
             name = self.constant(target.name)
             new = value if node.op == "=" else f"_updated(st.global_values[{name}], {value}, {op})"
             new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.scope())
-            self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
+            self.global_write(indent, name, new, node.span)
         elif isinstance(target, ast.Attribute):
             owned = owned_variable(self.cat, target.name, target.span)
             owner, whose = self.expr(target.target), self.module.fresh("_t")
@@ -286,6 +286,13 @@ class ProcedureWriter:
         else:
             name = target.name if isinstance(target, ast.Name) else "this"
             raise unchecked(f"'{name}' is not a variable", target.span)
+
+    def global_write(self, indent: int, name: str, new: str, span: Span) -> None:
+        """The global variable ``name`` (a constant) set to ``new``: its table written in place
+        where no events are kept, else by ``effects.set_global``, which keeps one."""
+        for line in ("if st.event_log is None:", f"    st.global_values[{name}] = {new}",
+                     "else:", f"    _set_global(st, {name}, {new})"):
+            self.emit(indent, line, span)
 
     def _known_kind(self, node: ast.Expr, text: str) -> type | None:
         """The class of what ``node`` (written ``text``) certainly is, a player, a space or a
