@@ -1,7 +1,8 @@
 """The rounds of a compiled 'for' whose body counts no step charged at once where they all fit
 within the budget (compiler/bulk_rounds.py): the same states, work and step-budget errors, at
 the same spans, as each round counting its own step, at every budget; and a global variable
-written in place where no events are kept (ProcedureWriter.global_write), as set_global writes it."""
+written in place where no events are kept (ProcedureWriter.global_write), as set_global writes it;
+a loop whose body reads no environment leaves its last item there once, as each round did."""
 from __future__ import annotations
 
 import re
@@ -99,3 +100,23 @@ def test_a_global_written_in_place_gives_the_states_and_events_of_set_global(
     assert not re.search(r"st\.global_values\[_k\d+\] = ", rulelang.load(rules).generated_code())
     assert in_place == [_played(rules, events) for events in (False, True)]
     assert any(event["type"] == "set" for event in in_place[1][1])   # (the events of the writes kept)
+
+
+def _states(rules: str) -> list[object]:
+    state = rulelang.load(rules).new_initial_state()
+    seen = [state.to_json()]
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions(0)[-1], player=0)
+        seen.append(state.to_json())
+    return seen
+
+
+def test_a_loop_that_reads_no_environment_leaves_its_last_item_there_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = RULES.replace("STEPS", "1000")
+    code = rulelang.load(rules).generated_code()
+    assert re.search(r"\n( +)if _s\d+:\n\1    env\[_k\d+\] = _l\d+\n", code)   # (for d in players[0].hand)
+    once = _states(rules)
+    assert once[1]["frames"][0]["env"]["d"] == {"component": 7}   # (the saved state holds it at the pause)
+    monkeypatch.setattr(procedures, "_READS_THE_FRAME", re.compile(""))   # (each round writes it)
+    assert not re.search(r"\n( +)if _s\d+:\n\1    env\[", rulelang.load(rules).generated_code())
+    assert once == _states(rules)

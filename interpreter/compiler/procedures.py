@@ -15,6 +15,7 @@ position must be data that a state saves.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 _PAUSES = (ast.Choose, ast.Menu, ast.Simultaneous, ast.Roll, ast.RandomPick, ast.Shuffle, ast.Next, ast.EndGame)
 _LOOPS = (ast.For, ast.While, ast.Repeat)
+_READS_THE_FRAME = re.compile(r"\b(env|fr)\b")
 
 
 def never_pausing(procedures: Mapping[str, ast.ProcedureDecl]) -> list[str]:
@@ -328,6 +330,7 @@ class ProcedureWriter:
             for line in [f"{items} = _as_list(st, {source})", *charge_lines(items, charged)]:
                 self.emit(indent, line, node.span)
         self.emit(indent, f"for {held or var} in {items}:", node.span)
+        written, entry = len(self.lines), var
         if held is not None:
             self.emit(indent + 1, f"{var} = {held}", node.span)
             outer_held, self.held_locals[node.var], var = self.held_locals.get(node.var), held, held
@@ -343,6 +346,12 @@ class ProcedureWriter:
             self.held_locals.pop(node.var)
             if outer_held is not None:
                 self.held_locals[node.var] = outer_held
+            if charged is not None and not any(_READS_THE_FRAME.search(line) for line, _ in self.lines[written + 1:]):
+                # (a body that reads neither the environment nor the frame, and goes through every
+                # round: the environment gets the loop's last item once, after it)
+                del self.lines[written]
+                self.emit(indent, f"if {items}:", node.span)
+                self.emit(indent + 1, f"{entry} = {held}", node.span)
 
     def _learn_item(self, var: str, node: ast.For) -> None:
         """What the loop variable ``var`` holds in the body of ``node``, when the kind or the
