@@ -48,6 +48,7 @@ from .kinds import KindKnowledge
 from .known import known_query, per_space
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
+from .moves import top_in_place
 from .options import written_out
 from .results import built_kind
 from .scope import IDENTICAL_WHEN_EQUAL, NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
@@ -465,8 +466,8 @@ class ExpressionWriter(KindKnowledge):
         kept = self._kept_per_space(name, node.args, args, scope) if name in BOARD_QUERIES else None
         if kept is not None:
             return kept
-        if name == "top" and len(args) == 1:
-            return f"_top(st, {args[0]})"
+        if name == "top" and len(args) == 1:   # (a zone it certainly is read in place: moves.py)
+            return top_in_place(args[0], self.module) or f"_top(st, {args[0]})"
         if name == "list" and len(args) == 1 and self.zone_read(node.args[0], scope):
             return f"tuple({self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {args[0]}))"
         if name == "size":

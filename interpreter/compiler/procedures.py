@@ -15,6 +15,7 @@ position must be data that a state saves.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ from ..tables.builtins import FREE_WORK
 from ..tables.declared import SUPPLY, Declared
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH, MAX_INT
+from .bulk_rounds import charge_lines, charged_at_once
 from .integers import integer_bound, is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
 from .logs import kept_line, shows_short
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 
 _PAUSES = (ast.Choose, ast.Menu, ast.Simultaneous, ast.Roll, ast.RandomPick, ast.Shuffle, ast.Next, ast.EndGame)
 _LOOPS = (ast.For, ast.While, ast.Repeat)
+_READS_THE_FRAME = re.compile(r"\b(env|fr)\b")
 
 
 def never_pausing(procedures: Mapping[str, ast.ProcedureDecl]) -> list[str]:
@@ -295,7 +298,7 @@ class ProcedureWriter:
             name = self.constant(target.name)
             new = value if node.op == "=" else f"_updated(st.global_values[{name}], {value}, {op})"
             new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.scope())
-            self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
+            self.global_write(indent, name, new, node.span)
         elif isinstance(target, ast.Attribute):
             owned = owned_variable(self.cat, target.name, target.span)
             owner, whose = self.expr(target.target), self.module.fresh("_t")
@@ -334,6 +337,13 @@ class ProcedureWriter:
         self.compiler.writer.held.learn_running(scope)   # (the held parameters, as an expression learns them)
         return self.compiler.writer.certainly_of(node, text, scope, promise)
 
+    def global_write(self, indent: int, name: str, new: str, span: Span) -> None:
+        """The global variable ``name`` (a constant) set to ``new``: its table written in place
+        where no events are kept, else by ``effects.set_global``, which keeps one."""
+        for line in ("if st.event_log is None:", f"    st.global_values[{name}] = {new}",
+                     "else:", f"    _set_global(st, {name}, {new})"):
+            self.emit(indent, line, span)
+
     def _known_kind(self, node: ast.Expr, text: str) -> type | None:
         """The class of what ``node`` (written ``text``) certainly is, a player, a space or a
         component (not a list of them); else None."""
@@ -362,12 +372,19 @@ class ProcedureWriter:
         var = self.local(self.compiler.bind_plain(node.var))
         held = self.module.fresh("_l") if var.startswith("env[") and not _rebound(node) else None
         # (in the environment: the item also in a Python local, which the body reads)
+        charged = None
+        if charged_at_once(node.body, self.cat.functions):   # (bulk_rounds.py)
+            listed, charged = self.module.fresh("_s"), self.module.fresh("_b")
+            for line in [f"{listed} = {items}", *charge_lines(listed, charged)]:
+                self.emit(indent, line, node.span)
+            items = listed
         self.emit(indent, f"for {held or var} in {items}:", node.span)
+        written, entry = len(self.lines), var
         if held is not None:
             self.emit(indent + 1, f"{var} = {held}", node.span)
             outer_held, self.held_locals[node.var], var = self.held_locals.get(node.var), held, held
         self.bound(indent + 1, var, node.span)
-        self.step(indent + 1, node.span)
+        self.step(indent + 1, node.span, charged)
         outer = self.known.get(var)
         self._learn_item(var, node)
         self.block(node.body, indent + 1)
@@ -378,6 +395,12 @@ class ProcedureWriter:
             self.held_locals.pop(node.var)
             if outer_held is not None:
                 self.held_locals[node.var] = outer_held
+            if charged is not None and not any(_READS_THE_FRAME.search(line) for line, _ in self.lines[written + 1:]):
+                # (a body that reads neither the environment nor the frame, and goes through every
+                # round: the environment gets the loop's last item once, after it)
+                del self.lines[written]
+                self.emit(indent, f"if {items}:", node.span)
+                self.emit(indent + 1, f"{entry} = {held}", node.span)
 
     def _listed(self, node: ast.Expr, indent: int, span: Span) -> str:
         """``as_list`` of ``node``, the source of a loop (computed once: ``expr_once``):
@@ -471,9 +494,12 @@ class ProcedureWriter:
         self.emit(indent + 1, f"_enter_procedure(st, {self.depth})", span)
         self.emit(indent, "st.rounds += 1", span)
 
-    def step(self, indent: int, span: Span) -> None:
+    def step(self, indent: int, span: Span, charged: str | None = None) -> None:
         """A round of a loop counted as a step, in place (``State.step`` past the bound,
-        which raises its error)."""
+        which raises its error); where the local ``charged`` is true, counted already."""
+        if charged is not None:
+            self.emit(indent, f"if not {charged}:", span)
+            indent += 1
         self.emit(indent, "if st.rounds >= st.max_steps:", span)
         self.emit(indent + 1, "st.step()", span)
         self.emit(indent, "st.rounds += 1", span)
