@@ -144,9 +144,11 @@ class ExpressionWriter(KindKnowledge):
         if compiled is not None or unpaused is not None:   # bounded in depth before its arguments are computed
             result = f"env[{self.module.constant(ret)}] = " if ret else ""
             before = ["env = fr.env", "_depth = len(st.frames)", *_ENTER]   # (runtime.enter_procedure in place)
-            computed = [f"_args = ({''.join(v + ', ' for v in values)})"]
-            after = [f"{result}{compiled}(st, _depth, *_args)"] if compiled is not None else [
-                f"_r = {unpaused}(st, _depth, *_args)", "if type(_r) is _Paused:",  # (the frames it pushed return it)
+            args = [f"_arg{k}" for k in range(len(values))]   # (computed in order; then a call Python makes in place)
+            computed = [f"{a} = {v}" for a, v in zip(args, values, strict=True)]
+            called = ", ".join(["st", "_depth", *args])
+            after = [f"{result}{compiled}({called})"] if compiled is not None else [
+                f"_r = {unpaused}({called})", "if type(_r) is _Paused:",  # (the frames it pushed return it)
                 f"    _r.handed(st, {self.module.constant(ret)})", *(["else:", f"    {result}_r"] if ret else [])]
         else:
             pairs = ", ".join(f"{self.module.constant(p)}: {v}" for p, v in zip(params, values, strict=True))

@@ -471,7 +471,7 @@ class ProcedureWriter:
     def _Gain(self, node: ast.Gain, indent: int) -> None:
         supply, who = self._supply(node.supply, node.span), self._holder_slot(node.player)
         amount = self.tokens.amount(node.amount, self.expr(node.amount))
-        self.emit(indent, f"st.transfer({supply}, 0, {who}, {amount})", node.span)
+        self._transfer(indent, (supply, "0", who, amount), node.span)
 
     def _Pay(self, node: ast.Pay, indent: int) -> None:
         payee = "0"
@@ -480,7 +480,17 @@ class ProcedureWriter:
             self.emit(indent, f"{payee} = {self._holder_slot(node.payee)}", node.span)
         supply, payer = self._supply(node.supply, node.span), self._holder_slot(node.payer)
         amount = self.tokens.amount(node.amount, self.expr(node.amount))
-        self.emit(indent, f"st.transfer({supply}, {payer}, {payee}, {amount})", node.span)
+        self._transfer(indent, (supply, payer, payee, amount), node.span)
+
+    def _transfer(self, indent: int, args: tuple[str, str, str, str], span: Span) -> None:
+        """``st.transfer(*args)`` (supply, from, to, amount), in place where no event is
+        recorded (``transfer_lines``): its arguments computed first, in their order."""
+        names = [text if _CONSTANT.match(text) and k < 3 else self.module.fresh("_t") for k, text in enumerate(args)]
+        for name, text in zip(names, args, strict=True):   # (the amount a local: lowered to what is held)
+            if name != text:
+                self.emit(indent, f"{name} = {text}", span)
+        for depth, line in transfer_lines(names, self.module.fresh("_t"), self.module.fresh("_t")):
+            self.emit(indent + depth, line, span)
 
     def _call(self, node: ast.CallStmt | ast.CallLet) -> str:
         proc = self.cat.procedure_called(node)
@@ -561,6 +571,19 @@ def text_and_values(message: ast.Expr) -> tuple[str, list[ast.Expr]] | None:
     if not operands or not (isinstance(node, ast.Literal) and isinstance(node.value, str)):
         return None
     return node.value, operands[::-1]
+
+
+_CONSTANT = re.compile(r"(\d+|_k\d+)$")
+
+
+def transfer_lines(args: list[str], holders: str, held: str) -> list[tuple[int, str]]:
+    """What ``State.transfer(*args)`` does, as lines (with their depth) over Python names
+    ``args`` (the amount a local), where no event is recorded; else the call."""
+    supply, source, target, amount = args
+    return [(0, "if st.event_log is None:"), (1, f"{holders} = st.supply_counts[{supply}]"),
+            (1, f"{held} = {holders}[{source}]"), (1, f"if {amount} > {held}:"), (2, f"{amount} = {held}"),
+            (1, f"{holders}[{source}] = {held} - {amount}"), (1, f"{holders}[{target}] += {amount}"),
+            (0, "else:"), (1, f"st.transfer({', '.join(args)})")]
 
 
 def _where(span: Span) -> str:
