@@ -115,6 +115,28 @@ def played_to_the_end(game) -> tuple:
     return state.to_json(), state.work
 
 
+def logged_events(game, seed: int) -> tuple[list[str], list[dict]]:
+    """The log and the events of one random game of ``game`` (seeded ``seed``) recording events."""
+    chooser, state = random.Random(seed), game.new_initial_state(seed=seed, events=True)
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+    return list(map(str, state.log)), state.events()
+
+
+def worked_and_logged(game) -> tuple[object, ...]:
+    """The saved states and work of three random games of ``game``, the log and events of another."""
+    return [worked_states(game, seed) for seed in range(3)], logged_events(game, 7)
+
+
+def transfers_called(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every 'gain' and 'pay' of the games loaded after it made by a call of ``State.transfer``
+    (not written in place: procedures.transfer_lines)."""
+    from rulelang.interpreter.compiler import procedures
+    monkeypatch.setattr(procedures, "transfer_lines", lambda args, holders, held: [
+        (0, f"st.transfer({', '.join(args)})")])
+
+
 def generated_functions(game) -> str:
     """The generated functions of ``game``, without the listing of its constants."""
     listing = game.generated_code()

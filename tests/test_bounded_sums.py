@@ -11,7 +11,7 @@ from conftest import worked_states
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
-from rulelang.interpreter.compiler import codegen
+from rulelang.interpreter.compiler import aggregates
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -34,7 +34,7 @@ phase p {
 
 
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(codegen, "sum_bounded", lambda bound: False)
+    monkeypatch.setattr(aggregates, "sum_bounded", lambda bound: False)
 
 
 def _outcome(steps: int) -> tuple[object, ...]:

@@ -7,7 +7,7 @@ import pickle
 from pathlib import Path
 
 import pytest
-from conftest import GAMES_DIR, game_cases, rules
+from conftest import GAMES_DIR, game_cases, rules, transfers_called
 
 import rulelang
 from rulelang import Action, IllegalActionError, RulesetError, RulesRuntimeError, StateDataError
@@ -558,6 +558,7 @@ def _failing_transfer(*args):
 
 
 def test_an_engine_failure_is_an_internal_error_not_the_rules_fault(monkeypatch):
+    transfers_called(monkeypatch)   # (the engine's method that fails)
     state = rulelang.load(rules(GAIN)).new_initial_state()
     before = state.to_json()
     monkeypatch.setattr(rulelang.State, "transfer", _failing_transfer)
@@ -576,6 +577,7 @@ def test_an_engine_failure_is_an_internal_error_not_the_rules_fault(monkeypatch)
 
 
 def test_an_engine_failure_while_starting_is_an_internal_error(monkeypatch):
+    transfers_called(monkeypatch)   # (the engine's method that fails)
     game = rulelang.load(rules(GAIN.replace("choose n in [1, 2] by players[0]", "let n = 1")))
     monkeypatch.setattr(rulelang.State, "transfer", _failing_transfer)
     with pytest.raises(rulelang.InternalError) as caught:

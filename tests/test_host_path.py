@@ -7,6 +7,7 @@ the history; ``apply_action`` resumes and runs on in place.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -175,3 +176,13 @@ def test_a_choice_goes_on_by_its_data_as_its_resume_would() -> None:
         state.apply_action(action, player=player)
         by_resume.apply_action(action, player=player)
         assert by_resume.to_json() == state.to_json() and by_resume.frames[0].pc == state.frames[0].pc
+
+
+def test_an_action_of_another_decision_is_not_legal_and_leaves_the_state_as_it_was() -> None:
+    state = rulelang.load(Path(__file__).resolve().parent.parent / "games" / "tic_tac_toe.rules").new_initial_state()
+    first = state.legal_actions(0)[0]
+    state.apply_action(first, player=0)
+    before = state.to_json()
+    with pytest.raises(IllegalActionError) as raised:   # (its id is not among the options now)
+        state.apply_action(first, player=1)
+    assert state.to_json() == before and raised.value.__suppress_context__

@@ -323,5 +323,5 @@ def test_top_of_a_zone_is_read_in_place_and_of_a_list_as_before(tmp_path):
           end game
         }
     ''')
-    assert "(st.zones[" in code(game) and "or (None,))[-1]" in code(game) and "_top(st, " in code(game)
+    assert re.search(r"\(st\.zones\[\d+\] or _k\d+\)\[-1\]", code(game)) and "_top(st, " in code(game)
     assert game.new_initial_state().to_json()["globals"]["found"] == [2, 0, 4]

@@ -4,11 +4,10 @@ is kept as a ``LogLine`` by the generated code itself (compiler/logs.py), withou
 the general path, with and without an event log."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
-from conftest import worked_states
+from conftest import worked_and_logged
 
 import rulelang
 from rulelang.interpreter.compiler import procedures
@@ -44,32 +43,20 @@ def _unproven(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(procedures, "shows_short", lambda writer, node, scope: False)
 
 
-def _events(game, seed: int) -> tuple[list[str], list[dict]]:
-    chooser, state = random.Random(seed), game.new_initial_state(seed=seed, events=True)
-    while not state.is_terminal():
-        player = state.current_players()[0]
-        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
-    return list(map(str, state.log)), state.events()
-
-
-def _played(game) -> tuple[object, ...]:
-    return [worked_states(game, seed) for seed in range(3)], _events(game, 7)
-
-
 def test_jamaica_keeps_its_log_lines_in_place_as_the_general_path_does(monkeypatch):
     path = GAMES / "jamaica.rules"
     fast = rulelang.load(path, players=4)
     assert "_LogLine" in fast.generated_code()
-    played = _played(fast)
+    played = worked_and_logged(fast)
     with monkeypatch.context() as patched:
         _unproven(patched)
         tested = rulelang.load(path, players=4)
         assert tested.generated_code().count("_NAMED") > fast.generated_code().count("_NAMED")
-        assert _played(tested) == played
+        assert worked_and_logged(tested) == played
     _general(monkeypatch)
     slow = rulelang.load(path, players=4)
     assert "_LogLine" not in slow.generated_code()
-    assert _played(slow) == played
+    assert worked_and_logged(slow) == played
 
 
 def test_a_line_of_proven_values_is_kept_and_others_tested(monkeypatch):

@@ -151,3 +151,39 @@ def test_the_comprehensions_of_functions_are_loops_and_only_their_fallback_calls
         assert matching.count("_items(") == matching[matching.index("except IndexError"):].count("_items(") > 0
     else:
         assert "except IndexError" not in matching
+
+
+def test_a_count_of_a_clause_is_its_variable_and_an_owners_read_follows_its_loop() -> None:
+    listing = rulelang.load(RULES.replace("STEPS", "1000").replace("AT", "2")).generated_code()
+    matching = listing[listing.index("# function at line 13,"):listing.index("except IndexError")]
+    (counted,) = re.findall(r"(_r\d+) = 0", matching)
+    assert f"= {counted}\n" not in matching and f"({counted} > _k" in matching   # k is the count's local
+    c_loop, marks = re.search(r"for (_v\d+) in _s\d+:\n\s+(_h\d+) = _t\d+\[\1\.id\]", matching).groups()
+    assert matching.index(marks) < matching.index("for _v", matching.index(c_loop) + 1)   # c.marks: once a c
+
+
+def test_a_loop_nest_counts_its_work_in_a_local_and_leaves_the_same_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    listing = rulelang.load(RULES.replace("STEPS", "1000").replace("AT", "2")).generated_code()
+    matching = listing[listing.index("# function at line 13,"):listing.index("# function at line 17,")]
+    assert "_x, _lim = _w, st.max_steps" in matching and "st.work = _x\n        return" in matching
+    budgets = range(150, 200)
+    fast = [_outcome(steps) for steps in budgets]
+    monkeypatch.setattr(codegen, "function_body", _as_expression)
+    assert fast == [_outcome(steps) for steps in budgets]
+
+
+def _outcome(steps: int) -> tuple[Any, ...]:
+    """The work counted by the end of the rules with ``steps`` as their budget, or the error."""
+    try:
+        state = _run(steps)
+    except RulesRuntimeError as error:
+        return error.diagnostic.code, error.diagnostic.span.line, error.diagnostic.message
+    return state.work, state.to_json()["globals"]["pairs"]
+
+
+def test_items_visited_are_counted_only_where_the_step_budget_does_not_stop_them_first() -> None:
+    def matching(steps: int) -> str:
+        listing = rulelang.load(RULES.replace("STEPS", str(steps)).replace("AT", "2")).generated_code()
+        return listing[listing.index("# function at line 13,"):listing.index("except IndexError")]
+    assert not re.search(r"_n\d+ \+= ", matching(1_000_000))   # (each item visited is charged first)
+    assert re.search(r"_n\d+ \+= ", matching(10_000_000))

@@ -1,15 +1,17 @@
 """The options of a choice that are the spaces of a list known at load kept by a test
 (compiler/options.py): written out space by space, the same options, work and step-budget
-errors as the comprehension they replace."""
+errors as the comprehension they replace, whether looked up by the tests that hold or built."""
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
 import pytest
 from conftest import played_to_the_end, worked_states
 
 import rulelang
-from rulelang.interpreter.compiler import codegen
+from rulelang.interpreter.compiler import choices, codegen, options
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -30,15 +32,47 @@ def _outcome(steps: int) -> tuple[object, ...]:
     return played_to_the_end(rulelang.load(RULES.replace("STEPS", str(steps))))
 
 
-def test_options_written_out_are_those_of_the_comprehension(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("masked", [True, False])
+def test_options_written_out_are_those_of_the_comprehension(monkeypatch: pytest.MonkeyPatch, masked: bool) -> None:
+    if not masked:   # (the tuple built, as for a list longer than MASKED_MOST)
+        monkeypatch.setattr(options, "MASKED_MOST", 0)
+    shape = re.compile(r"_subset = \(+511 if" if masked else r"_o = \(\*\(")
     fast = rulelang.load(GAMES / "tic_tac_toe.rules")
-    assert "_o = (*(" in fast.generated_code()
-    assert "_o = (*(" in rulelang.load(RULES.replace("STEPS", "9")).generated_code()
+    assert shape.search(fast.generated_code())
+    assert shape.search(rulelang.load(RULES.replace("STEPS", "9")).generated_code())
     played = [worked_states(fast, seed) for seed in range(10)]
     budgets = [_outcome(steps) for steps in range(1, 14)]
     assert any("E603" in str(outcome[0]) for outcome in budgets) and type(budgets[-1][1]) is int
     monkeypatch.setattr(codegen, "written_out", lambda writer, node, scope, local: None)
     slow = rulelang.load(GAMES / "tic_tac_toe.rules")
-    assert "_o = (*(" not in slow.generated_code()
+    assert not shape.search(slow.generated_code())
     assert played == [worked_states(slow, seed) for seed in range(10)]
+    assert budgets == [_outcome(steps) for steps in range(1, 14)]
+
+
+def _offers(game: rulelang.Game, seed: int) -> list[tuple[object, ...]]:
+    """Each decision of a random game of ``game``: its options' ids, whether it is kept, and
+    the saved state and work before it."""
+    chooser, state, seen = random.Random(seed), game.new_initial_state(seed=seed), []
+    while not state.is_terminal():
+        decision = state.pending
+        assert decision is not None
+        seen.append((decision.ids, decision.shared, decision.players, state.to_json(), state.work))
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+    return seen
+
+
+def test_a_list_not_kept_offered_in_place_as_the_choice_offers_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert "elif _o:" in fast.generated_code()   # (a new list: its decision made without the choice's code)
+    assert re.search(r"_d = _k\d+\[_subset\]", fast.generated_code())   # (its kept decisions by subset)
+    offered = [_offers(fast, seed) for seed in range(20)]
+    budgets = [_outcome(steps) for steps in range(1, 14)]
+    general = choices.choose_in_place
+    monkeypatch.setattr(choices, "choose_in_place", lambda module, computed, made, choice, note, short=False:
+                        general(module, computed, made, choice, note))
+    slow = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert "elif _o:" not in slow.generated_code() and not re.search(r"_d = _k\d+\[_subset\]", slow.generated_code())
+    assert offered == [_offers(slow, seed) for seed in range(20)]
     assert budgets == [_outcome(steps) for steps in range(1, 14)]

@@ -9,7 +9,7 @@ import pytest
 
 from rulelang.check.linter import lint_text
 from rulelang.check.signatures import AGGREGATE, BOARD, QUERY, SIGNATURES, names_with_role
-from rulelang.interpreter.compiler.codegen import COMPILED_AGGREGATES
+from rulelang.interpreter.compiler.aggregates import COMPILED_AGGREGATES
 from rulelang.interpreter.tables.builtins import AGGREGATES, BUILTINS, LOAD_TIME
 from rulelang.interpreter.tables.catalog import Catalog
 

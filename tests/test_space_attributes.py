@@ -2,7 +2,7 @@
 fields.py ``space_attributes``): read by the space's index from a constant of each space's
 value (none where it has none), not from its data; and a board query of a space known to be
 one, its other arguments constants, by the space's index from its answers computed at load
-where none charges work (codegen.py ``_kept_per_space``). The same values and work as the
+where none charges work (known.py ``per_space``). The same values and work as the
 general path, which is kept wherever another board may be built while the game runs."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from conftest import worked_states
 
 import rulelang
-from rulelang.interpreter.compiler import codegen
+from rulelang.interpreter.compiler import codegen, known
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -44,7 +44,7 @@ def _load(tmp_path: Path, other: str = "") -> rulelang.Game:
 
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(codegen, "space_attributes", lambda cat, name: None)
-    monkeypatch.setattr(codegen, "spaces_by_index", lambda cat: None)
+    monkeypatch.setattr(known, "spaces_by_index", lambda cat: None)
 
 
 def test_attributes_are_read_by_index_as_from_the_data(tmp_path, monkeypatch):

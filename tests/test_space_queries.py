@@ -11,7 +11,7 @@ from conftest import worked_states
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
-from rulelang.interpreter.compiler import codegen
+from rulelang.interpreter.compiler import known
 from rulelang.interpreter.model.values import RuleError
 from rulelang.interpreter.tables import runtime
 from rulelang.interpreter.tables.builtins import BUILTINS
@@ -22,7 +22,7 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
 def _kept_per_space(monkeypatch: pytest.MonkeyPatch) -> None:
     """Queries kept per space as they run, not answered by index from answers computed at
     load (test_space_attributes.py)."""
-    monkeypatch.setattr(codegen, "spaces_by_index", lambda cat: None)
+    monkeypatch.setattr(known, "spaces_by_index", lambda cat: None)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_the_generated_code_keeps_the_queries_of_one_varying_space(jamaica):
 
 def _computed_each_time(made: list[str]):
     """A stand-in for ``runtime.per_space`` that keeps nothing; the names of what it made."""
-    def per_space(fn, args, at):
+    def per_space(fn, args, at, free=None):   # (free left empty: no answer read in place)
         made.append(fn.__name__)
         before, after = tuple(args[:at]), tuple(args[at + 1:])
         return lambda st, varying: fn(st, *before, varying, *after)
@@ -82,6 +82,14 @@ def test_games_play_and_count_work_as_with_every_query_computed(jamaica, monkeyp
     computed_game = rulelang.load(GAMES / "jamaica.rules", players=4)
     assert made   # (its queries are computed at each call)
     assert kept == [worked_states(computed_game, seed) for seed in range(3)]
+
+
+def test_answers_of_no_work_are_read_in_place_as_the_computed_ones(monkeypatch):
+    tobago = rulelang.load(GAMES / "tobago.rules", players=3)
+    assert "of the spaces asked, no work charged>" in tobago.generated_code()
+    kept = [worked_states(tobago, seed) for seed in range(2)]
+    monkeypatch.setattr(runtime, "per_space", _computed_each_time([]))
+    assert kept == [worked_states(rulelang.load(GAMES / "tobago.rules", players=3), seed) for seed in range(2)]
 
 
 RUNAWAY = """\

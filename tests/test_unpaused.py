@@ -98,6 +98,15 @@ def test_pauses_in_loops_and_nested_calls_leave_the_frames_of_the_lowered_code(
         assert fast_states == slow_states and len(fast_states) > 3
 
 
+def test_lowered_code_calls_a_procedure_s_function_with_its_arguments_in_python_locals(tmp_path: Path) -> None:
+    """Each argument computed in its order into a local of its own, then a call Python makes
+    in place (not ``f(*args)``); the seed games above play the same with it."""
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(PAUSES_INSIDE), encoding="utf-8")
+    code = rulelang.load(path).generated_code()
+    assert "*_args" not in code and "(st, _depth, _arg0, _arg1)" in code
+
+
 def test_a_call_that_does_not_pause_makes_no_frame(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "game.rules"
     # (a 'repeat until' whose 'continue' skips its test is left to the lowered code: its frame

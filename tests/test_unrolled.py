@@ -1,6 +1,8 @@
 """any() and all() over spaces (or lines of spaces) known at load, written out item by item
 (compiler/unrolled.py): the same results, work and step-budget errors, at the same spans, as
-the loops written for them, which run where the budget could run out inside the search."""
+the loops written for them, which run where the budget could run out inside the search; and a
+test that is a search alone written in the resumable function in place of the call of its
+helper (searches.search_in_place), the same as the call."""
 from __future__ import annotations
 
 import re
@@ -9,14 +11,17 @@ import pytest
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
-from rulelang.interpreter.compiler import searches
+from rulelang.interpreter.compiler import codegen, searches
 
-RULES = """\
+HEAD = """\
 game "U" { players 1  max_steps STEPS }
 board grid = square_grid(3, 3)
 space var mark: int = 0
 var out: int = 0
 phase p {
+"""
+
+RULES = HEAD + """\
   for s in spaces(grid) { s.mark = 1 }
   for s in lines(grid, 3)[4] { s.mark = 2 }
   for v in [0, 1, 2] {
@@ -31,10 +36,35 @@ phase p {
 }
 """
 
+TESTS = HEAD + """\
+  for s in lines(grid, 3)[4] { s.mark = 2 }
+  for v in [0, 1, 2] {
+    choose w in [v] by players[0]
+    if any(all(s.mark == v for s in line) for line in lines(grid, 3)) {
+      choose x in [v] by players[0]   # (so the test is an operation of its own)
+      out += 1
+    }
+    if all(any(s.mark == v for s in line) for line in lines(grid, 3)) {
+      choose x in [v] by players[0]   # (so the test is an operation of its own)
+      out += 10
+    }
+    if any(s.mark == v for s in spaces(grid)) {
+      choose x in [v] by players[0]   # (so the test is an operation of its own)
+      out += 100
+    }
+    if all(s.mark != v for s in spaces(grid)) {
+      choose x in [v] by players[0]   # (so the test is an operation of its own)
+      out += 1000
+    }
+  }
+  end game
+}
+"""
 
-def _outcome(steps: int) -> tuple[object, ...]:
+
+def _outcome(steps: int, rules: str = RULES) -> tuple[object, ...]:
     try:
-        state = rulelang.load(RULES.replace("STEPS", str(steps))).new_initial_state()
+        state = rulelang.load(rules.replace("STEPS", str(steps))).new_initial_state()
         while not state.is_terminal():
             state.apply_action(state.legal_actions(0)[0], player=0)
     except RulesRuntimeError as error:
@@ -56,3 +86,16 @@ def test_searches_written_out_give_what_their_loops_give_at_every_budget(monkeyp
     assert written_out == [_outcome(steps) for steps in budgets]
     assert written_out[-1][0] == 11000 + 10101 + 101   # (v = 0, 1 and 2)
     assert {outcome[2] for outcome in written_out if outcome[0] == "E603"} >= {10, 11, 12, 13, 14}
+
+
+def test_searches_in_place_give_what_their_calls_give_at_every_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    code = rulelang.load(TESTS.replace("STEPS", "1000")).generated_code()
+    assert code.count("while True:\n") >= 5 and code.count("if _found else") == 4   # (the resumable's, the 4 tests)
+    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, TESTS)[0]) is int)
+    budgets = range(1, least + 2)
+    in_place = [_outcome(steps, TESTS) for steps in budgets]
+    monkeypatch.setattr(codegen, "search_in_place", lambda module, text: None)
+    assert "if _found else" not in rulelang.load(TESTS.replace("STEPS", "1000")).generated_code()
+    assert in_place == [_outcome(steps, TESTS) for steps in budgets]
+    assert in_place[-1][0] == 101 + 1000 + 101   # (v = 0, 1, 2)
+    assert {outcome[2] for outcome in in_place if outcome[0] == "E603"} >= {9, 13, 17, 21}

@@ -3,13 +3,17 @@ in place (``State.move_all``), a long one through ``effects.move``, which charge
 the step budget; both keep the zone's order and every component once."""
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
+import pytest
 from conftest import generated_functions as code
 from conftest import setup_failure as failure
 
 import rulelang
+import rulelang.errors
+from rulelang.interpreter.compiler import moves
 
 MOVES = '''\
     game "G" { players 1  max_steps 100 }
@@ -64,6 +68,34 @@ def test_a_zone_or_a_component_known_from_the_text_moves_without_a_test_of_its_k
     assert diagnostic.span.line == 10 and "more than 100 items of work" in diagnostic.message
 
 
+DEAL = '''\
+    game "D" { players 3  max_steps 100 }
+    component card { rank: int }
+    zone pile: card visible all
+    player zone hand: card visible owner
+    deck cards: card in pile = [card(rank: r) for r in 1..SIZE]
+    var ranks: list[list[int]] = []
+    var back: list[int] = []
+    var tops: list[int] = []
+    var emptied: bool = false
+    phase p {
+      for i in 1..3 {
+        for q in players {
+          move top(pile) to q.hand
+        }
+      }
+      ranks = [[c.rank for c in q.hand] for q in players]
+      tops = [top(q.hand).rank for q in players]
+      emptied = top(pile) == none
+      for q in players {
+        move q.hand to pile
+      }
+      back = [c.rank for c in pile]
+      end game
+    }
+'''
+
+
 HIDDEN_MOVES = '''\
     game "G" { players 2 }
     component card { rank: int }
@@ -88,6 +120,34 @@ HIDDEN_MOVES = '''\
 '''
 
 
+def _dealt(tmp_path: Path, size: int) -> tuple[str, object]:
+    path = tmp_path / "deal.rules"
+    path.write_text(textwrap.dedent(DEAL).replace("SIZE", str(size)), encoding="utf-8")
+    game = rulelang.load(path, players=3)
+    try:
+        return code(game), game.new_initial_state().to_json()
+    except rulelang.errors.RulesRuntimeError as error:
+        return code(game), (str(error), error.diagnostic.span)
+
+
+def test_a_zone_the_text_proves_is_moved_and_its_top_read_by_its_slot_without_a_test(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    written, dealt = _dealt(tmp_path, 9)   # (all dealt: top(pile) is none)
+    assert re.search(r"st\.move_top\(\d+, _k\d+\[_l\d+\.index\]\)", written)
+    assert re.search(r"_m_from = _k\d+\[_l\d+\.index\]\n.*\n *if len\(_m_zone\) == 1:", written)   # (moves.zone_moved)
+    assert re.search(r"st\.move_all\(_m_from, \d+\)", written)
+    assert re.search(r"\(st\.zones\[_k\d+\[_v\d+\.index\]\] or _k\d+\)\[-1\]", written)   # (top(q.hand))
+    assert re.search(r"\(st\.zones\[\d+\] or _k\d+\)\[-1\]", written)   # (top(pile))
+    short = _dealt(tmp_path, 7)[1]   # (the pile runs out: the same error, where the move is)
+    assert isinstance(short, tuple) and short[1].line == 13
+    monkeypatch.setattr(moves, "players_zone_slot", lambda text, module: None)
+    monkeypatch.setattr(moves, "zone_slot", lambda text, module: None)
+    general, general_dealt = _dealt(tmp_path, 9)
+    assert "type(_t" in general and "st.zones[_k" not in general and "_top(st, _k" in general
+    assert dealt == general_dealt and _dealt(tmp_path, 7)[1] == short
+    assert dealt["globals"]["ranks"] == [[9, 6, 3], [8, 5, 2], [7, 4, 1]]
+    assert dealt["globals"]["back"] == [9, 6, 3, 8, 5, 2, 7, 4, 1]
+    assert dealt["globals"]["tops"] == [3, 2, 1] and dealt["globals"]["emptied"] is True
 def played(tmp_path: Path, what: str, zone: str) -> tuple[object, ...]:
     """The game of HIDDEN_MOVES moving ``what`` and ``zone``, and what it has done after its
     one decision: its saved state, events, each player's observation and knowledge."""

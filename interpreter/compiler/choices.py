@@ -21,6 +21,7 @@ from ..tables.builtins import FREE_WORK, as_list
 from .held import map_promise
 from .known import known_list
 from .module import Inline, Module
+from .options import MASKED_MOST, SUBSET
 from .picks import Picks, options_function, picks_of, unique
 from .scope import Scope
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from .lower import Box, Compiler
 
 PromptOf: TypeAlias = Callable[["State", Env, int], str]  # a choice's prompt: ``f(st, env, player)``
+Offered: TypeAlias = Callable[["State", tuple[Value, ...], Value], None]  # a new decision: f(st, options, chooser)
 
 PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
 DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
@@ -60,7 +62,7 @@ class ChoiceLowering:
             short = known is not None and len(known) <= FREE_WORK
         else:
             return False
-        return short and any(re.match(r"\s*_o = (tuple\(\[|\()", line) for line in lines)
+        return short and any(re.match(rf"\s*_o = (tuple\(\[|\(|_k\d+\[{SUBSET}\]$)", line) for line in lines)
 
     def choose(self, node: ast.Choose, code: Code) -> None:
         """'choose x in LIST by P': P picks one of the distinct options (the 'otherwise'
@@ -118,27 +120,31 @@ class ChoiceLowering:
                         return
                     raise RuleError("this choice offers no option", "E604")
             player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
+            if decision is None:
+                offered(st, options, player)
+                return
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
-            if decision is not None:
-                if decision.players[0] != player.index:  # the same options for another player: not kept
-                    decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None,
-                                        (), prompt_of, span, asks, var, after[0])
-                st.pending = decision
-                return
+            if decision.players[0] != player.index:  # the same options for another player: not kept
+                decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None,
+                                    (), prompt_of, span, asks, var, after[0])
+            st.pending = decision
+
+        def offered(st: State, options: tuple[Value, ...], player: Value) -> None:
+            """A list of options without copies, not empty and not kept, offered to ``player``
+            (computed in place too by the resumable function): its decision, kept from now on
+            when its options are interned values (``option_ids``)."""
+            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
+                player = _choosing_player(st, player)
             ids, interned = option_ids(options)
-            if not interned:  # not kept: a list equal to it may hold other values (1 and true)
-                st.pending = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of,
-                                      span, asks, var, after[0])
-                return
             decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks,
                                 var, after[0])
-            if len(made) < DECISIONS_KEPT:  # kept from now on, and its actions
-                decision.shared = True
+            if interned and len(made) < DECISIONS_KEPT:  # kept from now on, and its actions (not kept: a list
+                decision.shared = True                   # equal to it may hold other values, 1 and true)
                 made[options] = decision
             st.pending = decision
         code.stops.add(compiler.emit(code, choose, node.span))
-        compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, given,
+        compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, (given, offered),
                                                           f"choice at line {span.line}, column {span.column}",
                                                           self._short(node.source, in_place[0]))
         if node.otherwise is not None:
@@ -397,22 +403,34 @@ def _restore(env: Env, var: str, old: object) -> None:
 
 
 def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],
-                    given: Callable[[State, Frame, Value, Value], None], note: str, short: bool = False) -> Inline:
+                    choice: tuple[Callable[[State, Frame, Value, Value], None], Offered],
+                    note: str, short: bool = False) -> Inline:
     """The body of a 'choose' as the resumable function writes it (resumable.py): the lines
     that compute its list (into ``_o``) and its chooser (``_p``) in place, then the decision
     kept for that list and that player awaited at once; ``given``, the choice's own code, in
-    every other case. ``short``: the list is certainly a tuple of at most FREE_WORK items
-    (not tested)."""
+    every other case but one: ``short``, the list is certainly a tuple of at most FREE_WORK
+    items (not tested), and then a list not kept and not empty goes to ``offered`` (the
+    choice's new decision) without its copies (a subset of distinct spaces, ``SUBSET``, has
+    none), its chooser computed in place."""
     source, chooser = computed
+    given, offered = choice
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
     found = ["try:", f"    _d = {kept}.get(_o)", "except TypeError:", "    _d = None"]
+    distinct = f"{module.constant(unique)}(_o)"   # (the options without copies)
+    if short and any(line.startswith(f"{SUBSET} = ") for line in source):   # (by the index of its subset)
+        distinct = "_o"   # (a subset of distinct spaces)
+        by_subset = module.constant([None] * (1 << MASKED_MOST), "<the decisions kept, by subset>")
+        found = [f"_d = {by_subset}[{SUBSET}]", "if _d is None:", f"    _d = {kept}.get(_o)",
+                 "    if _d is not None:", f"        {by_subset}[{SUBSET}] = _d"]
+    new = ["elif _o:", *("    " + line for line in chooser),
+           f"    {module.constant(offered)}(st, {distinct}, _p)"] if short else []
     return Inline((*source,
                    *(found if short else [f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
                                           *("    " + line for line in found), "else:", "    _d = None"]),
                    "if _d is not None:", *("    " + line for line in chooser),
                    "    if type(_p) is _Player and _p.index == _d.players[0]:", "        st.pending = _d",
                    "    else:", f"        {rest}(st, fr, _o, _p)",
-                   "else:", f"    {rest}(st, fr, _o, {missing})"), None, (), note)
+                   *new, "else:", f"    {rest}(st, fr, _o, {missing})"), None, (), note)
 
 
 def menu_in_place(module: Module, chooser: list[str], kept: dict[int, Decision],

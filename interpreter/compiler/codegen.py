@@ -14,6 +14,7 @@ game's generated code and its namespace: module.py).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -26,10 +27,12 @@ from ..model.program import Expr, Op
 from ..model.values import RuleError, Value, ZoneRef, kind_of
 from ..tables import runtime
 from ..tables.attributes import BoardAttribute, ComponentField, OwnField, PlayerZone, VariableReader, attribute_readers
-from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, arity
+from ..tables.builtins import AGGREGATES, BOARD_QUERIES, BUILTINS, FREE_WORK, arity
 from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
+from .aggregates import aggregate
 from .callgraph import depth_free
+from .comprehensions import read_before
 from .fields import (
     end_index,
     field_class,
@@ -38,18 +41,18 @@ from .fields import (
     no_item,
     only_field,
     space_attributes,
-    spaces_by_index,
     zone_item,
 )
-from .integers import integer_bound, is_tuple, short_list, sum_bounded, sum_fits
+from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
 from .kinds import KindKnowledge
-from .known import known_query
+from .known import known_query, per_space
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
+from .moves import top_in_place
 from .options import written_out
 from .results import built_kind
-from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
-from .searches import short_circuit
+from .scope import IDENTICAL_WHEN_EQUAL, NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
+from .searches import search_in_place
 from .tokens import TOKEN_COUNTS, TokenWriter
 
 if TYPE_CHECKING:
@@ -68,14 +71,10 @@ def _prologue(free: bool) -> list[str]:
     deep = [] if free else [f"    if _depth > {runtime.MAX_FUNCTION_DEPTH}:", "        _enter(st, _depth - 1)"]
     return [*deep, f"    _w = st.work + {runtime.CALL_WORK}", "    st.work = _w",
             "    if _w > st.max_steps:", "        st.charge(0)"]
+_CALL = re.compile(r"\w\(")
+"""A call in generated source (a name, then its arguments): what may charge work or fail."""
 _ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
 
-# aggregate -> the runtime function applied to its elements (or, keyed, its pairs)
-_OVER_ELEMENTS = {"sum": "_total", "count": "_count", "any": "any", "all": "all", "min": "_least",
-                  "max": "_most", "first": "_first"}
-_OVER_PAIRS = {"best": "_best", "worst": "_worst"}
-COMPILED_AGGREGATES = frozenset({*_OVER_ELEMENTS, *_OVER_PAIRS, "sorted"})
-"""The aggregates the compiler writes: the language's, no more and no fewer (a test checks)."""
 
 
 class ExpressionWriter(KindKnowledge):
@@ -113,7 +112,10 @@ class ExpressionWriter(KindKnowledge):
         jump = self.module.constant(target, "<where to go if false>")
         op: Op = self._define(name, "st, fr", f"test at {_where(node)}", scope, ["env = fr.env"],
                               [f"fr.pc = fr.pc + 1 if {text} else {jump}[0]"], [])
-        body = self._body(scope, [], [f"fr.pc = pc = @next@ if {text} else @0@"], [])  # (resumable.py)
+        searched = search_in_place(self.module, text)   # (a search alone: its lines, no call)
+        decided = [*searched, "fr.pc = pc = @next@ if _found else @0@"] if searched else [
+            f"fr.pc = pc = @next@ if {text} else @0@"]
+        body = self._body(scope, [], decided, [])  # (resumable.py)
         self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (target,), f"test at {_where(node)}")
         return op
 
@@ -142,13 +144,13 @@ class ExpressionWriter(KindKnowledge):
         if compiled is not None or unpaused is not None:   # bounded in depth before its arguments are computed
             result = f"env[{self.module.constant(ret)}] = " if ret else ""
             before = ["env = fr.env", "_depth = len(st.frames)", *_ENTER]   # (runtime.enter_procedure in place)
-            names = [f"_a{i}" for i in range(len(values))]   # (each argument in a local: a plain call, no unpacking)
-            computed = [f"{', '.join(names)}, = {''.join(v + ', ' for v in values)}"] if values else []
-            given = "".join(", " + name for name in names)
-            after = [f"{result}{compiled}(st, _depth{given})"] if compiled is not None else [
-                f"_r = {unpaused}(st, _depth{given})", "if type(_r) is _Paused:",  # (the frames it pushed return it)
+            args = [f"_arg{k}" for k in range(len(values))]   # (computed in order; then a call Python makes in place)
+            computed = [f"{a} = {v}" for a, v in zip(args, values, strict=True)]
+            called = ", ".join(["st", "_depth", *args])
+            after = [f"{result}{compiled}({called})"] if compiled is not None else [
+                f"_r = {unpaused}({called})", "if type(_r) is _Paused:",  # (the frames it pushed return it)
                 f"    _r.handed(st, {self.module.constant(ret)})", "else:", f"    {result}_r",
-            ] if ret else [f"{unpaused}(st, _depth{given})"]   # (no result: the frames pushed have no 'ret' to set)
+            ] if ret else [f"{unpaused}({called})"]   # (no result: the frames pushed have no 'ret' to set)
         else:
             pairs = ", ".join(f"{self.module.constant(p)}: {v}" for p, v in zip(params, values, strict=True))
             before, computed = ["env = fr.env"], [f"_locals = {{{pairs}}}"]
@@ -257,13 +259,19 @@ class ExpressionWriter(KindKnowledge):
             return f"({a} {op} {b})"
         if op in ("==", "!=") and isinstance(node.right, ast.Literal) and node.right.value is None:
             return f"({a} is None)" if op == "==" else f"({a} is not None)"
+        if op in ("==", "!=") and any(_by_identity(self.cat, side, scope) for side in (node.left, node.right)):
+            return f"({a} is {b})" if op == "==" else f"({a} is not {b})"
         if op in ("==", "!="):
             return f"({a} {op} {b})"
         if op in ("in", "not in"):
             short = short_list(self.cat, node.right, scope)   # as_list would neither change nor charge it
             if not short and self.zone_read(node.right, scope):   # its list, charged as as_list would, not copied
                 return f"({a} {op} {self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {b}))"
-            return f"({a} {op} {b})" if short else f"({a} {op} _as_list(st, {b}))"
+            if short:
+                return f"({a} {op} {b})"
+            if CHEAP.match(b):   # (a short list as it is, as as_list gives it back uncharged)
+                return f"({a} {op} ({b} if type({b}) is tuple and len({b}) <= {FREE_WORK} else _as_list(st, {b})))"
+            return f"({a} {op} _as_list(st, {b}))"
         if op == "..":
             return f"_range(st, {a}, {b})"
         if op in ORDER_NAMES:
@@ -271,7 +279,8 @@ class ExpressionWriter(KindKnowledge):
         if op in ("+", "-", "*") and sum_fits(self.cat, node, scope):   # two small integers
             return f"({a} {op} {b})"
         if op == "+" and is_tuple(self.cat, node.left, scope) and is_tuple(self.cat, node.right, scope):
-            return f"_concat(st, {a}, {b})"
+            bound = length_bound(self.cat, node, scope)   # (a short list: concat neither refuses nor charges it)
+            return f"({a} + {b})" if bound is not None and bound <= FREE_WORK else f"_concat(st, {a}, {b})"
         if op == "+":
             return f"_plus(st, {a}, {b})"
         if op == "*":
@@ -358,7 +367,7 @@ class ExpressionWriter(KindKnowledge):
                 return f"{target}[{index}]"
             if end is not None:
                 return f"({target} or {self.module.constant(no_item, '<no item>')}({end}))[{end}]"
-            return f"{self.module.constant(runtime.item, '<an item of a list>')}({target}, {index})"
+            return self._item(node.index, target, index, scope)
         if self.map_read(node, scope) is not None:   # a player's entry: a missing one, KeyError (Module.locate)
             return f"{target}[{index}]"
         if self._zone_item_kind(node, scope) is not None:
@@ -370,22 +379,37 @@ class ExpressionWriter(KindKnowledge):
                     f" and -len({target}) <= {index} < len({target}) else _index(st, {target}, {index}))")
         return f"_index(st, {target}, {index})"
 
-    def _Comprehension(self, node: ast.Comprehension, scope: Scope) -> str:
-        return f"tuple({self._list(node.clauses, (node.element,), scope)})"
+    def _item(self, node: ast.Expr, target: str, index: str, scope: Scope) -> str:
+        """The item ``index`` (``node``, a proven integer) of ``target`` (a proven list): in
+        place where both read again at no cost and with no effect (no call), else (and out
+        of range) ``runtime.item``."""
+        item = self.module.constant(runtime.item, "<an item of a list>")
+        if _CALL.search(target) or _CALL.search(index):
+            return f"{item}({target}, {index})"
+        natural = (isinstance(node, ast.Literal) and type(node.value) is int and node.value >= 0) \
+            or own_index(self.cat, node, scope)
+        test = f"{index} < len({target})" if natural else f"-len({target}) <= {index} < len({target})"
+        return f"({target}[{index}] if {test} else {item}({target}, {index}))"
 
-    def _list(self, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...], scope: Scope,
+    def _Comprehension(self, node: ast.Comprehension, scope: Scope) -> str:
+        return f"tuple({self.listing(node.clauses, (node.element,), scope)})"
+
+    def listing(self, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...], scope: Scope,
               brackets: str = "[]", bounds: list[int | None] | None = None) -> str:
         """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
         pair): each source's items charged (``_items``); several clauses counted (``_Visits``).
         ``bounds`` receives the bound of the element if it is a proven integer (integers.py)."""
-        saved = dict(scope.python)
-        loops = []
+        saved, own_tables = dict(scope.python), scope.tables is None and brackets == "[]"
+        if own_tables:   # (the tables it reads, read once before its loops: comprehensions.py)
+            scope.tables = {}
+        loops, names = [], []
         visits = self.module.fresh("_c") if len(clauses) > 1 else None
         if visits is not None:
             loops.append(f"for {visits} in (_Visits(),)")
         for clause in clauses:
             source = self.write(clause.source, scope)
             var = scope.python[clause.var] = self.module.fresh("_v")
+            names.append(var)
             self.bind_item_kind(var, clause.source, scope)
             items = f"{self._items_of(clause.source, scope)}(st, {source})"
             if visits is not None:
@@ -401,6 +425,8 @@ class ExpressionWriter(KindKnowledge):
             bounds.append(integer_bound(self.cat, parts[0], scope))
         scope.python = saved
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
+        if own_tables:
+            element, loops = read_before(self.module, scope, names, element, loops)
         return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
 
     def _items_of(self, source: ast.Expr, scope: Scope) -> str:
@@ -422,7 +448,7 @@ class ExpressionWriter(KindKnowledge):
         if name in cat.functions:
             return self._function_call(node, scope)
         if name in AGGREGATES:
-            return self._aggregate(node, scope)
+            return aggregate(self, node, scope)
         if name in cat.load_time_functions:
             return self._load_time_call(node, scope)
         if name not in BUILTINS:
@@ -443,9 +469,8 @@ class ExpressionWriter(KindKnowledge):
         kept = self._kept_per_space(name, node.args, args, scope) if name in BOARD_QUERIES else None
         if kept is not None:
             return kept
-        if name == "top" and len(args) == 1:   # (of a zone: its last component read in place, none if empty)
-            return f"(st.zones[{args[0]}.slot] or (None,))[-1]" if self.zone_read(node.args[0], scope) \
-                else f"_top(st, {args[0]})"
+        if name == "top" and len(args) == 1:   # (a zone it certainly is read in place: moves.py)
+            return top_in_place(args[0], self.module) or f"_top(st, {args[0]})"
         if name == "list" and len(args) == 1 and self.zone_read(node.args[0], scope):
             return f"tuple({self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {args[0]}))"
         if name == "size":
@@ -462,15 +487,8 @@ class ExpressionWriter(KindKnowledge):
         if len(varying) != 1 or SIGNATURES[name].params[varying[0]] != "space":
             return None
         constants = [value[0] if value is not None else None for value in values]
-        spaces = spaces_by_index(self.cat) if self.items_kind(nodes[varying[0]], scope) == (Space, 0) else None
-        if spaces is not None:   # (its answer for each space at load, where none charges work: by index)
-            answers = [known_query(self.cat, name, [*constants[:varying[0]], space, *constants[varying[0] + 1:]])
-                       for space in spaces]
-            if all(answer is not None for answer in answers):
-                table = self.module.constant(tuple(answers), f"<{name}(...) of each space, computed at load>")
-                return f"{table}[{args[varying[0]]}.index]"
-        query = runtime.per_space(BUILTINS[name], constants, varying[0])
-        return f"{self.module.constant(query, f'<{name}(...), kept per space>')}(st, {args[varying[0]]})"
+        return per_space(self.cat, self.module, name, constants, varying[0], args[varying[0]],
+                         self.items_kind(nodes[varying[0]], scope) == (Space, 0))
 
     def _size(self, node: ast.Expr, text: str, scope: Scope) -> str:
         """``size(node)``, whose source is ``text``: a list's length or a declared zone's read in
@@ -508,7 +526,7 @@ class ExpressionWriter(KindKnowledge):
         held, texts = self.held.of(decl), []
         for node, param in zip(nodes, decl.params, strict=False):
             text, promise = self.write(node, scope), held.get(param.name)
-            proven = promise is not None and self._proves(node, text, scope, promise)
+            proven = promise is not None and self.certainly_of(node, text, scope, promise)
             texts.append(self.held.checked_argument(text, promise, f"'{param.name}' of {decl.name}", proven))
         return texts
 
@@ -516,10 +534,11 @@ class ExpressionWriter(KindKnowledge):
         """The source of ``text``, the value of ``node`` (None: of ``+=`` or ``-=``, an int)
         to be written to global variable ``name``: checked against its type where not proven."""
         promise = global_promise(self.cat, name)
-        proven = promise is not None and (promise.fits(0) if node is None else self._proves(node, text, scope, promise))
+        proven = promise is not None and (promise.fits(0) if node is None
+                                          else self.certainly_of(node, text, scope, promise))
         return self.held.checked_argument(text, promise, f"variable '{name}'", proven)
 
-    def _proves(self, node: ast.Expr, text: str, scope: Scope, promise: Declared) -> bool:
+    def certainly_of(self, node: ast.Expr, text: str, scope: Scope, promise: Declared) -> bool:
         """Whether ``node`` (written ``text``) is certainly of type ``promise``."""
         constant = self._constant_values((node,), scope)
         known = scope.promises.get(text) or promise_of(self.cat, node, scope)
@@ -557,35 +576,6 @@ class ExpressionWriter(KindKnowledge):
         entries = ", ".join(f"{self.module.constant(k)}: {v}" for k, v in given.items())
         return f"_spec({self.module.constant(node.function)}, {{{entries}}})"
 
-    def _aggregate(self, node: ast.Call, scope: Scope) -> str:
-        name, args = node.function, node.args
-        gen = args[0] if len(args) == 1 and isinstance(args[0], ast.Generator) else None
-        if gen is not None and gen.key is None and len(gen.clauses) == 1 and name in ("any", "all", "first"):
-            return short_circuit(self, name, gen, scope)
-        if name in ("min", "max") and len(args) == 2:
-            return f"_{'least' if name == 'min' else 'most'}_of_two({self.write(args[0], scope)}, " \
-                   f"{self.write(args[1], scope)})"
-        if gen is not None:
-            keyed = gen.key is not None
-            parts = (gen.element, gen.key) if gen.key is not None else (gen.element,)
-            bounds: list[int | None] = []
-            values, descending = self._list(gen.clauses, parts, scope, bounds=bounds), gen.descending
-            if name == "sum" and not keyed and sum_bounded(bounds[0]):   # (integers the sum cannot overflow)
-                return f"sum({values})"
-            if name in ("min", "max") and not keyed and bounds[0] is not None:   # (integers: Python orders them)
-                return f"{name}({values} or (None,))"   # (none of no items)
-        elif len(args) == 1:
-            keyed, values, descending = False, f"_as_list(st, {self.write(args[0], scope)})", False
-        else:
-            raise unchecked(f"{name}() takes one list or generator", node.span)
-        if name == "sorted":
-            return f"{'_in_order_by' if keyed else '_in_order'}({values}, {descending})"
-        if name in _OVER_PAIRS:
-            if not keyed:
-                raise unchecked(f"{name}() needs 'by KEY'", node.span)
-            return f"{_OVER_PAIRS[name]}({values})"
-        return f"{_OVER_ELEMENTS[name]}({f'_elements({values})' if keyed else values})"
-
 
 _OWN_FIELDS = {"index": "index", "name": "name"}
 """The fields ``OwnField`` reads, as the generated code names them (never the ruleset's text)."""
@@ -602,3 +592,11 @@ def _dispatch(readers: dict[type, Callable[[State, Any], Value]], name: str) -> 
 
 def _where(node: ast.Node) -> str:
     return f"line {node.span.line}, column {node.span.column}"
+
+
+def _by_identity(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
+    """Whether ``node`` is certainly a player, a space or a component (or none): each equal
+    only to itself, and no value's own equality says it equals one, so ``==`` with it is ``is``
+    (no comparison called)."""
+    promise = promise_of(cat, node, scope)
+    return promise is not None and promise.cls in IDENTICAL_WHEN_EQUAL

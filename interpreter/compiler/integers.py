@@ -14,6 +14,10 @@ keep it within the rules' range (``runtime.MAX_INT``) cannot overflow and needs 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar, cast
+from weakref import WeakKeyDictionary
+
 from rulelang import ast
 
 from ..tables.attributes import OwnField, VariableReader, attribute_readers
@@ -46,7 +50,7 @@ def integer_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
     if isinstance(node, ast.Call):
         return _call_bound(cat, node)
     if isinstance(node, ast.Attribute):
-        if _own_index(cat, node, scope):
+        if own_index(cat, node, scope):
             return LENGTH_BOUND
         for bound in (_tokens_bound(cat, node.name), field_bound(cat, node.name)):
             if bound is not None:
@@ -103,7 +107,8 @@ _TUPLES = frozenset({"list", "values", "reversed", "rotate", "slice", "insert", 
 def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     """Whether ``node`` is certainly a list (a Python tuple) from the text alone: a list
     literal, a comprehension, a range, a sum of two lists, ``sorted(...)``, a builtin of
-    _TUPLES, a constant list, an 'if ... then ... else' of two lists."""
+    _TUPLES, a constant list, an 'if ... then ... else' of two lists, a call of a function
+    of the ruleset whose body is one."""
     if isinstance(node, (ast.ListExpr, ast.Comprehension)):
         return True
     if isinstance(node, ast.IfExpr):
@@ -111,19 +116,63 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     if isinstance(node, ast.BinaryOp):
         return node.op == ".." or (node.op == "+" and is_tuple(cat, node.left, scope)
                                    and is_tuple(cat, node.right, scope))
-    if isinstance(node, ast.Name) and scope.local_text(node.name) is not None:
-        return scope.local_text(node.name) in scope.lists
+    if isinstance(node, ast.Name) and scope.local_text(node.name) is not None:   # (or one of lists of a kind)
+        text = scope.local_text(node.name)
+        return text in scope.lists or scope.kinds.get(text or "", (None, 0))[1] >= 1
     if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
         return type(cat.constants[node.name]) is tuple
     if isinstance(node, (ast.Name, ast.Attribute)):   # a variable declared a list
         promise = promise_of(cat, node, scope)
         return promise is not None and promise == Declared(tuple, promise.item)
+    if isinstance(node, ast.Call) and node.function in cat.functions and node.function not in cat.component_types:
+        return _of_body(cat, cat.functions[node.function], is_tuple, False)
     if isinstance(node, ast.Call) and node.function not in cat.component_types and node.function not in cat.functions:
         if node.function == "sorted":
             return True
         return (node.function in _TUPLES and node.function not in cat.load_time_functions
                 and node.function not in AGGREGATES)
     return False
+
+
+_BODIES: WeakKeyDictionary[Catalog, dict[tuple[str, str], object]] = WeakKeyDictionary()
+T = TypeVar("T")
+
+
+def _of_body(cat: Catalog, decl: ast.FunctionDecl, question: Callable[[Catalog, ast.Expr, Scope], T],
+             unknown: T) -> T:
+    """What ``question`` answers of the body of function ``decl`` of the ruleset, whatever
+    its parameters hold; ``unknown`` for a body that calls itself back (asked again while it
+    is asked), or none."""
+    found = _BODIES.setdefault(cat, {})
+    key = (decl.name, question.__name__)
+    if key not in found:
+        found[key] = unknown
+        if decl.body is not None:
+            params = {p.name: f"_p{i}" for i, p in enumerate(decl.params)}
+            found[key] = question(cat, decl.body, Scope(set(), str, params, "0", env="None"))
+    return cast(T, found[key])
+
+
+def length_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
+    """A bound of the length of ``node``, a list, from the text alone: a list literal, a
+    constant list, an 'if' of two bounded lists, a sum of two, a call of a function of the
+    ruleset whose body is one; else None."""
+    if isinstance(node, ast.ListExpr):
+        return len(node.items)
+    if isinstance(node, ast.IfExpr) or (isinstance(node, ast.BinaryOp) and node.op == "+"):
+        first, second = (node.then, node.otherwise) if isinstance(node, ast.IfExpr) else (node.left, node.right)
+        one, other = length_bound(cat, first, scope), length_bound(cat, second, scope)
+        if one is None or other is None:
+            return None
+        return max(one, other) if isinstance(node, ast.IfExpr) else one + other
+    if isinstance(node, ast.Name) and scope.local_text(node.name) is not None:
+        return scope.lengths.get(scope.local_text(node.name) or "")
+    if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
+        value = cat.constants[node.name]
+        return len(value) if type(value) is tuple else None
+    if isinstance(node, ast.Call) and node.function in cat.functions and node.function not in cat.component_types:
+        return _of_body(cat, cat.functions[node.function], length_bound, None)
+    return None
 
 
 def short_list(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
@@ -140,13 +189,13 @@ def short_list(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     return False
 
 
-def _own_index(cat: Catalog, node: ast.Attribute, scope: Scope) -> bool:
+def own_index(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     """Whether ``node`` is ``x.index`` of a local or a variable known to hold a player or a
     space whose index is its own (its seat, its place on its board), not a variable of
     that name."""
-    target = node.target
-    if node.name != "index" or not isinstance(target, ast.Name):
+    if not isinstance(node, ast.Attribute) or node.name != "index" or not isinstance(node.target, ast.Name):
         return False
+    target = node.target
     text = scope.local_text(target.name)
     known = scope.kinds.get(text) if text is not None else known_kind(promise_of(cat, target, scope))
     return known is not None and known[1] == 0 and isinstance(attribute_readers(cat, "index").get(known[0]), OwnField)

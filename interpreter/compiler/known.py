@@ -2,17 +2,22 @@
 that charges no work and reads nothing of the state (computed here, once), or a constant of
 the game that is a list. Such a list is a constant of the generated module, gone through in
 place: its length, and the lengths of its items, are known, and so is the work each
-costs (searches.py charges it in place, as ``runtime.items`` would)."""
+costs (searches.py charges it in place, as ``runtime.items`` would). And the attribute of
+each space of the game's one board, a tuple of the board's data read by a space's index."""
 from __future__ import annotations
 
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from rulelang import ast
+from rulelang.boards import Space
 
 from ..model.values import Value
+from ..tables import runtime
 from ..tables.builtins import BOARD_QUERIES, BUILTINS
 from ..tables.catalog import Catalog
+from .fields import spaces_by_index
+from .module import CHEAP, Module
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -74,3 +79,25 @@ def item_length(items: tuple[Value, ...] | None) -> int | None:
         return None
     lengths = {len(item) for item in items if type(item) is tuple}
     return lengths.pop() if len(lengths) == 1 else None
+
+
+def per_space(cat: Catalog, module: Module, name: str, constants: list[Value | None], at: int, space: str,
+              certain: bool) -> str:
+    """The source of board query ``name`` whose arguments are ``constants`` but the one at
+    ``at``, the space written ``space`` (``certain``: known to be one): where every space is
+    one of the game's board (``spaces_by_index``) and no answer charges work, an item of its
+    answers computed at load, by the space's index; else its answer kept per space
+    (``runtime.per_space``), read in place where kept and charged no work."""
+    spaces = spaces_by_index(cat) if certain else None
+    if spaces is not None:
+        answers = [known_query(cat, name, [*constants[:at], each, *constants[at + 1:]]) for each in spaces]
+        if all(answer is not None for answer in answers):
+            table = module.constant(tuple(answers), f"<{name}(...) of each space, computed at load>")
+            return f"{table}[{space}.index]"
+    free = dict[Space, Value]()
+    query = module.constant(runtime.per_space(BUILTINS[name], constants, at, free), f"<{name}(...), kept per space>")
+    if not CHEAP.match(space):
+        return f"{query}(st, {space})"
+    kept = module.constant(free, f"<{name}(...) of the spaces asked, no work charged>")
+    test = f"{space} in {kept}" if certain else f"type({space}) is _Space and {space} in {kept}"
+    return f"({kept}[{space}] if {test} else {query}(st, {space}))"

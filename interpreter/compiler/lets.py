@@ -9,14 +9,12 @@ is written and teach them to the scope of every expression after it.
 """
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from rulelang import ast
-from rulelang.check.tree import bound_names, walk
+from rulelang.check.tree import names_bound_once
 
-from .integers import integer_bound, is_tuple
+from .integers import integer_bound, is_tuple, length_bound
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -25,11 +23,13 @@ if TYPE_CHECKING:
 
 class Facts(NamedTuple):
     """What a local certainly holds: an integer of at most ``bound`` (None: not known one), a
-    list (``is_list``), a player, space or component or lists of one (``kind``)."""
+    list (``is_list``), a player, space or component or lists of one (``kind``), a list of
+    at most ``length`` items (None: not known)."""
 
     bound: int | None
     is_list: bool
     kind: tuple[type, int] | None
+    length: int | None = None
 
 
 def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
@@ -37,28 +37,10 @@ def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
     return names_bound_once(tuple(p.name for p in decl.params), decl.body)
 
 
-def bound_by_one(params: Iterable[str], body: ast.Block | None) -> frozenset[str]:
-    """The names of a procedure (its parameters ``params``, its ``body``) that one statement
-    binds and nothing else binds or assigns."""
-    counts: Counter[str] = Counter(params)
-    for node in walk(body) if body is not None else ():
-        counts.update(bound_names(node))
-        if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
-            counts[node.target.name] += 2
-    return frozenset(name for name, count in counts.items() if count == 1 and name not in params)
-
-
-def names_bound_once(params: tuple[str, ...], body: ast.Block | None) -> frozenset[str]:
-    """The names of a procedure or phase (its parameters ``params``, its ``body``) that one
-    'let' binds and nothing else binds or assigns."""
-    lets = {node.name for node in walk(body) if isinstance(node, ast.Let)} if body is not None else set()
-    return bound_by_one(params, body) & lets
-
-
 def facts_of(writer: ExpressionWriter, value: ast.Expr, scope: Scope) -> Facts | None:
     """What the text proves of ``value`` (None: nothing)."""
     found = Facts(integer_bound(writer.cat, value, scope), is_tuple(writer.cat, value, scope),
-                  writer.items_kind(value, scope))
+                  writer.items_kind(value, scope), length_bound(writer.cat, value, scope))
     return None if found == Facts(None, False, None) else found
 
 
@@ -71,4 +53,6 @@ def teach(scope: Scope, known: dict[str, Facts]) -> Scope:
             scope.lists.add(local)
         if facts.kind is not None:
             scope.kinds[local] = facts.kind
+        if facts.length is not None:
+            scope.lengths[local] = facts.length
     return scope

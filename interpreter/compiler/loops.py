@@ -33,11 +33,47 @@ def function_body(writer: ExpressionWriter, body: ast.Expr, scope: Scope) -> lis
     scope.plain_items = True
     fast = _returned(writer, body, scope)
     scope.plain_items = False
-    if not scope.plain_used:
+    kept = work_kept(fast)
+    if not scope.plain_used and kept is None:
         return fast
-    general = writer.write(body, scope)
-    return ["try:", *_indented(fast), "except IndexError:",   # (the rules' error, by the general path)
-            "    st.work = _w", f"    return {general}"]
+    handlers = []
+    if scope.plain_used:   # (the rules' error, by the general path)
+        handlers = ["except IndexError:", "    st.work = _w", f"    return {writer.write(body, scope)}"]
+    if kept is not None:   # (the work counted so far, as the state would hold it)
+        handlers += ["except BaseException:", "    st.work = _x", "    raise"]
+    return ["try:", *_indented(kept or fast), *handlers]
+
+
+_CHARGED = ["st.work = _x", "if _x > st.max_steps:", "st.charge(0)"]
+"""The lines after ``_x = st.work + ...`` that charge work (``_LoopNest.charge``)."""
+_STATE_USED = re.compile(r"\bst\b(?!\.(?:zones|component_values|player_values|space_values|global_values)\[)")
+"""A use of the state in a line that is not a read of one of its tables: a call that may
+charge work, or the work itself."""
+
+
+def work_kept(lines: list[str]) -> list[str] | None:
+    """``lines`` (a function's, after its prologue has charged its call, ``_w``) counting
+    the work in the local ``_x``, given to the state before each ``return`` and where a
+    charge passes the budget (whose error ``st.charge`` raises); None if a line uses the
+    state otherwise (a call that may charge work itself), or if no loop charges work (the
+    state's own count is then as cheap)."""
+    kept, i, looped = ["_x, _lim = _w, st.max_steps"], 0, False
+    loops = [len(line) - len(line.lstrip()) for line in lines if line.lstrip().startswith("for ")]
+    while i < len(lines):
+        line = lines[i]
+        text = line.lstrip()
+        indent = line[:len(line) - len(text)]
+        if text.startswith("_x = st.work + ") and [later.strip() for later in lines[i + 1:i + 4]] == _CHARGED:
+            kept += [f"{indent}_x += {text.removeprefix('_x = st.work + ')}", f"{indent}if _x > _lim:",
+                     f"{indent}    st.work = _x", f"{indent}    st.charge(0)"]
+            looped = looped or any(len(indent) > outer for outer in loops)
+            i += 4
+            continue
+        if _STATE_USED.search(line):
+            return None
+        kept += [f"{indent}st.work = _x", line] if text.startswith("return ") else [line]
+        i += 1
+    return kept if looped else None
 
 
 def has_loop(node: ast.Expr) -> bool:
@@ -75,9 +111,13 @@ class _LoopNest:
         self.writer, self.scope, self.module = writer, scope, writer.module
         self.lines: list[str] = []
         self.indent = ""
+        self.reads: dict[str, str] = {}   # a table read of a clause's source -> the local it is in
 
     def add(self, *lines: str) -> None:
-        self.lines += [self.indent + line for line in lines]
+        for line in lines:
+            for read, local in self.reads.items():
+                line = line.replace(read, local)
+            self.lines.append(self.indent + line)
 
     def comprehension(self, node: ast.Comprehension) -> list[str]:
         """Lines that return the list ``node`` makes."""
@@ -125,7 +165,10 @@ class _LoopNest:
 
     def gather(self, node: ast.Comprehension, out: str) -> None:
         """The loops of ``node`` appending each of its items to the list ``out``."""
-        visits = self.module.fresh("_n") if len(node.clauses) > 1 else None
+        # (a count of the items visited only where the step budget does not bound it first:
+        # each clause charges as many items of work as it visits, before it counts them)
+        counted = len(node.clauses) > 1 and self.writer.cat.max_steps > runtime.MAX_VISITS
+        visits = self.module.fresh("_n") if counted else None
         if visits:
             self.add(f"{visits} = 0")
         saved = dict(self.scope.python)
@@ -148,11 +191,12 @@ class _LoopNest:
             if visits is not None:   # (its length read once)
                 self.add(f"_m = len({items})")
             self.charge("_m" if visits is not None else f"len({items})", visits)
-        var = self.scope.python[clause.var] = self.module.fresh("_v")
+        counted = single and re.fullmatch(r"_r\d+", value) is not None   # (a count's local: its value, kept)
+        var = self.scope.python[clause.var] = value if counted else self.module.fresh("_v")
         self.writer.bind_item_kind(var, source, self.scope)
-        if single:
+        if single and not counted:
             self.add(f"{var} = {value}")
-        else:
+        elif not single:
             self.add(f"for {var} in {items}:")
             self.indent += "    "
         if clause.condition is not None:
@@ -166,6 +210,8 @@ class _LoopNest:
         local = self.module.fresh("_s")
         if is_tuple(self.writer.cat, source, self.scope):
             self.add(f"{local} = {text}")
+            if _TABLE_READ.fullmatch(text.strip("()")):   # read again below: the local (no table changes)
+                self.reads[text] = local
         elif self.writer.zone_read(source, self.scope):
             self.add(f"{local} = st.zones[{text}.slot]")
         else:
@@ -208,16 +254,31 @@ class _LoopNest:
         """Read once, before the loop of ``var`` that starts at line ``loop``, the variables
         its lines read of a player, space or component known to be one and bound outside it
         (a table read of a function, ``_t3[_v2.id]``: it cannot fail, and nothing in the
-        function writes it)."""
+        function writes it): right after the loop that binds their owner, if one of the
+        nest does, else before the loop of ``var``."""
         reads: dict[str, str] = {}
+        owners: dict[str, str] = {}
         for i in range(loop + 1, len(self.lines)):
             for read, owner in _TABLE_READ.findall(self.lines[i]):
                 known = self.scope.kinds.get(owner)
                 if owner != var and known is not None and known[1] == 0 and read not in reads:
-                    reads[read] = self.module.fresh("_h")
+                    reads[read], owners[read] = self.module.fresh("_h"), owner
             for read, local in reads.items():
                 self.lines[i] = self.lines[i].replace(read, local)
-        self.lines[loop:loop] = [f"{indent}{local} = {read}" for read, local in reads.items()]
+        places = {read: self._bound_at(owners[read], loop) for read in reads}
+        for read, local in sorted(reads.items(), key=lambda pair: -places[pair[0]][0]):
+            at, where = places[read]
+            self.lines[at:at] = [f"{where if at != loop else indent}{local} = {read}"]
+
+    def _bound_at(self, owner: str, loop: int) -> tuple[int, str]:
+        """Where a read of ``owner``'s variable may go: the first line of the body of the
+        loop of the nest (before line ``loop``) that binds it, and that body's indent; else
+        line ``loop``."""
+        for i in range(loop - 1, -1, -1):
+            line = self.lines[i]
+            if line.lstrip().startswith(f"for {owner} in "):
+                return i + 1, line[:len(line) - len(line.lstrip())] + "    "
+        return loop, ""
 
 
 _TABLE_READ = re.compile(r"(_t\d+\[(_v\d+)\.(?:id|index)(?: \+ _k\d+)?\])")

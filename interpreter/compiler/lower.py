@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from rulelang import ast
+from rulelang.check.tree import bound_by_one, names_bound_once
 
 from ..model.problems import unchecked
 from ..model.program import Code, Env, Expr, Frame, LogLine, Op, Ops, Paused, pause
@@ -26,7 +27,7 @@ from .chance import ChanceLowering
 from .choices import ChoiceLowering
 from .codegen import ExpressionWriter
 from .held import let_promise
-from .lets import bound_by_one, facts_of, names_bound_once
+from .lets import facts_of
 from .module import Module
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
 from .resumable import write_run

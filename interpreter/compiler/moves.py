@@ -3,9 +3,10 @@
 ``move top(ZONE) to W`` takes the zone's last component off in place (``State.move_top``),
 without reading it first and searching for it; ``move ZONE to W`` of a zone with at most
 FREE_WORK components, which costs no work (``effects.move``), is one ``State.move_all``;
-one component is ``State.move``. A zone the rules name (a constant of the generated code)
-needs no test of its kind where it runs. Anything else (a list, none, a value of another
-kind) goes to ``effects.move``, which says what is wrong where the rules wrote it.
+one component is ``State.move``. A zone the rules name (a constant of the generated code), or
+a player's own zone of a player the text proves, needs no test of its kind where it runs.
+Anything else (a list, none, a value of another kind) goes to ``effects.move``, which says
+what is wrong where the rules wrote it.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ..tables.catalog import Catalog
 from .module import Module
 
 _CONSTANT = re.compile(r"_k\d+")  # the name of a constant of the generated code (Module.constant)
+_PLAYERS_ZONE = re.compile(r"\((_k\d+)\[(_[lv]\d+)\.index\]\)")  # zones[p.index], p a local known a player
 
 
 def top_of(node: ast.Expr, cat: Catalog) -> ast.Expr | None:
@@ -42,7 +44,7 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     zone = top_of(node.what, cat)
     what = write(node.what if zone is None else zone)
     to = write(node.to)
-    to_slot, what_slot = zone_slot(to, module), zone_slot(what, module)
+    to_slot, what_slot = _slot(to, module), _slot(what, module)
     where = to if to_slot is not None else module.fresh("_t")  # (a constant is read where it is used)
     moved = what if what_slot is not None else module.fresh("_t")
     lines = [f"{name} = {text}" for name, text in ((where, to), (moved, what)) if name != text]
@@ -63,7 +65,7 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
         return lines + _tested([to_zone], f"st.move({moved}, {to_slot})", general)
     if what_slot is not None and not to_zone:  # a whole zone: one component moved in place, else State.move_all
         return lines + zone_moved(what_slot, to_slot, general, module, cat)
-    if what_slot is not None:  # a whole zone that the rules name
+    if what_slot is not None:  # a whole zone that the rules name (or a player's own)
         return lines + _tested([to_zone, f"len(st.zones[{what_slot}]) <= {FREE_WORK}"],
                                f"st.move_all({what_slot}, {to_slot})", general)
     first = "if"
@@ -136,6 +138,33 @@ def zone_slot(text: str, module: Module) -> str | None:
         if type(value) is ZoneRef:
             return str(value.slot)
     return None
+
+
+def top_in_place(text: str, module: Module) -> str | None:
+    """``top(ZONE)`` read in place where the generated ``text`` certainly names a zone (one the
+    rules name, or a player's own): its last component, none if it is empty (``runtime.top``)."""
+    slot = _slot(text, module)
+    if slot is None:
+        return None
+    return f"(st.zones[{slot}] or {module.constant((None,), '<the top of an empty zone: none>')})[-1]"
+
+
+def _slot(text: str, module: Module) -> str | None:
+    """The slot, as source, of a zone that ``text`` certainly names: one the rules name, or a
+    player's own of a player the text proves."""
+    return zone_slot(text, module) or players_zone_slot(text, module)
+
+
+def players_zone_slot(text: str, module: Module) -> str | None:
+    """The slot, as source, of the zone that the generated ``text`` reads as a player's own
+    (``zones[p.index]``, a constant tuple of the zones of that name of every player, by the
+    index of a local the text proves a player: nothing there can fail), else None."""
+    found = _PLAYERS_ZONE.fullmatch(text)
+    zones = module.namespace.get(found.group(1)) if found else None
+    if found is None or type(zones) is not tuple or not all(type(zone) is ZoneRef for zone in zones):
+        return None
+    slots = module.constant(tuple(zone.slot for zone in zones), f"<the slots of {found.group(1)}>")
+    return f"{slots}[{found.group(2)}.index]"
 
 
 def _tested(tests: list[str], fast: str, general: str) -> list[str]:

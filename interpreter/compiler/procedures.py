@@ -15,6 +15,7 @@ position must be data that a state saves.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
@@ -27,10 +28,11 @@ from ..model.program import Op
 from ..model.values import Component, ZoneRef
 from ..tables.attributes import owned_variable
 from ..tables.builtins import FREE_WORK
-from ..tables.declared import SUPPLY
+from ..tables.declared import SUPPLY, Declared
 from ..tables.effects import log_template
-from ..tables.runtime import MAX_DEPTH
-from .integers import is_tuple, short_list
+from ..tables.runtime import MAX_DEPTH, MAX_INT
+from .bulk_rounds import charge_lines, charged_at_once
+from .integers import integer_bound, is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
 from .logs import kept_line, shows_short
 from .module import CHEAP, Inline
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 
 _PAUSES = (ast.Choose, ast.Menu, ast.Simultaneous, ast.Roll, ast.RandomPick, ast.Shuffle, ast.Next, ast.EndGame)
 _LOOPS = (ast.For, ast.While, ast.Repeat)
+_READS_THE_FRAME = re.compile(r"\b(env|fr)\b")
 
 
 def never_pausing(procedures: Mapping[str, ast.ProcedureDecl]) -> list[str]:
@@ -286,29 +289,60 @@ class ProcedureWriter:
         op = self.constant(node.op)
         if isinstance(target, ast.Name) and target.name in c.scope:
             local = self.local(c.key(target.name))
-            new = value if node.op == "=" else f"_updated({local}, {value}, {op})"
-            self.emit(indent, f"{local} = {new}", node.span)
+            if node.op == "=":
+                self.emit(indent, f"{local} = {value}", node.span)
+            else:
+                self._update(node, local, value, indent)
             self.bound(indent, local, node.span)
         elif isinstance(target, ast.Name) and target.name in self.cat.global_vars:
             name = self.constant(target.name)
             new = value if node.op == "=" else f"_updated(st.global_values[{name}], {value}, {op})"
             new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.scope())
-            self.emit(indent, f"_set_global(st, {name}, {new})", node.span)
+            self.global_write(indent, name, new, node.span)
         elif isinstance(target, ast.Attribute):
             owned = owned_variable(self.cat, target.name, target.span)
             owner, whose = self.expr(target.target), self.module.fresh("_t")
             update: str | None = op
+            proven = owned.promise is not None and node.op == "=" and self._proven(node.value, value, owned.promise)
             if node.op == "=":  # the value first, then whose it is
                 update, computed = None, self.module.fresh("_t")
                 self.emit(indent, f"{computed} = {value}", node.span)
                 value = computed
             self.emit(indent, f"{whose} = {owner}", node.span)
             kind = self._known_kind(target.target, owner)
-            for line in owned_write(c.writer, owned, whose, value, kind, update):   # (writes.py)
+            for line in owned_write(c.writer, owned, whose, value, kind, update, proven):   # (writes.py)
                 self.emit(indent, line, node.span)
         else:
             name = target.name if isinstance(target, ast.Name) else "this"
             raise unchecked(f"'{name}' is not a variable", target.span)
+
+    def _update(self, node: ast.Assign, local: str, value: str, indent: int) -> None:
+        """``local += value`` (or ``-=``): in Python where the local holds an int and the
+        value is a proven one too small to take it out of range; by ``runtime.updated`` (its
+        checks and errors) otherwise."""
+        general = f"{local} = _updated({local}, {value}, {self.constant(node.op)})"
+        bound = integer_bound(self.cat, node.value, self.scope())
+        if bound is None or bound > MAX_INT or node.op not in ("+=", "-="):
+            self.emit(indent, general, node.span)
+            return
+        low, high = self.constant(bound - MAX_INT), self.constant(MAX_INT - bound)
+        self.emit(indent, f"if type({local}) is int and {low} <= {local} <= {high}:", node.span)
+        self.emit(indent + 1, f"{local} = {local} {node.op[0]} {value}", node.span)
+        self.emit(indent, "else:", node.span)
+        self.emit(indent + 1, general, node.span)
+
+    def _proven(self, node: ast.Expr, text: str, promise: Declared) -> bool:
+        """Whether the value of ``node`` (written ``text``) is certainly of type ``promise``."""
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as an expression learns them)
+        return self.compiler.writer.certainly_of(node, text, scope, promise)
+
+    def global_write(self, indent: int, name: str, new: str, span: Span) -> None:
+        """The global variable ``name`` (a constant) set to ``new``: its table written in place
+        where no events are kept, else by ``effects.set_global``, which keeps one."""
+        for line in ("if st.event_log is None:", f"    st.global_values[{name}] = {new}",
+                     "else:", f"    _set_global(st, {name}, {new})"):
+            self.emit(indent, line, span)
 
     def _known_kind(self, node: ast.Expr, text: str) -> type | None:
         """The class of what ``node`` (written ``text``) certainly is, a player, a space or a
@@ -338,12 +372,19 @@ class ProcedureWriter:
         var = self.local(self.compiler.bind_plain(node.var))
         held = self.module.fresh("_l") if var.startswith("env[") and not _rebound(node) else None
         # (in the environment: the item also in a Python local, which the body reads)
+        charged = None
+        if charged_at_once(node.body, self.cat.functions):   # (bulk_rounds.py)
+            listed, charged = self.module.fresh("_s"), self.module.fresh("_b")
+            for line in [f"{listed} = {items}", *charge_lines(listed, charged)]:
+                self.emit(indent, line, node.span)
+            items = listed
         self.emit(indent, f"for {held or var} in {items}:", node.span)
+        written, entry = len(self.lines), var
         if held is not None:
             self.emit(indent + 1, f"{var} = {held}", node.span)
             outer_held, self.held_locals[node.var], var = self.held_locals.get(node.var), held, held
         self.bound(indent + 1, var, node.span)
-        self.step(indent + 1, node.span)
+        self.step(indent + 1, node.span, charged)
         outer = self.known.get(var)
         self._learn_item(var, node)
         self.block(node.body, indent + 1)
@@ -354,6 +395,12 @@ class ProcedureWriter:
             self.held_locals.pop(node.var)
             if outer_held is not None:
                 self.held_locals[node.var] = outer_held
+            if charged is not None and not any(_READS_THE_FRAME.search(line) for line, _ in self.lines[written + 1:]):
+                # (a body that reads neither the environment nor the frame, and goes through every
+                # round: the environment gets the loop's last item once, after it)
+                del self.lines[written]
+                self.emit(indent, f"if {items}:", node.span)
+                self.emit(indent + 1, f"{entry} = {held}", node.span)
 
     def _listed(self, node: ast.Expr, indent: int, span: Span) -> str:
         """``as_list`` of ``node``, the source of a loop (computed once: ``expr_once``):
@@ -424,7 +471,7 @@ class ProcedureWriter:
     def _Gain(self, node: ast.Gain, indent: int) -> None:
         supply, who = self._supply(node.supply, node.span), self._holder_slot(node.player)
         amount = self.tokens.amount(node.amount, self.expr(node.amount))
-        self.emit(indent, f"st.transfer({supply}, 0, {who}, {amount})", node.span)
+        self._transfer(indent, (supply, "0", who, amount), node.span)
 
     def _Pay(self, node: ast.Pay, indent: int) -> None:
         payee = "0"
@@ -433,7 +480,17 @@ class ProcedureWriter:
             self.emit(indent, f"{payee} = {self._holder_slot(node.payee)}", node.span)
         supply, payer = self._supply(node.supply, node.span), self._holder_slot(node.payer)
         amount = self.tokens.amount(node.amount, self.expr(node.amount))
-        self.emit(indent, f"st.transfer({supply}, {payer}, {payee}, {amount})", node.span)
+        self._transfer(indent, (supply, payer, payee, amount), node.span)
+
+    def _transfer(self, indent: int, args: tuple[str, str, str, str], span: Span) -> None:
+        """``st.transfer(*args)`` (supply, from, to, amount), in place where no event is
+        recorded (``transfer_lines``): its arguments computed first, in their order."""
+        names = [text if _CONSTANT.match(text) and k < 3 else self.module.fresh("_t") for k, text in enumerate(args)]
+        for name, text in zip(names, args, strict=True):   # (the amount a local: lowered to what is held)
+            if name != text:
+                self.emit(indent, f"{name} = {text}", span)
+        for depth, line in transfer_lines(names, self.module.fresh("_t"), self.module.fresh("_t")):
+            self.emit(indent + depth, line, span)
 
     def _call(self, node: ast.CallStmt | ast.CallLet) -> str:
         proc = self.cat.procedure_called(node)
@@ -447,9 +504,12 @@ class ProcedureWriter:
         self.emit(indent + 1, f"_enter_procedure(st, {self.depth})", span)
         self.emit(indent, "st.rounds += 1", span)
 
-    def step(self, indent: int, span: Span) -> None:
+    def step(self, indent: int, span: Span, charged: str | None = None) -> None:
         """A round of a loop counted as a step, in place (``State.step`` past the bound,
-        which raises its error)."""
+        which raises its error); where the local ``charged`` is true, counted already."""
+        if charged is not None:
+            self.emit(indent, f"if not {charged}:", span)
+            indent += 1
         self.emit(indent, "if st.rounds >= st.max_steps:", span)
         self.emit(indent + 1, "st.step()", span)
         self.emit(indent, "st.rounds += 1", span)
@@ -511,6 +571,19 @@ def text_and_values(message: ast.Expr) -> tuple[str, list[ast.Expr]] | None:
     if not operands or not (isinstance(node, ast.Literal) and isinstance(node.value, str)):
         return None
     return node.value, operands[::-1]
+
+
+_CONSTANT = re.compile(r"(\d+|_k\d+)$")
+
+
+def transfer_lines(args: list[str], holders: str, held: str) -> list[tuple[int, str]]:
+    """What ``State.transfer(*args)`` does, as lines (with their depth) over Python names
+    ``args`` (the amount a local), where no event is recorded; else the call."""
+    supply, source, target, amount = args
+    return [(0, "if st.event_log is None:"), (1, f"{holders} = st.supply_counts[{supply}]"),
+            (1, f"{held} = {holders}[{source}]"), (1, f"if {amount} > {held}:"), (2, f"{amount} = {held}"),
+            (1, f"{holders}[{source}] = {held} - {amount}"), (1, f"{holders}[{target}] += {amount}"),
+            (0, "else:"), (1, f"st.transfer({', '.join(args)})")]
 
 
 def _where(span: Span) -> str:

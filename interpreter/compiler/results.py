@@ -22,16 +22,22 @@ Kind = tuple[type, int]
 
 
 def built_kind(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> Kind | None:
-    """The kind of ``node`` when it builds a list (``a + b`` of two lists of one kind, a
-    comprehension that keeps the items of its source, ``list(x)``, ``sorted(...)`` of such
-    items) or calls a function of the ruleset whose body's kind is known; else None."""
+    """The kind of ``node`` when it builds a list (``a + b`` of two lists of one kind or of
+    one and ``[]``, a list of items of one kind, a comprehension of such items or that keeps
+    the items of its source, ``list(x)``, ``sorted(...)`` of such items) or calls a function
+    of the ruleset whose body's kind is known; else None."""
     cat = writer.cat
     if isinstance(node, ast.BinaryOp) and node.op == "+":
-        left = writer.items_kind(node.left, scope)
-        return left if left is not None and left[1] >= 1 and left == writer.items_kind(node.right, scope) else None
+        return writer.either_list(node.left, node.right, scope)
+    if isinstance(node, ast.ListExpr) and node.items:
+        kinds = {writer.items_kind(item, scope) for item in node.items}
+        (kind,) = kinds if len(kinds) == 1 else (None,)
+        return None if kind is None else (kind[0], kind[1] + 1)
     if isinstance(node, (ast.Comprehension, ast.Generator)) and len(node.clauses) == 1 \
             and isinstance(node.element, ast.Name) and node.element.name == node.clauses[0].var:
         return _items_of(writer, node.clauses[0].source, scope)
+    if isinstance(node, ast.Comprehension):
+        return _elements_kind(writer, node, scope)
     if not isinstance(node, ast.Call) or node.function in cat.component_types:
         return None
     if node.function == "sorted" and len(node.args) == 1 and node.function not in cat.functions:
@@ -42,6 +48,17 @@ def built_kind(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> Kind |
     if node.function == "list" and len(node.args) == 1 and node.function not in cat.load_time_functions:
         return _items_of(writer, node.args[0], scope)
     return None
+
+
+def _elements_kind(writer: ExpressionWriter, node: ast.Comprehension, scope: Scope) -> Kind | None:
+    """The kind of the list a comprehension makes, one list deeper than its element's, with
+    each clause's variable known to hold what the items of its source certainly are."""
+    inner = scope.inner()
+    for number, clause in enumerate(node.clauses):
+        var = inner.python[clause.var] = f"_kind{number}"   # (a name for this question only)
+        writer.bind_item_kind(var, clause.source, inner)
+    kind = writer.items_kind(node.element, inner)
+    return None if kind is None else (kind[0], kind[1] + 1)
 
 
 def _items_of(writer: ExpressionWriter, source: ast.Expr, scope: Scope) -> Kind | None:

@@ -23,6 +23,7 @@ from ..tables.runtime import MAX_INT
 from .module import CHEAP, KIND_NAMES, Module
 
 _KNOWN_CLASSES = (Player, Space, Component)
+IDENTICAL_WHEN_EQUAL = _KNOWN_CLASSES  # (equal only to themselves: Python's default equality)
 _INLINE = {Player: "_Player", Space: "_Space", int: "int", bool: "bool", str: "str"}
 """The classes whose check the generated code writes in place, by the names it knows them."""
 
@@ -50,6 +51,7 @@ class Scope:
         # Python locals known to hold an integer, and a bound of its size (integers.py).
         self.integers: dict[str, int] = {}
         self.lists: set[str] = set()   # the texts of locals known to hold a list (a tuple)
+        self.lengths: dict[str, int] = {}   # of those, the ones of a bounded length: that bound
         self.promises: dict[str, Declared] = {}   # the texts of held parameters -> their type
         self.held_names: dict[str, str] = {}   # a held parameter in the environment -> its text
         self.learnt = False   # whether the held parameters of the running code are learnt
@@ -76,6 +78,7 @@ class Scope:
         found.keys_read = self.keys_read  # a KeyError in the loop reaches the expression's function
         found.tables = {}
         found.kinds, found.integers, found.lists = dict(self.kinds), dict(self.integers), set(self.lists)
+        found.lengths = dict(self.lengths)
         found.promises, found.held_names, found.learnt = dict(self.promises), dict(self.held_names), True
         return found
 

@@ -18,6 +18,7 @@ from .unrolled import unrolled
 
 if TYPE_CHECKING:
     from .codegen import ExpressionWriter
+    from .module import Module
 
 
 def short_circuit(writer: ExpressionWriter, name: str, gen: ast.Generator, scope: Scope) -> str:
@@ -167,3 +168,33 @@ _STATE = re.compile(r"\bst\b")
 
 def _where(node: ast.Node) -> str:
     return f"line {node.span.line}, column {node.span.column}"
+
+
+def search_in_place(module: Module, text: str) -> list[str] | None:
+    """The lines that set ``_found`` to ``text`` where ``text`` is exactly a call of a search
+    written by ``short_circuit`` with the names it is defined with (but its list): its body
+    in a loop run once, each ``return`` a ``break``, for a test written in place in a
+    resumable function (no call). None for any other text, or a body that returns from
+    within a loop of its own."""
+    called = re.fullmatch(r"(_g\d+)\(([^()]*)\)", text)
+    source = module.units.get(called.group(1)) if called is not None else None
+    if called is None or source is None:
+        return None
+    head, *body = source.rstrip("\n").split("\n")
+    params = re.fullmatch(rf"def {called.group(1)}\(([^()]*)\):.*", head)
+    args = called.group(2).split(", ")
+    if params is None or params.group(1).split(", ")[1:] != args[1:] or args[1:3] != ["st", "env"]:
+        return None
+    written = [f"_source = {args[0]}", "while True:"]
+    looping = False
+    for line in body:
+        looping = looping or line.lstrip().startswith(("for ", "while "))
+        returned = re.fullmatch(r"(\s*)return (.*)", line)
+        if returned is None:
+            written.append(line)
+        elif looping and line is not body[-1]:   # (a return from a loop of its own: not a break here)
+            return None
+        else:
+            found = [] if returned.group(2) == "_found" else [f"{returned.group(1)}_found = {returned.group(2)}"]
+            written += [*found, f"{returned.group(1)}break"]
+    return written

@@ -10,8 +10,8 @@ variable is tested in place the same way, and ``bank(s)`` of a supply of the rul
 item 0 of its list. Anything else (another kind of holder, a value that is no supply) takes
 the checked path, as before: the builtin or the catalog's ``holder_slot``, which raise the
 error, located where the rules wrote it. A 'gain' or
-'pay' is one call of ``State.transfer`` whose holder slots and amount are computed in
-place the same way.
+'pay' does what ``State.transfer`` does, in place where no event is recorded (procedures.py
+``transfer_lines``; else the call), its holder slots and amount computed in place the same way.
 
 Every name the source uses is made by the module, every value a constant of it: the
 ruleset's text is never written into the source.

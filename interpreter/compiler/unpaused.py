@@ -15,6 +15,10 @@ pushes its own frame under it (``Paused.under``). The state is then the one the 
 reaches at that operation: the same frames, program counters and locals, so saved states,
 clones and replays are unchanged. A call that returns returns its value, and no frame was made.
 
+Where each name is bound by one statement and none in a loop (``env_made_at_pauses``), the
+function keeps its locals and the walk of its 'for' in Python locals alone, and makes ``env``
+only where it pauses, in the order the lowered code would have bound them.
+
 Where the lowering put each statement (``Snapshot``: its first operation, and the compiler's
 names as they were then) is recorded while the procedure is lowered, so the function names
 every local by the same key. Its loops and calls are counted as steps and bounded in depth as
@@ -36,7 +40,7 @@ from .scope import Scope
 if TYPE_CHECKING:
     from .lower import Compiler
 
-__all__ = ["Snapshot", "UnpausedWriter", "pauses_at_once", "snapshot"]
+__all__ = ["Snapshot", "UnpausedWriter", "env_made_at_pauses", "pauses_at_once", "snapshot"]
 
 _PAUSING = (ast.Choose, ast.Menu, ast.Simultaneous, ast.Roll, ast.RandomPick, ast.Shuffle, ast.Next, ast.EndGame)
 
@@ -57,6 +61,17 @@ def snapshot(compiler: Compiler, pc: int) -> Snapshot:
     """The compiler's names now, at operation ``pc``."""
     return Snapshot(pc, frozenset(compiler.scope), tuple(compiler.renames.items()),
                     tuple(frozenset(b) for b in compiler.block_names), compiler.counter)
+
+
+class _Binding(NamedTuple):
+    """A local of a procedure whose environment is made where it pauses: its key, its Python
+    text, the blocks it was bound in (bound for certain in a block they begin), and whether it
+    leaves the environment with them (a loop's walk)."""
+
+    key: str
+    local: str
+    path: tuple[int, ...]
+    scoped: bool
 
 
 class UnpausedWriter(ProcedureWriter):
@@ -82,8 +97,12 @@ class UnpausedWriter(ProcedureWriter):
         params = [self.local(p.name) for p in decl.params]
         self.emit(0, f"def {name}({', '.join(['st', '_depth', *params])}):  # procedure at {_where(decl.span)},"
                   " until it pauses", decl.span)
-        pairs = ", ".join(f"{self.constant(p.name)}: {a}" for p, a in zip(decl.params, params, strict=True))
-        self.emit(1, f"env = {{{pairs}}}", decl.span)
+        self.lazy = env_made_at_pauses(decl)
+        self.bindings = [_Binding(p.name, a, (), False) for p, a in zip(decl.params, params, strict=True)]
+        self.path = [0]
+        if not self.lazy:
+            pairs = ", ".join(f"{self.constant(b.key)}: {b.local}" for b in self.bindings)
+            self.emit(1, f"env = {{{pairs}}}", decl.span)
         c.writer.held.enter(decl, self.local)   # checked by every call
         try:
             if decl.body is not None:
@@ -105,18 +124,50 @@ class UnpausedWriter(ProcedureWriter):
 
     def bound(self, indent: int, local: str, span: Span) -> None:
         key = next(k for k, py in self.locals.items() if py == local)
-        self.emit(indent, f"env[{self.constant(key)}] = {local}", span)
+        if not self.lazy:
+            self.emit(indent, f"env[{self.constant(key)}] = {local}", span)
+        elif all(b.key != key for b in self.bindings):
+            self.bindings.append(_Binding(key, local, tuple(self.path), False))
+
+    def made_env(self, indent: int, span: Span) -> None:
+        """Where the procedure pauses, when its environment is made there: ``env`` as the
+        lowered code's is here, its locals in the order they were first bound (none is bound
+        twice, none in a loop: ``env_made_at_pauses``), those bound only on some ways here if they are."""
+        if not self.lazy:
+            return
+        here, entries = tuple(self.path), []
+        for b in self.bindings:
+            certain = here[:len(b.path)] == b.path
+            if certain or not b.scoped:
+                entries.append((b, certain))
+        self.emit(indent, "env = {}", span)
+        for b, certain in entries:
+            if not certain:   # (a Python local not bound yet is a NameError)
+                self.emit(indent, "try:", span)
+            self.emit(indent + (not certain), f"env[{self.constant(b.key)}] = {b.local}", span)
+            if not certain:
+                self.emit(indent, "except NameError:", span)
+                self.emit(indent + 1, "pass", span)
 
     def scope(self) -> Scope:
-        """The names of the procedure are its Python locals (``env`` kept for what is passed it)."""
+        """The names of the procedure are its Python locals (``env`` kept for what is passed
+        it; none when it is made only where the procedure pauses)."""
         c = self.compiler
-        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0"), self.known)
+        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0",
+                           env="None" if self.lazy else "env"), self.known)
+
+    def _For(self, node: ast.For, indent: int) -> None:
+        """A 'for' that does not pause: its variable bound in it (not for certain after it)."""
+        self.path.append(len(self.lines))
+        super()._For(node, indent)
+        self.path.pop()
 
     def block(self, block: ast.Block, indent: int) -> None:
         """The statements of ``block``: each at the names the lowering had there."""
         c = self.compiler
         saved = dict(c.renames)
         c.block_names.append(set())
+        self.path.append(len(self.lines))
         for stmt in block.statements:
             place = self.snapshots.get(id(stmt))
             if place is not None:
@@ -127,6 +178,7 @@ class UnpausedWriter(ProcedureWriter):
                 break  # (what follows in the block runs in the frame, if at all)
         if not block.statements:
             self.emit(indent, "pass", block.span)
+        self.path.pop()
         c.block_names.pop()
         c.renames = saved
 
@@ -151,6 +203,7 @@ class UnpausedWriter(ProcedureWriter):
             self._paused_call(stmt, indent, place)
         else:
             where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
+            self.made_env(indent, stmt.span)
             self.emit(indent, "_f = _new_frame(_Frame)", stmt.span)   # (Frame(...) without a call of __init__)
             fields = f"{where[0]}, {where[1]}, {place.pc}, env, None"
             self.emit(indent, f"_f.name, _f.code, _f.pc, _f.env, _f.ret = {fields}", stmt.span)
@@ -167,6 +220,9 @@ class UnpausedWriter(ProcedureWriter):
         c.counter += 1
         walk, var = self.constant(f"$for{c.counter}"), self.constant(node.var)
         local = self.local(c.bind_plain(node.var))
+        if self.lazy:
+            self._walk_in_locals(node, indent, source, f"$for{c.counter}", local)
+            return
         for depth, line in ((0, f"env[{walk}] = (_as_list(st, {source}), 0)"), (0, "while True:"),
                             (1, f"_seq, _i = env[{walk}]"), (1, "if _i >= len(_seq):"), (2, f"del env[{walk}]"),
                             (2, "break"), (1, f"env[{var}] = {local} = _seq[_i]"),
@@ -175,6 +231,20 @@ class UnpausedWriter(ProcedureWriter):
         self.step(indent + 1, node.span)
         self.block(node.body, indent + 1)
         self.emit(indent, f"env.pop({walk}, None)", node.span)
+
+    def _walk_in_locals(self, node: ast.For, indent: int, source: str, walk: str, local: str) -> None:
+        """``_walk`` where the environment is made at a pause: the list and the next index in
+        Python locals, in the environment (before the variable) only inside the loop."""
+        seq, i = self.module.fresh("_seq"), self.module.fresh("_i")
+        self.path.append(len(self.lines))
+        self.bindings.append(_Binding(walk, f"({seq}, {i})", tuple(self.path), True))
+        for depth, line in ((0, f"{seq} = _as_list(st, {source})"), (0, f"{i} = 0"),
+                            (0, f"for {local} in {seq}:"), (1, f"{i} += 1")):
+            self.emit(indent + depth, line, node.span)
+        self.bound(indent + 1, local, node.span)
+        self.step(indent + 1, node.span)
+        self.block(node.body, indent + 1)
+        self.path.pop()
 
     def _paused_call(self, node: ast.CallStmt | ast.CallLet, indent: int, place: Snapshot) -> None:
         """A call of a procedure that may pause, run as its function: if it paused, this
@@ -186,9 +256,13 @@ class UnpausedWriter(ProcedureWriter):
         self.emit(indent, f"_r = {called}({', '.join(['st', '_depth + 1', *args])})", node.span)
         self.emit(indent, "if type(_r) is _Paused:", node.span)
         where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
+        self.made_env(indent + 1, node.span)
         self.emit(indent + 1, f"return _r.under(st, {where[0]}, {where[1]}, {place.pc + 1}, env, "
                               f"{self.module.constant(ret)})", node.span)
-        if ret is not None:
+        if ret is not None and self.lazy:
+            self.emit(indent, f"{self.local(ret)} = _r", node.span)
+            self.bound(indent, self.local(ret), node.span)
+        elif ret is not None:
             self.emit(indent, f"env[{self.constant(ret)}] = {self.local(ret)} = _r", node.span)
 
 
@@ -197,6 +271,29 @@ def pauses_at_once(decl: ast.ProcedureDecl) -> bool:
     only push its frame, as the call of lowered code does."""
     first = decl.body.statements[0] if decl.body is not None and decl.body.statements else None
     return isinstance(first, _PAUSING)
+
+
+def env_made_at_pauses(decl: ast.ProcedureDecl) -> bool:
+    """Whether the function of ``decl`` may keep its locals in Python locals alone and make
+    its environment where it pauses: each name bound by one statement ('let', 'for', a call's
+    'let'; none a parameter's), none inside a loop (but a 'for''s own), so that the order the
+    lowered code first binds them in is the order of the text."""
+    names = [p.name for p in decl.params]
+
+    def binds(block: ast.Block, in_loop: bool) -> bool:
+        for stmt in block.statements:
+            if isinstance(stmt, (ast.Let, ast.CallLet, ast.For)):
+                if in_loop:
+                    return False
+                names.append(stmt.name if not isinstance(stmt, ast.For) else stmt.var)
+            inner: list[ast.Block | None] = [b for _, b in stmt.branches] if isinstance(stmt, ast.If) else []
+            if isinstance(stmt, ast.If):
+                inner.append(stmt.otherwise)
+            loop = [stmt.body] if isinstance(stmt, (ast.For, ast.While, ast.Repeat)) else []
+            if not all(binds(b, in_loop) for b in inner if b is not None) or not all(binds(b, True) for b in loop):
+                return False
+        return True
+    return decl.body is not None and binds(decl.body, False) and len(set(names)) == len(names)
 
 
 def _where(span: Span) -> str:

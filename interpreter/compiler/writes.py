@@ -29,11 +29,11 @@ _OWNERS = {"player": (Player, "index"), "space": (Space, "index"), "component": 
 
 
 def owned_write(writer: ExpressionWriter, variable: OwnedVariable, owner: str, value: str,
-                owner_kind: type | None, op: str | None = None) -> list[str]:
+                owner_kind: type | None, op: str | None = None, proven: bool = False) -> list[str]:
     """The lines (indented from 0) that write ``variable`` of the owner whose value the local
     ``owner`` holds (of class ``owner_kind`` if the text proves it, else None): the local
-    ``value``, or with ``op`` (the constant of '+=', ...) its old value updated by the source
-    ``value``."""
+    ``value`` (``proven`` of the variable's type by the text: not checked), or with ``op``
+    (the constant of '+=', ...) its old value updated by the source ``value``."""
     module = writer.module
     name = module.constant(variable)
     if op is None:
@@ -47,7 +47,7 @@ def owned_write(writer: ExpressionWriter, variable: OwnedVariable, owner: str, v
         return [called]
     tests = ([] if known else [f"type({owner}) is {KIND_NAMES[cls]}"]) + ["st.event_log is None"]
     table, place = f"st.{variable.attribute}[{module.constant(variable.name)}]", f"{owner}.{field}"
-    checked = writer.held.checked_argument(new, variable.promise, f"variable '{variable.name}'", False)
+    checked = writer.held.checked_argument(new, variable.promise, f"variable '{variable.name}'", proven)
     if op is None:
         written = [f"    {table}[{place}] = {checked}"]
     else:

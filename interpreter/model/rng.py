@@ -76,14 +76,15 @@ def draws(state: int, n: int) -> list[int]:
     """The 64 random bits of the next ``n`` draws from ``state``, in order: what ``next_u64``
     gives ``n`` times. The ``n`` states lie side by side in one integer, 128 bits apart, so
     that each step of the mix is one operation on all of them: a product of a 64-bit lane
-    and a 64-bit constant stays inside its 128 bits, and each shift is masked to its lane."""
+    and a 64-bit constant stays inside its 128 bits, and each shift whose bits are mixed again is
+    masked to its lane."""
     if n <= 0:
         return []
     lanes, steps, mask = _packing(n)
     z = (state * lanes + steps) & mask
     z = ((z ^ ((z >> 30) & mask)) * _MIX1) & mask
     z = ((z ^ ((z >> 27) & mask)) * _MIX2) & mask
-    z ^= (z >> 31) & mask
+    z ^= z >> 31  # (what the shift brings down past a lane's 64 bits, none of its words read)
     words = array("Q", z.to_bytes(n * _LANE // 8, "little"))
     if sys.byteorder == "big":
         words.byteswap()

@@ -515,13 +515,16 @@ def _built(st: State, mapping: Mapping, fresh: _Fresh, relabelling: Relabelling,
     and every reference relabelled (``relabelling``, made for ``st``), the viewer's record of
     the past only, a fresh generator (and the seed ``seed``, if given), and the decision
     awaited rebuilt by running on; and whether that run changed nothing but the decision
-    awaited (``_rebuilt``). None if running on fails. (Its origin is made by
-    ``_with_origin`` once it is kept.)"""
+    awaited (``_rebuilt``). None if running on fails, or if the permutation changes what a
+    local of a running procedure was derived from (``DerivedLocals``). (Its origin is made
+    by ``_with_origin`` once it is kept.)"""
     sample = _copy(st, fresh)
     if seed is not None:
         sample.seed = seed
     if mapping:
         relabelling.apply(sample, mapping)
+        if not relabelling.derived.kept_in(sample):
+            return None
     pure = _rebuilt(sample)
     return None if pure is None else (sample, pure)
 

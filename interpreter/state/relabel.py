@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rulelang import boards
 
 from ..model.values import Component, EnumValue, Player, Value
+from .derived import DerivedLocals
 from .hidden import components_in, facts
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ class Relabelling:
                        ((k, [name for name, v in frame.env.items() if type(v) not in scalars and _names_one(v, ids)])
                         for k, frame in enumerate(st.frames)) if names]
         self.history = _naming(st, viewer, ids)
+        self.derived = DerivedLocals(st)   # what a permutation must keep of the locals
 
     def apply(self, sample: State, mapping: Mapping) -> None:
         """Put ``mapping[c]`` where each ``c`` of the mapping was in ``sample`` (a copy of the

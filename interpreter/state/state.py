@@ -312,11 +312,12 @@ class State(Views):
     def move_top(self, source: int, slot: int) -> None:
         """Move the top component of the zone in ``source`` to the top of the zone in
         ``slot``: ``move`` of ``top(zone)``, taken off in place (an empty zone has none)."""
-        zone = self.zones[source]
+        zones = self.zones
+        zone = zones[source]
         if not zone:
             raise RuleError(NOTHING_TO_MOVE)
         component = zone.pop()
-        self.zones[slot].append(component)
+        zones[slot].append(component)
         cid = component.id
         self.component_zone[cid] = slot
         seers = self.game.catalog.zone_seers  # who saw it leave or arrive knows where it is
@@ -327,12 +328,10 @@ class State(Views):
     def move_all(self, source: int, slot: int) -> None:
         """Move every component of the zone in ``source``, bottom first, to the top of the
         zone in ``slot``: the same as ``move`` of each in turn, without a search."""
-        if not self.zones[source]:
+        zones = self.zones
+        moving = zones[source]
+        if not moving:
             return  # nothing moves: nobody learns anything
-        moving = self.zones[source][:]
-        if source != slot:  # (a zone moved onto itself keeps its order)
-            self.zones[slot] += moving
-            self.zones[source].clear()
         seers = self.game.catalog.zone_seers
         seen = seers[source] | seers[slot]
         zone_of, knowledge = self.component_zone, self.component_knowledge
@@ -341,7 +340,10 @@ class State(Views):
             zone_of[cid] = slot
             knowledge[cid] |= seen
         if self.event_log is not None:
-            self.event_log += [("move", c.id, source, slot) for c in moving]
+            self.event_log += [("move", component.id, source, slot) for component in moving]
+        if source != slot:  # (a zone moved onto itself keeps its order)
+            zones[slot] += moving
+            moving.clear()
 
     def shuffled(self, slot: int) -> None:
         """After a shuffle of the zone in ``slot``: only the players who see it in full know
@@ -472,13 +474,9 @@ class State(Views):
             per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
             options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
             action_id = action.id
-            try:   # (one search of the ids: a legal action is among them)
-                at = ids.index(action_id)
-            except ValueError:
-                at = -1
-            if at >= 0:
-                chosen = options[at]
-            else:   # (raised outside the handler: the error has no ValueError as its context)
+            try:   # (one scan of the ids)
+                chosen = options[ids.index(action_id)]
+            except ValueError:   # (_checked raises its error without this one's context)
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
         else:
             player, chosen, action_id = self._checked(action, player)

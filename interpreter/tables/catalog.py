@@ -66,6 +66,7 @@ class Catalog:
         self.players = tuple(Player(i) for i in range(num_players + settings.dummies))
         self.real_players = self.players[:num_players]
         self.holder_base = 1 + len(self.players)  # token holders: 0 the bank, 1.. the seats, then the components
+        self.max_steps = settings.max_steps   # (a host may lower a game's, never raise it)
         self.constants: dict[str, Value] = {}
         self.enums: dict[str, EnumType] = {}
         self.component_types: dict[str, ast.ComponentDecl] = {}

@@ -520,12 +520,14 @@ def once_per_game(fn: Callable[..., Value], args: Sequence[Value]) -> Callable[[
     return call
 
 
-def per_space(fn: Callable[..., Value], args: Sequence[Value], at: int) -> Callable[[State, Value], Value]:
+def per_space(fn: Callable[..., Value], args: Sequence[Value], at: int,
+              free: dict[Space, Value] | None = None) -> Callable[[State, Value], Value]:
     """A call of the builtin ``fn`` (a board query: no state read) whose arguments are the
     constants ``args`` but the one at ``at``, given at each call: for a space, its answer
     computed at the first call with that space in this game and kept (a Game compiles its
     own code); each later call charges the work the first did, and gives the same value.
-    Any other value is passed on to ``fn``, which answers it (or raises) as it always does."""
+    Any other value is passed on to ``fn``, which answers it (or raises) as it always does.
+    The answers that charged no work go to ``free`` too, which the code may read in place."""
     before, after = tuple(args[:at]), tuple(args[at + 1:])
     found: dict[Space, tuple[Value, int]] = {}
 
@@ -540,5 +542,7 @@ def per_space(fn: Callable[..., Value], args: Sequence[Value], at: int) -> Calla
         recording = _Recording(st)
         value = fn(recording, *before, varying, *after)  # an error (or too much work) keeps nothing
         found[varying] = (value, recording.work)
+        if free is not None and not recording.work:
+            free[varying] = value
         return value
     return call

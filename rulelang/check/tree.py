@@ -3,7 +3,8 @@ names that nodes and declarations bind."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import fields
 
 from rulelang import ast
@@ -79,3 +80,20 @@ def local_names(decl: ast.Decl) -> set[str]:
         names.update(bound_names(node))
     return names
 
+
+def bound_by_one(params: Iterable[str], body: ast.Block | None) -> frozenset[str]:
+    """The names of a procedure (its parameters ``params``, its ``body``) that one statement
+    binds and nothing else binds or assigns."""
+    counts: Counter[str] = Counter(params)
+    for node in walk(body) if body is not None else ():
+        counts.update(bound_names(node))
+        if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
+            counts[node.target.name] += 2
+    return frozenset(name for name, count in counts.items() if count == 1 and name not in params)
+
+
+def names_bound_once(params: tuple[str, ...], body: ast.Block | None) -> frozenset[str]:
+    """The names of a procedure or phase (its parameters ``params``, its ``body``) that one
+    'let' binds and nothing else binds or assigns."""
+    lets = {node.name for node in walk(body) if isinstance(node, ast.Let)} if body is not None else set()
+    return bound_by_one(params, body) & lets

@@ -1,0 +1,42 @@
+"""The rounds of a compiled 'for' charged at once, where nothing in its body counts a step.
+
+A round of a loop written as Python counts a step in place (``ProcedureWriter.step``): past
+``max_steps`` it fails with E603 at the loop. A loop whose body counts no step of its own (no
+loop, no call of a procedure or of a function of the ruleset) and cannot leave before its last
+round (no 'break', no 'return') reads ``st.rounds`` only in those tests; when all its rounds
+fit within the budget, no round can fail, so they are charged together before the first one
+and each round only tests a flag. Otherwise each round counts its step as before: the same
+count, and E603 at the same round, at every budget.
+"""
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import get_args
+
+from rulelang import ast
+from rulelang.check.tree import walk
+
+# The statements a body charged at once may hold: none counts a step, none leaves the loop.
+_COUNTING_NO_STEP = (ast.Block, ast.Let, ast.Assign, ast.If, ast.Move, ast.Gain, ast.Pay, ast.Log, ast.Reveal,
+                     ast.Continue)
+_STATEMENTS = (*get_args(ast.Stmt), ast.Option)
+
+
+def charged_at_once(body: ast.Block, functions: Collection[str]) -> bool:
+    """Whether every round of a loop of ``body`` may be charged before the first: it holds only
+    statements that count no step and run to their end, and calls none of ``functions`` (the
+    ruleset's, which count a step each)."""
+    for node in walk(body):
+        if isinstance(node, _STATEMENTS) and not isinstance(node, _COUNTING_NO_STEP):
+            return False
+        if isinstance(node, ast.Call) and node.function in functions:
+            return False
+    return True
+
+
+def charge_lines(items: str, flag: str) -> list[str]:
+    """The lines before such a loop over the list ``items``: ``flag`` set where all its rounds
+    fit within the budget, and then those rounds counted."""
+    return [f"{flag} = st.rounds + len({items}) <= st.max_steps",
+            f"if {flag}:",
+            f"    st.rounds += len({items})"]

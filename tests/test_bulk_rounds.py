@@ -1,0 +1,122 @@
+"""The rounds of a compiled 'for' whose body counts no step charged at once where they all fit
+within the budget (compiler/bulk_rounds.py): the same states, work and step-budget errors, at
+the same spans, as each round counting its own step, at every budget; and a global variable
+written in place where no events are kept (ProcedureWriter.global_write), as set_global writes it;
+a loop whose body reads no environment leaves its last item there once, as each round did."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import played_to_the_end
+
+import rulelang
+from rulelang.interpreter.compiler import procedures
+
+RULES = """\
+game "B" { players 1  max_steps STEPS }
+component card { rank: int } shown as "{rank}"
+deck cards: card in draw = [card(rank: r) for r in 1..9]
+zone draw: card visible count
+zone table: card visible all
+player zone hand: card visible all
+var total: int = 0
+var kept: list[int] = []
+
+function twice(n: int) -> int = n * 2
+
+procedure deal(n: int) {
+  for i in 1..n {
+    for p in players {
+      move top(draw) to p.hand
+    }
+  }
+}
+
+procedure tally() {
+  for c in players[0].hand {
+    let r = c.rank
+    if r > 4 { total += r } else { kept = kept + [r] }
+  }
+  for c in players[0].hand {
+    if c.rank == 3 { break }
+    total += 1
+  }
+  for c in players[0].hand {
+    total += twice(c.rank)
+  }
+}
+
+phase play {
+  call deal(3)
+  for k in [1, 2] {
+    choose c in players[0].hand by players[0]
+    move c to table
+    for d in players[0].hand { total += d.rank }
+    for e in [1, 2, 3] { for f in [e] { total += f } }
+  }
+  call tally()
+  end game
+}
+"""
+
+
+def _outcome(steps: int) -> tuple[object, ...]:
+    return played_to_the_end(rulelang.load(RULES.replace("STEPS", str(steps))))
+
+
+def test_rounds_charged_at_once_give_what_each_round_counted_gives_at_every_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code = rulelang.load(RULES.replace("STEPS", "1000")).generated_code()
+    # The inner loop of deal, the first of tally, the two after the choice (some written both
+    # in a procedure's function and in place); not the loops that hold a loop, a 'break' or a
+    # call of a function.
+    assert code.count(" <= st.max_steps\n") == 6
+    least = next(steps for steps in range(1, 500) if not isinstance(_outcome(steps)[0], str))
+    budgets = range(1, least + 2)
+    at_once = [_outcome(steps) for steps in budgets]
+    monkeypatch.setattr(procedures, "charged_at_once", lambda body, functions: False)
+    assert " <= st.max_steps\n" not in rulelang.load(RULES.replace("STEPS", "1000")).generated_code()
+    assert at_once == [_outcome(steps) for steps in budgets]
+    lines = {outcome[1].line for outcome in at_once if isinstance(outcome[0], str)}
+    assert lines >= {14, 21, 40}   # (the budget runs out inside loops charged at once too)
+
+
+def _played(rules: str, events: bool) -> tuple[object, ...]:
+    state = rulelang.load(rules).new_initial_state(events=events)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions(0)[-1], player=0)
+    return state.to_json(), state.events() if events else None
+
+
+def test_a_global_written_in_place_gives_the_states_and_events_of_set_global(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = RULES.replace("STEPS", "1000")   # (total and kept: globals written in loops, paused or not)
+    code = rulelang.load(rules).generated_code()
+    assert re.search(r"if st\.event_log is None:\n +st\.global_values\[_k\d+\] = ", code)
+    in_place = [_played(rules, events) for events in (False, True)]
+    monkeypatch.setattr(procedures.ProcedureWriter, "global_write", lambda self, indent, name, new, span:
+                        self.emit(indent, f"_set_global(st, {name}, {new})", span))
+    assert not re.search(r"st\.global_values\[_k\d+\] = ", rulelang.load(rules).generated_code())
+    assert in_place == [_played(rules, events) for events in (False, True)]
+    assert any(event["type"] == "set" for event in in_place[1][1])   # (the events of the writes kept)
+
+
+def _states(rules: str) -> list[object]:
+    state = rulelang.load(rules).new_initial_state()
+    seen = [state.to_json()]
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions(0)[-1], player=0)
+        seen.append(state.to_json())
+    return seen
+
+
+def test_a_loop_that_reads_no_environment_leaves_its_last_item_there_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = RULES.replace("STEPS", "1000")
+    code = rulelang.load(rules).generated_code()
+    assert re.search(r"\n( +)if _s\d+:\n\1    env\[_k\d+\] = _l\d+\n", code)   # (for d in players[0].hand)
+    once = _states(rules)
+    assert once[1]["frames"][0]["env"]["d"] == {"component": 7}   # (the saved state holds it at the pause)
+    monkeypatch.setattr(procedures, "_READS_THE_FRAME", re.compile(""))   # (each round writes it)
+    assert not re.search(r"\n( +)if _s\d+:\n\1    env\[", rulelang.load(rules).generated_code())
+    assert once == _states(rules)

@@ -1,0 +1,190 @@
+"""What the code of a procedure's statements reads once: a comprehension reads the tables of
+its items, and the variables of known owners bound outside it, before its loops
+(compiler/comprehensions.py); a block of statements of a procedure that may pause keeps each
+of its 'let' locals that nothing else binds in a Python local too, read by its later
+statements with what its value is known to be (procedures.py); what a list built by the
+text holds is known through ``[]``, items of one kind and comprehensions (results.py), and
+so is a function's value that is always a list (integers.py). Each against the general
+path: the same states, work, errors and spans, at every step budget."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import worked_states
+
+import rulelang
+from rulelang.errors import RulesRuntimeError
+from rulelang.interpreter.compiler import codegen, lower
+
+RULES = """\
+game "R" { players 2  max_steps STEPS }
+component card { rank: int }
+zone pile: card visible all
+zone table: card visible all
+player zone hand: card visible owner
+deck cards: card in pile = [card(rank: k) for k in 1..10]
+player var seat: int = 0
+component var mark: int = 0
+var out: list[int] = []
+
+function pairs(p: player) -> list[list[card]] =
+  if size(p.hand) == 0 then [] else [[c, m] for c in p.hand for m in table if c.rank + m.rank > 6]
+function weight(ps: list[list[card]]) -> int = sum(pl[0].rank * pl[1].rank for pl in ps)
+function options(p: player) -> list[string] = (if size(p.hand) > 1 then ["mark"] else []) + ["pass"]
+
+setup {
+  for p in players {
+    p.seat = player_number(p)
+  }
+}
+
+procedure turn(p: player) {
+  move top(pile) to p.hand
+  let ps = pairs(p)
+  let mine = [c for c in p.hand if c.mark == p.seat]
+  let offered = options(p) + ["stop"]
+  let shown = offered + ["help"]
+  out = out + [weight(ps), size(mine), size(shown)]
+  choose what in offered by p prompt "{p}: what now"
+  if what == "mark" {
+    choose c in p.hand by p prompt "{p}: the card to mark"
+    c.mark = p.seat
+    let kept = [x for x in p.hand if x.mark == p.seat]
+    out = out + [kept[0].rank, kept[size(kept) - 1].rank]
+  }
+  if size(pile) > 0 {
+    move top(pile) to table
+  }
+}
+
+phase play {
+  for p in players {
+    if size(pile) > 0 {
+      call turn(p)
+    }
+  }
+  if size(pile) == 0 {
+    end game
+  }
+  next play
+}
+"""
+
+
+def _game(steps: int = 100_000) -> rulelang.Game:
+    return rulelang.load(RULES.replace("STEPS", str(steps)))
+
+
+def _general(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table read where it is used, every 'let' of a block read from the environment."""
+    def in_place(module, scope, names, element, loops):
+        tables, scope.tables = scope.tables or {}, None
+        for table, local in tables.items():
+            element = re.sub(rf"\b{local}\b", table, element)
+            loops = [re.sub(rf"\b{local}\b", table, loop) for loop in loops]
+        return element, loops
+    monkeypatch.setattr(codegen, "read_before", in_place)
+    monkeypatch.setattr(lower, "names_bound_once", lambda params, body: frozenset())
+
+
+def test_the_code_reads_once_what_it_can_and_checks_nothing_it_knows():
+    listing = _game().generated_code()
+    # p.seat and c.mark's table read once: before the comprehension's loops, or (the value of a
+    # 'let': ProcedureWriter.expr_once) before the statement
+    assert re.search(r"for _h\d+ in \(st\.player_values\[_k\d+\]\[_l\d+\.index\],\)", listing) \
+        or re.search(r"_t\d+ = st\.player_values\[_k\d+\]\n", listing)
+    assert re.search(r"for _t\d+ in \(st\.component_values\[_k\d+\],\)", listing) \
+        or re.search(r"_t\d+ = st\.component_values\[_k\d+\]\n", listing)
+    assert re.search(r"_l\d+ = _fn\d+\(st, env\[_k\d+\]\)\n\s+env\[_k\d+\] = _l\d+", listing)   # ps, kept
+    assert "<checks 'ps' of weight>" not in listing   # pairs(p) is certainly a list of lists of components
+    assert re.search(r"st\.component_values\[_k\d+\]\[_t\d+\.id\] = _t\d+\n", listing)   # c.mark = p.seat: an int
+    assert "_plus(" not in listing   # options(p) is certainly a list: joined as one
+    (options,) = [unit for unit in re.split(r"\n(?=def )", listing) if "# function at line 14," in unit]
+    assert "_concat(" not in options and ") + (" in options   # (two short lists: joined in place)
+    assert re.search(r"_l\d+ = \(_fn\d+\(st, env\[_k\d+\]\) \+ \(_k\d+, \)\)", listing)   # options(p) + ["stop"]
+    assert re.search(r"_l\d+ = \(_l\d+ \+ \(_k\d+, \)\)", listing)   # offered, of 3 items at most, + ["help"]
+    assert re.search(r"\(_l\d+\[_k\d+\] if _k\d+ < len\(_l\d+\) else _k\d+\(_l\d+, _k\d+\)\)", listing) \
+        or re.search(r"\(_l\d+ or _k\d+\(0\)\)\[0\]", listing)   # kept[0], in place (the first item: fields.no_item)
+    (weight,) = [unit for unit in re.split(r"\n(?=def )", listing) if "# function at line 13," in unit]
+    assert "_index(" not in weight and "type(_v" not in weight   # pl, an item of a held list of lists: one
+
+
+def test_random_games_leave_the_same_states_and_work_as_the_general_path(monkeypatch):
+    fast = [worked_states(_game(), seed) for seed in range(12)]
+    _general(monkeypatch)
+    assert "for _h" not in _game().generated_code()
+    assert fast == [worked_states(_game(), seed) for seed in range(12)]
+
+
+def _outcome(steps: int) -> tuple[object, ...]:
+    """What the first game (seed 3) with ``steps`` as its budget gives: its end, or its error."""
+    try:
+        return tuple(map(str, worked_states(_game(steps), 3)[-1]))
+    except RulesRuntimeError as error:
+        d = error.diagnostic
+        return d.code, d.message, d.span.line, d.span.column
+
+
+def test_the_step_budget_stops_at_the_same_statement_as_the_general_path(monkeypatch):
+    budgets = range(1, 90)
+    fast = [_outcome(steps) for steps in budgets]
+    _general(monkeypatch)
+    assert fast == [_outcome(steps) for steps in budgets]
+    stops = {outcome[2] for outcome in fast if outcome[0] == "E603"}
+    assert len(stops) > 3 and any(outcome[0] != "E603" for outcome in fast)   # (stopped in several statements)
+
+
+def test_an_item_past_the_end_is_the_rules_error_at_its_span():
+    broken = RULES.replace("kept[size(kept) - 1].rank", "kept[size(kept)].rank")
+    game = rulelang.load(broken.replace("STEPS", "100000"))
+    with pytest.raises(RulesRuntimeError) as caught:
+        for seed in range(20):
+            worked_states(game, seed)
+    d = caught.value.diagnostic
+    assert "out of range" in d.message and d.span.line == broken.splitlines().index(
+        "    out = out + [kept[0].rank, kept[size(kept)].rank]") + 1
+
+
+UPDATES = """\
+game "U" { players 1 }
+var out: list[int] = []
+procedure count(n: int) {
+  let total = n
+  total += 1
+  total -= 3
+  let xs = [n, 2]
+  if 2 in xs {
+    total += 10
+  }
+  out = out + [total]
+  if n > 1000 {
+    choose k in [1, 2] by players[0]
+  }
+}
+phase p {
+  call count(START)
+  end game
+}
+"""
+
+
+def _updates(start: str) -> object:
+    try:
+        return rulelang.load(UPDATES.replace("START", start)).new_initial_state().to_json()["globals"]["out"]
+    except RulesRuntimeError as error:
+        return error.diagnostic.code, error.diagnostic.span.line, error.diagnostic.message
+
+
+def test_a_local_added_to_in_place_gives_the_same_values_and_errors(monkeypatch):
+    from rulelang.interpreter.compiler import procedures
+    listing = rulelang.load(UPDATES.replace("START", "5")).generated_code()
+    assert re.search(r"if type\(_l\d+\) is int and _k\d+ <= _l\d+ <= _k\d+:\n\s+_l\d+ = _l\d+ \+ _k\d+", listing)
+    starts = ["5", "2000", "922337203685477580 * 10 + 7", "-922337203685477580 * 10 - 5"]
+    fast = [_updates(start) for start in starts]
+    assert fast[:2] == [[13], [2008]] and fast[2][:2] == ("E602", 5) and "too large" in fast[2][2]
+    assert re.search(r"\(_k\d+ in \((_l\d+) if type\(\1\) is tuple and len\(\1\) <= 64 else _as_list\(st, \1\)\)\)",
+                     listing)   # (a list read at no cost: as it is where short)
+    monkeypatch.setattr(procedures, "integer_bound", lambda cat, node, scope: None)
+    assert "_updated(_l" in rulelang.load(UPDATES.replace("START", "5")).generated_code()
+    assert fast == [_updates(start) for start in starts]
