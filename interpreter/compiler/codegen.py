@@ -33,16 +33,7 @@ from ..tables.declared import SUPPLY, Declared, global_promise
 from .aggregates import aggregate
 from .callgraph import depth_free
 from .comprehensions import read_before
-from .fields import (
-    end_index,
-    field_class,
-    field_everywhere,
-    field_of,
-    no_item,
-    only_field,
-    space_attributes,
-    zone_item,
-)
+from .fields import end_index, field_class, field_everywhere, field_of, no_item, only_field, space_attributes, zone_item
 from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
 from .kinds import KindKnowledge
 from .known import known_query, per_space

@@ -339,7 +339,11 @@ class ProcedureWriter:
 
     def global_write(self, indent: int, name: str, new: str, span: Span) -> None:
         """The global variable ``name`` (a constant) set to ``new``: its table written in place
-        where no events are kept, else by ``effects.set_global``, which keeps one."""
+        where no events are kept, else by ``effects.set_global``, which keeps one (a value
+        computed by more than a name, first into a local: written once)."""
+        if not CHEAP.match(new):
+            value, new = new, self.module.fresh("_t")
+            self.emit(indent, f"{new} = {value}", span)
         for line in ("if st.event_log is None:", f"    st.global_values[{name}] = {new}",
                      "else:", f"    _set_global(st, {name}, {new})"):
             self.emit(indent, line, span)
