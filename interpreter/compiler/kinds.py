@@ -77,7 +77,7 @@ class KindKnowledge:
                 return items[0], items[1] - 1
             return self.entry_kind(node, scope) or self._zone_item_kind(node, scope)
         if isinstance(node, ast.IfExpr):
-            return self.either_list(node.then, node.otherwise, scope) or self._same_kind(node, scope)
+            return self.either_list(node.then, node.otherwise, scope, lists_only=False)
         return known_kind(promise_of(cat, node, scope)) or self._built_kind(node, scope)   # (results.py)
 
     def map_read(self, node: ast.Index, scope: Scope) -> Declared | None:
@@ -96,20 +96,20 @@ class KindKnowledge:
         promise = promise_of(self.cat, node.target, scope)
         return known_kind(promise.item) if promise is not None and promise.cls is dict else None
 
-    def either_list(self, first: ast.Expr, second: ast.Expr, scope: Scope) -> tuple[type, int] | None:
+    def either_list(self, first: ast.Expr, second: ast.Expr, scope: Scope,
+                    lists_only: bool = True) -> tuple[type, int] | None:
         """The kind of a list that is one of (or joins) ``first`` and ``second``: theirs where
-        both have one, or one has and the other is ``[]`` (a list of no items is a list of any)."""
+        both have one, or one has and the other is ``[]`` (a list of no items is a list of any);
+        unless ``lists_only``, also the kind of both, a player, space or component. Each side's
+        kind is asked once (nested ifs and joins stay linear in the text)."""
         if _empty(first):
             first, second = second, first
         kind = self.items_kind(first, scope)
-        if kind is None or kind[1] < 1:
+        if kind is None:
             return None
-        return kind if _empty(second) or kind == self.items_kind(second, scope) else None
-
-    def _same_kind(self, node: ast.IfExpr, scope: Scope) -> tuple[type, int] | None:
-        """The kind of both values of ``node``, a player, space or component (no list)."""
-        then = self.items_kind(node.then, scope)
-        return then if then is not None and then == self.items_kind(node.otherwise, scope) else None
+        if _empty(second):
+            return kind if kind[1] >= 1 else None
+        return kind if (kind[1] >= 1 or not lists_only) and kind == self.items_kind(second, scope) else None
 
     def _zone_item_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         """(Component, 0) if ``node`` is ``z[i]`` of a zone ``z`` and an integer ``i`` proven
