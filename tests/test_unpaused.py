@@ -169,3 +169,25 @@ def test_a_procedure_that_returns_no_value_takes_its_frame_off_in_place(tmp_path
     game = rulelang.load(path)
     listing = code(game)
     assert "_frames.pop()   # (State.pop(None) in place)" in listing and "st.pop(None)" in listing
+
+
+def test_the_setups_end_starts_the_first_phase_with_its_event(tmp_path: Path) -> None:
+    """The setup's end is State.pop, which records the first phase's start: never taken off in
+    place (the setup's code is named 'setup', its frame '$setup')."""
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent('''\
+        game "S" { players 2 }
+        var n: int = 0
+        setup {
+          for p in players { choose k in [1, 2] by p  n += k }
+        }
+        phase play {
+          choose k in [1, 2] by players[0]
+          end game
+        }
+    '''), encoding="utf-8")
+    state = rulelang.load(path).new_initial_state(events=True)
+    for _ in range(2):   # (the setup's two choices: its resumable code ends with the second)
+        assert "phase" not in [event["type"] for event in state.events()]
+        state.apply_action(state.legal_actions()[0])
+    assert [event["type"] for event in state.events()][-1] == "phase"

@@ -64,8 +64,9 @@ def write_run(code: Code, module: Module) -> None:
 def _returned(name: str) -> list[str]:
     """The lines that return from the procedure ``name`` at its end: ``State.pop(None)``, in
     place where it only takes the frame off (another is under it, waiting for no value; the
-    setup's end, which starts the first phase, calls it)."""
-    if name == "$setup":
+    setup's end, which starts the first phase, calls it: its code is named ``setup``, a
+    procedure of that name, if any, takes the general path too)."""
+    if name == "setup":
         return ["            st.pop(None)"]
     return ["            _frames = st.frames",
             "            if len(_frames) > 1 and _frames[-1].ret is None:",
