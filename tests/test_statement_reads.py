@@ -188,3 +188,36 @@ def test_a_local_added_to_in_place_gives_the_same_values_and_errors(monkeypatch)
     monkeypatch.setattr(procedures, "integer_bound", lambda cat, node, scope: None)
     assert "_updated(_l" in rulelang.load(UPDATES.replace("START", "5")).generated_code()
     assert fast == [_updates(start) for start in starts]
+
+
+def _python_comprehensions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 'let' of a comprehension written as the Python comprehension of its expression."""
+    from rulelang.interpreter.compiler import procedures
+    monkeypatch.setattr(procedures, "listed_once", lambda writer, node, indent, span: None)
+
+
+def test_a_let_of_a_comprehension_runs_as_loops_as_the_python_comprehension_does(monkeypatch):
+    listing = _game().generated_code()
+    assert re.search(r"(_a\d+) = \[\]\n(\s+)for _v\d+ in \w+\(st, .*\):\n\2    if .*:\n\2        \1\.append\(",
+                     listing)   # mine, kept: no function made and called
+    broken = RULES.replace("let mine = [c for c", "let mine = [[c][c.rank] for c")
+    fast = ([worked_states(_game(), seed) for seed in range(6)], [_outcome(steps) for steps in range(1, 90)],
+            _outcome_of(broken))
+    _python_comprehensions(monkeypatch)
+    assert not re.search(r"_a\d+ = \[\]", _game().generated_code())
+    assert fast == ([worked_states(_game(), seed) for seed in range(6)], [_outcome(steps) for steps in range(1, 90)],
+                    _outcome_of(broken))
+    assert fast[2][0] == "E602" and fast[2][2] == broken.splitlines().index(
+        "  let mine = [[c][c.rank] for c in p.hand if c.mark == p.seat]") + 1
+
+
+def _outcome_of(rules: str) -> tuple[object, ...]:
+    """The error of the first of ten games of ``rules`` that has one (none: ())."""
+    game = rulelang.load(rules.replace("STEPS", "100000"))
+    try:
+        for seed in range(10):
+            worked_states(game, seed)
+    except RulesRuntimeError as error:
+        d = error.diagnostic
+        return d.code, d.message, d.span.line, d.span.column
+    return ()

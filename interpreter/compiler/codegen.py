@@ -390,6 +390,12 @@ class ExpressionWriter(KindKnowledge):
         """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
         pair): each source's items charged (``_items``); several clauses counted (``_Visits``).
         ``bounds`` receives the bound of the element if it is a proven integer (integers.py)."""
+        element, loops = self.listing_parts(clauses, parts, scope, brackets, bounds)
+        return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
+
+    def listing_parts(self, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...], scope: Scope,
+                      brackets: str = "[]", bounds: list[int | None] | None = None) -> tuple[str, list[str]]:
+        """The element and the clauses (``for ...``, ``if ...``) of ``listing``."""
         saved, own_tables = dict(scope.python), scope.tables is None and brackets == "[]"
         if own_tables:   # (the tables it reads, read once before its loops: comprehensions.py)
             scope.tables = {}
@@ -418,7 +424,7 @@ class ExpressionWriter(KindKnowledge):
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
         if own_tables:
             element, loops = read_before(self.module, scope, names, element, loops)
-        return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
+        return element, loops
 
     def _items_of(self, source: ast.Expr, scope: Scope) -> str:
         """What gives the items of ``source`` to a comprehension: a zone's read in place."""

@@ -9,9 +9,16 @@ once instead of once an item."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+from rulelang import ast
+from rulelang.diagnostics import Span
 
 from .module import Module
 from .scope import Scope
+
+if TYPE_CHECKING:
+    from .procedures import ProcedureWriter
 
 _OWNED_READ = re.compile(r"(_t\d+\[(\w+|env\[\w+\])\.(?:id|index)(?: \+ _k\d+)?\])")
 """A read of a variable of a player, space or component from a table (``Scope.tables``):
@@ -41,6 +48,27 @@ def read_before(module: Module, scope: Scope, names: list[str], element: str, lo
     before = [f"for {local} in ({table},)" for table, local in hoisted.items()]
     before += [f"for {local} in ({_inline(read, tables, hoisted)},)" for read, local in reads.items()]
     return element, [*before, *loops]
+
+
+def listed_once(writer: ProcedureWriter, node: ast.Expr, indent: int, span: Span) -> str | None:
+    """A list comprehension ``node`` of a procedure's statement (None: another expression)
+    written as statements, each line at ``span``: the clauses of the Python comprehension
+    ``writer.expr_once`` writes as nested loops and tests, in their order (the same items
+    charged, the same errors), its items appended to a list, with no function made and
+    called to run them; the tuple of the list, returned."""
+    if not isinstance(node, ast.Comprehension):
+        return None
+    scope = writer.scope()
+    scope.tables = {}
+    element, loops = writer.compiler.writer.listing_parts(node.clauses, (node.element,), scope)
+    for line in scope.table_reads(""):
+        writer.emit(indent, line, span)
+    listed = writer.module.fresh("_a")
+    writer.emit(indent, f"{listed} = []", span)
+    for depth, clause in enumerate(loops):
+        writer.emit(indent + depth, f"{clause}:", span)
+    writer.emit(indent + len(loops), f"{listed}.append({element})", span)
+    return f"tuple({listed})"
 
 
 def _inline(text: str, tables: dict[str, str], hoisted: dict[str, str]) -> str:

@@ -32,6 +32,7 @@ from ..tables.declared import SUPPLY, Declared
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH, MAX_INT
 from .bulk_rounds import charge_lines, charged_at_once
+from .comprehensions import listed_once
 from .integers import integer_bound, is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
 from .logs import kept_line, shows_short
@@ -261,7 +262,8 @@ class ProcedureWriter:
         c.renames, self.held_locals = saved, held
 
     def _Let(self, node: ast.Let, indent: int) -> None:
-        value, facts = self.expr_once(node.value, indent, node.span), self.let_facts(node)
+        value = listed_once(self, node.value, indent, node.span)
+        value, facts = value or self.expr_once(node.value, indent, node.span), self.let_facts(node)
         if self.in_env:   # (a local of a procedure that may pause: held across pauses, held.py)
             self.compiler.hold_let(node, self.scope())
         local = self.local(self.compiler.bind_let(node.name, node.span))
