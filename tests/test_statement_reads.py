@@ -190,34 +190,47 @@ def test_a_local_added_to_in_place_gives_the_same_values_and_errors(monkeypatch)
     assert fast == [_updates(start) for start in starts]
 
 
+LISTED = RULES.replace("  let offered = options(p)", """\
+  let total = sum(c.rank for c in p.hand if c.mark == 0)
+  for c in sorted(c for c in p.hand by c.rank) {
+    out = out + [total + c.rank]
+  }
+  let offered = options(p)""")
+
+
 def _python_comprehensions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A 'let' of a comprehension written as the Python comprehension of its expression."""
+    """A statement's value written with the Python comprehension of its expression."""
     from rulelang.interpreter.compiler import procedures
-    monkeypatch.setattr(procedures, "listed_once", lambda writer, node, indent, span: None)
+    monkeypatch.setattr(procedures, "listed_once", lambda writer, node, indent, span, scope: None)
 
 
-def test_a_let_of_a_comprehension_runs_as_loops_as_the_python_comprehension_does(monkeypatch):
-    listing = _game().generated_code()
+def _listed_runs(rules: str) -> tuple[object, ...]:
+    """Six games of ``rules``, and the first game's end or error at each budget up to 90."""
+    runs = [worked_states(rulelang.load(rules.replace("STEPS", "100000")), seed) for seed in range(6)]
+    return runs, [_outcome_of(rules.replace("STEPS", str(steps)), 1) for steps in range(1, 90)]
+
+
+def test_a_statement_computing_a_comprehension_first_runs_it_as_loops(monkeypatch):
+    listing = rulelang.load(LISTED.replace("STEPS", "100000")).generated_code()
     assert re.search(r"(_a\d+) = \[\]\n(\s+)for _v\d+ in \w+\(st, .*\):\n\2    if .*:\n\2        \1\.append\(",
                      listing)   # mine, kept: no function made and called
-    broken = RULES.replace("let mine = [c for c", "let mine = [[c][c.rank] for c")
-    fast = ([worked_states(_game(), seed) for seed in range(6)], [_outcome(steps) for steps in range(1, 90)],
-            _outcome_of(broken))
+    assert re.search(r"_l\d+ = sum\(_a\d+\)", listing) and re.search(r"_in_order_by\(_a\d+, False\)", listing)
+    broken = LISTED.replace("let mine = [c for c", "let mine = [[c][c.rank] for c")
+    fast = (_listed_runs(LISTED), _outcome_of(broken))
     _python_comprehensions(monkeypatch)
-    assert not re.search(r"_a\d+ = \[\]", _game().generated_code())
-    assert fast == ([worked_states(_game(), seed) for seed in range(6)], [_outcome(steps) for steps in range(1, 90)],
-                    _outcome_of(broken))
-    assert fast[2][0] == "E602" and fast[2][2] == broken.splitlines().index(
+    assert not re.search(r"_a\d+ = \[\]", rulelang.load(LISTED.replace("STEPS", "100000")).generated_code())
+    assert fast == (_listed_runs(LISTED), _outcome_of(broken))
+    assert fast[1][0] == "E602" and fast[1][2] == broken.splitlines().index(
         "  let mine = [[c][c.rank] for c in p.hand if c.mark == p.seat]") + 1
+    assert len({outcome[2] for outcome in fast[0][1] if outcome and outcome[0] == "E603"}) > 3
 
 
-def _outcome_of(rules: str) -> tuple[object, ...]:
-    """The error of the first of ten games of ``rules`` that has one (none: ())."""
+def _outcome_of(rules: str, games: int = 10) -> tuple[object, ...]:
+    """The error of the first of ``games`` games of ``rules`` that has one (none: its end)."""
     game = rulelang.load(rules.replace("STEPS", "100000"))
     try:
-        for seed in range(10):
-            worked_states(game, seed)
+        ends = [worked_states(game, seed)[-1] for seed in range(games)]
     except RulesRuntimeError as error:
         d = error.diagnostic
         return d.code, d.message, d.span.line, d.span.column
-    return ()
+    return tuple(map(str, ends))

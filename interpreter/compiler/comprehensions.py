@@ -12,18 +12,24 @@ import re
 from typing import TYPE_CHECKING
 
 from rulelang import ast
+from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
 from .module import Module
 from .scope import Scope
 
 if TYPE_CHECKING:
+    from .codegen import ExpressionWriter
     from .procedures import ProcedureWriter
 
 _OWNED_READ = re.compile(r"(_t\d+\[(\w+|env\[\w+\])\.(?:id|index)(?: \+ _k\d+)?\])")
 """A read of a variable of a player, space or component from a table (``Scope.tables``):
 the read, and whose it is (a Python local, or a held parameter in the environment: one
 the scope knows the kind of is always bound)."""
+
+_CLOSED = r"(?:\)|, (?:True|False)| or \(None,\))*"
+"""What may follow the list a statement's value computes first, in calls that close on it
+(``listed_once``): no other value, so nothing is computed before the list."""
 
 
 def read_before(module: Module, scope: Scope, names: list[str], element: str, loops: list[str]
@@ -50,25 +56,48 @@ def read_before(module: Module, scope: Scope, names: list[str], element: str, lo
     return element, [*before, *loops]
 
 
-def listed_once(writer: ProcedureWriter, node: ast.Expr, indent: int, span: Span) -> str | None:
-    """A list comprehension ``node`` of a procedure's statement (None: another expression)
-    written as statements, each line at ``span``: the clauses of the Python comprehension
-    ``writer.expr_once`` writes as nested loops and tests, in their order (the same items
-    charged, the same errors), its items appended to a list, with no function made and
-    called to run them; the tuple of the list, returned."""
-    if not isinstance(node, ast.Comprehension):
+def listed_once(writer: ProcedureWriter, node: ast.Expr, indent: int, span: Span, scope: Scope) -> str | None:
+    """``node``, the value of a procedure's statement (in ``scope``), whose Python
+    comprehension would be computed first (a list comprehension, an aggregate of a
+    generator: ``tuple([...])``, ``sum([...])``, ``_as_list(st, _in_order_by([...], False))``)
+    with that comprehension written as statements, each line at ``span``: its clauses as
+    nested loops and tests, in their order (the same items charged, the same errors), its
+    items appended to a list, with no function made and called to run them (None: another
+    expression)."""
+    if not any(isinstance(n, (ast.Comprehension, ast.Generator)) for n in walk(node)):
         return None
-    scope = writer.scope()
-    scope.tables = {}
-    element, loops = writer.compiler.writer.listing_parts(node.clauses, (node.element,), scope)
+    expressions, lifted = writer.compiler.writer, list[tuple[str, str, list[str]]]()
+    expressions.lifted = lifted
+    try:
+        text = expressions.write(node, scope)
+    finally:
+        expressions.lifted = None
+    if not lifted or not re.fullmatch(rf"(?:[\w.]+\((?:st, )?)*{lifted[0][0]}{_CLOSED}", text):
+        scope.tables = {}   # (written again, as a whole)
+        return None
+    listed, element, loops = lifted[0]
     for line in scope.table_reads(""):
         writer.emit(indent, line, span)
-    listed = writer.module.fresh("_a")
     writer.emit(indent, f"{listed} = []", span)
     for depth, clause in enumerate(loops):
         writer.emit(indent + depth, f"{clause}:", span)
     writer.emit(indent + len(loops), f"{listed}.append({element})", span)
-    return f"tuple({listed})"
+    return text
+
+
+def lifted_listing(writer: ExpressionWriter, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...],
+                   scope: Scope, bounds: list[int | None] | None) -> str | None:
+    """The list the first comprehension ``writer`` writes while it lifts them
+    (``listed_once``) is in, its clauses and element kept for the lines before it (None: not
+    lifting, or not the first)."""
+    lifted = writer.lifted
+    if lifted is None or lifted:
+        return None
+    writer.lifted = None   # (a comprehension inside it: as it is)
+    element, loops = writer.listing_parts(clauses, parts, scope, "[]", bounds)
+    lifted.append((writer.module.fresh("_a"), element, loops))
+    writer.lifted = lifted
+    return lifted[0][0]
 
 
 def _inline(text: str, tables: dict[str, str], hoisted: dict[str, str]) -> str:

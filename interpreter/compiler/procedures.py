@@ -230,6 +230,8 @@ class ProcedureWriter:
         scope = self.scope() if scope is None else scope
         if any(isinstance(n, (ast.Comprehension, ast.Generator)) for n in walk(node)):
             scope.tables = {}
+            if (listed := listed_once(self, node, indent, span, scope)) is not None:
+                return listed
         text = self.compiler.writer.write(node, scope)
         for line in scope.table_reads(""):
             self.emit(indent, line, span)
@@ -262,8 +264,7 @@ class ProcedureWriter:
         c.renames, self.held_locals = saved, held
 
     def _Let(self, node: ast.Let, indent: int) -> None:
-        value = listed_once(self, node.value, indent, node.span)
-        value, facts = value or self.expr_once(node.value, indent, node.span), self.let_facts(node)
+        value, facts = self.expr_once(node.value, indent, node.span), self.let_facts(node)
         if self.in_env:   # (a local of a procedure that may pause: held across pauses, held.py)
             self.compiler.hold_let(node, self.scope())
         local = self.local(self.compiler.bind_let(node.name, node.span))
