@@ -193,15 +193,20 @@ def test_a_local_added_to_in_place_gives_the_same_values_and_errors(monkeypatch)
 LISTED = RULES.replace("  let offered = options(p)", """\
   let total = sum(c.rank for c in p.hand if c.mark == 0)
   for c in sorted(c for c in p.hand by c.rank) {
-    out = out + [total + c.rank]
+    out = out + [total + c.rank, if enough(p) then 1 else 0]
   }
-  let offered = options(p)""")
+  let offered = options(p)""").replace("\nsetup {", """
+function enough(p: player) -> bool = size(p.hand) == 1 or sum(c.rank * c.rank for c in p.hand) > 40
+
+setup {""")
 
 
 def _python_comprehensions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A statement's value written with the Python comprehension of its expression."""
-    from rulelang.interpreter.compiler import procedures
+    """A statement's value, and a function's, written with the Python comprehension of its
+    expression."""
+    from rulelang.interpreter.compiler import loops, procedures
     monkeypatch.setattr(procedures, "listed_once", lambda writer, node, indent, span, scope: None)
+    monkeypatch.setattr(loops, "lifted", lambda writer, node, scope: None)
 
 
 def _listed_runs(rules: str) -> tuple[object, ...]:
@@ -215,6 +220,7 @@ def test_a_statement_computing_a_comprehension_first_runs_it_as_loops(monkeypatc
     assert re.search(r"(_a\d+) = \[\]\n(\s+)for _v\d+ in \w+\(st, .*\):\n\2    if .*:\n\2        \1\.append\(",
                      listing)   # mine, kept: no function made and called
     assert re.search(r"_l\d+ = sum\(_a\d+\)", listing) and re.search(r"_in_order_by\(_a\d+, False\)", listing)
+    assert re.search(r"(_e\d+) = .*\n    if \1:\n        return \1\n    _a\d+ = \[\]\n", listing)   # enough(p)
     broken = LISTED.replace("let mine = [c for c", "let mine = [[c][c.rank] for c")
     fast = (_listed_runs(LISTED), _outcome_of(broken))
     _python_comprehensions(monkeypatch)

@@ -57,32 +57,58 @@ def read_before(module: Module, scope: Scope, names: list[str], element: str, lo
 
 
 def listed_once(writer: ProcedureWriter, node: ast.Expr, indent: int, span: Span, scope: Scope) -> str | None:
-    """``node``, the value of a procedure's statement (in ``scope``), whose Python
-    comprehension would be computed first (a list comprehension, an aggregate of a
-    generator: ``tuple([...])``, ``sum([...])``, ``_as_list(st, _in_order_by([...], False))``)
-    with that comprehension written as statements, each line at ``span``: its clauses as
-    nested loops and tests, in their order (the same items charged, the same errors), its
-    items appended to a list, with no function made and called to run them (None: another
-    expression)."""
-    if not any(isinstance(n, (ast.Comprehension, ast.Generator)) for n in walk(node)):
+    """``node``, the value of a procedure's statement (in ``scope``), with the comprehension
+    it computes first written before it (``lifted``), each line at ``span`` (None: not one)."""
+    found = lifted(writer.compiler.writer, node, scope)
+    if found is None:
+        scope.tables = {}   # (written again, as a whole)
         return None
-    expressions, lifted = writer.compiler.writer, list[tuple[str, str, list[str]]]()
-    expressions.lifted = lifted
+    for line in [*scope.table_reads(""), *found[1]]:
+        writer.emit(indent, line, span)
+    return found[0]
+
+
+def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple[str, list[str]] | None:
+    """``node`` whose Python comprehension would be computed first (a list comprehension,
+    an aggregate of a generator: ``tuple([...])``, ``_order3(sum([...]), x)``...), written
+    with that comprehension as the lines before it (indented as they nest): its clauses as
+    nested loops and tests, in their order (the same items charged, the same errors), its
+    items appended to a list, with no function made and called to run them. None: not one."""
+    if not has_items(node):
+        return None
+    found = expressions.lifted = list[tuple[str, str, list[str]]]()
     try:
         text = expressions.write(node, scope)
     finally:
         expressions.lifted = None
-    if not lifted or not re.fullmatch(rf"(?:[\w.]+\((?:st, )?)*{lifted[0][0]}{_CLOSED}", text):
-        scope.tables = {}   # (written again, as a whole)
+    if not found or not _computed_first(found[0][0], text):
         return None
-    listed, element, loops = lifted[0]
-    for line in scope.table_reads(""):
-        writer.emit(indent, line, span)
-    writer.emit(indent, f"{listed} = []", span)
-    for depth, clause in enumerate(loops):
-        writer.emit(indent + depth, f"{clause}:", span)
-    writer.emit(indent + len(loops), f"{listed}.append({element})", span)
-    return text
+    listed, element, loops = found[0]
+    lines = [f"{listed} = []", *(f"{'    ' * depth}{clause}:" for depth, clause in enumerate(loops)),
+             f"{'    ' * len(loops)}{listed}.append({element})"]
+    return text, lines
+
+
+def has_items(node: ast.Expr) -> bool:
+    """Whether ``node`` has a comprehension or a generator."""
+    return any(isinstance(n, (ast.Comprehension, ast.Generator)) for n in walk(node))
+
+
+def _computed_first(listed: str, text: str) -> bool:
+    """Whether the list ``listed`` is the first value ``text`` computes: ``text`` calls of
+    names closing on it (``_CLOSED``), or one call whose first argument (through calls of
+    names) it is, its other arguments after it."""
+    if re.fullmatch(rf"(?:[\w.]+\((?:st, )?)*{listed}{_CLOSED}", text):
+        return True
+    start = re.match(rf"(?:[\w.]+\((?:st, )?)+{listed}\b", text)
+    if start is None or "'" in text or '"' in text:
+        return False
+    depth = start.group().count("(")
+    for at in range(start.end(), len(text)):
+        depth += {"(": 1, ")": -1}.get(text[at], 0)
+        if depth == 0:
+            return at == len(text) - 1
+    return False
 
 
 def lifted_listing(writer: ExpressionWriter, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...],
