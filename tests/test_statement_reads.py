@@ -188,3 +188,55 @@ def test_a_local_added_to_in_place_gives_the_same_values_and_errors(monkeypatch)
     monkeypatch.setattr(procedures, "integer_bound", lambda cat, node, scope: None)
     assert "_updated(_l" in rulelang.load(UPDATES.replace("START", "5")).generated_code()
     assert fast == [_updates(start) for start in starts]
+
+
+LISTED = RULES.replace("  let offered = options(p)", """\
+  let total = sum(c.rank for c in p.hand if c.mark == 0)
+  for c in sorted(c for c in p.hand by c.rank) {
+    out = out + [total + c.rank, if enough(p) then 1 else 0]
+  }
+  let offered = options(p)""").replace("\nsetup {", """
+function enough(p: player) -> bool = size(p.hand) == 1 or sum(c.rank * c.rank for c in p.hand) > 40
+
+setup {""")
+
+
+def _python_comprehensions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A statement's value, and a function's, written with the Python comprehension of its
+    expression."""
+    from rulelang.interpreter.compiler import loops, procedures
+    monkeypatch.setattr(procedures, "listed_once", lambda writer, node, indent, span, scope: None)
+    monkeypatch.setattr(loops, "lifted", lambda writer, node, scope: None)
+
+
+def _listed_runs(rules: str) -> tuple[object, ...]:
+    """Six games of ``rules``, and the first game's end or error at each budget up to 90."""
+    runs = [worked_states(rulelang.load(rules.replace("STEPS", "100000")), seed) for seed in range(6)]
+    return runs, [_outcome_of(rules.replace("STEPS", str(steps)), 1) for steps in range(1, 90)]
+
+
+def test_a_statement_computing_a_comprehension_first_runs_it_as_loops(monkeypatch):
+    listing = rulelang.load(LISTED.replace("STEPS", "100000")).generated_code()
+    assert re.search(r"(_a\d+) = \[\]\n(\s+)for _v\d+ in \w+\(st, .*\):\n\2    if .*:\n\2        \1\.append\(",
+                     listing)   # mine, kept: no function made and called
+    assert re.search(r"_l\d+ = sum\(_a\d+\)", listing) and re.search(r"_in_order_by\(_a\d+, False\)", listing)
+    assert re.search(r"(_e\d+) = .*\n    if \1:\n        return \1\n    _a\d+ = \[\]\n", listing)   # enough(p)
+    broken = LISTED.replace("let mine = [c for c", "let mine = [[c][c.rank] for c")
+    fast = (_listed_runs(LISTED), _outcome_of(broken))
+    _python_comprehensions(monkeypatch)
+    assert not re.search(r"_a\d+ = \[\]", rulelang.load(LISTED.replace("STEPS", "100000")).generated_code())
+    assert fast == (_listed_runs(LISTED), _outcome_of(broken))
+    assert fast[1][0] == "E602" and fast[1][2] == broken.splitlines().index(
+        "  let mine = [[c][c.rank] for c in p.hand if c.mark == p.seat]") + 1
+    assert len({outcome[2] for outcome in fast[0][1] if outcome and outcome[0] == "E603"}) > 3
+
+
+def _outcome_of(rules: str, games: int = 10) -> tuple[object, ...]:
+    """The error of the first of ``games`` games of ``rules`` that has one (none: its end)."""
+    game = rulelang.load(rules.replace("STEPS", "100000"))
+    try:
+        ends = [worked_states(game, seed)[-1] for seed in range(games)]
+    except RulesRuntimeError as error:
+        d = error.diagnostic
+        return d.code, d.message, d.span.line, d.span.column
+    return tuple(map(str, ends))

@@ -32,7 +32,7 @@ from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
 from .aggregates import aggregate
 from .callgraph import depth_free
-from .comprehensions import read_before
+from .comprehensions import lifted_listing, read_before
 from .fields import end_index, field_class, field_everywhere, field_of, no_item, only_field, space_attributes, zone_item
 from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
 from .kinds import KindKnowledge
@@ -78,6 +78,7 @@ class ExpressionWriter(KindKnowledge):
         self.held = HeldParameters(catalog, module)   # the parameters whose declared type is held
         self.keys_named: dict[tuple[str, ...], str] = {}  # the constant of each list of keys read
         self.results: dict[str, tuple[type, int] | None] = {}   # function -> the kind of its value (results.py)
+        self.lifted: list[tuple[str, str, list[str]]] | None = None   # (comprehensions.listed_once)
 
     def _built_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         return built_kind(self, node, scope)
@@ -390,6 +391,15 @@ class ExpressionWriter(KindKnowledge):
         """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
         pair): each source's items charged (``_items``); several clauses counted (``_Visits``).
         ``bounds`` receives the bound of the element if it is a proven integer (integers.py)."""
+        lifted = lifted_listing(self, clauses, parts, scope, bounds) if brackets == "[]" else None
+        if lifted is not None:   # (its loops written before the statement: listed_once)
+            return lifted
+        element, loops = self.listing_parts(clauses, parts, scope, brackets, bounds)
+        return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
+
+    def listing_parts(self, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...], scope: Scope,
+                      brackets: str = "[]", bounds: list[int | None] | None = None) -> tuple[str, list[str]]:
+        """The element and the clauses (``for ...``, ``if ...``) of ``listing``."""
         saved, own_tables = dict(scope.python), scope.tables is None and brackets == "[]"
         if own_tables:   # (the tables it reads, read once before its loops: comprehensions.py)
             scope.tables = {}
@@ -418,7 +428,7 @@ class ExpressionWriter(KindKnowledge):
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
         if own_tables:
             element, loops = read_before(self.module, scope, names, element, loops)
-        return f"{brackets[0]}{element} {' '.join(loops)}{brackets[1]}"
+        return element, loops
 
     def _items_of(self, source: ast.Expr, scope: Scope) -> str:
         """What gives the items of ``source`` to a comprehension: a zone's read in place."""

@@ -9,14 +9,27 @@ once instead of once an item."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+from rulelang import ast
+from rulelang.check.tree import walk
+from rulelang.diagnostics import Span
 
 from .module import Module
 from .scope import Scope
+
+if TYPE_CHECKING:
+    from .codegen import ExpressionWriter
+    from .procedures import ProcedureWriter
 
 _OWNED_READ = re.compile(r"(_t\d+\[(\w+|env\[\w+\])\.(?:id|index)(?: \+ _k\d+)?\])")
 """A read of a variable of a player, space or component from a table (``Scope.tables``):
 the read, and whose it is (a Python local, or a held parameter in the environment: one
 the scope knows the kind of is always bound)."""
+
+_CLOSED = r"(?:\)|, (?:True|False)| or \(None,\))*"
+"""What may follow the list a statement's value computes first, in calls that close on it
+(``listed_once``): no other value, so nothing is computed before the list."""
 
 
 def read_before(module: Module, scope: Scope, names: list[str], element: str, loops: list[str]
@@ -41,6 +54,76 @@ def read_before(module: Module, scope: Scope, names: list[str], element: str, lo
     before = [f"for {local} in ({table},)" for table, local in hoisted.items()]
     before += [f"for {local} in ({_inline(read, tables, hoisted)},)" for read, local in reads.items()]
     return element, [*before, *loops]
+
+
+def listed_once(writer: ProcedureWriter, node: ast.Expr, indent: int, span: Span, scope: Scope) -> str | None:
+    """``node``, the value of a procedure's statement (in ``scope``), with the comprehension
+    it computes first written before it (``lifted``), each line at ``span`` (None: not one)."""
+    found = lifted(writer.compiler.writer, node, scope)
+    if found is None:
+        scope.tables = {}   # (written again, as a whole)
+        return None
+    for line in [*scope.table_reads(""), *found[1]]:
+        writer.emit(indent, line, span)
+    return found[0]
+
+
+def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple[str, list[str]] | None:
+    """``node`` whose Python comprehension would be computed first (a list comprehension,
+    an aggregate of a generator: ``tuple([...])``, ``_order3(sum([...]), x)``...), written
+    with that comprehension as the lines before it (indented as they nest): its clauses as
+    nested loops and tests, in their order (the same items charged, the same errors), its
+    items appended to a list, with no function made and called to run them. None: not one."""
+    if not has_items(node):
+        return None
+    found = expressions.lifted = list[tuple[str, str, list[str]]]()
+    try:
+        text = expressions.write(node, scope)
+    finally:
+        expressions.lifted = None
+    if not found or not _computed_first(found[0][0], text):
+        return None
+    listed, element, loops = found[0]
+    lines = [f"{listed} = []", *(f"{'    ' * depth}{clause}:" for depth, clause in enumerate(loops)),
+             f"{'    ' * len(loops)}{listed}.append({element})"]
+    return text, lines
+
+
+def has_items(node: ast.Expr) -> bool:
+    """Whether ``node`` has a comprehension or a generator."""
+    return any(isinstance(n, (ast.Comprehension, ast.Generator)) for n in walk(node))
+
+
+def _computed_first(listed: str, text: str) -> bool:
+    """Whether the list ``listed`` is the first value ``text`` computes: ``text`` calls of
+    names closing on it (``_CLOSED``), or one call whose first argument (through calls of
+    names) it is, its other arguments after it."""
+    if re.fullmatch(rf"(?:[\w.]+\((?:st, )?)*{listed}{_CLOSED}", text):
+        return True
+    start = re.match(rf"(?:[\w.]+\((?:st, )?)+{listed}\b", text)
+    if start is None or "'" in text or '"' in text:
+        return False
+    depth = start.group().count("(")
+    for at in range(start.end(), len(text)):
+        depth += {"(": 1, ")": -1}.get(text[at], 0)
+        if depth == 0:
+            return at == len(text) - 1
+    return False
+
+
+def lifted_listing(writer: ExpressionWriter, clauses: tuple[ast.CompClause, ...], parts: tuple[ast.Expr, ...],
+                   scope: Scope, bounds: list[int | None] | None) -> str | None:
+    """The list the first comprehension ``writer`` writes while it lifts them
+    (``listed_once``) is in, its clauses and element kept for the lines before it (None: not
+    lifting, or not the first)."""
+    lifted = writer.lifted
+    if lifted is None or lifted:
+        return None
+    writer.lifted = None   # (a comprehension inside it: as it is)
+    element, loops = writer.listing_parts(clauses, parts, scope, "[]", bounds)
+    lifted.append((writer.module.fresh("_a"), element, loops))
+    writer.lifted = lifted
+    return lifted[0][0]
 
 
 def _inline(text: str, tables: dict[str, str], hoisted: dict[str, str]) -> str:

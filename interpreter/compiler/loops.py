@@ -19,6 +19,7 @@ from rulelang import ast
 
 from ..tables import runtime
 from ..tables.builtins import FREE_WORK
+from .comprehensions import has_items, lifted
 from .integers import is_tuple
 from .scope import Scope
 
@@ -93,7 +94,12 @@ def _returned(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> list[st
     if _joins_a_comprehension(writer, node, scope):
         assert isinstance(node, ast.BinaryOp)
         return _LoopNest(writer, scope).joined(node)
-    return [f"return {writer.write(node, scope)}"]
+    if isinstance(node, ast.BinaryOp) and node.op in ("and", "or") and has_items(node.right):
+        either = writer.module.fresh("_e")   # (the left one's value, if it decides)
+        return [f"{either} = {writer.write(node.left, scope)}", f"if {'' if node.op == 'or' else 'not '}{either}:",
+                f"    return {either}", *_returned(writer, node.right, scope)]
+    found = lifted(writer, node, scope)   # (a comprehension computed first: before it)
+    return [f"return {writer.write(node, scope)}"] if found is None else [*found[1], f"return {found[0]}"]
 
 
 def _joins_a_comprehension(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:

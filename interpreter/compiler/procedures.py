@@ -32,6 +32,7 @@ from ..tables.declared import SUPPLY, Declared
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH, MAX_INT
 from .bulk_rounds import charge_lines, charged_at_once
+from .comprehensions import has_items, listed_once
 from .integers import integer_bound, is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
 from .logs import kept_line, shows_short
@@ -227,8 +228,10 @@ class ProcedureWriter:
         tables it reads of them (a variable's, a supply's) read once into locals before it
         (``Scope.tables``), written here. Nothing the expression does writes a table."""
         scope = self.scope() if scope is None else scope
-        if any(isinstance(n, (ast.Comprehension, ast.Generator)) for n in walk(node)):
+        if has_items(node):
             scope.tables = {}
+            if (listed := listed_once(self, node, indent, span, scope)) is not None:
+                return listed
         text = self.compiler.writer.write(node, scope)
         for line in scope.table_reads(""):
             self.emit(indent, line, span)

@@ -446,13 +446,20 @@ def in_order(values: Sequence[Any], descending: bool) -> tuple[Value, ...]:
                          fallback=lambda v: sorted(v, key=OrderKey, reverse=descending)))
 
 
+_SECOND = operator.itemgetter(1)
+
+
 def in_order_by(pairs: Sequence[tuple[Any, Any]], descending: bool) -> tuple[Value, ...]:
+    keys = [k for _, k in pairs]
+    if all(type(k) is int for k in keys):   # (integers, not booleans: ordered as by_key orders them, no error)
+        return tuple([e for e, _ in sorted(pairs, key=_SECOND, reverse=descending)])
+
     def by_key(found: Sequence[tuple[Any, Any]]) -> list[Any]:
         return [e for e, _ in sorted(found, key=lambda p: p[1], reverse=descending)]
 
     def by_key_in_rules_order(found: Sequence[tuple[Any, Any]]) -> list[Any]:
         return [e for e, _ in sorted(found, key=lambda p: OrderKey(p[1]), reverse=descending)]
-    return tuple(checked("sorted", by_key, pairs, [k for _, k in pairs], fallback=by_key_in_rules_order))
+    return tuple(checked("sorted", by_key, pairs, keys, fallback=by_key_in_rules_order))
 
 
 def _best_of(pairs: Sequence[tuple[Any, Any]], better: Callable[[Any, Any], bool]) -> Any:
