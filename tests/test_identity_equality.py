@@ -1,5 +1,5 @@
 """``==`` and ``!=`` with a value certainly a player, a space or a component (or none) written
-as Python's ``is`` (codegen._by_identity): such values are equal only to themselves, so the
+as Python's ``is`` (kinds.by_identity): such values are equal only to themselves, so the
 same results as the comparison called."""
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_comparisons_with_players_and_spaces_by_identity_give_the_same_games(mon
     code = rulelang.load(RULES).generated_code()
     assert len(re.findall(r"\]\) is (not )?(_l|env)|_l\d+ is not \(st", code)) == 4   # (each comparison)
     by_identity = [_played(pick) for pick in range(5)]
-    monkeypatch.setattr(codegen, "_by_identity", lambda cat, node, scope: False)
+    monkeypatch.setattr(codegen, "by_identity", lambda cat, node, scope: False)
     assert len(re.findall(r"\]\) (==|!=) (_l|env)|_l\d+ != \(st", rulelang.load(RULES).generated_code())) == 4
     assert by_identity == [_played(pick) for pick in range(5)]
     assert len({str(game) for game in by_identity}) > 1

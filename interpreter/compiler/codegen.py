@@ -35,14 +35,14 @@ from .callgraph import depth_free
 from .comprehensions import lifted_listing, read_before
 from .fields import end_index, field_class, field_everywhere, field_of, no_item, only_field, space_attributes, zone_item
 from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
-from .kinds import KindKnowledge
+from .kinds import KindKnowledge, by_identity
 from .known import known_query, per_space
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
 from .moves import top_in_place
 from .options import written_out
 from .results import built_kind
-from .scope import IDENTICAL_WHEN_EQUAL, NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
+from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
 from .searches import search_in_place
 from .tokens import TOKEN_COUNTS, TokenWriter
 
@@ -251,7 +251,7 @@ class ExpressionWriter(KindKnowledge):
             return f"({a} {op} {b})"
         if op in ("==", "!=") and isinstance(node.right, ast.Literal) and node.right.value is None:
             return f"({a} is None)" if op == "==" else f"({a} is not None)"
-        if op in ("==", "!=") and any(_by_identity(self.cat, side, scope) for side in (node.left, node.right)):
+        if op in ("==", "!=") and any(by_identity(self.cat, side, scope) for side in (node.left, node.right)):
             return f"({a} is {b})" if op == "==" else f"({a} is not {b})"
         if op in ("==", "!="):
             return f"({a} {op} {b})"
@@ -594,10 +594,3 @@ def _dispatch(readers: dict[type, Callable[[State, Any], Value]], name: str) -> 
 def _where(node: ast.Node) -> str:
     return f"line {node.span.line}, column {node.span.column}"
 
-
-def _by_identity(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
-    """Whether ``node`` is certainly a player, a space or a component (or none): each equal
-    only to itself, and no value's own equality says it equals one, so ``==`` with it is ``is``
-    (no comparison called)."""
-    promise = promise_of(cat, node, scope)
-    return promise is not None and promise.cls in IDENTICAL_WHEN_EQUAL

@@ -12,7 +12,7 @@ from ..tables.attributes import PlayerZone, attribute_readers
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared
 from .integers import integer_bound, is_constant, items_bound
-from .scope import Scope, known_kind, promise_of, value_kind
+from .scope import IDENTICAL_WHEN_EQUAL, Scope, known_kind, promise_of, value_kind
 
 
 class KindKnowledge:
@@ -141,3 +141,11 @@ _BOARD_QUERY_KINDS = {"spaces": 1, "neighbors": 1, "within": 1, "ahead": 1, "beh
                       "largest_region": 1, "lines": 2}
 """Board queries whose result is always a list of spaces (1), or of lists of spaces (2):
 builtins.py returns the board's own tuples of spaces (rulelang.boards), or raises."""
+
+
+def by_identity(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
+    """Whether ``node`` is certainly a player, a space or a component (or none): each equal
+    only to itself, and no value's own equality says it equals one, so ``==`` with it is ``is``
+    (no comparison called)."""
+    promise = promise_of(cat, node, scope)
+    return promise is not None and promise.cls in IDENTICAL_WHEN_EQUAL

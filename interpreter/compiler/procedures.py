@@ -40,7 +40,7 @@ from .module import CHEAP, Inline
 from .moves import move_lines
 from .scope import Scope, known_kind, promise_of
 from .tokens import TokenWriter
-from .writes import owned_write
+from .writes import global_lines, owned_write
 
 if TYPE_CHECKING:
     from .lower import Compiler
@@ -341,14 +341,7 @@ class ProcedureWriter:
         return self.compiler.writer.certainly_of(node, text, scope, promise)
 
     def global_write(self, indent: int, name: str, new: str, span: Span) -> None:
-        """The global variable ``name`` (a constant) set to ``new``: its table written in place
-        where no events are kept, else by ``effects.set_global``, which keeps one (a value
-        computed by more than a name, first into a local: written once)."""
-        if not CHEAP.match(new):
-            value, new = new, self.module.fresh("_t")
-            self.emit(indent, f"{new} = {value}", span)
-        for line in ("if st.event_log is None:", f"    st.global_values[{name}] = {new}",
-                     "else:", f"    _set_global(st, {name}, {new})"):
+        for line in global_lines(self.module, name, new):   # (writes.py)
             self.emit(indent, line, span)
 
     def _known_kind(self, node: ast.Expr, text: str) -> type | None:

@@ -17,7 +17,7 @@ from rulelang.boards import Space
 
 from ..model.values import Component, Player
 from ..tables.attributes import OwnedVariable
-from .module import KIND_NAMES
+from .module import CHEAP, KIND_NAMES, Module
 
 if TYPE_CHECKING:
     from .codegen import ExpressionWriter
@@ -55,3 +55,15 @@ def owned_write(writer: ExpressionWriter, variable: OwnedVariable, owner: str, v
         written = [f"    {values} = {table}", f"    {new} = _updated({values}[{place}], {value}, {op})",
                    f"    {values}[{place}] = {checked}"]
     return [f"if {' and '.join(tests)}:", *written, "else:", f"    {called}"]
+
+
+def global_lines(module: Module, name: str, new: str) -> list[str]:
+    """The global variable ``name`` (a constant) set to ``new``: its table written in place
+    where no events are kept, else by ``effects.set_global``, which keeps one (a value
+    computed by more than a name, first into a local: written once)."""
+    lines = []
+    if not CHEAP.match(new):
+        value, new = new, module.fresh("_t")
+        lines.append(f"{new} = {value}")
+    return [*lines, "if st.event_log is None:", f"    st.global_values[{name}] = {new}",
+            "else:", f"    _set_global(st, {name}, {new})"]
