@@ -15,11 +15,10 @@ from .module import Module
 _CALL = re.compile(r"\b(_fn\d+)\(st, (_v\d+)\)")
 """A call of a function of the rules that needs no depth, of one local."""
 
-_BEFORE = re.compile(r"(?:(?:st\.\w+|_k\d+)\[|\(|\w+\((?:st, )?|sum\(_a\d+\), )*")
+_BEFORE = re.compile(r"(?:(?:st\.\w+|_k\d+)\[|\(|\w+\((?:st, )?)*")
 """What an element may compute before the call: tables of the state or constants not yet
 read (subscripts not closed), calls not yet made (their first argument the call): nothing
-that fails or charges; or the sum of a list already made (``aggregates``: of integers it
-cannot overflow), which cannot fail or charge either."""
+that fails or charges."""
 
 _SMALL = re.compile(r"def (\w+)\(st, (_v\d+)\):  # [^\n]*\n"
                     r"    _w = st\.work \+ (\d+)\n    st\.work = _w\n"

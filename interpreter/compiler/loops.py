@@ -101,10 +101,7 @@ def _returned(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> list[st
         return [*before, f"{either} = {left}", f"if {'' if node.op == 'or' else 'not '}{either}:",
                 f"    return {either}", *_returned(writer, node.right, scope)]
     found = lifted(writer, node, scope)   # (a comprehension computed first: before it)
-    if found is None:
-        return [f"return {writer.write(node, scope)}"]
-    before, value = in_place(writer.module, found[0])   # (after the list, a small call in place)
-    return [*found[1], *before, f"return {value}"]
+    return [f"return {writer.write(node, scope)}"] if found is None else [*found[1], f"return {found[0]}"]
 
 
 def _joins_a_comprehension(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
