@@ -240,24 +240,3 @@ def _outcome_of(rules: str, games: int = 10) -> tuple[object, ...]:
         d = error.diagnostic
         return d.code, d.message, d.span.line, d.span.column
     return tuple(map(str, ends))
-
-
-CALLED = LISTED.replace("if enough(p) then 1 else 0", "if heavy(p, c.rank) then 1 else 0").replace("\nsetup {", """
-function twice(k: int) -> int = if k > 4 then 2 else 1
-function heavy(p: player, k: int) -> bool = twice(k) < 1 or sum(twice(k) + c.rank for c in p.hand) > 12
-
-setup {""")
-
-
-def test_a_small_function_called_for_each_item_is_written_in_place(monkeypatch):
-    from rulelang.interpreter.compiler import comprehensions, loops
-    listing = rulelang.load(CALLED.replace("STEPS", "100000")).generated_code()
-    assert re.search(r"(_w\d+) = st\.work \+ 4\n\s+st\.work = \1\n\s+if \1 > st\.max_steps:\n\s+st\.charge\(0\)\n"
-                     r"\s+(_c\d+) = .*\n\s+_a\d+\.append\(_plus\(st, \2, ", listing)
-    assert re.search(r"(_c\d+) = .*\n    (_e\d+) = _order0\(\1, _k\d+\)\n    if \2:", listing)   # (the or)
-    fast = _listed_runs(CALLED)
-    for module in (comprehensions, loops):   # (the calls made)
-        monkeypatch.setattr(module, "in_place", lambda module, element: ([], element))
-    assert not re.search(r"_c\d+ = ", rulelang.load(CALLED.replace("STEPS", "100000")).generated_code())
-    assert fast == _listed_runs(CALLED)
-    assert len({outcome[2] for outcome in fast[1] if outcome and outcome[0] == "E603"}) > 3

@@ -19,7 +19,6 @@ from rulelang import ast
 
 from ..tables import runtime
 from ..tables.builtins import FREE_WORK
-from .calls_in_place import in_place
 from .comprehensions import has_items, lifted
 from .integers import is_tuple
 from .scope import Scope
@@ -96,9 +95,8 @@ def _returned(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> list[st
         assert isinstance(node, ast.BinaryOp)
         return _LoopNest(writer, scope).joined(node)
     if isinstance(node, ast.BinaryOp) and node.op in ("and", "or") and has_items(node.right):
-        either = writer.module.fresh("_e")   # (the left one's value, if it decides; a small call in place)
-        before, left = in_place(writer.module, writer.write(node.left, scope))
-        return [*before, f"{either} = {left}", f"if {'' if node.op == 'or' else 'not '}{either}:",
+        either = writer.module.fresh("_e")   # (the left one's value, if it decides)
+        return [f"{either} = {writer.write(node.left, scope)}", f"if {'' if node.op == 'or' else 'not '}{either}:",
                 f"    return {either}", *_returned(writer, node.right, scope)]
     found = lifted(writer, node, scope)   # (a comprehension computed first: before it)
     return [f"return {writer.write(node, scope)}"] if found is None else [*found[1], f"return {found[0]}"]
