@@ -248,6 +248,13 @@ class ProcedureWriter:
         return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None"),
                      self.known)
 
+    def learnt_scope(self) -> Scope:
+        """``scope``, knowing the held parameters and locals of the running code as writing an
+        expression learns them (``HeldParameters.learn_running``)."""
+        scope = self.scope()
+        self.compiler.writer.held.learn_running(scope)
+        return scope
+
     def constant(self, value: object) -> str:
         return self.module.constant(value)
 
@@ -283,8 +290,7 @@ class ProcedureWriter:
         """What the local of ``node`` certainly holds, if no other statement binds it (lets.py)."""
         if node.name not in self.once:
             return None
-        scope = self.scope()
-        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as writing the value did)
+        scope = self.learnt_scope()
         return facts_of(self.compiler.writer, node.value, scope)
 
     def _Assign(self, node: ast.Assign, indent: int) -> None:
@@ -336,8 +342,7 @@ class ProcedureWriter:
 
     def _proven(self, node: ast.Expr, text: str, promise: Declared) -> bool:
         """Whether the value of ``node`` (written ``text``) is certainly of type ``promise``."""
-        scope = self.scope()
-        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as an expression learns them)
+        scope = self.learnt_scope()
         return self.compiler.writer.certainly_of(node, text, scope, promise)
 
     def global_write(self, indent: int, name: str, new: str, span: Span) -> None:
@@ -347,8 +352,7 @@ class ProcedureWriter:
     def _known_kind(self, node: ast.Expr, text: str) -> type | None:
         """The class of what ``node`` (written ``text``) certainly is, a player, a space or a
         component (not a list of them); else None."""
-        scope = self.scope()
-        self.compiler.writer.held.learn_running(scope)   # (the held parameters, as an expression learns them)
+        scope = self.learnt_scope()
         known = scope.kinds.get(text) or known_kind(promise_of(self.cat, node, scope))
         return known[0] if known is not None and known[1] == 0 else None
 
@@ -406,8 +410,7 @@ class ProcedureWriter:
         """``as_list`` of ``node``, the source of a loop (computed once: ``expr_once``):
         itself where it is a short list (a literal, ``players``...), or a list the text
         proves, read at no cost, when short (as_list's own test: a long one is charged)."""
-        scope = self.scope()
-        self.compiler.writer.held.learn_running(scope)
+        scope = self.learnt_scope()
         source = self.expr_once(node, indent, span, scope)
         if short_list(self.cat, node, scope):
             return source
@@ -421,8 +424,7 @@ class ProcedureWriter:
         the body binds no variable of that name (so it holds the item throughout)."""
         if _rebound(node):
             return
-        scope, writer = self.scope(), self.compiler.writer
-        writer.held.learn_running(scope)   # (as writing an expression would)
+        scope, writer = self.learnt_scope(), self.compiler.writer
         writer.bind_item_kind(var, node.source, scope)
         kind, bound = scope.kinds.get(var), scope.integers.get(var)
         if kind is not None or bound is not None:
@@ -453,8 +455,7 @@ class ProcedureWriter:
 
     def _certain_class(self, node: ast.Expr) -> type | None:
         """ZoneRef or Component, if ``node`` is certainly a zone or a component; else None."""
-        scope, writer = self.scope(), self.compiler.writer
-        writer.held.learn_running(scope)
+        scope, writer = self.learnt_scope(), self.compiler.writer
         if writer.zone_read(node, scope):
             return ZoneRef
         return Component if writer.items_kind(node, scope) == (Component, 0) else None
@@ -464,8 +465,7 @@ class ProcedureWriter:
         variable = self.compiler.supply_variable(name, span)
         if variable is None:
             return self.constant(name)
-        scope = self.scope()
-        self.compiler.writer.held.learn_running(scope)
+        scope = self.learnt_scope()
         return self.tokens.supply_named(self.expr(variable), name, promise_of(self.cat, variable, scope) == SUPPLY)
 
     def _Gain(self, node: ast.Gain, indent: int) -> None:
@@ -552,8 +552,7 @@ class ProcedureWriter:
     def _shown_short(self, node: ast.Expr) -> bool:
         """Whether the value of ``node`` certainly shows within the room a log template
         gives each value (``shows_short``)."""
-        scope = self.scope()
-        self.compiler.writer.held.learn_running(scope)
+        scope = self.learnt_scope()
         return shows_short(self.compiler.writer, node, scope)
 
     def _Reveal(self, node: ast.Reveal, indent: int) -> None:
