@@ -83,8 +83,8 @@ class Compiler:
         self.block_writer = ProcedureWriter(self, self.never_pausing, in_env=True)
         # The names of the procedure being lowered that one statement alone binds, and the
         # locals its code holds to their type across pauses (held.py), into its ``Code.held``.
-        self.once: frozenset[str] = frozenset()
-        self.held_locals: dict[str, Declared] | None = None
+        self.bound_alone: frozenset[str] = frozenset()
+        self.held_types: dict[str, Declared] | None = None
         self.choices = ChoiceLowering(self)   # the statements that ask a player (choices.py)
         self.chance = ChanceLowering(self)     # and those that draw (chance.py)
 
@@ -125,9 +125,9 @@ class Compiler:
         decl = self.cat.procedures.get(name) if params else None   # its parameters held to their types
         self.writer.held.enter(decl, lambda param: f"env[{self.module.constant(param)}]")
         self.block_writer.once = names_bound_once(params, body)   # (its lets read in place: procedures.py)
-        self.once, self.held_locals = bound_by_one(params, body), code.held
+        self.bound_alone, self.held_types = bound_by_one(params, body), code.held
         self.block(body, code)
-        self.once, self.held_locals = frozenset(), None
+        self.bound_alone, self.held_types = frozenset(), None
         self.writer.held.enter(None, str)
         self._thread()
         write_run(code, self.module)
@@ -213,15 +213,15 @@ class Compiler:
     def hold(self, name: str, promise: Declared | None) -> None:
         """Hold the local ``name``, which one statement alone binds, to ``promise`` from
         here on (held.py): its code reads it as the type promises, a saved frame is checked."""
-        if promise is None or name not in self.once or self.held_locals is None:
+        if promise is None or name not in self.bound_alone or self.held_types is None:
             return
-        self.held_locals[name] = promise
+        self.held_types[name] = promise
         self.writer.held.hold(name, f"env[{self.module.constant(name)}]", promise)
 
     def hold_let(self, node: ast.Let, scope: Scope) -> None:
         """Hold the local of ``node`` to what the text proves of its value, read in ``scope``,
         if no other statement binds it."""
-        if node.name in self.once and self.held_locals is not None:
+        if node.name in self.bound_alone and self.held_types is not None:
             self.writer.held.learn_running(scope)
             self.hold(node.name, let_promise(facts_of(self.writer, node.value, scope)))
 
