@@ -88,6 +88,7 @@ _CODES = [
     Code("E503", "extension-cycle", "Variant files extend each other in a cycle."),
     Code("E504", "redeclared-without-override", "A variant redeclares a part of its base without 'override'."),
     Code("E505", "several-bases", "A ruleset extends more than one base."),
+    Code("E506", "extension-too-deep", "A chain of 'extends' stands on more bases than the limit (64)."),
     # Loading and running.
     Code("E601", "bad-player-count", "The number of players is outside the ruleset's range."),
     Code("E602", "runtime-error", "The rules did something impossible while running."),
