@@ -24,6 +24,7 @@ from rulelang.check.tree import bound_names, walk
 from rulelang.diagnostics import Diagnostic, Span, errors_in
 from rulelang.errors import BUG_HINT, RulesetError
 from rulelang.files import real_path
+from rulelang.memory import collector_paused
 
 DataCheck = Callable[[list[ast.Decl], Settings, Path], Iterable[Diagnostic]]
 
@@ -146,6 +147,7 @@ Stage = Callable[[LintContext], Iterable[Diagnostic]]
 STAGES: list[Stage] = [_stage_parse, _stage_check, _stage_shadowing, _stage_unused, _stage_graph, _stage_data]
 
 
+@collector_paused()   # (linear in the file's size: see rulelang/memory.py)
 def lint_text(text: str, path: str = "<text>", data_check: DataCheck | None = None,
               root: str | Path | None = None) -> list[Diagnostic]:
     """Every diagnostic for the ruleset ``text`` (shown as ``path``), sorted by location;
