@@ -75,8 +75,8 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     return [*lines,
             f"{first} type({moved}) is _Component:",
             f"    st.move({moved}, {to_slot})",
-            f"elif type({moved}) is _ZoneRef and len(st.zones[{moved}.slot]) <= {FREE_WORK}:",
-            f"    st.move_all({moved}.slot, {to_slot})",
+            f"elif type({moved}) is _ZoneRef and len(_m_zone := st.zones[{moved}.slot]) <= {FREE_WORK}:",
+            *("    " + line for line in all_moved(f"{moved}.slot", to_slot, module, cat)),
             "else:",
             f"    {general}"]
 
