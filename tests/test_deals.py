@@ -49,6 +49,12 @@ procedure then_choose() {
   move c to table
 }
 
+procedure once_each() {
+  for q in line { move top(pile) to q.hand }
+  choose d in players[0].hand by players[0] prompt "a card"
+  move d to table
+}
+
 phase main {
   call plain()
   call shuffled()
@@ -57,10 +63,11 @@ phase main {
   move c to table
   n = 1
   call then_choose()
+  call once_each()
   end game
 }
 """
-CARDS = 2 * 3 + 3 * 2 + 3 + 2 + 2 * 3 + 3 * 2 + 2 * 3 + 3 + 1 * 3 + 3   # every move above
+CARDS = 2 * 3 + 3 * 2 + 3 + 2 + 2 * 3 + 3 * 2 + 2 * 3 + 3 + 1 * 3 + 3 + 3   # every move above
 
 
 def _game(steps: int = 100_000, cards: int = CARDS) -> rulelang.Game:
@@ -87,6 +94,7 @@ def test_each_deal_is_one_call():
     assert len(re.findall(r"_k\d+\(st, \d+, \[", listing)) >= 10   # (each deal, in each way a procedure runs)
     assert re.search(r"_k\d+\(st, \d+, _sl\d+\)", listing)   # (each player's two in turn: dealt one by one)
     assert f"{DEALT} of a round" in listing
+    assert re.search(r"env = \{\}\n(.*\n)*.*except NameError", listing)   # (a procedure's env made where it pauses)
 
 
 def test_random_games_leave_the_same_states_work_and_events_as_the_loops(monkeypatch):
