@@ -1,0 +1,163 @@
+"""The operations of a resumable function (resumable.py) as blocks entered at their first.
+
+A resumable function once tested its program counter before every operation, and counted a
+step after each: ``steps += 1; if steps > limit: raise``. Most operations go on to the next
+one, and the function is entered at a few of them only: the start, where the run goes on
+after a pause or a call, and where a jump or a test goes. A block is the run of operations
+from one such entry up to the next entry or to the first operation that may go elsewhere
+(pause, jump, call, or go on to a position known only when it runs); its operations run
+one after the other with no test of the counter between them, and its steps are counted
+together: before the block, ``steps + k > limit`` (its ``k`` operations would pass the
+budget) hands the run to the run loop's ``run_one`` (one operation, as the run loop ran
+them), which then fails at the very operation, count and program counter the operation by
+operation form fails at; else the block runs and ``steps += k`` where its last operation
+counted its step. A position no block starts at (a saved state's, or one that the run goes
+on from only in a rare case) is run by ``run_one`` too, and the function is entered again
+after it. The local ``pc`` is set only where a block ends; ``fr.pc`` where it was written
+before (where something reads it).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulelang.diagnostics import Span
+
+    from ..model.program import Code
+
+__all__ = ["blocks_at", "dispatch", "entries"]
+
+LEAF = 4  # the blocks of a range tested one by one
+FAN = 4  # the ranges under one test of the counter's range, so a jump skips the others
+
+Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
+Block = tuple[int, list[Line]]  # the operation a block starts at, and its lines (from no indent)
+
+COUNTED = ("steps += 1", "if steps > limit:")  # where an operation counts its step (the raise follows)
+_SETS = re.compile(r"(?<![.\w])pc = (.*)$")  # a line that sets the local counter (to what)
+_TO = re.compile(r"(\d+)(?: if .* else (\d+))?")  # ... to a position, or to one of two by a test
+_BOTH = re.compile(r"pc = (\d+) if (.*) else (\d+)")  # (at no indent, its last line) to one of two by a test
+
+
+def split(lines: list[Line]) -> tuple[list[Line], list[Line]]:
+    """The lines of one operation before the count of its step, and those after it."""
+    for n in range(len(lines) - 2):
+        if (lines[n][0], lines[n + 1][0]) == COUNTED:
+            return lines[:n], lines[n + 3:]
+    raise AssertionError("an operation that counts no step")
+
+
+def goes_to(code: Code, at: int, lines: list[Line]) -> set[int] | None:
+    """Where operation ``at`` (its ``lines``) may go on within the function: the positions
+    its lines set the counter to; None where it may pause, end the game or change the
+    running procedures, or goes on to a position known only when it runs."""
+    if at not in code.local:
+        return None
+    found: set[int] = set()
+    for line, _ in split(lines)[0]:
+        sets = _SETS.search(line)
+        if sets is None:
+            continue
+        to = _TO.fullmatch(sets.group(1))
+        if to is None:
+            return None
+        found.update(int(n) for n in to.groups() if n is not None)
+    return found
+
+
+def entries(code: Code, operations: list[list[Line]]) -> set[int]:
+    """The operations the function is entered at: the first; those a jump, a test or a
+    'for' goes to (other than on to the next); the one after an operation that goes on
+    elsewhere than there, or to a position known only when it runs (where a decision goes
+    on, after it or after the jump that follows it: past an 'otherwise', to a menu's
+    option; where a call goes on); every operation that may pause, end the game or change
+    the running procedures (a Python function of its procedure pushes its frame there),
+    and every one the run stops before (``Code.stops``)."""
+    size = len(operations)
+    found = {0, *code.stops, *(at for at in range(size) if at not in code.local)}
+    for at, lines in enumerate(operations):
+        targets = goes_to(code, at, lines)
+        if targets is None or at + 1 not in targets:
+            found.add(at + 1)
+        found.update(target for target in targets or () if target != at + 1)
+    return {at for at in found if 0 <= at < size}
+
+
+def blocks_at(operations: list[list[Line]], code: Code, starts: Collection[int], run_one: str) -> list[Block]:
+    """The block that starts at each of ``starts``: its operations up to the next start,
+    the first that may not go on to the next, or the end; ``run_one`` names the run loop's
+    one operation, which runs a block that would pass the step budget."""
+    found: list[Block] = []
+    for first in sorted(starts):
+        last = first
+        while last + 1 < len(operations) and last + 1 not in starts and last + 1 in (
+                goes_to(code, last, operations[last]) or ()):
+            last += 1
+        found.append((first, _block(operations, first, last, run_one)))
+    return found
+
+
+def _block(operations: list[list[Line]], first: int, last: int, run_one: str) -> list[Line]:
+    """The lines of operations ``first`` to ``last``: one as it is, several with one count
+    of their steps (and ``run_one`` where they would pass the budget). One that goes on
+    elsewhere than the next leaves the block there, its steps counted so far."""
+    if first == last:
+        return operations[first]
+    count = last - first + 1
+    lines: list[Line] = [(f"if steps + {count} > limit:   # (one operation at a time: the budget ends in it)", None),
+                         (f"    fr.pc = {first}", None),
+                         (f"    return {run_one}(st, fr, steps, limit)", None)]
+    for at in range(first, last):
+        head = [(line.replace("fr.pc = pc = ", "pc = "), span) for line, span in split(operations[at])[0]]
+        lines += _going_on(head, at + 1, [f"steps += {at - first + 1}", "continue"])
+    head, tail = split(operations[last])
+    return [*lines, *head, (f"steps += {count}", None), *tail]
+
+
+def _going_on(head: list[Line], following: int, leave: list[str]) -> list[Line]:
+    """The lines ``head`` of an operation that may go on to operation ``following``, as a
+    block runs them: the local ``pc`` set and ``leave`` where they go elsewhere, on to the
+    next at once where they do (the frame's counter is read nowhere before it is written)."""
+    last, span = head[-1]
+    if last == f"pc = {following}":
+        return head[:-1]   # (it always goes on to the next)
+    left = [(f"    {line}", None) for line in leave]
+    both = _BOTH.fullmatch(last)
+    if both is not None and str(following) in (both.group(1), both.group(3)):   # (a test)
+        test, other = (f"if not ({both.group(2)}):", both.group(3)) if both.group(1) == str(following) else (
+            f"if {both.group(2)}:", both.group(1))
+        return [*head[:-1], (test, span), (f"    pc = {other}", span), *left]
+    texts = [line for line, _ in head]
+    otherwise = len(texts) - 1 - texts[::-1].index("else:") if "else:" in texts else 0
+    branch = max((n for n in range(otherwise) if not texts[n].startswith(" ")), default=-1)
+    if otherwise and texts[branch].startswith("if ") and texts[otherwise - 1].startswith("    pc = ") \
+            and texts[-1] == f"    pc = {following}" and all(
+                line.startswith("    ") for line in texts[branch + 1:otherwise] + texts[otherwise + 1:]):
+        return [*head[:otherwise], *left, *((line[4:], span) for line, span in head[otherwise + 1:-1])]  # (a 'for')
+    return [*head, (f"if pc != {following}:", None), *left]
+
+
+def dispatch(found: list[Block], end: int, indent: str) -> list[Line]:
+    """The lines that run the blocks ``found`` (in order of their first operation) from
+    ``pc`` on: a test of the counter's range for each of at most FAN ranges, nested down to
+    LEAF blocks tested one by one (so a block is found in a few tests, and one that goes on
+    to the next finds it at once); ``end``, the operation after the last block. A range's
+    test needs no lower bound: a block that goes back (to a ``pc`` not past it) goes on at
+    the top, so ``pc`` is at least the range's first where it is tested."""
+    if len(found) <= LEAF:
+        lines: list[Line] = []
+        for first, body in found:
+            lines.append((f"{indent}if pc == {first}:", None))
+            lines += [(indent + "    " + line, span) for line, span in body]
+        return lines
+    step = LEAF
+    while step * FAN < len(found):
+        step *= FAN
+    lines = []
+    for low in range(0, len(found), step):   # (a jump back skips the tests of the ranges after it)
+        high = found[low + step][0] if low + step < len(found) else end
+        lines.append((f"{indent}if pc < {high}:", None))
+        lines += dispatch(found[low:low + step], high, indent + "    ")
+    return lines
