@@ -101,7 +101,7 @@ def test_blocks_fail_at_every_budget_where_operations_counted_one_by_one_do(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocks = loaded(tmp_path)
     with monkeypatch.context() as patch:   # (every operation its own block, entered at its start)
-        patch.setattr(resumable, "entries", lambda code, operations: set(range(len(operations))))
+        patch.setattr(resumable, "entries", lambda code, operations: (set(range(len(operations))), set()))
         single = loaded(tmp_path)
     slow = one_by_one(loaded(tmp_path))
     assert re.search(r"steps \+= [3-9]", blocks.generated_code())   # (runs of operations counted at once)
@@ -123,8 +123,8 @@ def test_a_position_no_block_starts_at_runs_as_the_run_loop_runs_it(tmp_path: Pa
     state.apply_action(state.legal_actions(0)[1], player=0)
     frame = state.frames[-1]
     code = game.program.code[frame.name]
-    starts = resumable.entries(code, [resumable._operation(code, at, game.program.generated, True)
-                                      for at in range(len(code.ops))])
+    starts, _ = resumable.entries(code, [resumable._operation(code, at, game.program.generated, True)
+                                         for at in range(len(code.ops))])
     inside = [at for at in range(len(code.ops)) if at not in starts]
     assert inside
     for at in inside:
@@ -151,3 +151,4 @@ def test_the_seed_games_enter_their_functions_at_fewer_operations(name: str, pla
     operations = sum(len(c.ops) for c in game.program.code.values())
     assert len(re.findall(r"if pc == \d+:", code)) < operations
     assert re.search(r"steps \+= [2-9]", code)
+    assert re.search(r"if pc == \d+ or pc == \d+:", code)   # (a pause counted with the block before it)

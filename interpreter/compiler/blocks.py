@@ -33,7 +33,7 @@ LEAF = 4  # the blocks of a range tested one by one
 FAN = 4  # the ranges under one test of the counter's range, so a jump skips the others
 
 Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
-Block = tuple[int, list[Line]]  # the operation a block starts at, and its lines (from no indent)
+Block = tuple[int, "int | None", list[Line]]  # the operations a block starts at (a second: or None), its lines
 
 COUNTED = ("steps += 1", "if steps > limit:")  # where an operation counts its step (the raise follows)
 _SETS = re.compile(r"(?<![.\w])pc = (.*)$")  # a line that sets the local counter (to what)
@@ -67,16 +67,24 @@ def goes_to(code: Code, at: int, lines: list[Line]) -> set[int] | None:
     return found
 
 
-def entries(code: Code, operations: list[list[Line]]) -> set[int]:
-    """The operations the function is entered at: the first; those a jump, a test or a
-    'for' goes to (other than on to the next); the one after an operation that goes on
-    elsewhere than there, or to a position known only when it runs (where a decision goes
-    on, after it or after the jump that follows it: past an 'otherwise', to a menu's
-    option; where a call goes on); every operation that may pause, end the game or change
-    the running procedures (a Python function of its procedure pushes its frame there),
-    and every one the run stops before (``Code.stops``)."""
+def entries(code: Code, operations: list[list[Line]]) -> tuple[set[int], set[int]]:
+    """The operations the function is entered at, and those of them it is entered at only
+    from outside: those the run goes on at within it (``_reached``); every operation that
+    may pause, end the game or change the running procedures (a Python function of its
+    procedure pushes its frame there), and every one the run stops before (``Code.stops``)."""
+    reached = _reached(code, operations)
+    outside = {*code.stops, *(at for at in range(len(operations)) if at not in code.local)}
+    return reached | {at for at in outside if at < len(operations)}, outside - reached
+
+
+def _reached(code: Code, operations: list[list[Line]]) -> set[int]:
+    """The operations the run goes on at other than from the one before: the first; those a
+    jump, a test or a 'for' goes to (other than on to the next); the one after an operation
+    that goes on elsewhere than there, or to a position known only when it runs (where a
+    decision goes on, after it or after the jump that follows it: past an 'otherwise', to
+    a menu's option; where a call goes on)."""
     size = len(operations)
-    found = {0, *code.stops, *(at for at in range(size) if at not in code.local)}
+    found = {0}
     for at, lines in enumerate(operations):
         targets = goes_to(code, at, lines)
         if targets is None or at + 1 not in targets:
@@ -85,18 +93,59 @@ def entries(code: Code, operations: list[list[Line]]) -> set[int]:
     return {at for at in found if 0 <= at < size}
 
 
-def blocks_at(operations: list[list[Line]], code: Code, starts: Collection[int], run_one: str) -> list[Block]:
-    """The block that starts at each of ``starts``: its operations up to the next start,
-    the first that may not go on to the next, or the end; ``run_one`` names the run loop's
-    one operation, which runs a block that would pass the step budget."""
+def blocks_at(operations: list[list[Line]], code: Code, entered: tuple[Collection[int], Collection[int]],
+              run_one: str) -> list[Block]:
+    """The block that starts at each operation ``entered`` at (``entries``): its operations up to the
+    next start, the first that may not go on to the next, or the end; ``run_one`` names the
+    run loop's one operation, which runs a block that would pass the step budget. A start
+    entered only from outside (where the run stops, or a frame is pushed) that the block
+    before goes on to is that block's second entry, its step counted with theirs."""
     found: list[Block] = []
+    starts, outside = entered
     for first in sorted(starts):
         last = first
         while last + 1 < len(operations) and last + 1 not in starts and last + 1 in (
                 goes_to(code, last, operations[last]) or ()):
             last += 1
-        found.append((first, _block(operations, first, last, run_one)))
+        before = found[-1] if found else None
+        if before is not None and before[1] is None and first in outside and first == last and \
+                first in (goes_to(code, first - 1, operations[first - 1]) or ()):
+            found[-1] = (before[0], first, _side_entered(operations, before[0], first, run_one))
+            continue
+        found.append((first, None, _block(operations, first, last, run_one)))
     return found
+
+
+def _side_entered(operations: list[list[Line]], first: int, side: int, run_one: str) -> list[Line]:
+    """The lines of operations ``first`` to ``side``, entered at either end (at ``side``:
+    that operation alone), the steps counted before the last runs (it reads none)."""
+    head, tail = split(operations[side])
+    return [(f"if pc == {first}:", None), *_indented(_run_to(operations, first, side, run_one)),
+            (f"    steps += {side - first + 1}", None), ("else:", None),
+            *_indented(_guarded(1, side, run_one)), ("    steps += 1", None), *head, *tail]
+
+
+def _indented(lines: list[Line]) -> list[Line]:
+    return [(f"    {line}", span) for line, span in lines]
+
+
+def _guarded(count: int, first: int, run_one: str) -> list[Line]:
+    """The test before ``count`` operations from ``first`` on: ``run_one`` runs them where
+    they would pass the step budget."""
+    return [(f"if steps + {count} > limit:   # (one operation at a time: the budget ends in it)", None),
+            (f"    fr.pc = {first}", None),
+            (f"    return {run_one}(st, fr, steps, limit)", None)]
+
+
+def _run_to(operations: list[list[Line]], first: int, last: int, run_one: str) -> list[Line]:
+    """The test of the budget before operations ``first`` to ``last``, then the lines of
+    those before ``last``, each going on to the next (or leaving the block, its steps
+    counted so far)."""
+    lines = _guarded(last - first + 1, first, run_one)
+    for at in range(first, last):
+        head = [(line.replace("fr.pc = pc = ", "pc = "), span) for line, span in split(operations[at])[0]]
+        lines += _going_on(head, at + 1, [f"steps += {at - first + 1}", "continue"])
+    return lines
 
 
 def _block(operations: list[list[Line]], first: int, last: int, run_one: str) -> list[Line]:
@@ -105,15 +154,8 @@ def _block(operations: list[list[Line]], first: int, last: int, run_one: str) ->
     elsewhere than the next leaves the block there, its steps counted so far."""
     if first == last:
         return operations[first]
-    count = last - first + 1
-    lines: list[Line] = [(f"if steps + {count} > limit:   # (one operation at a time: the budget ends in it)", None),
-                         (f"    fr.pc = {first}", None),
-                         (f"    return {run_one}(st, fr, steps, limit)", None)]
-    for at in range(first, last):
-        head = [(line.replace("fr.pc = pc = ", "pc = "), span) for line, span in split(operations[at])[0]]
-        lines += _going_on(head, at + 1, [f"steps += {at - first + 1}", "continue"])
     head, tail = split(operations[last])
-    return [*lines, *head, (f"steps += {count}", None), *tail]
+    return [*_run_to(operations, first, last, run_one), *head, (f"steps += {last - first + 1}", None), *tail]
 
 
 def _going_on(head: list[Line], following: int, leave: list[str]) -> list[Line]:
@@ -148,8 +190,9 @@ def dispatch(found: list[Block], end: int, indent: str) -> list[Line]:
     the top, so ``pc`` is at least the range's first where it is tested."""
     if len(found) <= LEAF:
         lines: list[Line] = []
-        for first, body in found:
-            lines.append((f"{indent}if pc == {first}:", None))
+        for first, side, body in found:
+            tested = f"pc == {first}" if side is None else f"pc == {first} or pc == {side}"
+            lines.append((f"{indent}if {tested}:", None))
             lines += [(indent + "    " + line, span) for line, span in body]
         return lines
     step = LEAF
