@@ -162,16 +162,17 @@ def _going_on(head: list[Line], following: int, leave: list[str]) -> list[Line]:
     """The lines ``head`` of an operation that may go on to operation ``following``, as a
     block runs them: the local ``pc`` set and ``leave`` where they go elsewhere, on to the
     next at once where they do (the frame's counter is read nowhere before it is written)."""
-    last, span = head[-1]
-    if last == f"pc = {following}":
+    if head[-1][0] == f"pc = {following}":
         return head[:-1]   # (it always goes on to the next)
-    left = [(f"    {line}", None) for line in leave]
-    both = _BOTH.fullmatch(last)
-    if both is not None and str(following) in (both.group(1), both.group(3)):   # (a test)
-        test, other = (f"if not ({both.group(2)}):", both.group(3)) if both.group(1) == str(following) else (
-            f"if {both.group(2)}:", both.group(1))
-        return [*head[:-1], (test, span), (f"    pc = {other}", span), *left]
+    left: list[Line] = [(f"    {line}", None) for line in leave]
+    tested = _tested(head[-1], following, left)
+    if tested is not None:   # (a test)
+        return [*head[:-1], *tested]
     texts = [line for line, _ in head]
+    tried = _tested((texts[-3][4:], head[-3][1]), following, left) if len(head) > 3 and texts[-3].startswith(
+        "    pc = ") and texts[-2] == "except KeyError as error:" and texts[-1].startswith("    raise ") else None
+    if tried is not None:   # (a test of names that may have no value: its lines in 'try')
+        return [*head[:-3], *((f"    {line}", line_span) for line, line_span in tried), *head[-2:]]
     otherwise = len(texts) - 1 - texts[::-1].index("else:") if "else:" in texts else 0
     branch = max((n for n in range(otherwise) if not texts[n].startswith(" ")), default=-1)
     if otherwise and texts[branch].startswith("if ") and texts[otherwise - 1].startswith("    pc = ") \
@@ -179,6 +180,17 @@ def _going_on(head: list[Line], following: int, leave: list[str]) -> list[Line]:
                 line.startswith("    ") for line in texts[branch + 1:otherwise] + texts[otherwise + 1:]):
         return [*head[:otherwise], *left, *((line[4:], span) for line, span in head[otherwise + 1:-1])]  # (a 'for')
     return [*head, (f"if pc != {following}:", None), *left]
+
+
+def _tested(line: Line, following: int, left: list[Line]) -> list[Line] | None:
+    """``pc = A if TEST else B``, one of them ``following``, as the lines that go on at once
+    to it or set ``pc`` to the other and ``left`` (None for another line)."""
+    both = _BOTH.fullmatch(line[0])
+    if both is None or str(following) not in (both.group(1), both.group(3)):
+        return None
+    test, other = (f"if not ({both.group(2)}):", both.group(3)) if both.group(1) == str(following) else (
+        f"if {both.group(2)}:", both.group(1))
+    return [(test, line[1]), (f"    pc = {other}", line[1]), *left]
 
 
 def dispatch(found: list[Block], end: int, indent: str) -> list[Line]:
