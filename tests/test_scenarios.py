@@ -168,6 +168,18 @@ def test_a_variant_reuses_its_base_scenarios_except_the_named_ones(tmp_path):
     assert [d.message for d in run_file(unknown).problems] == ["counter.tests has no scenario named 'two points'"]
 
 
+def test_a_reused_scenario_keeps_the_player_count_of_its_own_file(tmp_path):
+    many = COUNTER.replace("players 2", "players 2..4")
+    write(tmp_path, 'players 3\nscenario "the third adds" {\n  play p1 "add one"\n  play p2 "add one"\n'
+                    '  play p3 "add one"\n  expect p3.points == 1\n}\n', rules=many)
+    path = write(tmp_path, 'use "counter.tests"\nscenario "two of them" {\n  expect size(players) == 2\n}\n',
+                 rules=many, name="pair")   # (this file's count: the game's lowest, 2)
+    results = {r.name: (r.passed, r.players) for r in run_file(path).results}
+    assert results == {"the third adds": (True, 3), "two of them": (True, 2)}
+    duel = write(tmp_path, 'use "counter.tests"\n', name="duel")   # (a ruleset of 2 players only: this file's count)
+    assert [(r.name, r.players) for r in run_file(duel).results] == [("the third adds", 2)]
+
+
 def test_chance_outcomes_by_label_and_from_the_seed(tmp_path):
     rules = ('game "Dice" { players 1 }\ndie d6 = 1..6\nvar total: int = 0\n'
              'phase play {\n  let a = roll d6\n  total += a\n  let b = roll d6\n  total += b\n'
