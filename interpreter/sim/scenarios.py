@@ -25,7 +25,7 @@ from rulelang.check.variants import read_source
 from rulelang.diagnostics import Diagnostic, Span, errors_in
 from rulelang.errors import RulelangError, RulesetError
 from rulelang.files import FileAccessError, confined_path
-from rulelang.syntax.parser import parse_tests
+from rulelang.syntax.scenario_blocks import parse_tests_apart
 
 from ..game import Game
 from ..model.program import Expr
@@ -97,11 +97,16 @@ class _Sources:
 
     root: Path
     texts: dict[str, str] = field(default_factory=dict)
+    problems: list[Diagnostic] = field(default_factory=list)   # syntax errors of scenarios left out
 
     def parse(self, path: Path) -> ast.TestsFile:
+        """The test file's AST; a scenario with a syntax error is left out of it, its
+        diagnostics kept in ``problems``."""
         shown = str(path)
         self.texts[shown] = read_source(path, shown, what="test file")
-        return parse_tests(self.texts[shown], shown)
+        tests, problems = parse_tests_apart(self.texts[shown], shown)
+        self.problems += problems
+        return tests
 
     def named(self, name: str, where: Span) -> Path:
         """The file ``name`` written in the file of ``where``, checked to lie in the root;
@@ -164,8 +169,9 @@ def run_file(path: str | Path, root: str | Path | None = None, select: str | Non
         game_path = sources.named(tests.ruleset or path.with_suffix(".rules").name, tests.span)
         declarations, base_dir, shown = _read_ruleset(game_path, sources.root)
     except RulesetError as error:
-        result.problems += error.diagnostics
+        result.problems += sources.problems + error.diagnostics
         return result
+    result.problems += sources.problems
     settings, _ = read_settings(declarations, shown)
     groups: dict[int, list[ast.Scenario]] = {}
     for scenario, own_count in scenarios:
@@ -546,13 +552,16 @@ def _failure(code: str, message: str, step: ast.Step, causes: Sequence[Diagnosti
 
 
 def summary(results: Sequence[FileResult]) -> str:
-    """'85 scenarios: 84 passed, 1 failed (5 files)', with files that could not run."""
+    """'85 scenarios: 84 passed, 1 failed (5 files)', with the files that could not run and
+    those that ran without a scenario of theirs that could not be read."""
     total = sum(len(r.results) for r in results)
     failed = sum(len(r.failed) for r in results)
-    broken = sum(1 for r in results if r.problems)
+    broken = sum(1 for r in results if r.problems and not r.results)
+    partly = sum(1 for r in results if r.problems and r.results)
     files = f"{len(results)} file{'s' if len(results) != 1 else ''}"
     text = f"{total} scenario{'s' if total != 1 else ''}: {total - failed} passed, {failed} failed ({files})"
-    return text + (f"; {broken} file{'s' if broken != 1 else ''} could not run" if broken else "")
+    text += f"; {broken} file{'s' if broken != 1 else ''} could not run" if broken else ""
+    return text + (f"; {partly} file{'s' if partly != 1 else ''} with problems (above)" if partly else "")
 
 
 def diagnostics(results: Sequence[FileResult]) -> Iterator[tuple[FileResult, Diagnostic, str | None]]:
