@@ -243,6 +243,7 @@ def test_simulate_text_table():
     result = run("simulate", TIC_TAC_TOE, "--games", "20", "--seed", "1")
     assert result.exit_code == 0, result.output
     assert "seat" in result.stdout and "mean score" in result.stdout and "20 games" in result.stdout
+    assert re.search(r"length: mean \d\.\d\d decisions \(sd", result.stdout)
 
 
 def test_simulate_counts_unfinished_games(tmp_path):
@@ -251,6 +252,8 @@ def test_simulate_counts_unfinished_games(tmp_path):
                     'phase main { repeat { for p in players { choose x in [1, 2] by p } } }\n')
     data = _deterministic(run("simulate", str(path), "--games", "3", "--format", "json"))
     assert data["unfinished"] == 3 and data["errors"] == {"max_decisions": 3}
+    text = run("simulate", str(path), "--games", "3").stdout
+    assert "length: no game finished;" in text and "mean 0.00" not in text
 
 
 def test_simulate_wrong_player_count_is_a_diagnostic():
