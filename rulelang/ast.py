@@ -293,9 +293,19 @@ class Reveal(Node):
     audience: Expr
 
 
+@node
+class Part(Node):
+    """``part NAME { ... }``: statements that run in place, named so that a variant can
+    replace them alone (``override part PROCEDURE.NAME { ... }``). The front end splices
+    them into their block once variants are merged: no later stage sees a part."""
+    name: str
+    body: Block
+    name_span: Span | None = field(default=None, compare=False, repr=False)
+
+
 Stmt: TypeAlias = (Reveal | Let | Roll | RandomPick | CallLet | Assign | If | For | While | Repeat | Break | Continue
                    | Choose | Menu | Simultaneous | Move | Shuffle | Gain | Pay | CallStmt | Return | Next
-                   | EndGame | Log)
+                   | EndGame | Log | Part)
 
 
 # ---- declarations ----
@@ -444,6 +454,18 @@ class TiebreakDecl(Decl):
 class InvariantDecl(Decl):
     condition: Expr | None = None
     kind = "invariant"
+
+
+@node
+class PartDecl(Decl):
+    """``override part OWNER.PART { ... }``: a variant's new body for the part ``PART`` of
+    the setup, phase or procedure ``OWNER`` (``name`` is ``OWNER.PART``; ``name_span`` the
+    owner's name, ``part_span`` the part's)."""
+    owner: str = ""
+    part: str = ""
+    body: Block | None = None
+    part_span: Span | None = field(default=None, compare=False, repr=False, kw_only=True)
+    kind = "part"
 
 
 D = TypeVar("D", bound=Decl)

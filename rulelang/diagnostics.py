@@ -91,6 +91,7 @@ _CODES = [
     Code("E504", "redeclared-without-override", "A variant redeclares a part of its base without 'override'."),
     Code("E505", "several-bases", "A ruleset extends more than one base."),
     Code("E506", "extension-too-deep", "A chain of 'extends' stands on more bases than the limit (64)."),
+    Code("E507", "duplicate-part", "Two parts of one setup, phase or procedure share a name."),
     # Loading and running.
     Code("E601", "bad-player-count", "The number of players is outside the ruleset's range."),
     Code("E602", "runtime-error", "The rules did something impossible while running."),

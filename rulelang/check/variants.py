@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulelang import ast
+from rulelang.check.part_overrides import check_unique_parts, outside_variant, override_part, splice_bodies
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import RulesetError
 from rulelang.files import MAX_RULESET_BYTES, FileAccessError, confined_path, decode_text, read_confined, real_path
@@ -46,7 +47,15 @@ def read_source(path: Path, shown: str | None = None, code: str = "E001",
 
 def resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = (),
             root: Path | None = None) -> list[ast.Decl]:
-    """The flat list of declarations of ``ruleset`` with every base it extends merged in.
+    """The flat list of declarations of ``ruleset`` with every base it extends merged in,
+    and the parts of each body spliced into their blocks (see ``_resolve`` for the rest)."""
+    return splice_bodies(_resolve(ruleset, base_dir, chain, root))
+
+
+def _resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = (),
+             root: Path | None = None) -> list[ast.Decl]:
+    """The flat list of declarations of ``ruleset`` with every base it extends merged in
+    (parts kept, so that a variant of this file can still name them).
 
     ``base_dir`` is the folder of the file ``ruleset`` was read from; ``root`` (default
     ``base_dir``) the folder that every file it names must lie in. The file names of
@@ -58,7 +67,7 @@ def resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = (),
     extends = ruleset.of_kind(ast.Extends)
     own = _confine_boards([d for d in ruleset.declarations if not isinstance(d, ast.Extends)], base_dir, root)
     if not extends:
-        return _check_no_override(own)
+        return check_unique_parts(_check_no_override(own))
     if len(extends) > 1:
         raise RulesetError([Diagnostic("E505", "a ruleset can extend only one base", extends[1].span)])
     ext = extends[0]
@@ -88,8 +97,8 @@ def resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = (),
         raise RulesetError([Diagnostic("E501", f"the base '{ext.path}' is not a valid ruleset: it has a "
                                                f"syntax error{where}", ext.name_span or ext.span,
                                        hint="lint the base file on its own")]) from None
-    base_decls = resolve(base, base_path.parent, (*chain, str(base_path)), root)
-    return merge(base_decls, own)
+    base_decls = _resolve(base, base_path.parent, (*chain, str(base_path)), root)
+    return check_unique_parts(merge(base_decls, own))
 
 
 def _real(path: Path) -> Path:
@@ -126,8 +135,9 @@ def _key(d: ast.Decl) -> tuple[str, str | None]:
 
 
 def _check_no_override(decls: list[ast.Decl]) -> list[ast.Decl]:
-    problems = [Diagnostic("E502", "'override' needs a base: this file extends nothing", d.span)
-                for d in decls if d.override]
+    problems = [outside_variant(d) if isinstance(d, ast.PartDecl)
+                else Diagnostic("E502", "'override' needs a base: this file extends nothing", d.span)
+                for d in decls if d.override or isinstance(d, ast.PartDecl)]
     if problems:
         raise RulesetError(problems)
     return decls
@@ -140,7 +150,10 @@ def merge(base: list[ast.Decl], variant: list[ast.Decl]) -> list[ast.Decl]:
     problems: list[Diagnostic] = []
     for d in variant:
         key = _key(d)
-        if d.override:
+        if isinstance(d, ast.PartDecl):
+            problem = override_part(merged, d)
+            problems += [problem] if problem is not None else []
+        elif d.override:
             if key not in index:
                 problems.append(Diagnostic("E502", f"'override {d.kind} {d.name}': the base has no such {d.kind}",
                                            d.name_span or d.span))

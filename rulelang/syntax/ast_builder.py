@@ -17,6 +17,7 @@ from lark.tree import Meta
 from rulelang import ast
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import RulesetError
+from rulelang.syntax.parts import splice_parts
 from rulelang.syntax.placeholders import PLACEHOLDER
 from rulelang.syntax.syntax_errors import token_span
 
@@ -193,6 +194,15 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
         return ast.InvariantDecl(self._span(meta), unquote(label), condition=condition,
                                  name_span=self._name_span(label))
 
+    def part_decl(self, meta: Meta, owner: Token, name: Token, body: ast.Block) -> ast.PartDecl:
+        return ast.PartDecl(self._span(meta), f"{owner}.{name}", owner=str(owner), part=str(name), body=body,
+                            name_span=self._name_span(owner), part_span=self._name_span(name))
+
+    def setup_owner(self, meta: Meta) -> Token:
+        """The word ``setup`` where it names the setup as the owner of a part."""
+        return Token("NAME", "setup", line=meta.line, column=meta.column, end_line=meta.end_line,
+                     end_column=meta.end_column)
+
     # ---- scenario test files ----
     def tests_file(self, meta: Meta, *parts: ast.Scenario | ast.Use | tuple[str, object] | None
                    ) -> ast.TestsFile:
@@ -233,7 +243,7 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
         return ast.FromPosition(self._span(meta), unquote(path))
 
     def step_given(self, meta: Meta, body: ast.Block) -> ast.Given:
-        return ast.Given(self._span(meta), body)
+        return ast.Given(self._span(meta), splice_parts(body))   # no variant can reach a part here
 
     def step_play(self, meta: Meta, player: Token | None, *labels: Token | str | None) -> ast.Play:
         *texts, prompt = labels   # the grammar ends the rule with the optional 'prompt "..."'
@@ -374,6 +384,9 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
 
     def reveal_stmt(self, meta: Meta, value: ast.Expr, audience: ast.Expr) -> ast.Reveal:
         return ast.Reveal(self._span(meta), value, audience)
+
+    def part_stmt(self, meta: Meta, name: Token, body: ast.Block) -> ast.Part:
+        return ast.Part(self._span(meta), str(name), body, name_span=self._name_span(name))
 
     # ---- expressions ----
     def if_expr(self, meta: Meta, condition: ast.Expr, then: ast.Expr, otherwise: ast.Expr) -> ast.IfExpr:
