@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from rulelang import ast
 from rulelang.loader import lint_file
-from rulelang.syntax.parser import parse_tests
+from rulelang.syntax.parser import parse, parse_tests
+from rulelang.syntax.parts import parts_in
+
+ROOT = Path(__file__).resolve().parent.parent
 
 BASE = """\
 game "parts" { players 2 }
@@ -68,6 +72,11 @@ def without_parts(text: str) -> str:
     return "".join(out)
 
 
+def code_of(game: rulelang.Game) -> str:
+    """The generated code, without the addresses of the objects it names."""
+    return re.sub(r" at 0x[0-9a-f]+", "", game.generated_code())
+
+
 def write(folder: Path, **files: str) -> None:
     for name, text in files.items():
         (folder / f"{name}.rules").write_text(text, encoding="utf-8")
@@ -84,7 +93,7 @@ def test_a_ruleset_with_parts_compiles_to_the_same_code_as_without(tmp_path: Pat
     assert re.search(r"\bpart\s+\w+\s*\{", without_parts(BASE)) is None
     with_parts = rulelang.load(tmp_path / "base.rules", 2)
     plain = rulelang.load(tmp_path / "plain.rules", 2)
-    assert with_parts.generated_code() == plain.generated_code()
+    assert code_of(with_parts) == code_of(plain)
     assert points(tmp_path / "base.rules") == [2, 2]
 
 
@@ -161,5 +170,26 @@ def test_part_stays_a_name_where_a_statement_cannot_start(tmp_path: Path) -> Non
 def test_a_part_in_a_given_block_is_its_statements() -> None:
     tests = parse_tests('scenario "s" {\n  given { part a { log "x" } }\n}\n', "t.tests")
     given = tests.scenarios[0].steps[0]
-    assert isinstance(given, rulelang.ast.Given)
+    assert isinstance(given, ast.Given)
     assert [type(s).__name__ for s in given.body.statements] == ["Log"]
+
+
+# The parts the seed games name for their variants, by the body that holds them.
+SEED_PARTS = {
+    "jamaica": {"deal_cards": ["opening_hand"], "draw_back": ["hand_size"], "combat": ["fire_power", "tie"],
+                "victory": ["spoils"]},
+    "jolly_roger": {"voyage": ["trump"], "deal": ["hand_size"], "reline": ["strength"], "raid": ["reward"]},
+    "asterix": {"contest": ["strongest", "spent_gauls"], "score_round": ["pirates_free", "set_bonus"]},
+    "tobago": {"refill": ["draw_up"], "raise": ["extra_card"], "curse": ["loss"]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEED_PARTS))
+def test_a_seed_game_names_its_parts_and_runs_them_as_their_statements(name: str) -> None:
+    path = ROOT / "games" / f"{name}.rules"
+    text = path.read_text(encoding="utf-8")
+    named = {d.name: [p.name for p in parts_in(d.body)] for d in parse(text, str(path)).declarations
+             if isinstance(d, (ast.SetupDecl, ast.PhaseDecl, ast.ProcedureDecl)) and d.body is not None}
+    assert {owner: parts for owner, parts in named.items() if parts} == SEED_PARTS[name]
+    players = 3
+    assert code_of(rulelang.load(path, players)) == code_of(rulelang.load(without_parts(text), players, path=str(path)))
