@@ -193,3 +193,15 @@ def test_a_seed_game_names_its_parts_and_runs_them_as_their_statements(name: str
     assert {owner: parts for owner, parts in named.items() if parts} == SEED_PARTS[name]
     players = 3
     assert code_of(rulelang.load(path, players)) == code_of(rulelang.load(without_parts(text), players, path=str(path)))
+
+
+def test_a_replacement_that_nests_its_owner_too_deep_is_e005_at_the_override(tmp_path: Path) -> None:
+    def nest(inner: str) -> str:
+        return "if true { " * 20 + inner + " }" * 20
+    write(tmp_path, base=f'game "g" {{ players 2 }}\nphase main {{ {nest("part p { }")} end game }}\n',
+          fits=f'extends "base.rules"\noverride part main.p {{ {nest("")} }}\n',
+          deeper=f'extends "base.rules"\noverride part main.p {{ {nest(nest(""))} }}\n')
+    assert lint_file(tmp_path / "fits.rules") == []
+    (found,) = lint_file(tmp_path / "deeper.rules")
+    where = (Path(found.span.file).name, found.span.line, found.span.column)
+    assert found.code == "E005" and where == ("deeper.rules", 2, 20)

@@ -2,7 +2,8 @@
 setup, phase or procedure ``OWNER`` a new body and leaves the rest of it as it is.
 
 A wrong target is E502 (no such setup, phase or procedure; no such part in it), a part
-given without ``override`` E504, a name given to two parts of one body E507. Once a
+given without ``override`` E504, a name given to two parts of one body E507, a
+replacement that nests its owner deeper than one file may E005. Once a
 ruleset's variants are merged, every part is spliced into its block (``splice_bodies``):
 the checks after the front end and the compiler see only statements.
 """
@@ -13,6 +14,7 @@ from dataclasses import replace
 from rulelang import ast
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import RulesetError
+from rulelang.syntax.parser import depth_problem
 from rulelang.syntax.parts import parts_in, splice_parts, with_part_body
 
 Body = ast.SetupDecl | ast.PhaseDecl | ast.ProcedureDecl
@@ -38,8 +40,19 @@ def override_part(merged: list[ast.Decl], decl: ast.PartDecl) -> Diagnostic | No
         return Diagnostic("E504", f"part '{decl.name}' is already in the base; write 'override part {decl.name}' "
                                   f"to replace it", decl.name_span or decl.span)
     assert owner.body is not None and decl.body is not None
-    merged[index] = replace(owner, body=with_part_body(owner.body, decl.part, decl.body))
-    return None
+    changed = replace(owner, body=with_part_body(owner.body, decl.part, decl.body))
+    merged[index] = changed
+    return _too_deep(changed, decl)
+
+
+def _too_deep(owner: Body, decl: ast.PartDecl) -> Diagnostic | None:
+    """E005 at the override when its body, in place, nests the owner deeper than a file may."""
+    problem = depth_problem(_spliced(owner))
+    if problem is None:
+        return None
+    return Diagnostic("E005", f"'override part {decl.name}': with this part in place, {owner.kind} "
+                              f"'{owner.name}' {problem.message.removeprefix('this ')}",
+                      decl.part_span or decl.span, hint="nest less here, or move some statements into a procedure")
 
 
 def outside_variant(decl: ast.PartDecl) -> Diagnostic:

@@ -97,7 +97,7 @@ def _parse_as(start: str, text: str, path: str) -> ast.Node:
         if isinstance(error.orig_exc, RulesetError):
             raise error.orig_exc from None
         raise
-    too_deep = _depth_problem(tree)
+    too_deep = depth_problem(tree)
     if too_deep:
         raise RulesetError([too_deep])
     return tree
@@ -118,7 +118,7 @@ def _parse_tree(text: str, path: str, start: str = "start") -> Tree[Token]:
         raise RulesetError([Diagnostic("E002", f"cannot parse: {error}", Span.point(path, 1, 1))]) from None
 
 
-def _depth_problem(ruleset: ast.Node) -> Diagnostic | None:
+def depth_problem(ruleset: ast.Node) -> Diagnostic | None:
     """Refuse an AST deeper than MAX_DEPTH (a chain like 1+1+...+1 of a hundred terms), which
     the recursive later stages could not handle; point at the statement (or part) holding it."""
     stack: list[tuple[ast.Node, int, ast.Node]] = [(ruleset, 0, ruleset)]
