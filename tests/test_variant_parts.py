@@ -27,7 +27,7 @@ def base_of(path: Path) -> str:
 
 def test_at_least_four_variants_change_a_clause_through_a_part() -> None:
     assert len(PART_VARIANTS) >= 4
-    assert {Path(base_of(p)).stem for p in PART_VARIANTS} >= {"jamaica", "jolly_roger", "asterix"}
+    assert {Path(base_of(p)).stem for p in PART_VARIANTS} == {"jamaica", "jolly_roger", "asterix", "tobago"}
 
 
 @pytest.mark.parametrize("path", PART_VARIANTS, ids=[p.stem for p in PART_VARIANTS])
