@@ -473,10 +473,13 @@ class State(Views):
         decision = self.pending
         if type(action) is Action and type(player) is int and decision is not None and player in decision.players:
             per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
-            options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
             action_id = action.id
-            try:   # (one scan of the ids)
-                chosen = options[ids.index(action_id)]
+            try:   # (one scan of the ids; the options of one list read without a tuple made and unpacked)
+                if per_player is None:
+                    chosen = decision.options[decision.ids.index(action_id)]
+                else:
+                    options, ids = per_player[player]
+                    chosen = options[ids.index(action_id)]
             except ValueError:   # (_checked raises its error without this one's context)
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
         else:
