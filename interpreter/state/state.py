@@ -128,7 +128,9 @@ class State(Views):
         """A new game, set up and run to its first decision."""
         if not explicit_chance:
             starts, key = game.starts, (events, game.max_steps)
-            start = starts[key] if key in starts else _start_of(game, events)
+            start = starts.get(key)   # (one search of the key where the start is known)
+            if start is None and key not in starts:
+                start = _start_of(game, events)
             if start is not None:  # the setup up to its first draw or decision: the same for every seed
                 prefix, steps, work = start
                 state = prefix.clone()
