@@ -14,6 +14,7 @@ W310, and the example ruleset examples/facing_out.rules with its scenarios.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -230,3 +231,19 @@ def test_the_example_lints_clean_and_passes_its_scenarios() -> None:
     assert "visible others" in example.read_text()
     result = run_file(example.with_suffix(".tests"))
     assert not result.problems and not result.failed and len(result.results) >= 5
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_through_games_of_the_example_a_resample_looks_the_same_to_its_viewer(players: int) -> None:
+    game = rulelang.load(ROOT / "examples" / "facing_out.rules", players=players)
+    rng = random.Random(players)
+    for seed in range(4):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            viewer = state.current_players()[0]
+            sample = state.resample_from_infostate(viewer, seed=rng.randrange(100))
+            assert sample.observation(viewer) == state.observation(viewer)
+            assert information_state_tensor(sample, viewer) == information_state_tensor(state, viewer)
+            mine, theirs = sample.to_json()["zones"], state.to_json()["zones"]
+            assert all(mine[f"hand/{p}"] == theirs[f"hand/{p}"] for p in range(players) if p != viewer)
+            state.apply_action(rng.choice(state.legal_actions(viewer)), player=viewer)
