@@ -37,7 +37,7 @@ from ..model.values import (
 from ..model.visibility import full_viewers
 from .builtins import BUILTINS, LOAD_TIME
 
-VISIBILITIES = {"all", "owner", "none", "count"}
+VISIBILITIES = {"all", "owner", "none", "count"}   # of every zone; a per-player zone may be 'others' too
 MAX_COMPONENTS = 20_000  # more would make every state copy slow; no table game comes near
 
 D = TypeVar("D", bound=ast.Decl)
@@ -206,7 +206,7 @@ class Catalog:
         return boards.load_board_file(self._current_board, self.base_dir / path)
 
     def _build_zone(self, d: ast.ZoneDecl) -> None:
-        self._check_visibility(d, d.visibility, VISIBILITIES)
+        self._check_visibility(d, d.visibility, VISIBILITIES | ({"others"} if d.owner == "player" else set()))
         if d.owner not in (None, "player"):
             raise unchecked("zones are shared or per player", d.span)
         self.zones[d.name] = d
