@@ -18,7 +18,7 @@ from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
-from .held import map_promise
+from .held import hold_item, map_promise
 from .known import known_list
 from .module import Inline, Module
 from .options import MASKED_MOST, SUBSET
@@ -77,6 +77,7 @@ class ChoiceLowering:
         prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
+        hold_item(compiler, node.var, node.source)
         var, option_ids = compiler.bind_plain(node.var), compiler.cat.option_ids
         otherwise_box = compiler.target()
         has_otherwise = node.otherwise is not None
