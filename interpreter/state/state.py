@@ -256,10 +256,10 @@ class State(Views):
         other.space_values = _copied(table) if (table := self.space_values) else {}
         other.component_values = _copied(table) if (table := self.component_values) else {}
         other.supply_counts = _copied(counts) if (counts := self.supply_counts) else {}
-        other.zones = [*map(_LIST_COPY, zones)] if (zones := self.zones) else []
+        other.zones = list(map(_LIST_COPY, self.zones))
         other.component_zone = self.component_zone[:]
         other.component_knowledge = self.component_knowledge[:]
-        other.frames = [*map(_FRAME_COPY, self.frames)]
+        other.frames = list(map(_FRAME_COPY, self.frames))
         other.pending, other.terminal = self.pending, self.terminal
         other.action_history, other.chance_taken = self.action_history[:], self.chance_taken
         other.log_lines = self.log_lines[:]  # lines not built yet are shared: immutable
