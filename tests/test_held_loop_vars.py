@@ -83,3 +83,32 @@ def test_a_saved_frame_whose_held_variable_breaks_its_kind_is_refused(tmp_path, 
         game.state_from_json(edited)
     assert caught.value.diagnostic.code == "E606"
     assert message in str(caught.value)
+
+
+CHOOSER = '''\
+    game "G" { players 2 }
+    board grid = square_grid(2, 2)
+    space var mark: player? = none
+    var chooser: player? = none
+    phase play {
+      repeat {
+        for p in players {
+          chooser = if p.index == 0 then p else CHOOSER
+          choose cell in [s for s in spaces(grid) if s.mark == none] by BY otherwise { end game }
+          cell.mark = p
+        }
+      }
+    }
+'''
+
+
+def test_a_chooser_proven_a_player_is_not_tested_before_its_kept_decision(tmp_path):
+    proven = code(load(tmp_path, CHOOSER.replace("CHOOSER", "p").replace("BY", "p")))
+    assert "if _p.index == _d.players[0]:" in proven and "type(_p) is _Player and _p.index" not in proven
+    unproven = load(tmp_path, CHOOSER.replace("CHOOSER", "none").replace("BY", "chooser"))
+    assert "type(_p) is _Player and _p.index" in code(unproven)
+    state = unproven.new_initial_state()
+    with pytest.raises(rulelang.RulesRuntimeError) as caught:   # the second seat's chooser is none
+        state.apply_action(state.legal_actions(0)[0], player=0)
+    assert state.current_players() == [0]   # the state as it was
+    assert "'by' needs a player" in caught.value.diagnostic.message and caught.value.diagnostic.span.line == 9
