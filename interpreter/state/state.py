@@ -24,6 +24,7 @@ from .events import Event, action_event, tokens_event
 from .failures import cause_of, rulelang_error
 from .infostate import components_in
 from .position_write import position_text
+from .stamps import shuffled_knowledge
 from .views import Views
 
 if TYPE_CHECKING:
@@ -347,12 +348,8 @@ class State(Views):
 
     def shuffled(self, slot: int) -> None:
         """After a shuffle of the zone in ``slot``: only the players who see it in full know
-        where its components are, and they come from one shuffle (infostate.py)."""
-        shuffle = len(self.action_history) * len(self.zones) + slot + 1
-        stamp = shuffle << self.game.num_players | self.game.catalog.zone_seers[slot]
-        knowledge = self.component_knowledge
-        for component in self.zones[slot]:
-            knowledge[component.id] = stamp
+        where its components are, and they come from one shuffle (stamps.py)."""
+        shuffled_knowledge(self, slot)
 
     def revealed(self, value: Value, players: tuple[int, ...]) -> None:
         """After a reveal of ``value`` to ``players``: they know where its components are."""

@@ -87,6 +87,7 @@ class Catalog:
         self.components: list[Component] = []
         self.decks_built = False   # every component made: the list above is the game's whole
         self.initial_zone: list[int] = []
+        self.deck_first: list[int] = []   # by component id: the id of its deck's first component
         self.phases: dict[str, ast.PhaseDecl] = {}
         self.procedures: dict[str, ast.ProcedureDecl] = {}
         self.functions: dict[str, ast.FunctionDecl] = {}
@@ -259,7 +260,7 @@ class Catalog:
                                span, "E402", hint="fix the list or the declared size")
         if len(self.components) + len(specs) > MAX_COMPONENTS:
             raise CompileError(f"the decks hold more than {MAX_COMPONENTS} components", span, "E402")
-        made = []
+        made, first = [], len(self.components)
         for spec in specs:
             if not isinstance(spec, ComponentSpec):
                 raise CompileError(f"deck '{deck.name}' holds a {kind_of(spec)}, not a component", span, "E402")
@@ -268,6 +269,7 @@ class Catalog:
             component = Component(len(self.components), spec.type, dict(spec.fields), self._label(spec))
             self.components.append(component)
             self.initial_zone.append(slot)
+            self.deck_first.append(first)
             made.append(component)
         return made
 
