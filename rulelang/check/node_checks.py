@@ -21,8 +21,8 @@ _NEEDS = {
     "amount": ({"number"}, "a number"),
     "holder": ({"player", "component"}, "a player or a component"),
     "player": ({"player"}, "a player"),
-    "players": ({"list", "zone"}, "a list of players"),
-    "items": ({"list", "zone", "enum", "board", "die"}, "a list, a range or a zone"),
+    "players": ({"list", "zone", "map"}, "a list of players"),
+    "items": ({"list", "zone", "enum", "board", "die", "map"}, "a list, a range or a zone"),
     "shuffled": ({"zone", "list"}, "a zone or a list variable"),
 }
 
