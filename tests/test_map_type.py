@@ -171,9 +171,11 @@ def test_the_linter_knows_a_maps_keys_and_entries():
         }
         log sum(kept[q] for q in kept)
         log highest([1, 2])
+        log highest(pick)
         ''') == [("E206", "'move ... to' needs a zone, not a player"),
                  ("E206", "sum() needs numbers, and each item here is a component"),
-                 ("E206", "argument 'bids' of highest() is declared map[player, int], not a list")]
+                 ("E206", "argument 'bids' of highest() is declared map[player, int], not a list"),
+                 ("E206", "argument 'bids' of highest() is declared map[player, int], not a map to a component")]
 
 
 def test_a_map_whose_keys_are_not_players_is_e205():
