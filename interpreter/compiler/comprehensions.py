@@ -15,6 +15,7 @@ from rulelang import ast
 from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
+from .calls_in_place import in_place
 from .module import Module
 from .scope import Scope
 
@@ -84,8 +85,9 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
     if not found or not _computed_first(found[0][0], text):
         return None
     listed, element, loops = found[0]
+    before, element = in_place(expressions.module, element)
     lines = [f"{listed} = []", *(f"{'    ' * depth}{clause}:" for depth, clause in enumerate(loops)),
-             f"{'    ' * len(loops)}{listed}.append({element})"]
+             *(f"{'    ' * len(loops)}{line}" for line in before), f"{'    ' * len(loops)}{listed}.append({element})"]
     return text, lines
 
 
