@@ -279,3 +279,26 @@ def test_a_call_written_in_place_charges_the_work_of_the_state():
     assert loops.work_kept([*body, "return tuple(_a2)"]) is not None
     in_place = ["_w5 = st.work + 4", "if _w5 > st.max_steps:", "    _fn6(st, _v7)", "st.work = _w5", "_c8 = _v7"]
     assert loops.work_kept([*body, *in_place, "return (tuple(_a2), _c8)"]) is None
+
+
+SOURCED = LISTED.replace("  let total = sum(c.rank for c in p.hand if c.mark == 0)", """\
+  let extra = sum(k * 2 for k in 1..size(p.hand))
+  let total = sum(c.rank for c in cards_of(p) if c.mark == 0) + extra""").replace("\nsetup {", """
+function cards_of(p: player) -> list[card] = list(p.hand) + [c for c in table if c.rank > 3]
+
+setup {""")
+
+
+def test_the_items_of_a_lifted_clause_are_charged_in_place(monkeypatch):
+    from rulelang.interpreter.compiler import comprehensions
+    listing = rulelang.load(SOURCED.replace("STEPS", "100000")).generated_code()
+    charged = (r"(_s\d+) = {}\n(\s+)if type\(\1\) is not tuple:\n\2    \1 = _sequence\(st, \1\)\n\2if \1:\n"
+               r"\2    (_w\d+) = st\.work \+ len\(\1\)\n\2    st\.work = \3\n\2    if \3 > st\.max_steps:\n"
+               r"\2        st\.charge\(0\)\n\2for _v\d+ in \1:")
+    assert re.search(charged.format(r"_fn\d+\(st, \w+\)"), listing)   # (a function's list)
+    assert re.search(charged.format(r"_range\(st, .*\)"), listing)   # (a range)
+    fast = _listed_runs(SOURCED)
+    monkeypatch.setattr(comprehensions, "clause_lines", lambda module, clause: [clause])
+    assert not re.search(r"_s\d+ = _fn\d+\(st, ", rulelang.load(SOURCED.replace("STEPS", "100000")).generated_code())
+    assert fast == _listed_runs(SOURCED)
+    assert len({outcome[2] for outcome in fast[1] if outcome and outcome[0] == "E603"}) > 3
