@@ -41,9 +41,22 @@ GAME = '''\
         call pick(p, c)
       }
     }
+    procedure early(p: player, n: int) {
+      if n > 2 {
+        let e = n + 1
+        if e > 100 { return }
+        choose x in [e, n] by p
+        got += x
+        return
+      }
+      let f = n * 3
+      choose y in [f, 1] by p
+      got += y
+    }
     phase main {
       call walk(players[0], N)
       call looped(players[0], N)
+      call early(players[0], N)
       end game
     }
 '''
@@ -71,6 +84,11 @@ def test_a_function_whose_names_are_bound_once_outside_loops_makes_its_environme
     assert "env" not in before_pause.split("\n", 1)[1]
     assert "except NameError" in walk   # (i, bound only if the loop ran a round)
     assert looped.split("\n")[1].strip().startswith("env = {")   # (a 'let' in a loop: written as it goes)
+
+
+def test_a_local_of_a_block_that_returned_is_not_looked_for_where_it_pauses_after_it(tmp_path):
+    early = function_at(load(tmp_path, 3), 24)
+    assert early.count("env = {}") == 2 and "except NameError" not in early   # (e: bound only in the block)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 4])
