@@ -47,16 +47,25 @@ GAME = '''\
         if e > 100 { return }
         choose x in [e, n] by p
         got += x
-        return
       }
       let f = n * 3
       choose y in [f, 1] by p
       got += y
     }
+    procedure late(p: player, n: int) {
+      if n > 3 {
+        let h = n - 1
+        got += h
+        return
+      }
+      choose v in [n, 2] by p
+      got += v
+    }
     phase main {
       call walk(players[0], N)
       call looped(players[0], N)
       call early(players[0], N)
+      call late(players[0], N)
       end game
     }
 '''
@@ -86,9 +95,11 @@ def test_a_function_whose_names_are_bound_once_outside_loops_makes_its_environme
     assert looped.split("\n")[1].strip().startswith("env = {")   # (a 'let' in a loop: written as it goes)
 
 
-def test_a_local_of_a_block_that_returned_is_not_looked_for_where_it_pauses_after_it(tmp_path):
-    early = function_at(load(tmp_path, 3), 24)
-    assert early.count("env = {}") == 2 and "except NameError" not in early   # (e: bound only in the block)
+def test_a_local_of_a_block_that_paused_or_returned_is_not_looked_for_where_it_pauses_after_it(tmp_path):
+    game = load(tmp_path, 3)
+    early, late = function_at(game, 24), function_at(game, 35)
+    assert early.count("env = {}") == 2 and "except NameError" not in early   # (e: bound only in a block that paused)
+    assert late.count("env = {}") == 1 and "except NameError" not in late   # (h: in one that returned)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 4])

@@ -99,7 +99,7 @@ class UnpausedWriter(ProcedureWriter):
         self.emit(0, f"def {name}({', '.join(['st', '_depth', *params])}):  # procedure at {_where(decl.span)},"
                   " until it pauses", decl.span)
         self.lazy = env_made_at_pauses(decl)
-        self.returning: set[tuple[int, ...]] = set()   # the paths of blocks that end in a return
+        self.returning: set[tuple[int, ...]] = set()   # the paths of blocks that return or pause
         self.bindings = [_Binding(p.name, a, (), False) for p, a in zip(decl.params, params, strict=True)]
         self.path = [0]
         if not self.lazy:
@@ -155,7 +155,7 @@ class UnpausedWriter(ProcedureWriter):
 
     def _left_by_return(self, bound: tuple[int, ...], here: tuple[int, ...]) -> bool:
         """Whether a block of ``bound`` (where a local was bound) that is not one of
-        ``here`` ends in a return, with no 'break' or 'continue' that may leave it before:
+        ``here`` returns or pauses, with no 'break' or 'continue' that may leave it before:
         the function did not go on past it."""
         return any(bound[:k] != here[:k] and bound[:k] in self.returning for k in range(1, len(bound) + 1))
 
@@ -178,9 +178,6 @@ class UnpausedWriter(ProcedureWriter):
         saved = dict(c.renames)
         c.block_names.append(set())
         self.path.append(len(self.lines))
-        if block.statements and isinstance(block.statements[-1], ast.Return) and not any(
-                isinstance(n, (ast.Break, ast.Continue)) for n in walk(block)):
-            self.returning.add(tuple(self.path))
         for stmt in block.statements:
             place = self.snapshots.get(id(stmt))
             if place is not None:
@@ -188,6 +185,8 @@ class UnpausedWriter(ProcedureWriter):
             if runs_through(stmt, self.names):
                 getattr(self, "_" + type(stmt).__name__)(stmt, indent)
             elif self._unrun(stmt, indent, place):
+                if not any(isinstance(n, (ast.Break, ast.Continue)) for n in walk(block)):
+                    self.returning.add(tuple(self.path))   # (nothing leaves it before)
                 break  # (what follows in the block runs in the frame, if at all)
         if not block.statements:
             self.emit(indent, "pass", block.span)
