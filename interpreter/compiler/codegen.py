@@ -242,6 +242,8 @@ class ExpressionWriter(KindKnowledge):
 
     def _UnaryOp(self, node: ast.UnaryOp, scope: Scope) -> str:
         operand = self.write(node.operand, scope)
+        if node.op == "-" and integer_bound(self.cat, node.operand, scope) is not None:
+            return f"(-{operand})"   # (a proven integer: its negation is within the bounds too)
         return f"(not {operand})" if node.op == "not" else f"_negated({operand})"
 
     def _BinaryOp(self, node: ast.BinaryOp, scope: Scope) -> str:
