@@ -150,7 +150,7 @@ class _LoopNest:
             self.gather(node.left, out)
             self.add(f"{left} = tuple({out})")
         else:
-            self.add(f"{left} = {self.listed(node.left)}", f"{out} = list({left})")
+            self.add(f"{left} = {self.listed(node.left)}", f"{out} = [*{left}]")
         if isinstance(node.right, ast.Comprehension):
             self.gather(node.right, out)
         else:
