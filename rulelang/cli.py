@@ -34,7 +34,7 @@ from rulelang.limits import (
     READ_SECONDS,
     WRITE_SECONDS,
 )
-from rulelang.report import FORMATS
+from rulelang.report import FORMATS, MAX_SHOWN
 
 if TYPE_CHECKING:
     from rulelang.interpreter.sim.scenarios import FileResult
@@ -74,9 +74,11 @@ def filter_codes(diagnostics: Iterable[Diagnostic], select: Sequence[str],
 @click.option("--select", multiple=True, metavar="CODES", help="Only these codes or prefixes (E1,W303).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Leave out these codes or prefixes.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
+@click.option("--max-shown", type=click.IntRange(min=0), default=MAX_SHOWN, show_default=True, metavar="N",
+              help="As text, show N problems of each file in full and count the rest by code (0: all).")
 @click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
 def lint(paths: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
-         exit_zero: bool, root: str | None = None) -> None:
+         exit_zero: bool, max_shown: int, root: str | None = None) -> None:
     """Check rulesets (files, or directories searched for *.rules) and report every problem."""
     from rulelang.check.linter import collect_rulesets, sort_diagnostics
     from rulelang.loader import lint_file
@@ -87,7 +89,7 @@ def lint(paths: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tupl
         found.extend(lint_file(file, root))
     found = filter_codes(sort_diagnostics(found), select, ignore)
     colour = fmt == "text" and is_terminal("stdout")
-    click.echo(render(found, fmt, len(files), SourceCache(), colour), nl=False, color=colour)
+    click.echo(render(found, fmt, len(files), SourceCache(), colour, max_shown), nl=False, color=colour)
     sys.exit(0 if exit_zero or not found else 1)
 
 

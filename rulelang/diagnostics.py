@@ -78,6 +78,8 @@ _CODES = [
     Code("W305", "choice-without-options", "A choice that can never offer an option."),
     Code("W306", "procedure-always-recurses",
          "A procedure or function calls itself before it can return: it never ends."),
+    Code("W309", "unreachable-statement", "Statements after one that always leaves the block: they never run."),
+    Code("W310", "information-leak", "A public log line or a prompt shows what some of its readers may not see."),
     Code("W308", "choice-may-be-empty", "A choice over a filtered list without 'otherwise': it may have no option."),
     # Data.
     Code("E401", "bad-board-data", "A board data file is missing or breaks its schema."),
@@ -88,6 +90,7 @@ _CODES = [
     Code("E503", "extension-cycle", "Variant files extend each other in a cycle."),
     Code("E504", "redeclared-without-override", "A variant redeclares a part of its base without 'override'."),
     Code("E505", "several-bases", "A ruleset extends more than one base."),
+    Code("E506", "extension-too-deep", "A chain of 'extends' stands on more bases than the limit (64)."),
     # Loading and running.
     Code("E601", "bad-player-count", "The number of players is outside the ruleset's range."),
     Code("E602", "runtime-error", "The rules did something impossible while running."),

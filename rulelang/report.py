@@ -17,6 +17,7 @@ FORMATS = ("text", "json", "sarif", "github")
 TAB = 4
 WIDTH = 160   # the longest source line shown whole
 MAX_SHOWN_BYTES = 8 * 1024 * 1024   # larger files are not read to show a line
+MAX_SHOWN = 100   # the problems of one file shown in full as text; the rest are counted by code
 
 _COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m",
             "bold": "\x1b[1m", "hint": "\x1b[36m", "caret": "\x1b[1;32m"}
@@ -122,12 +123,39 @@ def summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
 
 
 def render_text(diagnostics: Sequence[Diagnostic], files: int, sources: SourceCache | None = None,
-                colour: bool = False) -> str:
-    """Every diagnostic as text, then the summary line."""
+                colour: bool = False, max_shown: int = MAX_SHOWN) -> str:
+    """The diagnostics as text, then the summary line: the first ``max_shown`` of each file
+    in full (all of them if it is 0), the others of that file counted, one line per code
+    ("tests/big.rules: and 8,900 more E101")."""
     sources = sources or SourceCache()
-    blocks = [format_text(d, sources, colour) for d in diagnostics]
+    blocks: list[str] = []
+    for file, found in _by_file(diagnostics):
+        shown = found if max_shown <= 0 else found[:max_shown]
+        blocks.extend(format_text(d, sources, colour) for d in shown)
+        blocks.extend(_more(file, found[len(shown):]))
     blocks.append(summary(diagnostics, files))
     return "\n".join(blocks) + "\n"
+
+
+def _by_file(diagnostics: Sequence[Diagnostic]) -> list[tuple[str, list[Diagnostic]]]:
+    """The diagnostics in runs of the same file, in their order."""
+    runs: list[tuple[str, list[Diagnostic]]] = []
+    for d in diagnostics:
+        file = d.span.file if d.span is not None else ""
+        if not runs or runs[-1][0] != file:
+            runs.append((file, []))
+        runs[-1][1].append(d)
+    return runs
+
+
+def _more(file: str, left_out: Sequence[Diagnostic]) -> list[str]:
+    """One line per code of the diagnostics of ``file`` not shown, the most frequent first."""
+    counts: dict[str, int] = {}
+    for d in left_out:
+        counts[d.code] = counts.get(d.code, 0) + 1
+    where = f"{file}: " if file else ""
+    return [f"{where}and {n:,} more {code}"
+            for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
 def to_dict(diagnostic: Diagnostic) -> dict[str, JSON]:
@@ -211,10 +239,11 @@ RENDERERS: dict[str, Renderer] = {"json": render_json, "sarif": render_sarif, "g
 
 
 def render(diagnostics: Sequence[Diagnostic], fmt: str, files: int, sources: SourceCache | None = None,
-           colour: bool = False) -> str:
-    """The diagnostics in format ``fmt`` (one of FORMATS)."""
+           colour: bool = False, max_shown: int = MAX_SHOWN) -> str:
+    """The diagnostics in format ``fmt`` (one of FORMATS); ``max_shown`` bounds the text's
+    (the formats for tools always hold all of them)."""
     if fmt == "text":
-        return render_text(diagnostics, files, sources, colour)
+        return render_text(diagnostics, files, sources, colour, max_shown)
     return RENDERERS[fmt](diagnostics, files)
 
 

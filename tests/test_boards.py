@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import pickle
 import textwrap
 
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import rulelang
 from rulelang.boards import (
     Board,
     BoardError,
@@ -483,6 +485,44 @@ def test_unsupported_attribute_value(tmp_path):
           - {id: p, weight: 1.5}
     """)
     assert error.line == 3 and "attribute value" in error.message
+
+
+@pytest.mark.parametrize("number", [2**63, -(2**63), 10**24])
+def test_an_attribute_number_beyond_the_engines_range_is_refused_where_it_is_written(tmp_path, number):
+    in_a_grid = load_error(tmp_path, f"""
+        kind: square
+        width: 2
+        height: 1
+        attributes:
+          gold:
+            - [1, {number}]
+    """)
+    assert (in_a_grid.line, in_a_grid.column) == (6, 11) and "9223372036854775807" in in_a_grid.message
+    on_a_space = load_error(tmp_path, f"""
+        kind: graph
+        spaces:
+          - {{id: a, gold: {number}}}
+    """)
+    assert (on_a_space.line, on_a_space.column) == (3, 19) and "2^63 - 1" in on_a_space.message
+
+
+def test_the_largest_attribute_numbers_load_and_a_state_holding_them_is_read_back(tmp_path):
+    largest = 2**63 - 1
+    write(tmp_path, f"""
+        kind: graph
+        spaces:
+          - {{id: a, next: b, gold: {largest}}}
+          - {{id: b, next: a, gold: -{largest}}}
+    """)
+    (tmp_path / "game.rules").write_text(
+        'game "T" { players 2 }\nboard m = load_board("board.yaml")\nvar high: int = 0\nvar low: int = 0\n'
+        'phase main {\n  high = space(m, "a").gold\n  low = space(m, "b").gold\n  choose n in [1, 2] by players[0]\n}\n'
+        "score p = 0\n")
+    game = rulelang.load(str(tmp_path / "game.rules"))
+    state = game.new_initial_state()
+    saved = json.loads(json.dumps(state.to_json()))
+    assert saved["globals"] == {"high": largest, "low": -largest}
+    assert game.state_from_json(saved).to_json() == state.to_json()
 
 
 def test_missing_and_unknown_kind(tmp_path):

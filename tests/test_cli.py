@@ -100,6 +100,29 @@ def test_lint_select_ignore_and_exit_zero(broken):
     assert run("lint", "--exit-zero", broken).exit_code == 0
 
 
+def _unknown_names(folder: Path, count: int, also: tuple[str, ...] = ()) -> str:
+    path = folder / "many.rules"
+    lines = ['game "T" { players 2 }', "phase main {", *(f"  log u{i}" for i in range(count)),
+             *(f"  log {text}" for text in also), "}"]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_lint_shows_the_first_problems_of_a_file_and_counts_the_rest_by_code(tmp_path):
+    path = _unknown_names(tmp_path, 150, also=("size(3)",))
+    result = run("lint", path)
+    shown = [m["code"] for m in LOCATION.finditer(result.stdout)]
+    assert shown == ["E101"] * 100 and result.exit_code == 1
+    assert f"{path}: and 50 more E101\n" in result.stdout
+    assert "151 errors in 1 file" in result.stdout   # the summary counts every problem
+    everything = run("lint", "--max-shown", "0", path)
+    assert len(LOCATION.findall(everything.stdout)) == 151 and "more E" not in everything.stdout
+    few = run("lint", "--max-shown", "3", path).stdout
+    assert len(LOCATION.findall(few)) == 3 and few.index("and 147 more E101") < few.index("and 1 more E206")
+    as_json = json.loads(run("lint", "--format", "json", path).stdout)
+    assert len(as_json) == 151
+
+
 def test_lint_warnings_count_as_problems():
     result = run("lint", str(ROOT / "tests" / "lint" / "graph_w301.rules"))
     assert result.exit_code == 1 and "1 warning in 1 file" in result.stdout
@@ -220,6 +243,7 @@ def test_simulate_text_table():
     result = run("simulate", TIC_TAC_TOE, "--games", "20", "--seed", "1")
     assert result.exit_code == 0, result.output
     assert "seat" in result.stdout and "mean score" in result.stdout and "20 games" in result.stdout
+    assert re.search(r"length: mean \d\.\d\d decisions \(sd", result.stdout)
 
 
 def test_simulate_counts_unfinished_games(tmp_path):
@@ -228,6 +252,8 @@ def test_simulate_counts_unfinished_games(tmp_path):
                     'phase main { repeat { for p in players { choose x in [1, 2] by p } } }\n')
     data = _deterministic(run("simulate", str(path), "--games", "3", "--format", "json"))
     assert data["unfinished"] == 3 and data["errors"] == {"max_decisions": 3}
+    text = run("simulate", str(path), "--games", "3").stdout
+    assert "length: no game finished;" in text and "mean 0.00" not in text
 
 
 def test_simulate_wrong_player_count_is_a_diagnostic():

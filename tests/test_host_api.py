@@ -173,6 +173,32 @@ def test_bad_action_types(ttt, action):
     assert state.to_json() == before
 
 
+def test_numpy_integers_are_ids_and_players(ttt):
+    numpy = pytest.importorskip("numpy")
+    by_numpy, by_int = ttt.new_initial_state(), ttt.new_initial_state()
+    for _ in range(5):   # ids as an argmax gives them, players as numpy and plain ints in turn
+        player = by_int.current_players()[0]
+        chosen = by_int.legal_action_ids()[-1]
+        by_numpy.apply_action(numpy.int64(chosen), player=numpy.int32(player))
+        by_int.apply_action(chosen, player=player)
+        assert by_numpy.to_json() == by_int.to_json()
+        assert by_numpy.observation(numpy.uint8(player)) == by_int.observation(player)
+        assert by_numpy.observation_tensor(numpy.int64(player)) == by_int.observation_tensor(player)
+
+
+@pytest.mark.parametrize("how", ["bool", "float", "array"])
+def test_numpy_values_that_are_not_integers_are_refused(ttt, how):
+    numpy = pytest.importorskip("numpy")
+    state = ttt.new_initial_state()
+    before = state.to_json()
+    action = {"bool": numpy.True_, "float": numpy.float64(0.0), "array": numpy.array([0, 1])}[how]
+    with pytest.raises(IllegalActionError, match="integer id"):
+        state.apply_action(action, player=0)
+    with pytest.raises(IllegalActionError, match="no player"):
+        state.observation(action)
+    assert state.to_json() == before
+
+
 @pytest.mark.parametrize("player", [99, -2, 2, "0", 0.0, True])
 def test_bad_players(ttt, player):
     state = ttt.new_initial_state()

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from conftest import rules
 
 import rulelang
 from rulelang import CHANCE, RulesetError, RulesRuntimeError, StateDataError
+from rulelang.loader import lint_file
 
 
 def load(text, players=None):
@@ -1011,6 +1013,31 @@ def test_extension_cycle_is_e503(tmp_path):
     with pytest.raises(RulesetError) as caught:
         rulelang.load(str(tmp_path / "a.rules"))
     assert caught.value.diagnostics[0].code == "E503"
+
+
+def _chain_of_bases(folder, bases):
+    """v0.rules extends v1.rules ... extends v{bases}.rules, the last a whole ruleset."""
+    (folder / f"v{bases}.rules").write_text(rules(BASE))
+    for n in range(bases):
+        (folder / f"v{n}.rules").write_text(f'# variant {n}\nextends "v{n + 1}.rules"\n')
+    return folder / "v0.rules"
+
+
+def test_a_deep_chain_of_bases_without_a_cycle_loads(tmp_path):
+    game = rulelang.load(str(_chain_of_bases(tmp_path, 20)))
+    assert game.title == "Base"
+    assert lint_file(tmp_path / "v0.rules") == []
+
+
+def test_a_chain_past_the_limit_is_e506_at_the_extends_that_passes_it(tmp_path):
+    from rulelang.check.variants import MAX_BASES
+    with pytest.raises(RulesetError) as caught:
+        rulelang.load(str(_chain_of_bases(tmp_path, MAX_BASES + 5)))
+    (problem,) = caught.value.diagnostics
+    assert problem.code == "E506" and str(MAX_BASES) in problem.message
+    assert Path(problem.span.file).name == f"v{MAX_BASES}.rules" and problem.span.line == 2
+    assert [d.code for d in lint_file(tmp_path / "v0.rules")] == ["E506"]
+    assert rulelang.load(str(tmp_path / "v5.rules")).title == "Base"   # 64 bases under it: the limit
 
 
 # ---- syntax and name errors ----

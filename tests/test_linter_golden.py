@@ -98,11 +98,13 @@ def test_every_expectation_names_a_registered_code():
 # Codes only a running game, a host call (or an unreadable file) can produce have no golden file here.
 RUNTIME_ONLY = {"E001", "E601", "E602", "E603", "E604", "E605", "E606", "E607", "E608", "E609", "E610", "E701", "E702",
                 "E900"}
+# A chain of 65 bases (tests/test_language.py builds one in a temporary folder).
+MANY_FILES = {"E506"}
 
 
 def test_golden_files_cover_the_static_codes():
     covered = {code for path in FILES for _, code in expected(path)}
-    missing = set(REGISTRY) - RUNTIME_ONLY - covered
+    missing = set(REGISTRY) - RUNTIME_ONLY - MANY_FILES - covered
     assert not missing, f"no golden case for {sorted(missing)}"
 
 

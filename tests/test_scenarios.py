@@ -168,6 +168,62 @@ def test_a_variant_reuses_its_base_scenarios_except_the_named_ones(tmp_path):
     assert [d.message for d in run_file(unknown).problems] == ["counter.tests has no scenario named 'two points'"]
 
 
+def test_a_reused_scenario_keeps_the_player_count_of_its_own_file(tmp_path):
+    many = COUNTER.replace("players 2", "players 2..4")
+    write(tmp_path, 'players 3\nscenario "the third adds" {\n  play p1 "add one"\n  play p2 "add one"\n'
+                    '  play p3 "add one"\n  expect p3.points == 1\n}\n', rules=many)
+    path = write(tmp_path, 'use "counter.tests"\nscenario "two of them" {\n  expect size(players) == 2\n}\n',
+                 rules=many, name="pair")   # (this file's count: the game's lowest, 2)
+    results = {r.name: (r.passed, r.players) for r in run_file(path).results}
+    assert results == {"the third adds": (True, 3), "two of them": (True, 2)}
+    duel = write(tmp_path, 'use "counter.tests"\n', name="duel")   # (a ruleset of 2 players only: this file's count)
+    assert [(r.name, r.players) for r in run_file(duel).results] == [("the third adds", 2)]
+
+
+BROKEN_SECOND = """players 2
+scenario "good one" {
+  play p1 "add one"   # a comment with scenario "x" { in it
+  expect p1.points == 1
+}
+scenario "broken { in its name" {
+  play p1 "add one" (
+  expect p1.points == 1
+}
+scenario "good two" {
+  play p1 "stop"
+  expect over
+}
+"""
+
+
+def test_a_syntax_error_in_one_scenario_leaves_it_out_and_the_others_run(tmp_path):
+    path = write(tmp_path, BROKEN_SECOND)
+    result = run_file(path)
+    assert [(r.name, r.passed) for r in result.results] == [("good one", True), ("good two", True)]
+    assert [(d.code, d.span.line, d.span.column) for d in result.problems] == [("E002", 7, 21)]
+    cli = CliRunner().invoke(main, ["test", str(path)])
+    assert cli.exit_code == 1 and f"{path}:7:21: E002" in cli.output
+    assert cli.output.splitlines()[-1] == "2 scenarios: 2 passed, 0 failed (1 file); 1 file with problems (above)"
+    user = write(tmp_path, 'use "counter.tests"\n', name="user")   # the file reused has the same problem
+    reused = run_file(user)
+    assert [r.name for r in reused.results] == ["good one", "good two"] and len(reused.problems) == 1
+
+
+def test_a_syntax_error_outside_the_scenarios_stops_the_file(tmp_path):
+    path = write(tmp_path, BROKEN_SECOND.replace("players 2", "players two"))
+    result = run_file(path)
+    assert result.results == [] and [(d.code, d.span.line) for d in result.problems] == [("E002", 1)]
+
+
+def test_scenario_blocks_are_found_outside_strings_and_comments():
+    from rulelang.syntax.scenario_blocks import scenario_blocks
+    text = BROKEN_SECOND + 'scenario "never closed" {\n  expect over\n'
+    starts = [text[start:end].split("\n")[0] for start, end in scenario_blocks(text)]
+    assert starts == ['scenario "good one" {', 'scenario "broken { in its name" {', 'scenario "good two" {',
+                      'scenario "never closed" {']
+    assert scenario_blocks(text)[-1][1] == len(text)
+
+
 def test_chance_outcomes_by_label_and_from_the_seed(tmp_path):
     rules = ('game "Dice" { players 1 }\ndie d6 = 1..6\nvar total: int = 0\n'
              'phase play {\n  let a = roll d6\n  total += a\n  let b = roll d6\n  total += b\n'

@@ -221,3 +221,27 @@ def test_a_later_declaration_keeps_its_hint_when_indentation_says_nothing():
 def test_an_open_parenthesis_is_still_reported_as_before():
     text = HEADER + "phase main {\n  log max(1,\n"
     assert only_problem(text) == (4, 10, "E003", "'(' is never closed", "add ')' where this block ends")
+
+
+# ---------------------------------------------------------------- roll and random inside expressions
+
+CHANCE = "die d6 = 1..6\nvar x: int = 0\n"
+
+
+@pytest.mark.parametrize("statement,column,word", [
+    ("let pair = [roll d6, roll d6]", 15, "roll"),     # the error is at 'd6', just after it
+    ("x = roll d6 + 1", 7, "roll"),                     # ... at '+', after 'x = roll' read as a statement
+    ("let a = 1 + roll d6", 15, "roll"),                # ... on the next line: the line was unfinished
+    ("log random 1..3", 7, "random"),
+])
+def test_roll_or_random_inside_an_expression_says_it_is_a_statement(statement, column, word):
+    text = HEADER + CHANCE + f"phase main {{\n  {statement}\n  log x\n}}\n"
+    line, at, code, message, hint = only_problem(text)
+    assert (at, code) == (column, "E002") and text.splitlines()[line - 1].strip() == statement
+    assert message == f"'{word}' cannot stand inside an expression: it is a statement, the whole value of a 'let'"
+    assert hint is not None and f"let a = {word}" in hint
+
+
+def test_a_roll_of_a_number_as_a_let_keeps_the_general_message():
+    text = HEADER + CHANCE + "phase main {\n  let a = roll 6\n  log x\n}\n"
+    assert only_problem(text)[3] == "unexpected number '6'"

@@ -18,6 +18,7 @@ from ..model.program import Code, Decision, Env, Frame
 from ..model.serialize import zone_key
 from ..model.values import CHANCE, Component, RuleError, Value, ZoneRef, kind_of
 from ..state.events import chance_event
+from ..state.stamps import shuffled_knowledge
 from ..tables.builtins import as_list
 from .choices import source_text
 
@@ -144,7 +145,7 @@ class ChanceLowering:
                 st.event_log.append(("shuffle", zone_key(value) if isinstance(value, ZoneRef) else what))
             if isinstance(value, ZoneRef):
                 st.zones[value.slot][:] = cast("list[Component]", order)  # the zone's own components
-                st.shuffled(value.slot)
+                shuffled_knowledge(st, value.slot)
             elif write is None:
                 raise RuleError(f"can only shuffle a zone or a list variable, not {kind_of(value)}")
             else:
@@ -162,7 +163,7 @@ def _shuffle_zone_in_place(st: State, zone: ZoneRef) -> None:
     st.rng = rng.shuffle(st.rng, components, len(components) - 1)
     if st.event_log is not None:
         st.event_log.append(("shuffle", zone_key(zone)))
-    st.shuffled(zone.slot)
+    shuffled_knowledge(st, zone.slot)
 
 
 def _position(items: Sequence[Value], value: Value) -> int:

@@ -39,6 +39,7 @@ DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
 _MISSING = object()
 new_decision = object.__new__
+init_decision = Decision.__init__
 _NOT_YET = cast(Value, object())  # a chooser not computed yet (typed as a value: no cast where it is passed)
 _T = TypeVar("_T")
 
@@ -137,8 +138,9 @@ class ChoiceLowering:
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
             ids, interned = option_ids(options)
-            decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks,
-                                var, after[0])
+            decision = new_decision(Decision)   # (its __init__ called as a function: not through the class's call)
+            init_decision(decision, "choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span,
+                          asks, var, after[0])
             if interned and len(made) < DECISIONS_KEPT:  # kept from now on, and its actions (not kept: a list
                 decision.shared = True                   # equal to it may hold other values, 1 and true)
                 made[options] = decision
@@ -187,8 +189,10 @@ class ChoiceLowering:
                 raise RuleError("no option of this choice is available", "E604")
             options, option_ids = tuple(names[i] for i in open_), tuple(labels[i] for i in open_)
             player = _choosing_player(st, chooser(st, env))
-            st.pending = Decision("menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
-                                  "menu")
+            decision = new_decision(Decision)   # (as a choice's: its __init__ called as a function)
+            init_decision(decision, "menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
+                          "menu")
+            st.pending = decision
 
         def open_menu(st: State, fr: Frame, player: Value) -> None:
             """A menu without conditions once its chooser is computed (in place by the

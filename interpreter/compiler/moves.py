@@ -75,8 +75,8 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     return [*lines,
             f"{first} type({moved}) is _Component:",
             f"    st.move({moved}, {to_slot})",
-            f"elif type({moved}) is _ZoneRef and len(st.zones[{moved}.slot]) <= {FREE_WORK}:",
-            f"    st.move_all({moved}.slot, {to_slot})",
+            f"elif type({moved}) is _ZoneRef and len(_m_zone := st.zones[{moved}.slot]) <= {FREE_WORK}:",
+            *("    " + line for line in all_moved(f"{moved}.slot", to_slot, module, cat)),
             "else:",
             f"    {general}"]
 
@@ -98,7 +98,8 @@ def component_moved(moved: str, to_slot: str, module: Module, cat: Catalog) -> l
 
 def zone_moved(what_slot: str, to_slot: str, general: str, module: Module, cat: Catalog) -> list[str]:
     """``move ZONE to W``, both known to be zones: a zone of one component moves it in place
-    (as ``State.move_all`` would), one of at most FREE_WORK by ``State.move_all``, a longer one
+    (as ``State.move_all`` would), one of at most FREE_WORK too where no event is kept
+    (``all_moved``: by ``State.move_all`` otherwise; an empty one moves nothing), a longer one
     by ``general`` (which charges it)."""
     source, slot = _local_slot(what_slot, "_m_from"), _local_slot(to_slot, "_m_to")
     return [*([] if slot == to_slot else [f"_m_to = {to_slot}"]),
@@ -109,9 +110,29 @@ def zone_moved(what_slot: str, to_slot: str, general: str, module: Module, cat: 
             "    _m_id = _m_moved.id",
             *("    " + line for line in _arrived("_m_moved", source, slot, module, cat)),
             f"elif len(_m_zone) <= {FREE_WORK}:",
-            f"    st.move_all({source}, {slot})",
+            *("    " + line for line in all_moved(source, slot, module, cat)),
             "else:",
             f"    {general}"]
+
+
+def all_moved(source: str, slot: str, module: Module, cat: Catalog) -> list[str]:
+    """``State.move_all`` of the zone ``_m_zone`` (in ``source``) to the zone in ``slot``,
+    written in place where it holds components and no event is kept: each component's
+    zone and knowledge as the method sets them, then the list moved (onto a zone of another
+    slot: a zone moved onto itself keeps its order, ``State.move_all`` moves it)."""
+    seers = module.constant(cat.zone_seers, "<the players who see each zone>")
+    other = "" if source.isdigit() and slot.isdigit() and source != slot else f" and {source} != {slot}"
+    return [f"if _m_zone and st.event_log is None{other}:",
+            f"    _m_seen, _m_of, _m_known = {seers}[{source}] | {seers}[{slot}], st.component_zone, "
+            "st.component_knowledge",
+            "    for _m_moved in _m_zone:",
+            "        _m_id = _m_moved.id",
+            f"        _m_of[_m_id] = {slot}",
+            "        _m_known[_m_id] |= _m_seen",
+            f"    st.zones[{slot}] += _m_zone",
+            "    _m_zone.clear()",
+            "elif _m_zone:",
+            f"    st.move_all({source}, {slot})"]
 
 
 def _arrived(moved: str, source: str, slot: str, module: Module, cat: Catalog) -> list[str]:

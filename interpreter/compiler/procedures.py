@@ -33,6 +33,7 @@ from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH, MAX_INT
 from .bulk_rounds import charge_lines, charged_at_once
 from .comprehensions import has_items, listed_once
+from .deals import loop_or_deal
 from .integers import integer_bound, is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
 from .logs import kept_line, shows_short
@@ -373,6 +374,10 @@ class ProcedureWriter:
         if self.in_env:
             self.compiler.counter += 1  # as the lowering would: its other loops keep their names
         items = self._listed(node.source, indent, node.span)
+        loop_or_deal(self, node, items, indent)   # (deals.py: a deal as one call, else for_over)
+
+    def for_over(self, node: ast.For, items: str, indent: int) -> None:
+        """The loop of ``node`` over ``items``, the list of its source (computed once)."""
         var = self.local(self.compiler.bind_plain(node.var))
         held = self.module.fresh("_l") if var.startswith("env[") and not _rebound(node) else None
         # (in the environment: the item also in a Python local, which the body reads)

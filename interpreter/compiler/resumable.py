@@ -3,8 +3,9 @@
 The run loop of a state (``State._run_until_decision``) once dispatched every operation of
 a lowered procedure (lower.py) itself: a round of its loop, a look-up and a call each. The
 function written here runs the operations of one ``Code`` from ``frame.pc`` on, with an
-explicit resume table: a test on the program counter before each operation, in order, so
-that an operation that goes on to the next finds it at once. Jumps and the rounds of a
+explicit resume table: a test on the program counter before each block of operations that
+go on to the next (blocks.py: entered only at their first, their steps counted together),
+in order, so that a block that goes on to the next finds it at once. Jumps and the rounds of a
 'for' are written inline; every other operation is called. It stops after an operation
 that may pause, end the game or change the running procedures (one not in ``Code.local``),
 and when the procedure is past its last operation (it returns); the run loop goes on from
@@ -22,8 +23,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..model.program import Code, Run
+from ..model.program import Code, Run, run_one
 from ..tables.builtins import FREE_WORK
+from .blocks import blocks_at, dispatch, entries
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -32,24 +34,26 @@ if TYPE_CHECKING:
 
 __all__ = ["write_run"]
 
-LEAF = 4  # the operations of a range tested one by one
-FAN = 4  # the ranges under one test of the counter's range, so a jump skips the others
-
-
 Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
 
 
 def write_run(code: Code, module: Module) -> None:
     """Give ``code.ops`` its resumable function (left as it is if Python cannot compile it):
     the generated operations that go on in the code written in place (``Module.inline``),
-    or all called if Python cannot compile that (it nests too deeply)."""
+    or all called if Python cannot compile that (it nests too deeply); in blocks entered at
+    their first operation (blocks.py)."""
+    run_one_name = module.constant(run_one, "<the run loop's one operation>")
     for inline in (True, False):
         name = module.fresh("_r")
         lines = _plain([f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
                         "    env = fr.env", "    pc = fr.pc", "    while True:"])
         size = len(code.ops)
-        lines += _ranges(code, module, 0, size, "        ", inline)
-        lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps"])
+        operations = [_operation(code, at, module, inline) for at in range(size)]
+        starts = entries(code, operations)
+        lines += dispatch(blocks_at(operations, code, starts, run_one_name), size, "        ")
+        lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
+                         "        fr.pc = pc   # (a position no block starts at)",
+                         f"        return {run_one_name}(st, fr, steps, limit)"])
         source = "\n".join(line for line, _ in lines) + "\n"
         try:
             run: Run = module.define(name, source, spans=[span for _, span in lines], procedure=code.name)
@@ -73,30 +77,6 @@ def _returned(name: str) -> list[str]:
             "                _frames.pop()   # (State.pop(None) in place)",
             "            else:",
             "                st.pop(None)"]
-
-
-def _ranges(code: Code, module: Module, start: int, end: int, indent: str, inline: bool) -> list[Line]:
-    """The lines that run operations ``start`` to ``end - 1`` from ``pc`` on: a test of the
-    counter's range for each of at most FAN ranges, nested down to LEAF operations tested one
-    by one (so an operation is found in a few tests, and one that goes on to the next finds
-    it at once). A range's test needs no lower bound: an operation that goes back (to a
-    ``pc`` not past it) goes on at the top, so ``pc`` is at least ``low`` where it is made
-    (and the operations are found by equality)."""
-    if end - start <= LEAF:
-        lines: list[Line] = []
-        for at in range(start, end):
-            lines.append((f"{indent}if pc == {at}:", None))
-            lines += [(indent + "    " + line, span) for line, span in _operation(code, at, module, inline)]
-        return lines
-    step = LEAF
-    while step * FAN < end - start:
-        step *= FAN
-    lines = []
-    for low in range(start, end, step):  # (a jump back skips the tests of the ranges after it)
-        high = min(low + step, end)
-        lines.append((f"{indent}if pc < {high}:", None))
-        lines += _ranges(code, module, low, high, indent + "    ", inline)
-    return lines
 
 
 _COUNT = ["steps += 1", "if steps > limit:", "    raise _runaway(limit)"]
@@ -136,7 +116,7 @@ def _operation_lines(code: Code, at: int, module: Module, inline: bool) -> list[
     if body is not None and at not in code.local:  # (one that may pause: the run loop goes on after it)
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, "return steps"])]
     if body is not None:  # (a jump back skips the tests of the operations after it)
-        back = ["if pc < " + str(at) + ":", "    continue"] if any(_target(box) < at for box in body.boxes) else []
+        back = ["if pc <= " + str(at) + ":", "    continue"] if any(_target(box) <= at for box in body.boxes) else []
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, *back])]
     return _plain(_called_operation(code, at, module))
 
@@ -144,7 +124,7 @@ def _operation_lines(code: Code, at: int, module: Module, inline: bool) -> list[
 _WRITTEN = re.compile(r"(\s*)fr\.pc = pc = ")
 _MACHINERY = re.compile(r"\s*(#.*|try:|except KeyError as error:|_seq, _i = env\[\w+\]|if _i >= len\(_seq\):|else:"
                         r"|del env\[\w+\]|env\[\w+\] = (_seq\[_i\]|\(_seq, _i \+ 1\))|env\.pop\(\w+, None\)|continue"
-                        r"|if pc < \d+:|fr\.pc = pc = \d+|steps \+= 1|if steps > limit:|    raise _runaway\(limit\))$")
+                        r"|if pc <= \d+:|fr\.pc = pc = \d+|steps \+= 1|if steps > limit:|    raise _runaway\(limit\))$")
 
 
 def _unwritten(code: Code, at: int, lines: list[Line]) -> list[Line] | None:

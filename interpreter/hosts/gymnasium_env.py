@@ -31,6 +31,7 @@ from ..agents import Agent, AgentSpec, AgentSpecError, derive_seed, parse_agents
 from ..game import Game
 from ..sim.play import DEFAULT_MAX_DECISIONS
 from ..state import tensors
+from ..state.actions import as_integer
 from ..state.state import State
 from .terminal_view import render_text
 
@@ -90,8 +91,9 @@ def rendered(table: Table, seat: int, render_mode: str | None) -> str | None:
 
 def as_action_id(action: object, who: str) -> int:
     """``action`` as a plain int (numpy integers too); IllegalActionError for anything else."""
-    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-        return int(action)
+    number = as_integer(action)
+    if number is not None:
+        return number
     raise IllegalActionError(f"{who} is to act: give an action id (an int), not {action!r}")
 
 

@@ -25,7 +25,7 @@ from rulelang.check.variants import read_source
 from rulelang.diagnostics import Diagnostic, Span, errors_in
 from rulelang.errors import RulelangError, RulesetError
 from rulelang.files import FileAccessError, confined_path
-from rulelang.syntax.parser import parse_tests
+from rulelang.syntax.scenario_blocks import parse_tests_apart
 
 from ..game import Game
 from ..model.program import Expr
@@ -97,11 +97,16 @@ class _Sources:
 
     root: Path
     texts: dict[str, str] = field(default_factory=dict)
+    problems: list[Diagnostic] = field(default_factory=list)   # syntax errors of scenarios left out
 
     def parse(self, path: Path) -> ast.TestsFile:
+        """The test file's AST; a scenario with a syntax error is left out of it, its
+        diagnostics kept in ``problems``."""
         shown = str(path)
         self.texts[shown] = read_source(path, shown, what="test file")
-        return parse_tests(self.texts[shown], shown)
+        tests, problems = parse_tests_apart(self.texts[shown], shown)
+        self.problems += problems
+        return tests
 
     def named(self, name: str, where: Span) -> Path:
         """The file ``name`` written in the file of ``where``, checked to lie in the root;
@@ -124,20 +129,22 @@ class _Sources:
         return " ".join(part.strip() for part in parts)
 
 
-def _scenarios(tests: ast.TestsFile, sources: _Sources, seen: frozenset[str] = frozenset()) -> list[ast.Scenario]:
-    """The scenarios of ``tests``: those of the files it uses (less the ones it leaves out,
-    or just the ones it names), then its own."""
-    found: list[ast.Scenario] = []
+def _scenarios(tests: ast.TestsFile, sources: _Sources,
+               seen: frozenset[str] = frozenset()) -> list[tuple[ast.Scenario, int | None]]:
+    """The scenarios of ``tests``, each with the player count its own file gives (its
+    ``players`` line, or None): those of the files it uses (less the ones it leaves out, or
+    just the ones it names), then its own."""
+    found: list[tuple[ast.Scenario, int | None]] = []
     for use in tests.uses:
         path = sources.named(use.path, use.span)
         if str(path) in seen or str(path) == tests.path:
             raise RulesetError([Diagnostic("E702", f"test files use each other in a circle: {use.path}", use.span)])
         inner = _scenarios(sources.parse(path), sources, seen | {tests.path})
-        unknown = sorted(set(use.names) - {s.name for s in inner})
+        unknown = sorted(set(use.names) - {s.name for s, _ in inner})
         if unknown:
             raise RulesetError([Diagnostic("E702", f"{use.path} has no scenario named {unknown[0]!r}", use.span)])
-        found += [s for s in inner if (s.name in use.names) == use.only]
-    return found + [_with_background(scenario, tests.background) for scenario in tests.scenarios]
+        found += [(s, count) for s, count in inner if (s.name in use.names) == use.only]
+    return found + [(_with_background(scenario, tests.background), tests.players) for scenario in tests.scenarios]
 
 
 def _with_background(scenario: ast.Scenario, background: tuple[ast.Step, ...]) -> ast.Scenario:
@@ -158,16 +165,17 @@ def run_file(path: str | Path, root: str | Path | None = None, select: str | Non
     sources = _Sources(Path(root) if root is not None else path.parent)
     try:
         tests = sources.parse(path)
-        scenarios = [s for s in _scenarios(tests, sources) if select is None or select in s.name]
+        scenarios = [(s, count) for s, count in _scenarios(tests, sources) if select is None or select in s.name]
         game_path = sources.named(tests.ruleset or path.with_suffix(".rules").name, tests.span)
         declarations, base_dir, shown = _read_ruleset(game_path, sources.root)
     except RulesetError as error:
-        result.problems += error.diagnostics
+        result.problems += sources.problems + error.diagnostics
         return result
+    result.problems += sources.problems
     settings, _ = read_settings(declarations, shown)
     groups: dict[int, list[ast.Scenario]] = {}
-    for scenario in scenarios:
-        groups.setdefault(_player_count(scenario, tests.players, settings.players[0]), []).append(scenario)
+    for scenario, own_count in scenarios:
+        groups.setdefault(_player_count(scenario, own_count, tests.players, settings.players), []).append(scenario)
     for count, group in sorted(groups.items()):
         result.results += _run_group(group, count, declarations, settings, base_dir, shown, sources)
     result.results.sort(key=lambda r: (r.span.file != result.path, r.span.file, r.span.line))
@@ -180,9 +188,16 @@ def _read_ruleset(path: Path, root: Path) -> tuple[list[ast.Decl], Path, str]:
     return declarations, base_dir, shown
 
 
-def _player_count(scenario: ast.Scenario, default: int | None, lowest: int) -> int:
+def _player_count(scenario: ast.Scenario, own: int | None, this_file: int | None, allowed: tuple[int, int]) -> int:
+    """The scenario's player count: its own ``players`` step; else the count of the file it
+    is written in where the ruleset under test allows it (a scenario reused by ``use`` keeps
+    its file's); else the count of the file run; else the lowest the ruleset allows."""
     counts = [step.count for step in scenario.steps if isinstance(step, ast.SetPlayers)]
-    return counts[-1] if counts else default if default is not None else lowest
+    if counts:
+        return counts[-1]
+    if own is not None and allowed[0] <= own <= allowed[1]:
+        return own
+    return this_file if this_file is not None else allowed[0]
 
 
 def _run_group(scenarios: list[ast.Scenario], count: int, declarations: Sequence[ast.Decl], settings: Settings,
@@ -537,13 +552,16 @@ def _failure(code: str, message: str, step: ast.Step, causes: Sequence[Diagnosti
 
 
 def summary(results: Sequence[FileResult]) -> str:
-    """'85 scenarios: 84 passed, 1 failed (5 files)', with files that could not run."""
+    """'85 scenarios: 84 passed, 1 failed (5 files)', with the files that could not run and
+    those that ran without a scenario of theirs that could not be read."""
     total = sum(len(r.results) for r in results)
     failed = sum(len(r.failed) for r in results)
-    broken = sum(1 for r in results if r.problems)
+    broken = sum(1 for r in results if r.problems and not r.results)
+    partly = sum(1 for r in results if r.problems and r.results)
     files = f"{len(results)} file{'s' if len(results) != 1 else ''}"
     text = f"{total} scenario{'s' if total != 1 else ''}: {total - failed} passed, {failed} failed ({files})"
-    return text + (f"; {broken} file{'s' if broken != 1 else ''} could not run" if broken else "")
+    text += f"; {broken} file{'s' if broken != 1 else ''} could not run" if broken else ""
+    return text + (f"; {partly} file{'s' if partly != 1 else ''} with problems (above)" if partly else "")
 
 
 def diagnostics(results: Sequence[FileResult]) -> Iterator[tuple[FileResult, Diagnostic, str | None]]:

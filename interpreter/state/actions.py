@@ -5,12 +5,37 @@ A game makes each ``Action`` once and gives the same object again (``Game.action
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
 from rulelang.diagnostics import Span
+from rulelang.errors import IllegalActionError
 
-from ..model.values import Value, display
+from ..model.values import CHANCE, Value, display
+
+
+def as_integer(value: object) -> int | None:
+    """``value`` as a Python int where it is an integer of any library a host may hand over
+    (an ``int``, numpy's ``int64`` from an argmax or a sampled action, anything with
+    ``__index__``); None for anything else, booleans included (True is not action 1)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):   # (numpy's bool has no __index__)
+        return None
+    try:
+        return operator.index(value)   # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def checked_player(player: object, count: int) -> int:
+    """``player`` as a player number of a ``count``-player game (0..count-1, or CHANCE),
+    any integer type accepted; IllegalActionError otherwise."""
+    number = as_integer(player)
+    if number is None or not (number == CHANCE or 0 <= number < count):
+        raise IllegalActionError(f"no player {player!r} in a {count}-player game (players are 0..{count - 1})")
+    return number
 
 
 class Action:

@@ -15,7 +15,7 @@ from rulelang.errors import IllegalActionError, RulelangError
 
 from ..model.values import CHANCE, Value, display, who
 from .action_ids import legal_action_mask
-from .actions import Action, DecisionContext
+from .actions import Action, DecisionContext, as_integer, checked_player
 from .failures import cause_of
 
 if TYPE_CHECKING:
@@ -60,13 +60,13 @@ class Decisions:
             kept: tuple[Action, ...] | None = decision.actions  # the usual call: a player to act
             if kept is not None:  # at a decision that states share, asked before
                 return [*kept]
-            per_player = decision.per_player   # (Decision.options_of in place)
-            options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
+            per_player = decision.per_player   # (the ids of Decision.options_of in place)
+            ids = decision.ids if per_player is None else per_player[player][1]
             made = self.game.actions[player]
             try:
                 actions = [*map(made.__getitem__, ids)]   # (no call of list: fewer instructions)
-            except KeyError:
-                actions = self._actions_of(player, options, ids)
+            except KeyError:   # (an action not made yet)
+                actions = self._actions_of(player, *decision.options_of(player))
             if decision.shared:  # (of this one player)
                 decision.actions = tuple(actions)
             return actions
@@ -148,10 +148,11 @@ class Decisions:
             if player is None:
                 player = action.player
             action_id = action.id
-        elif isinstance(action, int) and not isinstance(action, bool):
-            action_id = action
         else:
-            raise IllegalActionError(f"an action must be an Action or an int id, not {type(action).__name__}")
+            number = as_integer(action)
+            if number is None:
+                raise IllegalActionError(f"an action must be an Action or an integer id, not {type(action).__name__}")
+            action_id = number
         player = self._acting_player(player)
         options, ids = self._options(player)
         try:
@@ -171,10 +172,7 @@ class Decisions:
         return self.pending.players
 
     def _check_player(self, player: object) -> int:
-        count = self.game.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not (player == CHANCE or 0 <= player < count):
-            raise IllegalActionError(f"no player {player!r} in a {count}-player game (players are 0..{count - 1})")
-        return player
+        return checked_player(player, self.game.num_players)
 
     def _resolve_player(self, player: int | None) -> int | None:
         """The player whose options are asked for, or None if that player is not to act."""

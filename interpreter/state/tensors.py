@@ -23,6 +23,7 @@ from rulelang.errors import IllegalActionError
 from ..model.values import CHANCE, Component, EnumValue, Player, Value
 from ..model.visibility import sight, zone_sight
 from .action_ids import DEFAULT_MAX_NUMBER, ActionSpace, action_space, legal_action_mask, number_bound
+from .actions import checked_player
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -396,14 +397,7 @@ def observation_shape(game: Game) -> tuple[int]:
 def observation_tensor(state: State, player: int) -> list[float]:
     """What ``player`` (or CHANCE, for the public view) may see now, as floats laid out by
     ``layout``; IllegalActionError for a player not in the game."""
-    return layout(state.game).tensor(state, _viewer(state, player))
-
-
-def _viewer(state: State, player: object) -> int:
-    count = state.game.num_players
-    if isinstance(player, bool) or not isinstance(player, int) or not (player == CHANCE or 0 <= player < count):
-        raise IllegalActionError(f"no player {player!r} in a {count}-player game (players are 0..{count - 1})")
-    return player
+    return layout(state.game).tensor(state, checked_player(player, state.game.num_players))
 
 
 # ---------------------------------------------------------------- information-state tensors
@@ -432,7 +426,7 @@ def own_actions_tensor(state: State, player: int, max_number: int | None = None,
     first (all 0 where he has taken fewer)."""
     length = _history_length(history)
     space = action_space(state.game, max_number)
-    viewer = _viewer(state, player)
+    viewer = checked_player(player, state.game.num_players)
     own = [action for who, action in state.history() if who == viewer]
     counts = [0.0] * space.size
     for action_id in own:

@@ -42,7 +42,7 @@ class Views(Decisions):
         if score is None:
             return [0.0] * self.game.num_players
         try:
-            return list(map(float, self._numbers(score, self.game.catalog.real_players)))
+            return [*map(float, self._numbers(score, self.game.catalog.real_players))]  # (no call of list)
         except OverflowError:
             message = f"'{score.kind} {score.variable}' gives a number too large for a score"
             raise RulesRuntimeError(Diagnostic("E602", message, score.span)) from None

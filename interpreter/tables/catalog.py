@@ -37,7 +37,7 @@ from ..model.values import (
 from ..model.visibility import full_viewers
 from .builtins import BUILTINS, LOAD_TIME
 
-VISIBILITIES = {"all", "owner", "none", "count"}
+VISIBILITIES = {"all", "owner", "none", "count"}   # of every zone; a per-player zone may be 'others' too
 MAX_COMPONENTS = 20_000  # more would make every state copy slow; no table game comes near
 
 D = TypeVar("D", bound=ast.Decl)
@@ -87,6 +87,7 @@ class Catalog:
         self.components: list[Component] = []
         self.decks_built = False   # every component made: the list above is the game's whole
         self.initial_zone: list[int] = []
+        self.deck_first: list[int] = []   # by component id: the id of its deck's first component
         self.phases: dict[str, ast.PhaseDecl] = {}
         self.procedures: dict[str, ast.ProcedureDecl] = {}
         self.functions: dict[str, ast.FunctionDecl] = {}
@@ -205,7 +206,7 @@ class Catalog:
         return boards.load_board_file(self._current_board, self.base_dir / path)
 
     def _build_zone(self, d: ast.ZoneDecl) -> None:
-        self._check_visibility(d, d.visibility, VISIBILITIES)
+        self._check_visibility(d, d.visibility, VISIBILITIES | ({"others"} if d.owner == "player" else set()))
         if d.owner not in (None, "player"):
             raise unchecked("zones are shared or per player", d.span)
         self.zones[d.name] = d
@@ -259,7 +260,7 @@ class Catalog:
                                span, "E402", hint="fix the list or the declared size")
         if len(self.components) + len(specs) > MAX_COMPONENTS:
             raise CompileError(f"the decks hold more than {MAX_COMPONENTS} components", span, "E402")
-        made = []
+        made, first = [], len(self.components)
         for spec in specs:
             if not isinstance(spec, ComponentSpec):
                 raise CompileError(f"deck '{deck.name}' holds a {kind_of(spec)}, not a component", span, "E402")
@@ -268,6 +269,7 @@ class Catalog:
             component = Component(len(self.components), spec.type, dict(spec.fields), self._label(spec))
             self.components.append(component)
             self.initial_zone.append(slot)
+            self.deck_first.append(first)
             made.append(component)
         return made
 

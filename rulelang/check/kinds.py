@@ -58,15 +58,17 @@ _BUILTIN_TYPES = {"int": "number", "bool": "bool", "string": "string", "player":
                   "space": "space", "list": "list"}
 
 
-def result_kind(function: str) -> Kind | None:
-    """The kind a builtin function's result always has (from the signature table), or None
-    when it depends on the arguments ('any'); a result that may be none says so."""
+def result_kind(function: str, given: int) -> Kind | None:
+    """The kind a builtin function's result always has when called with ``given`` arguments
+    (from the signature table), or None when it depends on their values ('any'); a result
+    that may be none says so."""
     signature = SIGNATURES.get(function)
-    if signature is None or signature.result == "any":
+    result = signature.result_of(given) if signature is not None else "any"
+    if result == "any":
         return None
-    if signature.result.endswith("?"):
-        return Kind(frozenset({signature.result[:-1], "none"}))
-    return _certain(signature.result)
+    if result.endswith("?"):
+        return Kind(frozenset({result[:-1], "none"}))
+    return _certain(result)
 
 
 def _variable(kind: Kind | None) -> Kind | None:
@@ -220,7 +222,7 @@ class Kinds:
             return None
         if e.function in self.functions:
             return self.declared(self.functions[e.function].result)
-        return result_kind(e.function)
+        return result_kind(e.function, len(e.args))
 
     def item_of(self, source: ast.Expr) -> Kind | None:
         """The kind of the items of ``source`` (a list, a zone, a range, an enum), if known."""

@@ -24,6 +24,7 @@ from rulelang.check.tree import bound_names, walk
 from rulelang.diagnostics import Diagnostic, Span, errors_in
 from rulelang.errors import BUG_HINT, RulesetError
 from rulelang.files import real_path
+from rulelang.memory import collector_paused
 
 DataCheck = Callable[[list[ast.Decl], Settings, Path], Iterable[Diagnostic]]
 
@@ -122,6 +123,16 @@ def _stage_unused(ctx: LintContext) -> Iterable[Diagnostic]:
                          hint="remove it, or use it")
 
 
+def _stage_dead_code(ctx: LintContext) -> Iterable[Diagnostic]:
+    from rulelang.check.dead_code import dead_code
+    return dead_code(ctx.decls)
+
+
+def _stage_leaks(ctx: LintContext) -> Iterable[Diagnostic]:
+    from rulelang.check.leaks import information_leaks
+    return information_leaks(ctx.decls)
+
+
 def _stage_graph(ctx: LintContext) -> Iterable[Diagnostic]:
     from rulelang.check.graph import graph_diagnostics
     found: Iterable[Diagnostic] = graph_diagnostics(ctx.decls, ctx.path)
@@ -143,9 +154,11 @@ def _stage_data(ctx: LintContext) -> Iterable[Diagnostic]:
 
 Stage = Callable[[LintContext], Iterable[Diagnostic]]
 
-STAGES: list[Stage] = [_stage_parse, _stage_check, _stage_shadowing, _stage_unused, _stage_graph, _stage_data]
+STAGES: list[Stage] = [_stage_parse, _stage_check, _stage_shadowing, _stage_unused, _stage_dead_code, _stage_leaks,
+                       _stage_graph, _stage_data]
 
 
+@collector_paused()   # (linear in the file's size: see rulelang/memory.py)
 def lint_text(text: str, path: str = "<text>", data_check: DataCheck | None = None,
               root: str | Path | None = None) -> list[Diagnostic]:
     """Every diagnostic for the ruleset ``text`` (shown as ``path``), sorted by location;

@@ -122,6 +122,24 @@ def operator_kinds(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
             yield Diagnostic("E206", problem, node.span)
 
 
+# Kinds of value that have no attribute: 'top(draw, 2).rank' reads one of a list.
+_WITHOUT_ATTRIBUTES = {"list": "take one item first: top(z) or xs[0]; or one per item: [c.NAME for c in xs]",
+                       "number": None, "string": None, "bool": None}
+
+
+def attribute_of_plain_value(node: ast.Node, kinds: Kinds) -> Iterator[Diagnostic]:
+    """E206: an attribute of a value that is plainly a list, a number, a string or a truth
+    value (the result of a builtin, a literal...), which have none."""
+    if not isinstance(node, ast.Attribute):
+        return
+    kind = kinds.of(node.target)
+    if kind is None or not kind.certain or kind.single not in _WITHOUT_ATTRIBUTES:
+        return
+    hint = _WITHOUT_ATTRIBUTES[kind.single]
+    yield Diagnostic("E206", f"{describe(kind.single)} has no attribute '{node.name}'", node.span,
+                     hint=hint.replace("NAME", node.name) if hint else None)
+
+
 def _operator_problem(op: str, a: str, b: str) -> str | None:
     families = {_family(a), _family(b)}
     if op in ("<", "<=", ">", ">="):
@@ -331,6 +349,7 @@ NodeCheck = Callable[[ast.Node, Kinds], Iterator[Diagnostic]]
 NODE_CHECKS: dict[type[ast.Node], list[NodeCheck]] = {t: [statement_kinds] for t in _SLOTS}
 NODE_CHECKS[ast.BinaryOp] = [operator_kinds, comparison]
 NODE_CHECKS[ast.Call] = [argument_kinds, aggregate_kinds]
+NODE_CHECKS[ast.Attribute] = [attribute_of_plain_value]
 NODE_CHECKS[ast.Assign] = [assignment_kinds]
 NODE_CHECKS[ast.VarDecl] = [initial_value_kind]
 for _rule in (ast.ScoreDecl, ast.TiebreakDecl, ast.InvariantDecl):

@@ -33,6 +33,11 @@ class Signature:
     role: Role = QUERY
     keywords: tuple[str, ...] = ()  # named arguments ('diagonal: true'), board constructors only
     needs_key: bool = False       # an aggregate whose generator must end in 'by KEY'
+    full_result: str | None = None  # the result when every optional argument is given, if another
+
+    def result_of(self, given: int) -> str:
+        """The kind of the result of a call with ``given`` positional arguments."""
+        return self.full_result if self.full_result is not None and given == self.max_args else self.result
 
     @property
     def min_args(self) -> int:
@@ -53,8 +58,9 @@ class Signature:
         return f"{self.name}() takes {want} arguments, got {given}"
 
 
-def _query(name: str, params: tuple[str, ...], result: str, required: int | None = None) -> Signature:
-    return Signature(name, params, result, required)
+def _query(name: str, params: tuple[str, ...], result: str, required: int | None = None,
+           full_result: str | None = None) -> Signature:
+    return Signature(name, params, result, required, full_result=full_result)
 
 
 def _aggregate(name: str, result: str, *, values: bool = False, needs_key: bool = False) -> Signature:
@@ -67,7 +73,7 @@ def _aggregate(name: str, result: str, *, values: bool = False, needs_key: bool 
 _TABLE = (
     # Lists, zones and players.
     _query("size", ("items",), "number"),
-    _query("top", ("items", "number"), "any", required=1),
+    _query("top", ("items", "number"), "any", required=1, full_result="list"),   # top(z): one; top(z, n): a list
     _query("bottom", ("items",), "any"),
     _query("next_player", ("player", "number"), "player", required=1),
     _query("rotate", ("items", "any"), "list"),

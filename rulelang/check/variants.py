@@ -17,7 +17,7 @@ from rulelang.errors import RulesetError
 from rulelang.files import MAX_RULESET_BYTES, FileAccessError, confined_path, decode_text, read_confined, real_path
 from rulelang.syntax.parser import parse
 
-MAX_DEPTH = 16
+MAX_BASES = 64   # the bases one ruleset may stand on, through its chain of 'extends' (E506)
 MAX_BYTES = MAX_RULESET_BYTES   # 20 times the largest shipped game; parsing more would take seconds
 
 
@@ -51,8 +51,10 @@ def resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = (),
     ``base_dir`` is the folder of the file ``ruleset`` was read from; ``root`` (default
     ``base_dir``) the folder that every file it names must lie in. The file names of
     ``load_board("...")`` come out relative to ``root``, where the runtime reads them.
-    ``chain`` holds the resolved paths of the files already on the way (to find cycles)."""
+    ``chain`` holds the resolved paths of the files already on the way, this one last (to
+    find cycles); a call from outside leaves it empty."""
     root = base_dir if root is None else root
+    chain = chain or (real_path(ruleset.path) if ruleset.path else str(ruleset.path),)
     extends = ruleset.of_kind(ast.Extends)
     own = _confine_boards([d for d in ruleset.declarations if not isinstance(d, ast.Extends)], base_dir, root)
     if not extends:
@@ -65,9 +67,13 @@ def resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = (),
     except FileAccessError as error:
         raise RulesetError([Diagnostic("E501", f"cannot use the base ruleset '{ext.path}': {error.reason}",
                                        ext.name_span or ext.span)]) from None
-    if str(base_path) in chain or len(chain) > MAX_DEPTH:
+    if str(base_path) in chain:
         raise RulesetError([Diagnostic("E503", f"'{ext.path}' extends, directly or not, this same file",
                                        ext.span)])
+    if len(chain) > MAX_BASES:
+        raise RulesetError([Diagnostic("E506", f"'{ext.path}' would be base {len(chain)} of the ruleset loaded: "
+                                               f"a chain of 'extends' holds at most {MAX_BASES} bases", ext.span,
+                                       hint="extend a base nearer the start of the chain, or merge some of its files")])
     if not base_path.exists():
         raise RulesetError([Diagnostic("E501", f"cannot find the base ruleset '{ext.path}'", ext.name_span or ext.span,
                                        hint=f"looked for {base_path}")])
@@ -82,8 +88,7 @@ def resolve(ruleset: ast.Ruleset, base_dir: Path, chain: tuple[str, ...] = (),
         raise RulesetError([Diagnostic("E501", f"the base '{ext.path}' is not a valid ruleset: it has a "
                                                f"syntax error{where}", ext.name_span or ext.span,
                                        hint="lint the base file on its own")]) from None
-    this_file = real_path(ruleset.path) if ruleset.path else str(ruleset.path)
-    base_decls = resolve(base, base_path.parent, (*chain, this_file, str(base_path)), root)
+    base_decls = resolve(base, base_path.parent, (*chain, str(base_path)), root)
     return merge(base_decls, own)
 
 

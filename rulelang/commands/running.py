@@ -172,6 +172,14 @@ def _p(value: float | None) -> str:
     return "-" if value is None else f"{value:.3g}" if value >= 0.001 else "<0.001"
 
 
+def _lengths(length: Mapping[str, float]) -> str:
+    """The finished games' lengths in a line, or that no game finished (then there is none)."""
+    if not length["count"]:
+        return "no game finished"
+    return (f"mean {length['mean']:.2f} decisions (sd {length['sd']:.2f}; min {length['min']:g}, "
+            f"median {length['median']:g}, p90 {length['p90']:g}, max {length['max']:g})")
+
+
 def _print_report(game: Game, report: SimulationReport) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -186,10 +194,8 @@ def _print_report(game: Game, report: SimulationReport) -> None:
     for error in data["error_details"]:
         where = f"{error['location']}: " if error["location"] else ""
         console.print(f"  {where}{error['code']} {error['message']} ({error['games']} games)", soft_wrap=True)
-    length = data["length"]
-    console.print(f"length: mean {length['mean']:.2f} decisions (sd {length['sd']:.2f}; min {length['min']:g}, "
-                  f"median {length['median']:g}, p90 {length['p90']:g}, max {length['max']:g}); "
-                  f"draws: {report.draws}; shared wins: {data['shared_wins']}", soft_wrap=True)
+    console.print(f"length: {_lengths(data['length'])}; draws: {report.draws}; shared wins: {data['shared_wins']}",
+                  soft_wrap=True)
     table = Table("seat", "agent", "wins", "win %", "95% interval", "mean score", "median score")
     for row in data["seats"]:
         low, high = row["win_interval"]

@@ -16,6 +16,7 @@ from rulelang import ast
 from rulelang.diagnostics import UNNAMED_TEXT, Diagnostic, Span
 from rulelang.errors import RulesetError
 from rulelang.files import cache_file
+from rulelang.memory import collector_paused
 from rulelang.syntax.parse_cache import cached_parse
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ def _parse_tests(text: str, path: str) -> ast.TestsFile:
     return cast(ast.TestsFile, cached_parse("tests_file", text, path, lambda: _parse_as("tests_file", text, path)))
 
 
+@collector_paused()   # (linear in the text's size: see rulelang/memory.py)
 def _parse_as(start: str, text: str, path: str) -> ast.Node:
     """The AST of ``text`` read from the grammar rule ``start``."""
     from lark.exceptions import VisitError

@@ -212,6 +212,7 @@ def describe_syntax_error(error: UnexpectedInput, text: str, path: str, words: G
         return (_unclosed_before_declaration(error, text, path, words)
                 or _bare_call(error, text, path, words)
                 or _misspelled_statement_keyword(error, text, path, words)
+                or _chance_in_an_expression(error, text, path)
                 or _unfinished_line(error, text, path, words) or _unexpected_token(error, path, words))
     return _unexpected_character(error, text, path, words)
 
@@ -307,6 +308,28 @@ def _bare_call(error: UnexpectedToken, text: str, path: str, words: GrammarWords
                       hint=f"to call a procedure, write '{words.call_keyword} {written}'")
 
 
+def _chance_in_an_expression(error: UnexpectedToken, text: str, path: str) -> Diagnostic | None:
+    """'roll d6' or 'random 1..6' inside an expression ('[roll d6, roll d6]', 'x = roll d6 + 1')
+    on the line of the error: each is a statement, the whole value of a 'let' (a roll may be
+    a chance node of the game, where no expression can stop halfway)."""
+    token: Token = error.token
+    if token.start_pos is None:
+        return None
+    end = len(text[:token.start_pos].rstrip())   # (the line of the last token read before the error)
+    line_start = text.rfind("\n", 0, end) + 1
+    before = text[line_start:end]
+    found = _CHANCE_WORD.search(before)
+    if found is None or _LET_OF_CHANCE.match(before):
+        return None
+    word, line, column = found.group(1), text.count("\n", 0, line_start) + 1, found.start(1) + 1
+    example = "let a = roll d6" if word == "roll" else "let a = random 1..6"
+    return Diagnostic("E002", f"'{word}' cannot stand inside an expression: it is a statement, the whole value of "
+                              f"a 'let'", Span(path, line, column, line, column + len(word)),
+                      hint=f"write '{example}' on a line of its own before, then use 'a'")
+
+
+_CHANCE_WORD = re.compile(r"\b(roll|random)\b")
+_LET_OF_CHANCE = re.compile(r"\s*let\s+\w+\s*=\s*(roll|random)\b")
 _CALL = re.compile(r"[A-Za-z_]\w*\s*\(.*\)", re.S)
 _MAX_QUOTED = 40
 

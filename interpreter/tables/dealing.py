@@ -1,0 +1,57 @@
+"""A deal: the top of one zone moved to each of several zones in turn, in one call.
+
+The compiler writes a loop (or a nest of loops) whose body only moves the top of one zone
+as one call of ``deal_tops`` (compiler/deals.py), where the zone holds enough components
+and no events are kept: each component goes where ``State.move_top`` would have put it, and
+whoever sees either zone learns where it is, as there.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..state.state import State
+
+
+def deal_tops(st: State, source: int, slots: list[int]) -> None:
+    """``State.move_top(source, slot)`` for each of ``slots`` in turn (the zone in ``source``
+    holds at least as many components, no slot is ``source``, no event is kept)."""
+    zones = st.zones
+    zone = zones[source]
+    zone_of, knowledge = st.component_zone, st.component_knowledge
+    seers = st.game.catalog.zone_seers   # who saw it leave or arrive knows where it is
+    left = seers[source]
+    for slot in slots:
+        component = zone.pop()
+        zones[slot].append(component)
+        cid = component.id
+        zone_of[cid] = slot
+        knowledge[cid] |= left | seers[slot]
+
+
+def deal_rounds(st: State, source: int, slots: list[int], rounds: int) -> None:
+    """``deal_tops`` of ``slots`` repeated ``rounds`` times: the top of the zone in ``source``
+    to each of ``slots`` in turn, round after round. Where no slot comes twice in a round, each
+    zone takes its components as one slice (the k-th from the top goes to slot k % len(slots))."""
+    count = len(slots)
+    if len(set(slots)) < count:
+        deal_tops(st, source, slots * rounds)
+        return
+    if not rounds or not count:
+        return
+    zones = st.zones
+    zone = zones[source]
+    taken = zone[-count * rounds:]
+    del zone[-count * rounds:]
+    taken.reverse()   # (top first, as they are dealt)
+    zone_of, knowledge = st.component_zone, st.component_knowledge
+    seers = st.game.catalog.zone_seers
+    left = seers[source]
+    for first, slot in enumerate(slots):
+        dealt = taken[first::count]
+        zones[slot] += dealt
+        seen = left | seers[slot]
+        for component in dealt:
+            cid = component.id
+            zone_of[cid] = slot
+            knowledge[cid] |= seen
