@@ -314,6 +314,8 @@ class Catalog:
     def option_ids(self, options: tuple[Value, ...]) -> tuple[tuple[int, ...], bool]:
         """``action_ids`` of ``options``, and whether every option is an interned value (equal
         only to itself, so a list equal to this one holds the very same values)."""
+        if options and type(options[0]) is int:   # (a number is none of them: no failed lookup)
+            return tuple(map(self.encode, options)), False
         try:
             return tuple(map(self.code_of.__getitem__, options)), True
         except (KeyError, TypeError):   # a number, a string, a constant, an unhashable value
@@ -334,6 +336,8 @@ class Catalog:
             code = None
         if code is not None:
             return code
+        if type(value) is int and value >= 0:   # (a number, not a boolean: the test below in place)
+            return self.int_base + value
         if isinstance(value, Component):
             return self.component_base + value.id
         if isinstance(value, Player):
