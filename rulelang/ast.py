@@ -106,12 +106,16 @@ Expr: TypeAlias = (Literal | Name | ListExpr | Comprehension | Generator | Attri
 
 @node
 class TypeRef(Node):
-    name: str                 # "int", "bool", "player", "list", an enum or component name
+    name: str                 # "int", "bool", "player", "list", "map", an enum or component name
     optional: bool = False
-    item: TypeRef | None = None   # element type of a list
+    item: TypeRef | None = None   # element type of a list, value type of a map
+    key: TypeRef | None = None    # key type of a map
 
     def __str__(self) -> str:
-        base = f"list[{self.item}]" if self.name == "list" else self.name
+        if self.name == "map":
+            base = f"map[{self.key}, {self.item}]"
+        else:
+            base = f"list[{self.item}]" if self.name == "list" else self.name
         return base + ("?" if self.optional else "")
 
 

@@ -186,3 +186,15 @@ def test_an_action_of_another_decision_is_not_legal_and_leaves_the_state_as_it_w
     with pytest.raises(IllegalActionError) as raised:   # (its id is not among the options now)
         state.apply_action(first, player=1)
     assert state.to_json() == before and raised.value.__suppress_context__
+
+
+def test_a_new_decision_of_a_choice_or_a_menu_has_every_field_of_one_made_by_its_class() -> None:
+    with_condition = MENUS.replace("CHOOSER", "p").replace('option "pass"', 'option "pass" when draws < 9')
+    for text in (HANDS.replace("SOURCE", "[x for x in p.hand]"), with_condition):
+        decision = rulelang.load(text).new_initial_state(seed=3).pending
+        made = Decision(decision.kind, decision.players, decision.options, decision.ids, decision.resume, (), None,
+                        (), decision.prompt_of, decision.span, decision.asks, decision.binds, decision.then)
+        made.shared = decision.shared
+        assert type(decision) is Decision
+        assert {name: getattr(decision, name) for name in Decision.__slots__} == {
+            name: getattr(made, name) for name in Decision.__slots__}

@@ -383,3 +383,18 @@ def test_a_blind_invariant_has_the_same_value_in_every_sample(name: str, players
             for rule in blind:
                 assert bool(sample.evaluate(rule.condition, {}, rule.span)) == bool(
                     state.evaluate(rule.condition, {}, rule.span)), rule.label
+
+
+def test_a_sample_shows_the_viewers_private_lines_as_text_when_others_were_read_before() -> None:
+    # the second player's line is read (built) before the first player's is written: the
+    # sample keeps only the first player's line, which must still be built when read
+    game = rulelang.load('game "notes" { players 2 }\nvar n: int = 3\n'
+                         'phase main {\n  log "to the second " + n to players[1]\n'
+                         '  choose a in 0..1 by players[0]\n  log "to the first " + n to players[0]\n'
+                         '  choose b in 0..1 by players[0]\n  end game\n}\n')
+    state = game.new_initial_state(seed=1)
+    assert state.observation(1)["log"] == ["to the second 3"]
+    state.apply_action(state.legal_actions(0)[0], player=0)
+    sample = state.resample_from_infostate(0, seed=2)
+    assert [type(line) for line in sample.observation(0)["log"]] == [str]
+    assert sample.observation(0) == state.observation(0)

@@ -240,3 +240,65 @@ def _outcome_of(rules: str, games: int = 10) -> tuple[object, ...]:
         d = error.diagnostic
         return d.code, d.message, d.span.line, d.span.column
     return tuple(map(str, ends))
+
+
+CALLED = LISTED.replace("if enough(p) then 1 else 0",
+                        "if some(p, c.rank) > 5 or heavy(p, c.rank) or light(p, c.rank) then 1 else 0").replace(
+    "\nsetup {", """
+function twice(k: int) -> int = if k > 4 then 2 else 1
+function heavy(p: player, k: int) -> bool = twice(k) < 1 or sum(twice(k) + c.rank for c in p.hand) > 12
+function light(p: player, k: int) -> bool = sum(c.rank for c in p.hand) > twice(k)
+function some(p: player, k: int) -> int = sum(if c.rank > 4 then twice(k) else 0 for c in p.hand)
+
+setup {""")
+
+
+def test_a_small_function_called_for_each_item_is_written_in_place(monkeypatch):
+    from rulelang.interpreter.compiler import comprehensions, loops
+    listing = rulelang.load(CALLED.replace("STEPS", "100000")).generated_code()
+    charged = r"(_w\d+) = st\.work \+ 4\n\s+if \1 > st\.max_steps:\n\s+_fn\d+\(st, _v\d+\)\n\s+st\.work = \1\n"
+    assert re.search(charged + r"\s+(_c\d+) = .*\n\s+_a\d+\.append\(_plus\(st, \2, ", listing)
+    assert re.search(r"(_c\d+) = .*\n    (_e\d+) = _order0\(\1, _k\d+\)\n    if \2:", listing)   # (the or)
+    assert re.search(r"(_c\d+) = .*\n    return _order\d\(sum\(_a\d+\), \1\)", listing)   # (after the sum)
+    assert re.search(r"append\(\(_fn\d+\(st, _v\d+\) if ", listing)   # (some's: a value chosen after its test)
+    fast = _listed_runs(CALLED)
+    for module in (comprehensions, loops):   # (the calls made)
+        monkeypatch.setattr(module, "in_place", lambda module, element: ([], element))
+    assert not re.search(r"_c\d+ = ", rulelang.load(CALLED.replace("STEPS", "100000")).generated_code())
+    assert fast == _listed_runs(CALLED)
+    assert len({outcome[2] for outcome in fast[1] if outcome and outcome[0] == "E603"}) > 3
+
+
+def test_a_call_written_in_place_charges_the_work_of_the_state():
+    """A function's body whose loop counts its work in a local (``work_kept``) is left to the
+    state's count where a call is written in place, whose charge the local would lose."""
+    from rulelang.interpreter.compiler import loops
+    charged = ["_x = st.work + len(_s1)", "st.work = _x", "if _x > st.max_steps:", "    st.charge(0)"]
+    body = ["_a2 = []", "for _v3 in _k9:", "    _s1 = st.zones[_v3.slot]", *("    " + line for line in charged),
+            "    for _v4 in _s1:", "        _a2.append(_v4)"]
+    assert loops.work_kept([*body, "return tuple(_a2)"]) is not None
+    in_place = ["_w5 = st.work + 4", "if _w5 > st.max_steps:", "    _fn6(st, _v7)", "st.work = _w5", "_c8 = _v7"]
+    assert loops.work_kept([*body, *in_place, "return (tuple(_a2), _c8)"]) is None
+
+
+SOURCED = LISTED.replace("  let total = sum(c.rank for c in p.hand if c.mark == 0)", """\
+  let extra = sum(k * 2 for k in 1..size(p.hand))
+  let total = sum(c.rank for c in cards_of(p) if c.mark == 0) + extra""").replace("\nsetup {", """
+function cards_of(p: player) -> list[card] = list(p.hand) + [c for c in table if c.rank > 3]
+
+setup {""")
+
+
+def test_the_items_of_a_lifted_clause_are_charged_in_place(monkeypatch):
+    from rulelang.interpreter.compiler import comprehensions
+    listing = rulelang.load(SOURCED.replace("STEPS", "100000")).generated_code()
+    charged = (r"(_s\d+) = {}\n(\s+)if type\(\1\) is not tuple:\n\2    \1 = _sequence\(st, \1\)\n\2if \1:\n"
+               r"\2    (_w\d+) = st\.work \+ len\(\1\)\n\2    st\.work = \3\n\2    if \3 > st\.max_steps:\n"
+               r"\2        st\.charge\(0\)\n\2for _v\d+ in \1:")
+    assert re.search(charged.format(r"_fn\d+\(st, \w+\)"), listing)   # (a function's list)
+    assert re.search(charged.format(r"_range\(st, .*\)"), listing)   # (a range)
+    fast = _listed_runs(SOURCED)
+    monkeypatch.setattr(comprehensions, "clause_lines", lambda module, clause: [clause])
+    assert not re.search(r"_s\d+ = _fn\d+\(st, ", rulelang.load(SOURCED.replace("STEPS", "100000")).generated_code())
+    assert fast == _listed_runs(SOURCED)
+    assert len({outcome[2] for outcome in fast[1] if outcome and outcome[0] == "E603"}) > 3

@@ -41,9 +41,31 @@ GAME = '''\
         call pick(p, c)
       }
     }
+    procedure early(p: player, n: int) {
+      if n > 2 {
+        let e = n + 1
+        if e > 100 { return }
+        choose x in [e, n] by p
+        got += x
+      }
+      let f = n * 3
+      choose y in [f, 1] by p
+      got += y
+    }
+    procedure late(p: player, n: int) {
+      if n > 3 {
+        let h = n - 1
+        got += h
+        return
+      }
+      choose v in [n, 2] by p
+      got += v
+    }
     phase main {
       call walk(players[0], N)
       call looped(players[0], N)
+      call early(players[0], N)
+      call late(players[0], N)
       end game
     }
 '''
@@ -71,6 +93,13 @@ def test_a_function_whose_names_are_bound_once_outside_loops_makes_its_environme
     assert "env" not in before_pause.split("\n", 1)[1]
     assert "except NameError" in walk   # (i, bound only if the loop ran a round)
     assert looped.split("\n")[1].strip().startswith("env = {")   # (a 'let' in a loop: written as it goes)
+
+
+def test_a_local_of_a_block_that_paused_or_returned_is_not_looked_for_where_it_pauses_after_it(tmp_path):
+    game = load(tmp_path, 3)
+    early, late = function_at(game, 24), function_at(game, 35)
+    assert early.count("env = {}") == 2 and "except NameError" not in early   # (e: bound only in a block that paused)
+    assert late.count("env = {}") == 1 and "except NameError" not in late   # (h: in one that returned)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 4])

@@ -18,7 +18,7 @@ from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
-from .held import map_promise
+from .held import hold_item, map_promise
 from .known import known_list
 from .module import Inline, Module
 from .options import MASKED_MOST, SUBSET
@@ -39,6 +39,7 @@ DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
 _MISSING = object()
 new_decision = object.__new__
+init_decision = Decision.__init__
 _NOT_YET = cast(Value, object())  # a chooser not computed yet (typed as a value: no cast where it is passed)
 _T = TypeVar("_T")
 
@@ -74,9 +75,11 @@ class ChoiceLowering:
         chooser = compiler.expr(node.chooser)
         in_place = [compiler.writer.assigned(node.source, compiler.scope, compiler.key, "_o", options=True),
                     compiler.writer.assigned(node.chooser, compiler.scope, compiler.key, "_p")]  # (before it binds)
+        proven_chooser = self.proven_player(node.chooser)   # (before it binds)
         prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
+        hold_item(compiler, node.var, node.source)
         var, option_ids = compiler.bind_plain(node.var), compiler.cat.option_ids
         otherwise_box = compiler.target()
         has_otherwise = node.otherwise is not None
@@ -137,8 +140,9 @@ class ChoiceLowering:
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
             ids, interned = option_ids(options)
-            decision = Decision("choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span, asks,
-                                var, after[0])
+            decision = new_decision(Decision)   # (its __init__ called as a function: not through the class's call)
+            init_decision(decision, "choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span,
+                          asks, var, after[0])
             if interned and len(made) < DECISIONS_KEPT:  # kept from now on, and its actions (not kept: a list
                 decision.shared = True                   # equal to it may hold other values, 1 and true)
                 made[options] = decision
@@ -146,7 +150,7 @@ class ChoiceLowering:
         code.stops.add(compiler.emit(code, choose, node.span))
         compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, (given, offered),
                                                           f"choice at line {span.line}, column {span.column}",
-                                                          self._short(node.source, in_place[0]))
+                                                          self._short(node.source, in_place[0]), proven_chooser)
         if node.otherwise is not None:
             skip = compiler.emit_jump(code, node.span)
             otherwise_box[0] = len(code.ops)
@@ -187,8 +191,10 @@ class ChoiceLowering:
                 raise RuleError("no option of this choice is available", "E604")
             options, option_ids = tuple(names[i] for i in open_), tuple(labels[i] for i in open_)
             player = _choosing_player(st, chooser(st, env))
-            st.pending = Decision("menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
-                                  "menu")
+            decision = new_decision(Decision)   # (as a choice's: its __init__ called as a function)
+            init_decision(decision, "menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
+                          "menu")
+            st.pending = decision
 
         def open_menu(st: State, fr: Frame, player: Value) -> None:
             """A menu without conditions once its chooser is computed (in place by the
@@ -306,6 +312,14 @@ class ChoiceLowering:
         waiting_for = picks_of(resume, prompt_of, span)   # (the decisions of this statement)
         code.stops.add(compiler.emit(code, simultaneous, span))
 
+    def proven_player(self, node: ast.Expr) -> bool:
+        """Whether ``node`` is certainly a player (a held local or parameter, a loop's variable
+        over players...)."""
+        compiler = self.compiler
+        scope = Scope(set(compiler.scope), compiler.key, {}, "0")
+        compiler.writer.held.learn_running(scope)
+        return compiler.writer.items_kind(node, scope) == (Player, 0)
+
     def real_players(self, node: ast.Expr) -> bool:
         """Whether ``node`` is certainly a list of real players: proven a list of players
         (held, or built of players) in a game that has no dummy seat."""
@@ -404,14 +418,15 @@ def _restore(env: Env, var: str, old: object) -> None:
 
 def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],
                     choice: tuple[Callable[[State, Frame, Value, Value], None], Offered],
-                    note: str, short: bool = False) -> Inline:
+                    note: str, short: bool = False, proven_chooser: bool = False) -> Inline:
     """The body of a 'choose' as the resumable function writes it (resumable.py): the lines
     that compute its list (into ``_o``) and its chooser (``_p``) in place, then the decision
     kept for that list and that player awaited at once; ``given``, the choice's own code, in
     every other case but one: ``short``, the list is certainly a tuple of at most FREE_WORK
     items (not tested), and then a list not kept and not empty goes to ``offered`` (the
     choice's new decision) without its copies (a subset of distinct spaces, ``SUBSET``, has
-    none), its chooser computed in place."""
+    none), its chooser computed in place; ``proven_chooser``: the chooser is certainly a player
+    (its class not tested before its index is compared with the kept decision's)."""
     source, chooser = computed
     given, offered = choice
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
@@ -428,7 +443,8 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
                    *(found if short else [f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
                                           *("    " + line for line in found), "else:", "    _d = None"]),
                    "if _d is not None:", *("    " + line for line in chooser),
-                   "    if type(_p) is _Player and _p.index == _d.players[0]:", "        st.pending = _d",
+                   f"    if {'' if proven_chooser else 'type(_p) is _Player and '}_p.index == _d.players[0]:",
+                   "        st.pending = _d",
                    "    else:", f"        {rest}(st, fr, _o, _p)",
                    *new, "else:", f"    {rest}(st, fr, _o, {missing})"), None, (), note)
 

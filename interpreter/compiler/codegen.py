@@ -242,7 +242,9 @@ class ExpressionWriter(KindKnowledge):
 
     def _UnaryOp(self, node: ast.UnaryOp, scope: Scope) -> str:
         operand = self.write(node.operand, scope)
-        return f"(not {operand})" if node.op == "not" else f"_negated({operand})"
+        if node.op == "not":
+            return f"(not {operand})"   # (a proven integer negated as Python does: no call, nothing to test)
+        return f"(-{operand})" if integer_bound(self.cat, node.operand, scope) is not None else f"_negated({operand})"
 
     def _BinaryOp(self, node: ast.BinaryOp, scope: Scope) -> str:
         op = node.op

@@ -15,6 +15,8 @@ from rulelang import ast
 from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
+from .calls_in_place import in_place
+from .items_in_place import clause_lines
 from .module import Module
 from .scope import Scope
 
@@ -84,9 +86,17 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
     if not found or not _computed_first(found[0][0], text):
         return None
     listed, element, loops = found[0]
-    lines = [f"{listed} = []", *(f"{'    ' * depth}{clause}:" for depth, clause in enumerate(loops)),
-             f"{'    ' * len(loops)}{listed}.append({element})"]
+    before, element = in_place(expressions.module, element)
+    lines = [f"{listed} = []", *(f"{'    ' * depth}{line}" for depth, clause in enumerate(loops)
+                                 for line in _clause_lines(expressions.module, clause)),
+             *(f"{'    ' * len(loops)}{line}" for line in before), f"{'    ' * len(loops)}{listed}.append({element})"]
     return text, lines
+
+
+def _clause_lines(module: Module, clause: str) -> list[str]:
+    """The lines of a clause of the loops, the last one opening its block (``for``, ``if``)."""
+    *before, last = clause_lines(module, clause) if clause.startswith("for ") else [clause]
+    return [*before, f"{last}:"]
 
 
 def has_items(node: ast.Expr) -> bool:

@@ -24,6 +24,7 @@ from ..tables.builtins import LoadTimeWork
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, checked_write, variable_promise
 from .lower import Compiler
+from .player_rules import of_players
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -116,7 +117,8 @@ class _ProgramCompiler:
         if not found:
             return None
         decl = found[-1]
-        return PlayerRule(kind, decl.name, self._expression(decl.value, decl.span, {decl.name}), decl.span)
+        return PlayerRule(kind, decl.name, self._expression(decl.value, decl.span, {decl.name}), decl.span,
+                          of_players(self.compiler.writer, decl, kind))
 
     def _expression(self, expr: ast.Expr | None, span: Span, scope: Iterable[str]) -> Expr:
         """``expr``, the value of a declaration at ``span``, compiled with the names of

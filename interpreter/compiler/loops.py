@@ -19,6 +19,7 @@ from rulelang import ast
 
 from ..tables import runtime
 from ..tables.builtins import FREE_WORK
+from .calls_in_place import in_place
 from .comprehensions import has_items, lifted
 from .integers import is_tuple
 from .scope import Scope
@@ -95,11 +96,15 @@ def _returned(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> list[st
         assert isinstance(node, ast.BinaryOp)
         return _LoopNest(writer, scope).joined(node)
     if isinstance(node, ast.BinaryOp) and node.op in ("and", "or") and has_items(node.right):
-        either = writer.module.fresh("_e")   # (the left one's value, if it decides)
-        return [f"{either} = {writer.write(node.left, scope)}", f"if {'' if node.op == 'or' else 'not '}{either}:",
+        either = writer.module.fresh("_e")   # (the left one's value, if it decides; a small call in place)
+        before, left = in_place(writer.module, writer.write(node.left, scope))
+        return [*before, f"{either} = {left}", f"if {'' if node.op == 'or' else 'not '}{either}:",
                 f"    return {either}", *_returned(writer, node.right, scope)]
     found = lifted(writer, node, scope)   # (a comprehension computed first: before it)
-    return [f"return {writer.write(node, scope)}"] if found is None else [*found[1], f"return {found[0]}"]
+    if found is None:
+        return [f"return {writer.write(node, scope)}"]
+    before, value = in_place(writer.module, found[0])   # (after the list, a small call in place)
+    return [*found[1], *before, f"return {value}"]
 
 
 def _joins_a_comprehension(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
@@ -145,7 +150,7 @@ class _LoopNest:
             self.gather(node.left, out)
             self.add(f"{left} = tuple({out})")
         else:
-            self.add(f"{left} = {self.listed(node.left)}", f"{out} = list({left})")
+            self.add(f"{left} = {self.listed(node.left)}", f"{out} = [*{left}]")
         if isinstance(node.right, ast.Comprehension):
             self.gather(node.right, out)
         else:

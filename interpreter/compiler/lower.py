@@ -26,7 +26,7 @@ from ..tables.runtime import make_room_for_calls
 from .chance import ChanceLowering
 from .choices import ChoiceLowering
 from .codegen import ExpressionWriter
-from .held import let_promise
+from .held import hold_item, let_promise
 from .lets import facts_of
 from .module import Module
 from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
@@ -388,6 +388,7 @@ class Compiler:
         head = self.emit(code, step, node.span)
         code.local.add(head)
         code.shapes[head] = ("for", it, var, end_box)
+        hold_item(self, var, node.source)
         self.bind_plain(var)
         loop = self._loop(code, head)
         self.block(node.body, code)

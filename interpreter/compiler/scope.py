@@ -149,7 +149,7 @@ class HeldParameters:
         if promise is None or proven:
             return text
         check = self.module.constant(checker(promise, what), f"<checks {what}>")
-        if promise.cls is tuple or not CHEAP.match(text):
+        if promise.cls in (tuple, dict) or not CHEAP.match(text):   # (a list's items, a map's entries)
             return f"{check}({text})"
         cls = _INLINE.get(promise.cls) or self.module.constant(promise.cls, f"<class {promise.cls.__name__}>")
         test = f"type({text}) is {cls}"

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from rulelang import ast
+from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
 from ..model.program import Code
@@ -98,6 +99,7 @@ class UnpausedWriter(ProcedureWriter):
         self.emit(0, f"def {name}({', '.join(['st', '_depth', *params])}):  # procedure at {_where(decl.span)},"
                   " until it pauses", decl.span)
         self.lazy = env_made_at_pauses(decl)
+        self.returning: set[tuple[int, ...]] = set()   # the paths of blocks that return or pause
         self.bindings = [_Binding(p.name, a, (), False) for p, a in zip(decl.params, params, strict=True)]
         self.path = [0]
         if not self.lazy:
@@ -138,6 +140,8 @@ class UnpausedWriter(ProcedureWriter):
         here, entries = tuple(self.path), []
         for b in self.bindings:
             certain = here[:len(b.path)] == b.path
+            if not certain and self._left_by_return(b.path, here):
+                continue   # (a Python local certainly not bound here)
             if certain or not b.scoped:
                 entries.append((b, certain))
         self.emit(indent, "env = {}", span)
@@ -148,6 +152,12 @@ class UnpausedWriter(ProcedureWriter):
             if not certain:
                 self.emit(indent, "except NameError:", span)
                 self.emit(indent + 1, "pass", span)
+
+    def _left_by_return(self, bound: tuple[int, ...], here: tuple[int, ...]) -> bool:
+        """Whether a block of ``bound`` (where a local was bound) that is not one of
+        ``here`` returns or pauses, with no 'break' or 'continue' that may leave it before:
+        the function did not go on past it."""
+        return any(bound[:k] != here[:k] and bound[:k] in self.returning for k in range(1, len(bound) + 1))
 
     def scope(self) -> Scope:
         """The names of the procedure are its Python locals (``env`` kept for what is passed
@@ -175,6 +185,8 @@ class UnpausedWriter(ProcedureWriter):
             if runs_through(stmt, self.names):
                 getattr(self, "_" + type(stmt).__name__)(stmt, indent)
             elif self._unrun(stmt, indent, place):
+                if not any(isinstance(n, (ast.Break, ast.Continue)) for n in walk(block)):
+                    self.returning.add(tuple(self.path))   # (nothing leaves it before)
                 break  # (what follows in the block runs in the frame, if at all)
         if not block.statements:
             self.emit(indent, "pass", block.span)

@@ -8,14 +8,14 @@ resumes anywhere. A ``Decision`` is where the run loop stops for a choice or for
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias
 
 from rulelang import ast
 from rulelang.diagnostics import Span
 
-from .values import RuleError, Value, display
+from .values import Player, RuleError, Value, display
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -266,13 +266,19 @@ class LogLine(tuple):  # type: ignore[type-arg]
         return repr(str(self))
 
 
+PlayerValues: TypeAlias = Callable[["State", Sequence[Player]], list[Value]]
+"""A per-player rule's values for each of a list of players, in one call (compiler/player_rules.py)."""
+
+
 class PlayerRule(NamedTuple):
-    """A rule computed per player, ``score p = ...`` or ``tiebreak p = ...``."""
+    """A rule computed per player, ``score p = ...`` or ``tiebreak p = ...``: its value for
+    one player (``value``, the player bound to ``variable``) and for each of a list of them."""
 
     kind: str
     variable: str
     value: Expr
     span: Span
+    of_players: PlayerValues
 
 
 class Invariant(NamedTuple):

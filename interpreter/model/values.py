@@ -224,6 +224,8 @@ def kind_of(value: object) -> str:
         return "string"
     if isinstance(value, tuple):
         return "list"
+    if isinstance(value, dict):
+        return "map"
     if isinstance(value, (Component, EnumValue)):
         return value.type
     if isinstance(value, Ref):

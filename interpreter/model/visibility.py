@@ -1,7 +1,7 @@
 """Visibility: who may see a zone, a variable or a supply, and how a value is shown to them.
 
-The declared visibilities ("all", "owner", "count", "none") become, for one viewer, a sight
-of 'full', 'count' or 'hidden'. Observations, events, information sets and tensors read
+The declared visibilities ("all", "owner", "others", "count", "none") become, for one viewer,
+a sight of 'full', 'count' or 'hidden'. Observations, events, information sets and tensors read
 them from here, and the catalog's table of who sees each zone slot in full is made here too.
 """
 from __future__ import annotations
@@ -18,13 +18,21 @@ if TYPE_CHECKING:
 def sight(visibility: str | None, owner: int | None, viewer: int, default: str = "all",
           others_count: bool = False) -> str:
     """'full', 'count' or 'hidden' for one viewer. A player zone that its owner sees shows
-    the others its size, like a hand of cards on the table (``others_count``)."""
+    the others its size, like a hand of cards on the table (``others_count``). A zone
+    'visible others' (cards held facing outward) is seen in full by every player but its
+    owner, who sees its size; the public view (a negative viewer: CHANCE) sees only its size,
+    as every player does."""
     vis = visibility or default
-    if vis == "all" or (vis == "owner" and owner == viewer):
+    if vis == "all" or (vis == "owner" and owner == viewer) or _facing(vis, owner, viewer):
         return "full"
-    if vis == "count" or (vis == "owner" and others_count and owner is not None):
+    if vis in ("count", "others") or (vis == "owner" and others_count and owner is not None):
         return "count"
     return "hidden"
+
+
+def _facing(visibility: str, owner: int | None, viewer: int) -> bool:
+    """Whether ``viewer`` is a player who sees a zone 'visible others' of seat ``owner``."""
+    return visibility == "others" and owner is not None and viewer >= 0 and viewer != owner
 
 
 def zone_sight(decl: ast.ZoneDecl, owner: int | None, viewer: int) -> str:

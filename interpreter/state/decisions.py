@@ -60,13 +60,13 @@ class Decisions:
             kept: tuple[Action, ...] | None = decision.actions  # the usual call: a player to act
             if kept is not None:  # at a decision that states share, asked before
                 return [*kept]
-            per_player = decision.per_player   # (Decision.options_of in place)
-            options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
+            per_player = decision.per_player   # (the ids of Decision.options_of in place)
+            ids = decision.ids if per_player is None else per_player[player][1]
             made = self.game.actions[player]
             try:
                 actions = [*map(made.__getitem__, ids)]   # (no call of list: fewer instructions)
-            except KeyError:
-                actions = self._actions_of(player, options, ids)
+            except KeyError:   # (an action not made yet)
+                actions = self._actions_of(player, *decision.options_of(player))
             if decision.shared:  # (of this one player)
                 decision.actions = tuple(actions)
             return actions

@@ -559,6 +559,7 @@ def _copy(st: State, fresh: _Fresh) -> State:
     sample = st.clone()
     sample.rng = fresh.rng
     sample.private_lines = [line for line in sample.private_lines if fresh.viewer in line[1]]   # (not built)
+    sample.private_built = 0   # the lines kept are not those counted as built
     if fresh.events is not None:
         sample.event_log = fresh.events[:]
     return sample

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from ..model.serialize import JsonValue
 from ..model.values import Component, display
-from ..model.visibility import shown, sight
+from ..model.visibility import shown, sight, zone_sight
 
 if TYPE_CHECKING:
     from .state import State
@@ -103,7 +103,7 @@ def _player_view(st: State, index: int, viewer: int) -> dict[str, JsonValue]:
             view[name] = st.supply_counts[name][index + 1]
     for name, zone in catalog.zones.items():
         if zone.owner == "player":
-            how = sight(zone.visibility, index, viewer, "owner", others_count=True)
+            how = zone_sight(zone, index, viewer)
             zone_view = _zone_view(st, catalog.zone_slot[name] + index, how)
             if zone_view is not None:
                 view[name] = zone_view

@@ -440,13 +440,15 @@ class _Reader(Reporter):
 
 def _fits(value: Json, declared: ast.TypeRef, catalog: Catalog) -> bool:
     """Whether saved data ``value`` fits a declared type (types the engine does not check
-    here, such as a map, fit anything)."""
+    here, such as a die, fit anything)."""
     if value is None:
         return declared.optional
     name = declared.name
     if name == "list":
         return isinstance(value, list) and (declared.item is None or all(_fits(v, declared.item, catalog)
                                                                           for v in value))
+    if name == "map":
+        return _map_fits(value, declared, catalog)
     simple = _SIMPLE_TYPES.get(name)
     if simple is not None:
         return simple(value)
@@ -456,6 +458,17 @@ def _fits(value: Json, declared: ast.TypeRef, catalog: Catalog) -> bool:
         cid = value.get("component") if isinstance(value, dict) else None
         return isinstance(cid, int) and 0 <= cid < len(catalog.components) and catalog.components[cid].type == name
     return True
+
+
+def _map_fits(value: Json, declared: ast.TypeRef, catalog: Catalog) -> bool:
+    """Whether saved data ``value`` is a map (``{"map": [[key, value]...]}``) whose keys and
+    values fit ``declared``'s."""
+    pairs = value.get("map") if isinstance(value, dict) else None
+    if not isinstance(pairs, list):
+        return False
+    return all(isinstance(pair, list) and len(pair) == 2
+               and (declared.key is None or _fits(pair[0], declared.key, catalog))
+               and (declared.item is None or _fits(pair[1], declared.item, catalog)) for pair in pairs)
 
 
 def _kind(value: Json) -> str:

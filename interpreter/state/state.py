@@ -129,7 +129,9 @@ class State(Views):
         """A new game, set up and run to its first decision."""
         if not explicit_chance:
             starts, key = game.starts, (events, game.max_steps)
-            start = starts[key] if key in starts else _start_of(game, events)
+            start = starts.get(key)   # (one search of the key where the start is known)
+            if start is None and key not in starts:
+                start = _start_of(game, events)
             if start is not None:  # the setup up to its first draw or decision: the same for every seed
                 prefix, steps, work = start
                 state = prefix.clone()
@@ -250,6 +252,7 @@ class State(Views):
     def clone(self) -> State:
         """An independent copy: every field of this state copied (values are shared: immutable)."""
         other = _new_state(State)
+        copy = _LIST_COPY  # (a list's copy by its C method: fewer instructions than a slice)
         other.game, other.seed, other.explicit_chance, other.rng = self.game, self.seed, self.explicit_chance, self.rng
         other.max_steps = self.max_steps
         other.global_values = self.global_values.copy()
@@ -257,16 +260,16 @@ class State(Views):
         other.space_values = _copied(table) if (table := self.space_values) else {}
         other.component_values = _copied(table) if (table := self.component_values) else {}
         other.supply_counts = _copied(counts) if (counts := self.supply_counts) else {}
-        other.zones = list(map(_LIST_COPY, self.zones))
-        other.component_zone = self.component_zone[:]
-        other.component_knowledge = self.component_knowledge[:]
-        other.frames = list(map(_FRAME_COPY, self.frames))
+        other.zones = [*map(copy, self.zones)]
+        other.component_zone = copy(self.component_zone)
+        other.component_knowledge = copy(self.component_knowledge)
+        other.frames = [*map(_FRAME_COPY, self.frames)]
         other.pending, other.terminal = self.pending, self.terminal
-        other.action_history, other.chance_taken = self.action_history[:], self.chance_taken
-        other.log_lines = self.log_lines[:]  # lines not built yet are shared: immutable
-        other.private_lines = self.private_lines[:]
+        other.action_history, other.chance_taken = copy(self.action_history), self.chance_taken
+        other.log_lines = copy(self.log_lines)  # lines not built yet are shared: immutable
+        other.private_lines = copy(self.private_lines)
         other.log_built, other.private_built = self.log_built, self.private_built
-        other.event_log = None if self.event_log is None else self.event_log[:]
+        other.event_log = None if (log := self.event_log) is None else copy(log)
         other.origin, other.origin_at = self.origin, self.origin_at
         other.work, other.rounds = self.work, self.rounds
         return other
@@ -469,10 +472,13 @@ class State(Views):
         decision = self.pending
         if type(action) is Action and type(player) is int and decision is not None and player in decision.players:
             per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
-            options, ids = (decision.options, decision.ids) if per_player is None else per_player[player]
             action_id = action.id
-            try:   # (one scan of the ids)
-                chosen = options[ids.index(action_id)]
+            try:   # (one scan of the ids; the options of one list read without a tuple made and unpacked)
+                if per_player is None:
+                    chosen = decision.options[decision.ids.index(action_id)]
+                else:
+                    options, ids = per_player[player]
+                    chosen = options[ids.index(action_id)]
             except ValueError:   # (_checked raises its error without this one's context)
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
         else:
@@ -590,5 +596,5 @@ def _copied(table: dict[str, list[_V]]) -> dict[str, list[_V]]:
     """A table of owned variables whose lists can change without changing ``table``'s."""
     copy: dict[str, list[_V]] = {}
     for name, values in table.items():  # (a loop: fewer instructions than a comprehension for a few names)
-        copy[name] = values[:]
+        copy[name] = _LIST_COPY(values)
     return copy

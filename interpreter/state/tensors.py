@@ -129,6 +129,18 @@ def _counts(size: int, index_of: Callable[[Value], int | None]) -> ValueCode:
     return ValueCode(1 + size, write)
 
 
+def _entries(seats: int, code: ValueCode) -> ValueCode:
+    """A map from players as one block of ``code`` for each seat, in seat order (all 0 for a
+    seat with no entry, or for no map)."""
+    def write(value: Value, out: list[float], at: int) -> None:
+        if not isinstance(value, dict):
+            return
+        for key, entry in value.items():
+            if isinstance(key, Player) and 0 <= key.index < seats:
+                code.write(entry, out, at + key.index * code.size)
+    return ValueCode(seats * code.size, write)
+
+
 def _index_of(catalog: Catalog, typ: ast.TypeRef) -> tuple[int, Callable[[Value], int | None]] | None:
     """The block size and the place in it of a value of a type with finitely many values
     (player, space, enum, component type, ruleset string); None for other types."""
@@ -154,9 +166,12 @@ def value_code(catalog: Catalog, typ: ast.TypeRef | None) -> ValueCode:
     """How a variable of the declared type ``typ`` is written: a number or boolean as one
     float (two for an optional one: whether it is none, then the value); a player, space,
     enum value, component or ruleset string one-hot; a list as its length and the count of
-    each item (lengths only for lists of numbers); anything else as one float."""
+    each item (lengths only for lists of numbers); a map from players as the code of its
+    value type for each seat; anything else as one float."""
     if typ is None:
         return SCALAR
+    if typ.name == "map":
+        return _entries(len(catalog.players), value_code(catalog, typ.item))
     if typ.name == "list":
         finite = _index_of(catalog, typ.item) if typ.item is not None else None
         return _counts(*finite) if finite is not None else SCALAR

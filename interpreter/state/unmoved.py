@@ -37,7 +37,7 @@ def may_hold_components(catalog: Catalog, declared: ast.TypeRef | None) -> bool:
     needs no relabelling: tables of them can be long)."""
     if declared is None:
         return True
-    if declared.name == "list":
+    if declared.name in ("list", "map"):   # (a map's keys are players)
         return may_hold_components(catalog, declared.item)
     return declared.name not in _PLAIN_TYPES and declared.name not in catalog.enums
 

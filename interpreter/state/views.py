@@ -42,7 +42,7 @@ class Views(Decisions):
         if score is None:
             return [0.0] * self.game.num_players
         try:
-            return list(map(float, self._numbers(score, self.game.catalog.real_players)))
+            return [*map(float, self._numbers(score, self.game.catalog.real_players))]  # (no call of list)
         except OverflowError:
             message = f"'{score.kind} {score.variable}' gives a number too large for a score"
             raise RulesRuntimeError(Diagnostic("E602", message, score.span)) from None
@@ -118,20 +118,16 @@ class Views(Decisions):
 
     def _numbers(self, rule: PlayerRule, players: Sequence[Player]) -> list[int]:
         """The value of a per-player rule (a score, a tie-break) for each of ``players``: a
-        number (true and false count as 1 and 0); as ``_evaluate`` computes each, in place."""
-        fn, variable, st = rule.value, rule.variable, cast("State", self)
-        numbers = []
-        for player in players:
-            st.work = 0
-            try:
-                result = fn(st, {variable: player})
-            except Exception as error:
-                raise rulelang_error(error, rule.span, "") from cause_of(error)
-            if type(result) is not int and not isinstance(result, int):
-                message = f"'{rule.kind} {rule.variable}' gives {kind_of(result)}, not a number"
-                raise RulesRuntimeError(Diagnostic("E602", message, rule.span))
-            numbers.append(result)
-        return numbers
+        number (true and false count as 1 and 0); computed in one call (``of_players``), which
+        stops after a value that is not one."""
+        try:
+            numbers = rule.of_players(cast("State", self), players)
+        except Exception as error:
+            raise rulelang_error(error, rule.span, "") from cause_of(error)
+        if numbers and type(last := numbers[-1]) is not int and not isinstance(last, int):
+            message = f"'{rule.kind} {rule.variable}' gives {kind_of(last)}, not a number"
+            raise RulesRuntimeError(Diagnostic("E602", message, rule.span))
+        return numbers  # type: ignore[return-value]  # (each an int or a bool: the test above)
 
     def observation_tensor(self, player: int) -> list[float]:
         """What ``player`` may see as floats, in a layout fixed per game (docs/embedding.md)."""

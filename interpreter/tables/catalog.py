@@ -37,7 +37,7 @@ from ..model.values import (
 from ..model.visibility import full_viewers
 from .builtins import BUILTINS, LOAD_TIME
 
-VISIBILITIES = {"all", "owner", "none", "count"}
+VISIBILITIES = {"all", "owner", "none", "count"}   # of every zone; a per-player zone may be 'others' too
 MAX_COMPONENTS = 20_000  # more would make every state copy slow; no table game comes near
 
 D = TypeVar("D", bound=ast.Decl)
@@ -206,7 +206,7 @@ class Catalog:
         return boards.load_board_file(self._current_board, self.base_dir / path)
 
     def _build_zone(self, d: ast.ZoneDecl) -> None:
-        self._check_visibility(d, d.visibility, VISIBILITIES)
+        self._check_visibility(d, d.visibility, VISIBILITIES | ({"others"} if d.owner == "player" else set()))
         if d.owner not in (None, "player"):
             raise unchecked("zones are shared or per player", d.span)
         self.zones[d.name] = d
@@ -314,6 +314,8 @@ class Catalog:
     def option_ids(self, options: tuple[Value, ...]) -> tuple[tuple[int, ...], bool]:
         """``action_ids`` of ``options``, and whether every option is an interned value (equal
         only to itself, so a list equal to this one holds the very same values)."""
+        if options and type(options[0]) is int:   # (a number is none of them: no failed lookup)
+            return tuple(map(self.encode, options)), False
         try:
             return tuple(map(self.code_of.__getitem__, options)), True
         except (KeyError, TypeError):   # a number, a string, a constant, an unhashable value
@@ -334,6 +336,8 @@ class Catalog:
             code = None
         if code is not None:
             return code
+        if type(value) is int and value >= 0:   # (a number, not a boolean: the test below in place)
+            return self.int_base + value
         if isinstance(value, Component):
             return self.component_base + value.id
         if isinstance(value, Player):

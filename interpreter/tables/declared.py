@@ -11,9 +11,9 @@ check nothing and promise nothing; a supply is held (a value of its class, ``Ref
 kind ``supply``: ``Declared.ref``).
 
 What a held type promises (``Declared``): the Python class of the value (``int``, ``bool``,
-``str``, Player, Space, Component, EnumValue, ZoneRef, ``tuple`` for a list, ``dict`` for the map
-of a simultaneous choice, whose keys are players) and, for a list or a map, the class of
-every item; an optional type (``player?``) may also be none. Not a
+``str``, Player, Space, Component, EnumValue, ZoneRef, ``tuple`` for a list, ``dict`` for a
+map, ``map[player, T]``: a simultaneous choice's, whose keys are players) and, for a list or a
+map, the class of every item; an optional type (``player?``) may also be none. Not a
 component's type: rulesets use one for another (a component of one type passed where
 another is declared, a list of lists of one type that pairs it with another), as they may.
 """
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 _CLASSES: dict[str, type] = {"int": int, "bool": bool, "string": str, "player": Player, "space": Space,
                              "zone": ZoneRef}
+_CONTAINERS: dict[str, type] = {"list": tuple, "map": dict}
 _WORDS = {"int": "an int", "bool": "a bool", "string": "a string", "player": "a player", "space": "a space",
           "zone": "a zone"}
 
@@ -92,8 +93,9 @@ def declared(cat: Catalog, typ: ast.TypeRef | None) -> Declared | None:
     """What ``typ`` promises once held, or None for a type that promises nothing here."""
     if typ is None:
         return None
-    if typ.name == "list":
-        return Declared(tuple, declared(cat, typ.item) if typ.item is not None else None, typ.optional)
+    if typ.name in _CONTAINERS:   # a list, or a map (from players: check.checker)
+        return Declared(_CONTAINERS[typ.name], declared(cat, typ.item) if typ.item is not None else None,
+                        typ.optional)
     if typ.name in _CLASSES:
         return Declared(_CLASSES[typ.name], optional=typ.optional)
     if typ.name == "supply":

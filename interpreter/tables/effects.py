@@ -48,6 +48,10 @@ def set_global(st: State, name: str, value: Value) -> None:
 
 def updated(old: Any, delta: Any, op: str) -> int:
     """The value of ``old += delta`` (or ``-=``): numbers only, bounded."""
+    if type(old) is int and type(delta) is int:   # (integers, not booleans: bounded's test in place)
+        found = old + delta if op == "+=" else old - delta
+        if -MAX_INT <= found <= MAX_INT:
+            return found
     if not isinstance(old, int) or not isinstance(delta, int):
         raise RuleError(f"'{op}' needs numbers, got {kind_of(old)} and {kind_of(delta)}")
     result: int = bounded(old + delta if op == "+=" else old - delta)

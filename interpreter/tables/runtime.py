@@ -434,10 +434,14 @@ def most(values: Sequence[Any]) -> Any:
 
 
 def least_of_two(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:   # (integers, not booleans: min's own choice, the first of equals)
+        return b if b < a else a
     return checked("min", min, (a, b), fallback=_min_in_rules_order)
 
 
 def most_of_two(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:   # (as least_of_two)
+        return b if b > a else a
     return checked("max", max, (a, b), fallback=_max_in_rules_order)
 
 
@@ -446,13 +450,14 @@ def in_order(values: Sequence[Any], descending: bool) -> tuple[Value, ...]:
                          fallback=lambda v: sorted(v, key=OrderKey, reverse=descending)))
 
 
-_SECOND = operator.itemgetter(1)
+_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
+_INTEGERS = frozenset((int,))
 
 
 def in_order_by(pairs: Sequence[tuple[Any, Any]], descending: bool) -> tuple[Value, ...]:
+    if set(map(type, map(_SECOND, pairs))) <= _INTEGERS:   # (integers, not booleans: ordered as by_key
+        return tuple(map(_FIRST, sorted(pairs, key=_SECOND, reverse=descending)))   # orders them, no error)
     keys = [k for _, k in pairs]
-    if all(type(k) is int for k in keys):   # (integers, not booleans: ordered as by_key orders them, no error)
-        return tuple([e for e, _ in sorted(pairs, key=_SECOND, reverse=descending)])
 
     def by_key(found: Sequence[tuple[Any, Any]]) -> list[Any]:
         return [e for e, _ in sorted(found, key=lambda p: p[1], reverse=descending)]

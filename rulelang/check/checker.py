@@ -57,19 +57,32 @@ def check_shown_as(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iter
                                  hint=did_you_mean(placeholder, fields) or f"its fields: {', '.join(sorted(fields))}")
 
 
-TYPE_NAMES = frozenset({"int", "bool", "string", "player", "zone", "space", "list", "supply", "die", "board"})
+TYPE_NAMES = frozenset({"int", "bool", "string", "player", "zone", "space", "list", "map", "supply", "die",
+                        "board"})
 """The type names the language knows, besides the ruleset's enums and components."""
 
 
 def check_type_names(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
-    """E205: a type that names nothing (``var x: nmber``)."""
+    """E205: a type that names nothing (``var x: nmber``), or a map whose keys are not players."""
     known = TYPE_NAMES | {d.name for d in decls if isinstance(d, (ast.EnumDecl, ast.ComponentDecl))}
     for d in decls:
         for node in walk(d):
             if isinstance(node, ast.TypeRef) and node.name not in known:
                 yield Diagnostic("E205", f"unknown type '{node.name}'", node.span,
                                  hint=did_you_mean(node.name, known) or
-                                 "a type is int, bool, string, player, zone, space, list[T], an enum or a component")
+                                 "a type is int, bool, string, player, zone, space, list[T], map[player, T], "
+                                 "an enum or a component")
+            elif isinstance(node, ast.TypeRef) and node.name == "map":
+                yield from _map_keys(node)
+
+
+def _map_keys(typ: ast.TypeRef) -> Iterator[Diagnostic]:
+    """E205: a map type whose keys are not players (the only maps are those of simultaneous
+    choices, from each player to their pick)."""
+    if typ.key is not None and (typ.key.name != "player" or typ.key.optional):
+        yield Diagnostic("E205", f"the keys of a map are players, not '{typ.key}'", typ.key.span,
+                         hint="a simultaneous choice makes a map from each player to their pick: "
+                              f"map[player, {typ.item}]")
 
 
 _LETS = (ast.Let, ast.CallLet, ast.Roll, ast.RandomPick)

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from rulelang import ast
 from rulelang.check.signatures import QUERY, names_with_role
 
-ZONE_VISIBILITIES = frozenset({"all", "owner", "none", "count"})
+ZONE_VISIBILITIES = frozenset({"all", "owner", "others", "none", "count"})   # per-player zones
+SHARED_ZONE_VISIBILITIES = ZONE_VISIBILITIES - {"others"}   # a shared zone has no owner to leave out
 PLAYER_VISIBILITIES = frozenset({"all", "owner", "none"})   # per-player variables, supplies
 SHARED_VISIBILITIES = frozenset({"all", "none"})            # other variables
 ALWAYS_ATTRIBUTES = frozenset({"index", "name"})             # of every space (and index of players)

@@ -26,7 +26,7 @@ class Kind:
     classes: frozenset[str]
     certain: bool = True
     value: object = NOT_CONSTANT
-    item: Kind | None = None   # for a list or a zone: what its items are, when known
+    item: Kind | None = None   # for a list or a zone: what its items are, when known; a map's values
 
     @property
     def single(self) -> str | None:
@@ -39,12 +39,18 @@ def _certain(cls: str, value: object = NOT_CONSTANT, item: Kind | None = None) -
 
 
 _COMPONENT = Kind(frozenset({"component"}), False)
+_PLAYER = Kind(frozenset({"player"}), False)
+
+
+def map_of(values: Kind | None) -> Kind:
+    """The kind of a map from players to values of ``values`` (a simultaneous choice's)."""
+    return Kind(frozenset({"map"}), False, item=values)
 
 
 _DESCRIPTIONS = {"number": "a number", "bool": "true or false", "string": "a string", "none": "none",
-                 "list": "a list", "zone": "a zone", "supply": "a supply", "die": "a die", "board": "a board",
-                 "enum": "an enum", "player": "a player", "component": "a component", "space": "a space",
-                 "items": "a list, a range or a zone", "holder": "a player or a component"}
+                 "list": "a list", "map": "a map", "zone": "a zone", "supply": "a supply", "die": "a die",
+                 "board": "a board", "enum": "an enum", "player": "a player", "component": "a component",
+                 "space": "a space", "items": "a list, a range or a zone", "holder": "a player or a component"}
 
 
 def describe(cls: str) -> str:
@@ -55,7 +61,7 @@ def describe(cls: str) -> str:
 
 
 _BUILTIN_TYPES = {"int": "number", "bool": "bool", "string": "string", "player": "player", "zone": "zone",
-                  "space": "space", "list": "list"}
+                  "space": "space", "list": "list", "map": "map"}
 
 
 def result_kind(function: str, given: int) -> Kind | None:
@@ -69,6 +75,11 @@ def result_kind(function: str, given: int) -> Kind | None:
     if result.endswith("?"):
         return Kind(frozenset({result[:-1], "none"}))
     return _certain(result)
+
+
+def _is_map(kind: Kind | None) -> bool:
+    """Whether ``kind`` is a map (or none, for a variable declared ``map[player, T]?``)."""
+    return kind is not None and kind.classes - {"none"} == {"map"}
 
 
 def _variable(kind: Kind | None) -> Kind | None:
@@ -149,7 +160,7 @@ class Kinds:
             cls = "component"
         if cls is None:
             return None
-        item = self.declared(typ.item) if typ.name == "list" else None
+        item = self.declared(typ.item) if typ.name in ("list", "map") else None
         return Kind(frozenset({cls, "none"} if typ.optional else {cls}), False, item=item)
 
     def of(self, expr: ast.Expr) -> Kind | None:
@@ -211,10 +222,9 @@ class Kinds:
         return Kind(a.classes | b.classes, a.certain and b.certain)
 
     def _Index(self, e: ast.Index) -> Kind | None:
-        item = self.item_of(e.target)
         target = self.of(e.target)
-        if target is not None and target.single == "list" and item is not None:
-            return _variable(item)
+        if target is not None and (target.single == "list" or _is_map(target)) and target.item is not None:
+            return _variable(target.item)
         return None
 
     def _Call(self, e: ast.Call) -> Kind | None:
@@ -227,6 +237,8 @@ class Kinds:
     def item_of(self, source: ast.Expr) -> Kind | None:
         """The kind of the items of ``source`` (a list, a zone, a range, an enum), if known."""
         kind = self.of(source)
+        if _is_map(kind):
+            return _PLAYER   # a map's keys
         return kind.item if kind is not None else None
 
     def bind_locals(self, decl: ast.Decl) -> None:
@@ -264,7 +276,7 @@ class Kinds:
         if isinstance(node, ast.RandomPick):
             return [(node.name, self.item_of(node.source))]
         if isinstance(node, ast.Simultaneous):
-            return [(node.player_var, Kind(frozenset({"player"}), False)), (node.var, self.item_of(node.source))]
+            return [(node.player_var, _PLAYER), (node.var, map_of(self.item_of(node.source)))]
         if isinstance(node, (ast.ScoreDecl, ast.TiebreakDecl)):
             return [(node.name, Kind(frozenset({"player"}), False))]
         return [(name, None) for name in bound_names(node)]

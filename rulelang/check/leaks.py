@@ -6,11 +6,14 @@ those readers may not see:
 
 - the components of a zone that is not ``visible all`` (its ``top``, an item, a loop over
   it, the zone itself shown), except its size where the count is visible (``owner``,
-  ``count``);
+  ``others``, ``count``);
 - a player variable or a supply that is ``visible owner`` (``p.secret``, ``p.gold``), or any
   variable or supply that is ``visible none``.
 
 A reader who owns what is read is no leak: a prompt of a choice ``by p`` may show ``p.hand``.
+A zone ``visible others`` (held facing outward) is the other way round: every player but its
+owner sees it, so the public log leaks it (to its owner) and a prompt leaks it only where its
+chooser is plainly the owner (``by p`` showing ``p.hand``).
 The check reads the text as written: a value taken out of a hidden zone into a local name
 first (``let c = top(draw)``) is not followed, so nothing correct is reported.
 """
@@ -23,7 +26,7 @@ from rulelang import ast
 from rulelang.check.tree import local_names, walk
 from rulelang.diagnostics import Diagnostic
 
-_SHOWN_SIZE = {"owner", "count"}   # zone visibilities that let every player see how many
+_SHOWN_SIZE = {"owner", "others", "count"}   # zone visibilities that let every player see how many
 
 
 @dataclass(frozen=True)
@@ -31,8 +34,8 @@ class _Hidden:
     """A declaration whose contents some players may not see, and who may."""
 
     decl: ast.ZoneDecl | ast.VarDecl | ast.SupplyDecl
-    visibility: str          # 'owner', 'count' or 'none'
-    per_player: bool         # read as PLAYER.NAME; the owner may see it where 'owner'
+    visibility: str          # 'owner', 'others', 'count' or 'none'
+    per_player: bool         # read as PLAYER.NAME; the owner may see it where 'owner', not where 'others'
 
     def describe(self) -> str:
         return f"{self.decl.kind} '{self.decl.name}' is 'visible {self.visibility}' (line {self.decl.span.line})"
@@ -78,7 +81,7 @@ def _hidden_of(decl: ast.ZoneDecl | ast.VarDecl | ast.SupplyDecl, per_player: bo
 def _hiding(decl: ast.ZoneDecl | ast.VarDecl | ast.SupplyDecl) -> set[str]:
     """The visibilities that hide something and that ``decl`` may have."""
     if isinstance(decl, ast.ZoneDecl):
-        return {"owner", "count", "none"}
+        return {"owner", "others", "count", "none"}
     return {"owner", "none"} if isinstance(decl, ast.SupplyDecl) or decl.owner == "player" else {"none"}
 
 
@@ -90,14 +93,23 @@ def _leaks(expr: ast.Node, hidden: dict[tuple[bool, str], _Hidden], reader: ast.
         if found is None:
             continue
         thing, owner = found
-        if _size_only(parent, thing) or (thing.visibility == "owner" and reader is not None
-                                          and _same(owner, reader)):
+        if _size_only(parent, thing) or _reader_sees(thing, owner, reader):
             continue
         yield Diagnostic("W310", f"{where} shows what some players may not see: {thing.describe()}",
                          node.span, hint="write it with 'log ... to PLAYERS' or 'reveal ... to PLAYERS', "
                                          "or show what everyone may see (its size, a card once played)",
                          notes=(f"{thing.decl.span.file}:{thing.decl.span.line}:{thing.decl.span.column}: "
                                 f"{thing.decl.kind} '{thing.decl.name}' is declared here",))
+
+
+def _reader_sees(thing: _Hidden, owner: ast.Expr | None, reader: ast.Expr | None) -> bool:
+    """Whether the reader of a prompt (None: the public log) may see ``thing`` of ``owner``:
+    an 'owner' thing that is plainly his, an 'others' zone that is not plainly his."""
+    if reader is None:
+        return False
+    if thing.visibility == "owner":
+        return _same(owner, reader)
+    return thing.visibility == "others" and not _same(owner, reader)
 
 
 def _with_parents(node: ast.Node, parent: ast.Node | None) -> Iterator[tuple[ast.Node, ast.Node | None]]:

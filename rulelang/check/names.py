@@ -27,6 +27,7 @@ from rulelang.check.declared import (
     LOAD_ORDER,
     PLAYER_VISIBILITIES,
     SHARED_VISIBILITIES,
+    SHARED_ZONE_VISIBILITIES,
     ZONE_VISIBILITIES,
     Declared,
     constants_of,
@@ -49,7 +50,8 @@ def declaration_problems(decls: Sequence[ast.Decl], names: Declared) -> Iterator
         elif isinstance(decl, ast.SupplyDecl):
             yield from _visibility(decl, decl.visibility, PLAYER_VISIBILITIES)
         elif isinstance(decl, ast.ZoneDecl):
-            yield from _visibility(decl, decl.visibility, ZONE_VISIBILITIES)
+            yield from _visibility(decl, decl.visibility,
+                                   ZONE_VISIBILITIES if decl.owner == "player" else SHARED_ZONE_VISIBILITIES)
             if decl.owner not in (None, "player"):
                 yield Diagnostic("E205", "zones are shared or per player", decl.span)
         elif isinstance(decl, ast.DeckDecl):
@@ -59,7 +61,11 @@ def declaration_problems(decls: Sequence[ast.Decl], names: Declared) -> Iterator
 def _visibility(decl: ast.Decl, visibility: str | None, allowed: frozenset[str]) -> Iterator[Diagnostic]:
     if visibility is not None and visibility not in allowed:
         yield Diagnostic("E205", f"'{visibility}' is not a visibility here; use one of {', '.join(sorted(allowed))}",
-                         decl.span)
+                         decl.span, hint=_ONLY_PER_PLAYER_ZONES if visibility == "others" else None)
+
+
+_ONLY_PER_PLAYER_ZONES = ("'visible others' (everyone but the owner) is for a per-player zone: "
+                          "declare 'player zone NAME: TYPE visible others'")
 
 
 def _deck_zone(deck: ast.DeckDecl, names: Declared) -> Iterator[Diagnostic]:

@@ -21,8 +21,8 @@ _NEEDS = {
     "amount": ({"number"}, "a number"),
     "holder": ({"player", "component"}, "a player or a component"),
     "player": ({"player"}, "a player"),
-    "players": ({"list", "zone"}, "a list of players"),
-    "items": ({"list", "zone", "enum", "board", "die"}, "a list, a range or a zone"),
+    "players": ({"list", "zone", "map"}, "a list of players"),
+    "items": ({"list", "zone", "enum", "board", "die", "map"}, "a list, a range or a zone"),
     "shuffled": ({"zone", "list"}, "a zone or a list variable"),
 }
 
@@ -94,11 +94,30 @@ def _function_argument_kinds(node: ast.Call, function: ast.FunctionDecl, kinds: 
         return   # E201 says what is wrong with this call
     for arg, param in zip(node.args, function.params, strict=True):
         kind = kinds.of(arg) if not isinstance(arg, (ast.Generator, ast.KeywordArg)) else None
-        wanted = kinds.declared(param.type)
-        if kind is not None and kind.single and wanted is not None \
-                and kind.single not in wanted.classes:
+        problem = _argument_problem(kind, kinds.declared(param.type))
+        if problem is not None:
             yield Diagnostic("E206", f"argument '{param.name}' of {node.function}() is declared {param.type}, "
-                                     f"not {describe(kind.single)}", arg.span)
+                                     f"not {problem}", arg.span)
+
+
+def _argument_problem(given: Kind | None, wanted: Kind | None) -> str | None:
+    """What ``given`` plainly is when it is not of the declared kind ``wanted`` (a map to
+    values of another kind included); else None."""
+    if given is None or wanted is None:
+        return None
+    if given.single and given.single not in wanted.classes:
+        return describe(given.single)
+    entry = _other_entries(given, wanted)
+    return None if entry is None else f"a map to {describe(entry)}"
+
+
+def _other_entries(given: Kind, wanted: Kind) -> str | None:
+    """The kind of the values of ``given`` if it is plainly a map whose values are of
+    another kind than ``wanted``'s; else None."""
+    if given.single != "map" or "map" not in wanted.classes or given.item is None or wanted.item is None:
+        return None
+    entry = given.item.single
+    return entry if entry is not None and entry not in wanted.item.classes else None
 
 
 _UNORDERED = {"none", "supply", "die", "board", "zone", "enum"}

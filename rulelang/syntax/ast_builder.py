@@ -163,6 +163,9 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
     def list_type(self, meta: Meta, item: ast.TypeRef, optional: Token | None) -> ast.TypeRef:
         return ast.TypeRef(self._span(meta), "list", optional is not None, item)
 
+    def map_type(self, meta: Meta, key: ast.TypeRef, item: ast.TypeRef, optional: Token | None) -> ast.TypeRef:
+        return ast.TypeRef(self._span(meta), "map", optional is not None, item, key)
+
     def setup_decl(self, meta: Meta, body: ast.Block) -> ast.SetupDecl:
         return ast.SetupDecl(self._span(meta), "setup", body=body, name_span=self._span(meta))
 

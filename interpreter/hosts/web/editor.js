@@ -6,7 +6,7 @@ import {ProtocolError, api, errorText, hideBanner, showBanner} from "./api.js";
 import {app, showTab} from "./page.js";
 
 const KEYWORDS = new Set(("and as board break by call choose component continue deck desc die elif else end enum extends " +
-  "false for from function gain game if in invariant let list log move next none not option or otherwise override pay " +
+  "false for from function gain game if in invariant let list log map move next none not option or otherwise override pay " +
   "phase player procedure prompt random repeat return reveal roll score setup shown shuffle simultaneous size space " +
   "supply then tiebreak to total true until var visible when while zone players").split(" "));
 
