@@ -24,9 +24,10 @@ BODIED = (ast.SetupDecl, ast.PhaseDecl, ast.ProcedureDecl)
 def override_part(merged: list[ast.Decl], decl: ast.PartDecl) -> Diagnostic | None:
     """Give the part that ``decl`` names its new body, in ``merged`` (in place); or the
     diagnostic that says why it cannot."""
+    written = f"{'override ' if decl.override else ''}part {decl.name}"
     index = next((i for i, d in enumerate(merged) if isinstance(d, BODIED) and d.name == decl.owner), None)
     if index is None:
-        return Diagnostic("E502", f"'override part {decl.name}': the base has no setup, phase or procedure "
+        return Diagnostic("E502", f"'{written}': the base has no setup, phase or procedure "
                                   f"'{decl.owner}'", decl.name_span or decl.span)
     owner = merged[index]
     assert isinstance(owner, BODIED)
@@ -34,7 +35,7 @@ def override_part(merged: list[ast.Decl], decl: ast.PartDecl) -> Diagnostic | No
     if decl.part not in names:
         hint = (f"its parts: {', '.join(names)}" if names
                 else f"name the statements to replace in the base: part {decl.part} {{ ... }}")
-        return Diagnostic("E502", f"'override part {decl.name}': {owner.kind} '{decl.owner}' has no part "
+        return Diagnostic("E502", f"'{written}': {owner.kind} '{decl.owner}' has no part "
                                   f"'{decl.part}'", decl.part_span or decl.span, hint=hint)
     if not decl.override:
         return Diagnostic("E504", f"part '{decl.name}' is already in the base; write 'override part {decl.name}' "
