@@ -195,6 +195,8 @@ LISTED = RULES.replace("  let offered = options(p)", """\
   for c in sorted(c for c in p.hand by c.rank) {
     out = out + [total + c.rank, if enough(p) then 1 else 0]
   }
+  let high = [c.rank for c in mine if c.rank > 2]
+  out = out + high
   let offered = options(p)""").replace("\nsetup {", """
 function enough(p: player) -> bool = size(p.hand) == 1 or sum(c.rank * c.rank for c in p.hand) > 40
 
@@ -217,8 +219,12 @@ def _listed_runs(rules: str) -> tuple[object, ...]:
 
 def test_a_statement_computing_a_comprehension_first_runs_it_as_loops(monkeypatch):
     listing = rulelang.load(LISTED.replace("STEPS", "100000")).generated_code()
-    assert re.search(r"(_a\d+) = \[\]\n(\s+)for _v\d+ in \w+\(st, .*\):\n\2    if .*:\n\2        \1\.append\(",
-                     listing)   # mine, kept: no function made and called
+    charged = r"\2_x = st\.work \+ len\(\3\)\n\2st\.work = _x\n\2if _x > st\.max_steps:\n\2    st\.charge\(0\)\n"
+    assert re.search(r"(_a\d+) = \[\]\n(\s+)(_s\d+) = st\.zones\[.*\.slot\]\n" + charged
+                     + r"\2for _v\d+ in \3:\n\2    if .*:\n\2        \1\.append\(", listing)   # mine, kept: no
+    # function made and called, the zone's items charged in place (no call of zone_items); high's, a list's, likewise
+    assert re.search(r"(_a\d+) = \[\]\n(?=(\s+)_x = st\.work \+ len\((_l\d+)\))" + charged + r"\2for _v\d+ in \3:\n",
+                     listing)
     assert re.search(r"_l\d+ = sum\(_a\d+\)", listing) and re.search(r"_in_order_by\(_a\d+, False\)", listing)
     assert re.search(r"(_e\d+) = .*\n    if \1:\n        return \1\n    _a\d+ = \[\]\n", listing)   # enough(p)
     broken = LISTED.replace("let mine = [c for c", "let mine = [[c][c.rank] for c")

@@ -78,7 +78,7 @@ class ExpressionWriter(KindKnowledge):
         self.held = HeldParameters(catalog, module)   # the parameters whose declared type is held
         self.keys_named: dict[tuple[str, ...], str] = {}  # the constant of each list of keys read
         self.results: dict[str, tuple[type, int] | None] = {}   # function -> the kind of its value (results.py)
-        self.lifted: list[tuple[str, str, list[str]]] | None = None   # (comprehensions.listed_once)
+        self.lifted: list[tuple[str, str, list[str], str | None]] | None = None   # (comprehensions.listed_once)
 
     def _built_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         return built_kind(self, node, scope)

@@ -15,6 +15,8 @@ from rulelang import ast
 from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
+from ..tables import runtime
+from .integers import is_tuple
 from .module import Module
 from .scope import Scope
 
@@ -76,17 +78,42 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
     items appended to a list, with no function made and called to run them. None: not one."""
     if not has_items(node):
         return None
-    found = expressions.lifted = list[tuple[str, str, list[str]]]()
+    found = expressions.lifted = list[tuple[str, str, list[str], str | None]]()
     try:
         text = expressions.write(node, scope)
     finally:
         expressions.lifted = None
     if not found or not _computed_first(found[0][0], text):
         return None
-    listed, element, loops = found[0]
-    lines = [f"{listed} = []", *(f"{'    ' * depth}{clause}:" for depth, clause in enumerate(loops)),
-             f"{'    ' * len(loops)}{listed}.append({element})"]
-    return text, lines
+    listed, element, loops, source = found[0]
+    lines = [f"{listed} = []"]
+    for depth, clause in enumerate(loops):
+        lines += ["    " * depth + line for line in charged_in_place(expressions.module, clause, source)]
+    return text, [*lines, f"{'    ' * len(loops)}{listed}.append({element})"]
+
+
+def charged_in_place(module: Module, clause: str, source: str | None) -> list[str]:
+    """The lines of ``clause`` (``for v in _items(st, x)`` over a ``source`` the text proves a
+    list, "tuple", or a zone, "zone") with its items charged before it as ``runtime.items``
+    and ``runtime.zone_items`` charge them, no call; any other clause as it is."""
+    if source is None:
+        return [f"{clause}:"]
+    items_of = "_items" if source == "tuple" else module.constant(runtime.zone_items)   # (named by listing_parts)
+    found = re.fullmatch(rf"for (\w+) in {items_of}\(st, (.+)\)", clause)
+    if found is None:
+        return [f"{clause}:"]
+    var, text = found.groups()
+    items, read = text, list[str]()
+    if source == "zone" or not re.fullmatch(r"\w+", text):   # (a local or a constant: as it is)
+        items = module.fresh("_s")
+        read = [f"{items} = st.zones[{text}.slot]" if source == "zone" else f"{items} = {text}"]
+    return [*read, *work_charged(f"len({items})"), f"for {var} in {items}:"]
+
+
+def work_charged(work: str) -> list[str]:
+    """Lines that charge ``work`` items as ``runtime.items`` does (``st.charge`` raises the
+    error past the budget)."""
+    return [f"_x = st.work + {work}", "st.work = _x", "if _x > st.max_steps:", "    st.charge(0)"]
 
 
 def has_items(node: ast.Expr) -> bool:
@@ -120,10 +147,21 @@ def lifted_listing(writer: ExpressionWriter, clauses: tuple[ast.CompClause, ...]
     if lifted is None or lifted:
         return None
     writer.lifted = None   # (a comprehension inside it: as it is)
+    source = _proven_source(writer, clauses, scope)
     element, loops = writer.listing_parts(clauses, parts, scope, "[]", bounds)
-    lifted.append((writer.module.fresh("_a"), element, loops))
+    lifted.append((writer.module.fresh("_a"), element, loops, source))
     writer.lifted = lifted
     return lifted[0][0]
+
+
+def _proven_source(writer: ExpressionWriter, clauses: tuple[ast.CompClause, ...], scope: Scope) -> str | None:
+    """What the text proves the source of a comprehension of one clause: a list ("tuple"),
+    a zone ("zone"), or nothing (None, and for several clauses: ``_Visits`` counts them)."""
+    if len(clauses) != 1:
+        return None
+    if is_tuple(writer.cat, clauses[0].source, scope):
+        return "tuple"
+    return "zone" if writer.zone_read(clauses[0].source, scope) else None
 
 
 def _inline(text: str, tables: dict[str, str], hoisted: dict[str, str]) -> str:
