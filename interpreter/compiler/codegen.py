@@ -39,7 +39,7 @@ from .kinds import KindKnowledge, by_identity
 from .known import known_query, per_space
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
-from .moves import top_in_place
+from .moves import top_in_place, zone_list
 from .options import written_out
 from .results import built_kind
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
@@ -364,7 +364,8 @@ class ExpressionWriter(KindKnowledge):
             return f"{target}[{index}]"
         if self._zone_item_kind(node, scope) is not None:
             if end is not None:
-                return f"(st.zones[{target}.slot] or {self.module.constant(no_item, '<no item>')}({end}))[{end}]"
+                listed, missing = zone_list(target, self.module), self.module.constant(no_item, "<no item>")
+                return f"({listed} or {missing}({end}))[{end}]"
             return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
@@ -500,7 +501,7 @@ class ExpressionWriter(KindKnowledge):
         if is_tuple(self.cat, node, scope):
             return f"len({text})"
         if self.zone_read(node, scope):
-            return f"len(st.zones[{text}.slot])"
+            return f"len({zone_list(text, self.module)})"
         if CHEAP.match(text):
             return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
         return f"_size_of(st, {text})"

@@ -18,6 +18,7 @@ from rulelang.diagnostics import Span
 from ..tables import runtime
 from .integers import is_tuple
 from .module import Module
+from .moves import zone_list
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def charged_in_place(module: Module, clause: str, source: str | None) -> list[st
     items, read = text, list[str]()
     if source == "zone" or not re.fullmatch(r"\w+", text):   # (a local or a constant: as it is)
         items = module.fresh("_s")
-        read = [f"{items} = st.zones[{text}.slot]" if source == "zone" else f"{items} = {text}"]
+        read = [f"{items} = {zone_list(text, module) if source == 'zone' else text}"]
     return [*read, *work_charged(f"len({items})"), f"for {var} in {items}:"]
 
 

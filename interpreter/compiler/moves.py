@@ -169,6 +169,13 @@ def zone_slot(text: str, module: Module) -> str | None:
     return None
 
 
+def zone_list(text: str, module: Module) -> str:
+    """The list of the zone that the generated ``text`` certainly gives: by its slot where the
+    text names it (a number, or read from the constant table of a player's own zones' slots:
+    no ZoneRef read), else by the zone's."""
+    return f"st.zones[{_slot(text, module) or f'{text}.slot'}]"
+
+
 def top_in_place(text: str, module: Module) -> str | None:
     """``top(ZONE)`` read in place where the generated ``text`` certainly names a zone (one the
     rules name, or a player's own): its last component, none if it is empty (``runtime.top``)."""
