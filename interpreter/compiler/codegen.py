@@ -32,7 +32,7 @@ from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
 from .aggregates import aggregate
 from .callgraph import depth_free
-from .comprehensions import lifted_listing, read_before
+from .comprehensions import lifted_listing, read_before, read_once
 from .fields import end_index, field_class, field_everywhere, field_of, no_item, only_field, space_attributes, zone_item
 from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
 from .kinds import KindKnowledge, by_identity
@@ -429,7 +429,8 @@ class ExpressionWriter(KindKnowledge):
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
         if own_tables:
             element, loops = read_before(self.module, scope, names, element, loops)
-        return element, loops
+        return read_once(self.module, element), [read_once(self.module, loop) if loop.startswith("if ") else loop
+                                                  for loop in loops]
 
     def _items_of(self, source: ast.Expr, scope: Scope) -> str:
         """What gives the items of ``source`` to a comprehension: a zone's read in place."""

@@ -111,6 +111,28 @@ def charged_in_place(module: Module, clause: str, source: str | None) -> list[st
     return [*read, *work_charged(f"len({items})"), f"for {var} in {items}:"]
 
 
+_END_ITEM = re.compile(r"\(st\.zones\[(?:\w+|_k\d+\[\w+\.index\])\] or _k\d+\((?:0|-1)\)\)\[(?:0|-1)\]")
+"""The end item of a zone read in place (``z[0]``, ``z[-1]``): it reads the state only, and
+fails (no item) or gives the same component wherever an expression reads it."""
+_MAY_SKIP = re.compile(r" if | else | and | or |\blambda\b| for ")
+
+
+def read_once(module: Module, text: str) -> str:
+    """``text`` (a comprehension's element, or its test ``if ...``) with an end item of a zone
+    it reads more than once read at the first, into a local (``:=``), and that local after,
+    where nothing in it may skip or reorder a part (no test, 'and', 'or', clause): the first
+    read is the first computed, and the others read the same."""
+    found = _END_ITEM.findall(text)
+    rest = _END_ITEM.sub("_", text.removeprefix("if "))
+    if len(found) == len(set(found)) or _MAY_SKIP.search(rest):
+        return text
+    for item in {item for item in found if found.count(item) > 1}:
+        local = module.fresh("_u")
+        first = text.index(item)
+        text = text[:first] + f"({local} := {item})" + text[first + len(item):].replace(item, local)
+    return text
+
+
 def work_charged(work: str) -> list[str]:
     """Lines that charge ``work`` items as ``runtime.items`` does (``st.charge`` raises the
     error past the budget)."""

@@ -14,6 +14,7 @@ import operator
 import re
 from collections.abc import Callable
 from functools import reduce
+from weakref import WeakKeyDictionary
 
 from rulelang import ast
 
@@ -199,8 +200,14 @@ def players_zone_slot(text: str, module: Module) -> str | None:
     zones = module.namespace.get(found.group(1)) if found else None
     if found is None or type(zones) is not tuple or not all(type(zone) is ZoneRef for zone in zones):
         return None
-    slots = module.constant(tuple(zone.slot for zone in zones), f"<the slots of {found.group(1)}>")
-    return f"{slots}[{found.group(2)}.index]"
+    numbers = tuple(zone.slot for zone in zones)
+    kept = _SLOT_TABLES.setdefault(module, {})   # (one table for equal slots: the same text reads one zone)
+    if numbers not in kept:
+        kept[numbers] = module.constant(numbers, f"<the slots of {found.group(1)}>")
+    return f"{kept[numbers]}[{found.group(2)}.index]"
+
+
+_SLOT_TABLES: WeakKeyDictionary[Module, dict[tuple[int, ...], str]] = WeakKeyDictionary()
 
 
 def _tested(tests: list[str], fast: str, general: str) -> list[str]:
