@@ -90,7 +90,26 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
     lines = [f"{listed} = []"]
     for depth, clause in enumerate(loops):
         lines += ["    " * depth + line for line in charged_in_place(expressions.module, clause, source)]
+    element, counting = counted_in_place(expressions.module, element)
+    lines += ["    " * len(loops) + line for line in counting]
     return text, [*lines, f"{'    ' * len(loops)}{listed}.append({element})"]
+
+
+def counted_in_place(module: Module, element: str) -> tuple[str, list[str]]:
+    """``element`` and the lines before it: ``count(c for c in ZONE if ...)`` (a component
+    is neither false nor none: ``runtime.count`` counts each item that passes) as a loop that
+    counts in a local, the zone's items charged before it as ``zone_items`` charges them; any
+    other element as it is, with no lines."""
+    found = _COUNTED.fullmatch(element)
+    if found is None or module.namespace.get(found.group(2)) is not runtime.zone_items or " for " in found.group(4):
+        return element, []
+    var, zone, test = found.group(1), found.group(3), found.group(4)
+    counter = module.fresh("_n")
+    loop = charged_in_place(module, f"for {var} in {found.group(2)}(st, {zone})", "zone")
+    return counter, [f"{counter} = 0", *loop, f"    if {test}:", f"        {counter} += 1"]
+
+
+_COUNTED = re.compile(r"_count\(\[(_v\d+) for \1 in (_k\d+)\(st, (.+?)\) if (.+)\]\)")
 
 
 def charged_in_place(module: Module, clause: str, source: str | None) -> list[str]:
