@@ -199,7 +199,11 @@ LISTED = RULES.replace("  let offered = options(p)", """\
   out = out + high
   let counts = [count(c for c in p.hand if c.rank > k) for k in 1..3]
   out = out + counts
-  let offered = options(p)""").replace("\nsetup {", """
+  let offered = options(p)""").replace("""  if size(pile) > 0 {
+    move top(pile) to table""", """  let again = [p for q in [1, 2]]
+  out = out + [size(again)]
+  if size(pile) > 0 {
+    move top(pile) to table""").replace("\nsetup {", """
 function enough(p: player) -> bool = size(p.hand) == 1 or sum(c.rank * c.rank for c in p.hand) > 40
 
 setup {""")
@@ -228,6 +232,8 @@ def test_a_statement_computing_a_comprehension_first_runs_it_as_loops(monkeypatc
     assert re.search(r"(_a\d+) = \[\]\n(?=(\s+)_x = st\.work \+ len\((_l\d+)\))" + charged + r"\2for _v\d+ in \3:\n",
                      listing)
     assert re.search(r"\n( +)(_n\d+) = 0\n(\1.*\n)+\1        \2 \+= 1\n\1\w+\.append\(\2\)", listing)   # (counts)
+    assert re.search(r"\n( +)(_h\d+) = env\[_k\d+\] if \w+ else None\n\1for .*:\n\1    \w+\.append\(\2\)", listing)
+    # (again: the parameter p, after the pause, read once before the loop)
     assert re.search(r"_l\d+ = sum\(_a\d+\)", listing) and re.search(r"_in_order_by\(_a\d+, False\)", listing)
     assert re.search(r"(_e\d+) = .*\n    if \1:\n        return \1\n    _a\d+ = \[\]\n", listing)   # enough(p)
     broken = LISTED.replace("let mine = [c for c", "let mine = [[c][c.rank] for c")

@@ -87,12 +87,38 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
     if not found or not _computed_first(found[0][0], text):
         return None
     listed, element, loops, source = found[0]
+    element, loops, entry = _entry_read_once(expressions.module, element, loops, source)
     lines = [f"{listed} = []"]
     for depth, clause in enumerate(loops):
-        lines += ["    " * depth + line for line in charged_in_place(expressions.module, clause, source)]
+        written = charged_in_place(expressions.module, clause, source)
+        if entry is not None and len(written) > 1:   # (its items in a local or a constant: read again at no cost)
+            items = written[-1].removesuffix(":").split(" in ", 1)[1]
+            written.insert(-1, f"{entry[0]} = {entry[1]} if {items} else None")
+        lines += ["    " * depth + line for line in written]
     element, counting = counted_in_place(expressions.module, element)
     lines += ["    " * len(loops) + line for line in counting]
     return text, [*lines, f"{'    ' * len(loops)}{listed}.append({element})"]
+
+
+def _entry_read_once(module: Module, element: str, loops: list[str], source: str | None
+                     ) -> tuple[str, list[str], tuple[str, str] | None]:
+    """``element`` and ``loops`` of a comprehension of one clause (``source`` known) whose
+    item's first read (its test's, else its element's) is an entry of the environment: that
+    entry read once before the loop, where it has items (the same read first, at the same
+    point: nothing before it per item), into a local that the element and the test read;
+    with the local and the entry. Elsewhere as they are, and None."""
+    clause = [i for i, loop in enumerate(loops) if re.fullmatch(r"for \w+ in \w+\(st, .+\)", loop)]
+    if source is None or len(clause) != 1 or clause[0] != len(loops) - 1 - (loops[-1].startswith("if ")):
+        return element, loops, None
+    test = loops[-1] if loops[-1].startswith("if ") else None
+    first = test.removeprefix("if ") if test is not None else element
+    found = re.match(r"\(*(env\[_k\d+\])", first)
+    if found is None or _MAY_SKIP.search(first):
+        return element, loops, None
+    entry, local = found.group(1), module.fresh("_h")
+    if test is not None:
+        loops = [*loops[:-1], test.replace(entry, local)]
+    return element.replace(entry, local), loops, (local, entry)
 
 
 def counted_in_place(module: Module, element: str) -> tuple[str, list[str]]:
