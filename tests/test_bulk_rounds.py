@@ -120,3 +120,37 @@ def test_a_loop_that_reads_no_environment_leaves_its_last_item_there_once(monkey
     monkeypatch.setattr(procedures, "_READS_THE_FRAME", re.compile(""))   # (each round writes it)
     assert not re.search(r"\n( +)if _s\d+:\n\1    env\[", rulelang.load(rules).generated_code())
     assert once == _states(rules)
+
+
+OTHER_LOCALS = """\
+game "O" { players 1 }
+component card { rank: int }
+deck cards: card in draw = [card(rank: r) for r in 1..6]
+zone draw: card visible count
+player zone hand: card visible all
+var total: int = 0
+
+phase play {
+  for c in draw { move c to players[0].hand }
+  let extra = 2
+  for k in [1, 2] {
+    choose c in players[0].hand by players[0]
+    move c to draw
+    for g in players[0].hand { total += g.rank + extra }
+  }
+  end game
+}
+"""
+
+
+def test_a_loop_that_reads_other_locals_of_the_environment_leaves_its_last_item_there_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its body reads ``extra`` from the environment, not its own ``g``: written there once."""
+    code = rulelang.load(OTHER_LOCALS).generated_code()
+    g = re.search(r"# (_k\d+) = 'g'\n", code)
+    assert g and re.search(rf"\n( +)if _s\d+:\n\1    env\[{g.group(1)}\] = _l\d+\n", code)
+    once = _states(OTHER_LOCALS)
+    assert once[1]["frames"][0]["env"]["g"] == {"component": 4}   # (the hand's last, at the second pause)
+    monkeypatch.setattr(procedures, "_READS_THE_FRAME", re.compile(""))   # (each round writes it)
+    assert not re.search(r"\n( +)if _s\d+:\n\1    env\[", rulelang.load(OTHER_LOCALS).generated_code())
+    assert once == _states(OTHER_LOCALS)

@@ -14,6 +14,7 @@ from conftest import setup_failure as failure
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
+from rulelang.interpreter.compiler import codegen
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -168,5 +169,44 @@ def test_the_size_of_a_players_zone_is_read_in_place(tmp_path):
           end game
         }
     ''')
-    assert "len(st.zones[(" in code(game) and "_size_of" not in code(game)
+    assert re.search(r"len\(st\.zones\[_k\d+\[_v\d+\.index\]\]\)", code(game)) and "_size_of" not in code(game)
+    # (by the constant table of the slots of the players' hands: no zone read for its slot)
     assert game.new_initial_state().to_json()["globals"]["sizes"] == [11, 22]
+
+
+TWICE = '''\
+    game "G" { players 2 }
+    component card { rank: int  potions: int }
+    zone pile: card visible all
+    player zone played: card visible all
+    deck cards: card in pile = [card(rank: r, potions: 5 - r) for r in 1..4]
+    var best: int = 0
+    var firsts: list[player] = []
+    phase p {
+      for q in players { move top(pile) to q.played }
+      EMPTIED
+      best = max(q.played[0].rank * 10 + q.played[0].potions for q in players)
+      firsts = [q for q in players if q.played[0].rank * 10 + q.played[0].potions == best]
+      end game
+    }
+'''
+
+
+@pytest.mark.parametrize("emptied", ["", "move players[1].played to pile"])
+def test_an_end_item_a_comprehension_reads_twice_is_read_once(tmp_path, monkeypatch, emptied):
+    """``q.played[0]`` read twice in an element and a test: at the first read, into a local
+    after (comprehensions.read_once); the same values, and the same error for an empty zone."""
+    game = load(tmp_path, TWICE.replace("EMPTIED", emptied))
+    assert len(re.findall(r"\(_u\d+ := \(st\.zones\[", game.generated_code())) >= 2
+
+    def outcome(game: rulelang.Game) -> object:
+        try:
+            return game.new_initial_state().to_json()["globals"]
+        except RulesRuntimeError as error:
+            return error.diagnostic.message, error.diagnostic.span.line
+    once = outcome(game)
+    monkeypatch.setattr(codegen, "read_once", lambda module, text: text)
+    general = load(tmp_path, TWICE.replace("EMPTIED", emptied))
+    assert not re.search(r"\(_u\d+ := ", general.generated_code()) and outcome(general) == once
+    assert once == ({"best": 41, "firsts": [{"player": 0}]} if not emptied else
+                    ("index 0 is out of range for a list of 0 (in p)", 11))

@@ -36,8 +36,8 @@ phase p {
 """
 
 
-def _played(pick: int) -> dict[str, object]:
-    state = rulelang.load(RULES).new_initial_state()
+def _played(pick: int, rules: str = RULES) -> dict[str, object]:
+    state = rulelang.load(rules).new_initial_state()
     while not state.is_terminal():
         (player,) = state.current_players()
         actions = state.legal_actions(player)
@@ -52,4 +52,42 @@ def test_comparisons_with_players_and_spaces_by_identity_give_the_same_games(mon
     monkeypatch.setattr(codegen, "by_identity", lambda cat, node, scope: False)
     assert len(re.findall(r"\]\) (==|!=) (_l|env)|_l\d+ != \(st", rulelang.load(RULES).generated_code())) == 4
     assert by_identity == [_played(pick) for pick in range(5)]
+    assert len({str(game) for game in by_identity}) > 1
+
+
+KNOWN = """\
+game "K" { players 2 }
+enum color { red, blue }
+component chip { color: color }
+zone pile: chip visible all
+player zone hand: chip visible all
+deck chips: chip in pile = [chip(color: if k % 3 == 0 then red else blue) for k in 1..7]
+player var seen: int = 0
+phase p {
+  repeat {
+    for p in players {
+      choose c in pile by p otherwise { end game }
+      move c to p.hand
+      for q in players {
+        for h in q.hand {
+          if h.color == red { q.seen += 1 }
+          if blue != h.color and q == p { q.seen += 10 }
+        }
+      }
+    }
+  }
+}
+"""
+
+
+def test_comparisons_with_enum_values_and_locals_known_players_by_identity_give_the_same_games(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value of an enumeration the rules name, and a loop's variable the text proves a player."""
+    code = rulelang.load(KNOWN).generated_code()
+    assert re.search(r"\) is _k\d+\)", code) and re.search(r"\(_k\d+ is not \(", code)   # (red, blue)
+    assert re.search(r"\(_l\d+ is (_l\d+|env\[_k\d+\])\)", code)   # (q == p)
+    by_identity = [_played(pick, KNOWN) for pick in range(4)]
+    monkeypatch.setattr(codegen, "by_identity", lambda cat, node, scope: False)
+    assert " is _k" not in rulelang.load(KNOWN).generated_code()
+    assert by_identity == [_played(pick, KNOWN) for pick in range(4)]
     assert len({str(game) for game in by_identity}) > 1

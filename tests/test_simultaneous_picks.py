@@ -42,8 +42,8 @@ def test_a_state_saved_or_cloned_between_picks_goes_on_alike(tmp_path: Path) -> 
     state = game.new_initial_state()
     state.apply_action(state.legal_actions(1)[2], player=1)
     copies = [state, state.clone(), game.state_from_json(state.to_json())]
-    for copy in copies:
-        assert copy.current_players() == [0, 2]
+    for copy in copies:   # (who picked: computed from the group and who is still to pick, in each)
+        assert copy.current_players() == [0, 2] and copy.observation(0)["already_chosen"] == [1, 1]
         copy.apply_action(copy.legal_actions(2)[0], player=2)
         copy.apply_action(copy.legal_actions(0)[1], player=0)
     assert [c.to_json()["globals"]["got"] for c in copies] == [[2, 3, 1]] * 3

@@ -165,6 +165,8 @@ def test_a_component_moved_in_place_as_state_move_moves_it(tmp_path: Path) -> No
     (general, *seen_general) = played(tmp_path, "(if true then pile[0] else none)", "table")
     assert "_m_zone.remove(" in code(proven) and "_m_zone.remove(" not in code(general)
     assert seen == seen_general
+    # (to a zone every player sees, named by the rules: all of them know where it is, no table read)
+    assert "st.component_knowledge[_m_id] |= 3\n" in code(proven)
 
 
 def test_a_zone_of_one_component_moved_in_place_as_move_all_moves_it(tmp_path: Path) -> None:

@@ -265,13 +265,8 @@ class ChoiceLowering:
                 fr.pc += 1
                 return
             env[picks_key] = picks_now
-            chosen, times = decision.chosen, len(to_pick) - len(waiting)
-            if times == 1 and (not chosen or chosen[-1] < player_index):   # (after those who picked: in order)
-                chosen += (player_index,)
-            else:
-                chosen = tuple(sorted(chosen + (player_index,) * times))
             following = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
-            following.players, following.per_player, following.chosen = waiting, decision.per_player, chosen
+            following.players, following.per_player = waiting, decision.per_player
             following.group, following.actions = decision.group, None
             st.pending = following
 
@@ -292,12 +287,7 @@ class ChoiceLowering:
                     group = tuple([_choosing_player(st, q, "a simultaneous choice") for q in group])
                     break
             picks: dict[Value, Value] | None = env.get(picks_key)  # type: ignore[assignment]
-            chosen: tuple[int, ...] = ()
-            if picks is None:
-                waiting = group
-            else:
-                waiting = tuple([p for p in group if p not in picks])
-                chosen = tuple(sorted([p.index for p in group if p in picks]))
+            waiting = group if picks is None else tuple([p for p in group if p not in picks])
             if not waiting:
                 env[var] = {p: picks[p] for p in group} if picks is not None else {}
                 env.pop(picks_key, None)
@@ -307,7 +297,7 @@ class ChoiceLowering:
             per_player = options_of(st, env, waiting)   # (by index, in their order: their indices where none is twice)
             first.players = tuple(per_player) if len(per_player) == len(waiting) else tuple([p.index for p in waiting])
             first.per_player = per_player
-            first.chosen, first.group, first.actions = chosen, group, None
+            first.group, first.actions = group, None
             st.pending = first
         waiting_for = picks_of(resume, prompt_of, span)   # (the decisions of this statement)
         code.stops.add(compiler.emit(code, simultaneous, span))

@@ -32,14 +32,14 @@ from ..tables.catalog import Catalog
 from ..tables.declared import SUPPLY, Declared, global_promise
 from .aggregates import aggregate
 from .callgraph import depth_free
-from .comprehensions import lifted_listing, read_before
+from .comprehensions import lifted_listing, read_before, read_once
 from .fields import end_index, field_class, field_everywhere, field_of, no_item, only_field, space_attributes, zone_item
 from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
 from .kinds import KindKnowledge, by_identity
 from .known import known_query, per_space
 from .loops import function_body
 from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
-from .moves import top_in_place
+from .moves import top_in_place, zone_list
 from .options import written_out
 from .results import built_kind
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
@@ -78,7 +78,7 @@ class ExpressionWriter(KindKnowledge):
         self.held = HeldParameters(catalog, module)   # the parameters whose declared type is held
         self.keys_named: dict[tuple[str, ...], str] = {}  # the constant of each list of keys read
         self.results: dict[str, tuple[type, int] | None] = {}   # function -> the kind of its value (results.py)
-        self.lifted: list[tuple[str, str, list[str]]] | None = None   # (comprehensions.listed_once)
+        self.lifted: list[tuple[str, str, list[str], str | None]] | None = None   # (comprehensions.listed_once)
 
     def _built_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         return built_kind(self, node, scope)
@@ -366,7 +366,8 @@ class ExpressionWriter(KindKnowledge):
             return f"{target}[{index}]"
         if self._zone_item_kind(node, scope) is not None:
             if end is not None:
-                return f"(st.zones[{target}.slot] or {self.module.constant(no_item, '<no item>')}({end}))[{end}]"
+                listed, missing = zone_list(target, self.module), self.module.constant(no_item, "<no item>")
+                return f"({listed} or {missing}({end}))[{end}]"
             return f"{self.module.constant(zone_item, '<an item of a zone>')}(st, {target}, {index})"
         if target.isidentifier() and index.isidentifier():  # read twice at no cost: a list's item in place
             return (f"({target}[{index}] if type({target}) is tuple and type({index}) is int"
@@ -430,7 +431,8 @@ class ExpressionWriter(KindKnowledge):
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
         if own_tables:
             element, loops = read_before(self.module, scope, names, element, loops)
-        return element, loops
+        return read_once(self.module, element), [read_once(self.module, loop) if loop.startswith("if ") else loop
+                                                  for loop in loops]
 
     def _items_of(self, source: ast.Expr, scope: Scope) -> str:
         """What gives the items of ``source`` to a comprehension: a zone's read in place."""
@@ -502,7 +504,7 @@ class ExpressionWriter(KindKnowledge):
         if is_tuple(self.cat, node, scope):
             return f"len({text})"
         if self.zone_read(node, scope):
-            return f"len(st.zones[{text}.slot])"
+            return f"len({zone_list(text, self.module)})"
         if CHEAP.match(text):
             return f"(len({text}) if type({text}) is tuple else _size_of(st, {text}))"
         return f"_size_of(st, {text})"

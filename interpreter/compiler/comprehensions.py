@@ -15,9 +15,12 @@ from rulelang import ast
 from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
+from ..tables import runtime
 from .calls_in_place import in_place
+from .integers import is_tuple
 from .items_in_place import clause_lines
 from .module import Module
+from .moves import zone_list
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -78,25 +81,123 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
     items appended to a list, with no function made and called to run them. None: not one."""
     if not has_items(node):
         return None
-    found = expressions.lifted = list[tuple[str, str, list[str]]]()
+    found = expressions.lifted = list[tuple[str, str, list[str], str | None]]()
     try:
         text = expressions.write(node, scope)
     finally:
         expressions.lifted = None
     if not found or not _computed_first(found[0][0], text):
         return None
-    listed, element, loops = found[0]
+    listed, element, loops, source = found[0]
+    element, loops, entry = _entry_read_once(expressions.module, element, loops, source)
+    element, counting = counted_in_place(expressions.module, element)
     before, element = in_place(expressions.module, element)
-    lines = [f"{listed} = []", *(f"{'    ' * depth}{line}" for depth, clause in enumerate(loops)
-                                 for line in _clause_lines(expressions.module, clause)),
-             *(f"{'    ' * len(loops)}{line}" for line in before), f"{'    ' * len(loops)}{listed}.append({element})"]
-    return text, lines
+    lines = [f"{listed} = []"]
+    for depth, clause in enumerate(loops):
+        written = _clause_lines(expressions.module, clause, source)
+        if entry is not None and clause.startswith("for "):
+            if len(written) == 1:   # (its items not taken apart: no place to read the entry once)
+                return None
+            items = written[-1].removesuffix(":").split(" in ", 1)[1]   # (a local or a constant: read again free)
+            written.insert(-1, f"{entry[0]} = {entry[1]} if {items} else None")
+        lines += ["    " * depth + line for line in written]
+    lines += ["    " * len(loops) + line for line in [*counting, *before]]
+    return text, [*lines, f"{'    ' * len(loops)}{listed}.append({element})"]
 
 
-def _clause_lines(module: Module, clause: str) -> list[str]:
-    """The lines of a clause of the loops, the last one opening its block (``for``, ``if``)."""
+def _clause_lines(module: Module, clause: str, source: str | None) -> list[str]:
+    """The lines of a clause of the loops, the last one opening its block (``for``, ``if``):
+    over a source the text proves a list or a zone, its items charged with no test
+    (``charged_in_place``); over any other source's items, as ``runtime.items`` takes
+    them (``items_in_place.clause_lines``); a test as it is."""
+    if source is not None and clause.startswith("for "):
+        return charged_in_place(module, clause, source)
     *before, last = clause_lines(module, clause) if clause.startswith("for ") else [clause]
     return [*before, f"{last}:"]
+
+
+def _entry_read_once(module: Module, element: str, loops: list[str], source: str | None
+                     ) -> tuple[str, list[str], tuple[str, str] | None]:
+    """``element`` and ``loops`` of a comprehension of one clause (``source`` known) whose
+    item's first read (its test's, else its element's) is an entry of the environment: that
+    entry read once before the loop, where it has items (the same read first, at the same
+    point: nothing before it per item), into a local that the element and the test read;
+    with the local and the entry. Elsewhere as they are, and None."""
+    clause = [i for i, loop in enumerate(loops) if re.fullmatch(r"for \w+ in \w+\(st, .+\)", loop)]
+    if source is None or len(clause) != 1 or clause[0] != len(loops) - 1 - (loops[-1].startswith("if ")):
+        return element, loops, None
+    test = loops[-1] if loops[-1].startswith("if ") else None
+    first = test.removeprefix("if ") if test is not None else element
+    found = re.match(r"\(*(env\[_k\d+\])", first)
+    if found is None or _MAY_SKIP.search(first):
+        return element, loops, None
+    entry, local = found.group(1), module.fresh("_h")
+    if test is not None:
+        loops = [*loops[:-1], test.replace(entry, local)]
+    return element.replace(entry, local), loops, (local, entry)
+
+
+def counted_in_place(module: Module, element: str) -> tuple[str, list[str]]:
+    """``element`` and the lines before it: ``count(c for c in ZONE if ...)`` (a component
+    is neither false nor none: ``runtime.count`` counts each item that passes) as a loop that
+    counts in a local, the zone's items charged before it as ``zone_items`` charges them; any
+    other element as it is, with no lines."""
+    found = _COUNTED.fullmatch(element)
+    if found is None or module.namespace.get(found.group(2)) is not runtime.zone_items or " for " in found.group(4):
+        return element, []
+    var, zone, test = found.group(1), found.group(3), found.group(4)
+    counter = module.fresh("_n")
+    loop = charged_in_place(module, f"for {var} in {found.group(2)}(st, {zone})", "zone")
+    return counter, [f"{counter} = 0", *loop, f"    if {test}:", f"        {counter} += 1"]
+
+
+_COUNTED = re.compile(r"_count\(\[(_v\d+) for \1 in (_k\d+)\(st, (.+?)\) if (.+)\]\)")
+
+
+def charged_in_place(module: Module, clause: str, source: str | None) -> list[str]:
+    """The lines of ``clause`` (``for v in _items(st, x)`` over a ``source`` the text proves a
+    list, "tuple", or a zone, "zone") with its items charged before it as ``runtime.items``
+    and ``runtime.zone_items`` charge them, no call; any other clause as it is."""
+    if source is None:
+        return [f"{clause}:"]
+    items_of = "_items" if source == "tuple" else module.constant(runtime.zone_items)   # (named by listing_parts)
+    found = re.fullmatch(rf"for (\w+) in {items_of}\(st, (.+)\)", clause)
+    if found is None:
+        return [f"{clause}:"]
+    var, text = found.groups()
+    items, read = text, list[str]()
+    if source == "zone" or not re.fullmatch(r"\w+", text):   # (a local or a constant: as it is)
+        items = module.fresh("_s")
+        read = [f"{items} = {zone_list(text, module) if source == 'zone' else text}"]
+    return [*read, *work_charged(f"len({items})"), f"for {var} in {items}:"]
+
+
+_END_ITEM = re.compile(r"\(st\.zones\[(?:\w+|_k\d+\[\w+\.index\])\] or _k\d+\((?:0|-1)\)\)\[(?:0|-1)\]")
+"""The end item of a zone read in place (``z[0]``, ``z[-1]``): it reads the state only, and
+fails (no item) or gives the same component wherever an expression reads it."""
+_MAY_SKIP = re.compile(r" if | else | and | or |\blambda\b| for ")
+
+
+def read_once(module: Module, text: str) -> str:
+    """``text`` (a comprehension's element, or its test ``if ...``) with an end item of a zone
+    it reads more than once read at the first, into a local (``:=``), and that local after,
+    where nothing in it may skip or reorder a part (no test, 'and', 'or', clause): the first
+    read is the first computed, and the others read the same."""
+    found = _END_ITEM.findall(text)
+    rest = _END_ITEM.sub("_", text.removeprefix("if "))
+    if len(found) == len(set(found)) or _MAY_SKIP.search(rest):
+        return text
+    for item in {item for item in found if found.count(item) > 1}:
+        local = module.fresh("_u")
+        first = text.index(item)
+        text = text[:first] + f"({local} := {item})" + text[first + len(item):].replace(item, local)
+    return text
+
+
+def work_charged(work: str) -> list[str]:
+    """Lines that charge ``work`` items as ``runtime.items`` does (``st.charge`` raises the
+    error past the budget)."""
+    return [f"_x = st.work + {work}", "st.work = _x", "if _x > st.max_steps:", "    st.charge(0)"]
 
 
 def has_items(node: ast.Expr) -> bool:
@@ -130,10 +231,21 @@ def lifted_listing(writer: ExpressionWriter, clauses: tuple[ast.CompClause, ...]
     if lifted is None or lifted:
         return None
     writer.lifted = None   # (a comprehension inside it: as it is)
+    source = _proven_source(writer, clauses, scope)
     element, loops = writer.listing_parts(clauses, parts, scope, "[]", bounds)
-    lifted.append((writer.module.fresh("_a"), element, loops))
+    lifted.append((writer.module.fresh("_a"), element, loops, source))
     writer.lifted = lifted
     return lifted[0][0]
+
+
+def _proven_source(writer: ExpressionWriter, clauses: tuple[ast.CompClause, ...], scope: Scope) -> str | None:
+    """What the text proves the source of a comprehension of one clause: a list ("tuple"),
+    a zone ("zone"), or nothing (None, and for several clauses: ``_Visits`` counts them)."""
+    if len(clauses) != 1:
+        return None
+    if is_tuple(writer.cat, clauses[0].source, scope):
+        return "tuple"
+    return "zone" if writer.zone_read(clauses[0].source, scope) else None
 
 
 def _inline(text: str, tables: dict[str, str], hoisted: dict[str, str]) -> str:

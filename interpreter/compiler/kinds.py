@@ -7,7 +7,7 @@ from __future__ import annotations
 from rulelang import ast
 from rulelang.boards import Space
 
-from ..model.values import Component, Player, Value, ZoneRef
+from ..model.values import Component, EnumValue, Player, Value, ZoneRef
 from ..tables.attributes import PlayerZone, attribute_readers
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared
@@ -144,8 +144,16 @@ builtins.py returns the board's own tuples of spaces (rulelang.boards), or raise
 
 
 def by_identity(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
-    """Whether ``node`` is certainly a player, a space or a component (or none): each equal
-    only to itself, and no value's own equality says it equals one, so ``==`` with it is ``is``
-    (no comparison called)."""
+    """Whether ``node`` is certainly a player, a space or a component (or none), by its type
+    or what the text proves of a local, or a value of an enumeration named by the rules: each
+    equal only to itself, and no value's own equality says it equals one, so ``==`` with it is
+    ``is`` (no comparison called)."""
     promise = promise_of(cat, node, scope)
-    return promise is not None and promise.cls in IDENTICAL_WHEN_EQUAL
+    if promise is not None and promise.cls in IDENTICAL_WHEN_EQUAL:
+        return True
+    if not isinstance(node, ast.Name):
+        return False
+    if is_constant(cat, node.name, scope):
+        return type(cat.constants[node.name]) is EnumValue
+    text = scope.local_text(node.name)
+    return text is not None and scope.kinds.get(text) in {(cls, 0) for cls in IDENTICAL_WHEN_EQUAL}

@@ -20,7 +20,7 @@ from rulelang import ast
 from ..tables import runtime
 from ..tables.builtins import FREE_WORK
 from .calls_in_place import in_place
-from .comprehensions import has_items, lifted
+from .comprehensions import has_items, lifted, work_charged
 from .integers import is_tuple
 from .scope import Scope
 
@@ -232,7 +232,7 @@ class _LoopNest:
     def charge(self, work: str, visits: str | None) -> None:
         """Charge ``work`` items, as ``runtime.items`` would, and count them as visited
         (``runtime.Visits``), where the comprehension has several clauses."""
-        self.add(f"_x = st.work + {work}", "st.work = _x", "if _x > st.max_steps:", "    st.charge(0)")
+        self.add(*work_charged(work))
         if visits is not None:
             error = self.module.constant(runtime.too_many_visits, "<the error of too many items visited>")
             self.add(f"{visits} += {work}", f"if {visits} > {runtime.MAX_VISITS}:", f"    raise {error}()")

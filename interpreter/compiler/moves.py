@@ -10,8 +10,11 @@ what is wrong where the rules wrote it.
 """
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable
+from functools import reduce
+from weakref import WeakKeyDictionary
 
 from rulelang import ast
 
@@ -93,7 +96,7 @@ def component_moved(moved: str, to_slot: str, module: Module, cat: Catalog) -> l
             "    _m_zone.pop()",
             "else:",
             f"    _m_zone.remove({moved})",
-            *_arrived(moved, "_m_from", slot, module, cat)]
+            *_arrived(moved, ("_m_from", "_m_from"), (slot, to_slot), module, cat)]
 
 
 def zone_moved(what_slot: str, to_slot: str, general: str, module: Module, cat: Catalog) -> list[str]:
@@ -108,7 +111,7 @@ def zone_moved(what_slot: str, to_slot: str, general: str, module: Module, cat: 
             "if len(_m_zone) == 1:",
             "    _m_moved = _m_zone.pop()",
             "    _m_id = _m_moved.id",
-            *("    " + line for line in _arrived("_m_moved", source, slot, module, cat)),
+            *("    " + line for line in _arrived("_m_moved", (source, what_slot), (slot, to_slot), module, cat)),
             f"elif len(_m_zone) <= {FREE_WORK}:",
             *("    " + line for line in all_moved(source, slot, module, cat)),
             "else:",
@@ -135,15 +138,42 @@ def all_moved(source: str, slot: str, module: Module, cat: Catalog) -> list[str]
             f"    st.move_all({source}, {slot})"]
 
 
-def _arrived(moved: str, source: str, slot: str, module: Module, cat: Catalog) -> list[str]:
+def _arrived(moved: str, source: tuple[str, str], slot: tuple[str, str], module: Module, cat: Catalog) -> list[str]:
     """The lines after ``moved`` (whose id is ``_m_id``) left the zone in ``source``: it goes
-    on top of the zone in ``slot``, and whoever sees either zone knows where it is."""
-    seers = module.constant(cat.zone_seers, "<the players who see each zone>")
-    return [f"st.zones[{slot}].append({moved})",
-            f"st.component_zone[_m_id] = {slot}",
-            f"st.component_knowledge[_m_id] |= {seers}[{source}] | {seers}[{slot}]",
+    on top of the zone in ``slot``, and whoever sees either zone knows where it is. Each zone
+    is a local or a number, with the text that computed it (its zones may tell who sees it)."""
+    return [f"st.zones[{slot[0]}].append({moved})",
+            f"st.component_zone[_m_id] = {slot[0]}",
+            f"st.component_knowledge[_m_id] |= {_seen_by(source, slot, module, cat)}",
             "if st.event_log is not None:",
-            f"    st.event_log.append(('move', _m_id, {source}, {slot}))"]
+            f"    st.event_log.append(('move', _m_id, {source[0]}, {slot[0]}))"]
+
+
+def _seen_by(source: tuple[str, str], slot: tuple[str, str], module: Module, cat: Catalog) -> str:
+    """The bits of the players who see either zone of a move (``_arrived``): a number where
+    the text tells it (all of them where one of the zones is seen by everyone), else read from
+    the table of every zone's."""
+    everyone = reduce(operator.or_, cat.zone_seers, 0)
+    known = [_seers(text, cat, module) for _, text in (source, slot)]
+    if everyone in known:
+        return str(everyone)
+    table = module.constant(cat.zone_seers, "<the players who see each zone>")
+    zones = (source[0], slot[0])
+    terms = [f"{table}[{zone}]" if bits is None else str(bits) for zone, bits in zip(zones, known, strict=True)
+             if bits != 0]
+    return " | ".join(terms) or "0"
+
+
+def _seers(text: str, cat: Catalog, module: Module) -> int | None:
+    """The bits of the players who see the zone that ``text`` gives where every zone it may
+    give has the same (a zone the rules name, a number; or a player's own, read from the
+    constant table of their slots), else None."""
+    found = re.fullmatch(r"(_k\d+)\[\w+\.index\]", text)
+    slots = (int(text),) if text.isdigit() else module.namespace.get(found.group(1)) if found else None
+    if type(slots) is not tuple or not slots or not all(type(slot) is int for slot in slots):
+        return None
+    masks = {cat.zone_seers[slot] for slot in slots}
+    return masks.pop() if len(masks) == 1 else None
 
 
 def _local_slot(slot: str, local: str) -> str:
@@ -159,6 +189,13 @@ def zone_slot(text: str, module: Module) -> str | None:
         if type(value) is ZoneRef:
             return str(value.slot)
     return None
+
+
+def zone_list(text: str, module: Module) -> str:
+    """The list of the zone that the generated ``text`` certainly gives: by its slot where the
+    text names it (a number, or read from the constant table of a player's own zones' slots:
+    no ZoneRef read), else by the zone's."""
+    return f"st.zones[{_slot(text, module) or f'{text}.slot'}]"
 
 
 def top_in_place(text: str, module: Module) -> str | None:
@@ -184,8 +221,14 @@ def players_zone_slot(text: str, module: Module) -> str | None:
     zones = module.namespace.get(found.group(1)) if found else None
     if found is None or type(zones) is not tuple or not all(type(zone) is ZoneRef for zone in zones):
         return None
-    slots = module.constant(tuple(zone.slot for zone in zones), f"<the slots of {found.group(1)}>")
-    return f"{slots}[{found.group(2)}.index]"
+    numbers = tuple(zone.slot for zone in zones)
+    kept = _SLOT_TABLES.setdefault(module, {})   # (one table for equal slots: the same text reads one zone)
+    if numbers not in kept:
+        kept[numbers] = module.constant(numbers, f"<the slots of {found.group(1)}>")
+    return f"{kept[numbers]}[{found.group(2)}.index]"
+
+
+_SLOT_TABLES: WeakKeyDictionary[Module, dict[tuple[int, ...], str]] = WeakKeyDictionary()
 
 
 def _tested(tests: list[str], fast: str, general: str) -> list[str]:

@@ -29,9 +29,10 @@ OptionsOf = Callable[["State", Env, tuple[Player, ...]], dict[int, Options]]
 class Picks(Decision):
     """The decision of a simultaneous choice, pick by pick: the players still to pick, in
     the group's order (``players``), their options (``per_player``: those of the players who
-    picked are never read), who picked (``chosen``) and the group. What the statement fixes
-    (its kind, no single list of options, how it goes on, its prompt and span) is its class's,
-    made once (``picks_of``): a pick makes one of these, with five fields to set."""
+    picked are never read) and the group (who picked, ``chosen``, is computed from both). What
+    the statement fixes (its kind, no single list of options, how it goes on, its prompt and
+    span) is its class's, made once (``picks_of``): a pick makes one of these, with four fields
+    to set."""
 
     __slots__ = ("group",)
     kind = "simultaneous"
@@ -43,10 +44,22 @@ class Picks(Decision):
     binds: str | None = None   # (a pick goes on by its method ``resume``, not as data)
     then = 0
 
-    def __init__(self, players: tuple[int, ...], per_player: dict[int, Options] | None, chosen: tuple[int, ...],
+    def __init__(self, players: tuple[int, ...], per_player: dict[int, Options] | None,
                  group: tuple[Player, ...]):   # (Decision's fixed fields: class attributes here)
-        self.players, self.per_player, self.chosen, self.group = players, per_player, chosen, group
+        self.players, self.per_player, self.group = players, per_player, group
         self.actions = None   # (a field a host may set: the instance's own)
+
+    @property
+    def chosen(self) -> tuple[int, ...]:  # type: ignore[override]  # (read only: computed)
+        """The players who picked, in seat order, each as often as the group names them: the
+        group less those still to pick, computed where it is read (a pick does not)."""
+        left, picked = list(self.players), []
+        for player in self.group:
+            if player.index in left:
+                left.remove(player.index)
+            else:
+                picked.append(player.index)
+        return tuple(sorted(picked))
 
 
 def picks_of(resume: Callable[[Picks, State, Frame, Value, int], None], prompt_of: Callable[[State, int], str],

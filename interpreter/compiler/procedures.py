@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 _PAUSES = (ast.Choose, ast.Menu, ast.Simultaneous, ast.Roll, ast.RandomPick, ast.Shuffle, ast.Next, ast.EndGame)
 _LOOPS = (ast.For, ast.While, ast.Repeat)
-_READS_THE_FRAME = re.compile(r"\b(env|fr)\b")
+_READS_THE_FRAME = re.compile(r"\bfr\b|\benv\b(?!\[_k\d+\])")   # (the frame, or all its locals)
 
 
 def never_pausing(procedures: Mapping[str, ast.ProcedureDecl]) -> list[str]:
@@ -404,9 +404,10 @@ class ProcedureWriter:
             self.held_locals.pop(node.var)
             if outer_held is not None:
                 self.held_locals[node.var] = outer_held
-            if charged is not None and not any(_READS_THE_FRAME.search(line) for line, _ in self.lines[written + 1:]):
-                # (a body that reads neither the environment nor the frame, and goes through every
-                # round: the environment gets the loop's last item once, after it)
+            if charged is not None and not any(_READS_THE_FRAME.search(line) or entry in line
+                                               for line, _ in self.lines[written + 1:]):
+                # (a body that reads neither this local's entry, nor the frame or environment whole,
+                # and goes through every round: the environment gets the loop's last item once, after it)
                 del self.lines[written]
                 self.emit(indent, f"if {items}:", node.span)
                 self.emit(indent + 1, f"{entry} = {held}", node.span)
