@@ -37,7 +37,7 @@ HOT_RUNTIME = ("state/state.py", "state/stamps.py", "state/decisions.py", "compi
 time by file, Jolly Roger and Jamaica)."""
 WAYS = ("pure", "generated", "runtime", "both")
 EVAL_LOOP = "_PyEval_EvalFrameDefault"
-_COST = re.compile(r"^\s*([\d,]+)\s+(?:\([\d.]+%\)\s+)?(?:\S*?:)?(\S+)")
+_COST = re.compile(r"^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(?:[^\s:]*:)?([^\s']+)")
 
 
 def require_tools() -> None:
@@ -134,9 +134,9 @@ def self_costs(tree: Path, ruleset: Path, players: int, playouts: int, scratch: 
     text = subprocess.run(["callgrind_annotate", "--threshold=100", str(out)], capture_output=True, text=True,
                           check=True).stdout
     costs: dict[str, int] = {}
-    for line in text.split("Ir", 2)[-1].splitlines():
+    for line in text.splitlines():  # "1,234 (0.5%)  file.c:function'2 [object]", levels of recursion as one
         found = _COST.match(line)
-        if found and not line.strip().endswith("PROGRAM TOTALS"):
+        if found and not line.endswith("PROGRAM TOTALS"):
             costs[found.group(2)] = costs.get(found.group(2), 0) + int(found.group(1).replace(",", ""))
     return costs, int(decisions.group(1))
 
@@ -174,7 +174,8 @@ def main() -> None:
     parser.add_argument("--runtime", default=",".join(HOT_RUNTIME), help="modules to compile, under interpreter/")
     parser.add_argument("--ways", default=",".join(WAYS), help=f"which of {', '.join(WAYS)} to count")
     parser.add_argument("--keep", type=Path, help="build in this folder and keep it; what is there is reused")
-    parser.add_argument("--callgrind", action="store_true", help="also split each way's decision by C function")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="split each way's decision by C function (callgrind), not count it")
     args = parser.parse_args()
     require_tools()
     sys.path.insert(0, str(ROOT))  # the generated code is this tree's
@@ -198,13 +199,14 @@ def main() -> None:
                 os.environ["RULELANG_ACCELERATED"] = str(built) if way in ("generated", "both") else ""
                 where = tree if way in ("runtime", "both") else ROOT
                 path = where / "games" / ruleset.name if where == tree else ruleset
+                if args.callgrind:
+                    print(f"- {ruleset.stem}, {way}: {split(where, path, players, first, second)}", flush=True)
+                    continue
                 found = count(where, path, players, first, second)
                 pure = found if way == "pure" else pure
                 ratio = f"{pure.decision / found.decision:.2f}x" if pure else ""
                 print(f"| {ruleset.stem} | {way} | {human(found.playout)} | {human(found.decision)} | {ratio} |",
                       flush=True)
-                if args.callgrind:
-                    print(f"<!-- {ruleset.stem}, {way}: {split(where, path, players, first, second)} -->", flush=True)
 
 
 if __name__ == "__main__":
