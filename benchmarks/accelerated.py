@@ -131,8 +131,8 @@ def self_costs(tree: Path, ruleset: Path, players: int, playouts: int, scratch: 
     decisions = re.search(r"^decisions (\d+)$", done.stdout, re.M)
     if done.returncode != 0 or decisions is None:
         raise SystemExit(f"{ruleset.name}: the callgrind run failed\n{done.stderr[-2000:]}")
-    text = subprocess.run(["callgrind_annotate", "--threshold=100", str(out)], capture_output=True, text=True,
-                          check=True).stdout
+    text = subprocess.run(["callgrind_annotate", "--threshold=100", "--auto=no", str(out)], capture_output=True,
+                          text=True, check=True).stdout
     costs: dict[str, int] = {}
     for line in text.splitlines():  # "1,234 (0.5%)  file.c:function'2 [object]", levels of recursion as one
         found = _COST.match(line)
