@@ -19,6 +19,7 @@ from ..model.program import Frame, LogLine, Paused, runaway
 from ..model.values import Component, Player, ZoneRef, display
 from ..tables import effects, runtime
 from ..tables.builtins import as_list, sequence
+from . import accelerated
 
 HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the names the code calls them
     "_as_list": as_list, "_sequence": sequence, "_items": runtime.items, "_plus": runtime.plus, "_times": runtime.times,
@@ -107,9 +108,17 @@ class Module:
         if spans is not None:
             self._spans[filename], self._procedures[filename] = spans, procedure
             self._local_names[filename] = local_names or {}
-        exec(compile(source, filename, "exec"), self.namespace)  # our own source, names and constants only
+        if not accelerated.FOLDER or self._built(name, source) is None:
+            exec(compile(source, filename, "exec"), self.namespace)  # our own source, names and constants only
         self.units[name] = source
         return self.namespace[name]
+
+    def _built(self, name: str, source: str) -> Any:
+        """The function ``name`` as a module built beforehand holds it (accelerated.py: an
+        experimental switch, off by default), or None."""
+        if not self.units:
+            self.namespace = accelerated.built_namespace(name, source, self.namespace) or self.namespace
+        return accelerated.built_function(self.namespace, name, source)
 
     def locate(self, error: BaseException) -> tuple[Span | None, str, BaseException] | None:
         """Where ``error`` happened in the code of a procedure (the innermost one on its
