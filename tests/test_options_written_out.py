@@ -12,6 +12,7 @@ from conftest import played_to_the_end, worked_states
 
 import rulelang
 from rulelang.interpreter.compiler import choices, codegen, options
+from rulelang.interpreter.tables import catalog
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -70,9 +71,28 @@ def test_a_list_not_kept_offered_in_place_as_the_choice_offers_it(monkeypatch: p
     offered = [_offers(fast, seed) for seed in range(20)]
     budgets = [_outcome(steps) for steps in range(1, 14)]
     general = choices.choose_in_place
-    monkeypatch.setattr(choices, "choose_in_place", lambda module, computed, made, choice, note, short=False:
+    monkeypatch.setattr(choices, "choose_in_place", lambda module, computed, made, choice, note, *rest:
                         general(module, computed, made, choice, note))
     slow = rulelang.load(GAMES / "tic_tac_toe.rules")
     assert "elif _o:" not in slow.generated_code() and not re.search(r"_d = _k\d+\[_subset\]", slow.generated_code())
     assert offered == [_offers(slow, seed) for seed in range(20)]
     assert budgets == [_outcome(steps) for steps in range(1, 14)]
+
+
+def test_a_first_offer_by_subset_takes_its_ids_from_the_table_made_at_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert re.search(r"_k\d+\(st, _o, _p, _subset\)", fast.generated_code())   # (offered given the subset's index)
+    asked: list[object] = []
+    ids_of = catalog.Catalog.option_ids
+    monkeypatch.setattr(catalog.Catalog, "option_ids",
+                        lambda self, options: asked.append(options) or ids_of(self, options))
+    offered = [_offers(fast, seed) for seed in range(20)]
+    assert not asked   # (every first offer's ids taken by the subset's index)
+    kept = [decision for decision in fast.program.generated.namespace.values()
+            if type(decision) is list and decision and any(d is not None for d in decision)]
+    assert any(d.shared and d.ids == ids_of(fast.catalog, d.options)[0] for d in kept[0] if d is not None)
+    monkeypatch.setattr(choices, "subset_ids", lambda module, lines, cat: None)
+    slow = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert not re.search(r"_k\d+\(st, _o, _p, _subset\)", slow.generated_code())
+    assert offered == [_offers(slow, seed) for seed in range(20)]
+    assert asked   # (the general path asks the catalog)
