@@ -1,0 +1,52 @@
+"""A held local read once in a block of the resumable function (compiler/held_reads.py): the
+lines after its first read in a branch take it from the Python local that read it; the same
+states, work and step-budget errors as the code that reads the environment each time."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import played_to_the_end, worked_states
+
+import rulelang
+from rulelang.interpreter.compiler import resumable
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+RULES = """\
+game "H" { players 1  max_steps STEPS }
+player var score: int = 0
+phase p {
+  repeat {
+    for q in players {
+      choose n in [1, 2] by q
+      q.score = q.score + n
+      if q.score > 7 { end game }
+      q.score = q.score + 1
+    }
+  }
+}
+"""
+
+
+def _outcomes() -> list[tuple[object, ...]]:
+    return [played_to_the_end(rulelang.load(RULES.replace("STEPS", str(steps)))) for steps in range(1, 40)]
+
+
+def _reads(code: str) -> int:
+    """How many times the code reads a local from the environment."""
+    return len(re.findall(r"env\[_k\d+\](?! =)|_k\d+ in env", code))
+
+
+def test_a_held_local_is_read_once_a_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = [rulelang.load(GAMES / "tic_tac_toe.rules"), rulelang.load(RULES.replace("STEPS", "1000"))]
+    played = [worked_states(game, seed) for game in fast for seed in range(8)]
+    budgets = _outcomes()
+    assert any("E603" in str(outcome[0]) for outcome in budgets) and type(budgets[-1][1]) is int
+    monkeypatch.setattr(resumable, "read_once", lambda lines, held: lines)
+    slow = [rulelang.load(GAMES / "tic_tac_toe.rules"), rulelang.load(RULES.replace("STEPS", "1000"))]
+    for quick, general in zip(fast, slow, strict=True):
+        assert _reads(quick.generated_code()) < _reads(general.generated_code())
+    assert played == [worked_states(game, seed) for game in slow for seed in range(8)]
+    assert budgets == _outcomes()
