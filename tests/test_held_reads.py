@@ -1,6 +1,8 @@
 """A held local read once in a block of the resumable function (compiler/held_reads.py): the
-lines after its first read in a branch take it from the Python local that read it; the same
-states, work and step-budget errors as the code that reads the environment each time."""
+lines after its first read in a branch take it from the Python local that read it; and a
+'for' over a list known at load (``for p in players``) that starts its walk without the test
+of its list (resumable.py, ``_start_in_place``: ``(LIST, 0)`` at once, ``fr.pc`` not written
+first, nothing there fails). The same states, work and step-budget errors as the general code."""
 from __future__ import annotations
 
 import re
@@ -49,4 +51,20 @@ def test_a_held_local_is_read_once_a_block(monkeypatch: pytest.MonkeyPatch) -> N
     for quick, general in zip(fast, slow, strict=True):
         assert _reads(quick.generated_code()) < _reads(general.generated_code())
     assert played == [worked_states(game, seed) for game in slow for seed in range(8)]
+    assert budgets == _outcomes()
+
+
+STARTED = re.compile(r"env\[_k\d+\] = \(_k\d+, 0\)\n +pc = ")
+
+
+def test_a_walk_over_a_list_known_at_load_starts_without_its_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert STARTED.search(fast.generated_code()) and STARTED.search(rulelang.load(RULES.replace("STEPS", "9"))
+                                                                     .generated_code())
+    played = [worked_states(fast, seed) for seed in range(8)]
+    budgets = _outcomes()
+    monkeypatch.setattr(resumable, "_short_tuple", lambda value: False)
+    slow = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert not STARTED.search(slow.generated_code())
+    assert played == [worked_states(slow, seed) for seed in range(8)]
     assert budgets == _outcomes()
