@@ -101,7 +101,8 @@ class ChoiceLowering:
         made: dict[tuple[Value, ...], Decision] = {}
         short = self._short(node.source, in_place[0])
         ids_of = subset_ids(compiler.module, in_place[0], compiler.cat) if short else None
-        by_subset: list[Decision | None] = [None] * len(ids_of or ())   # (the decisions kept, by subset)
+        subsets_ids = ids_of or ()
+        by_subset: list[Decision | None] = [None] * len(subsets_ids)   # (the decisions kept, by subset)
 
         def choose(st: State, fr: Frame) -> None:
             given(st, fr, source(st, fr.env), _NOT_YET)
@@ -151,7 +152,7 @@ class ChoiceLowering:
             if subset < 0:
                 ids, interned = option_ids(options)
             else:
-                ids, interned = cast(tuple[tuple[int, ...], ...], ids_of)[subset], True
+                ids, interned = subsets_ids[subset], True
             decision = new_decision(Decision)   # (its __init__ called as a function: not through the class's call)
             seat = player.index
             init_decision(decision, "choose", SEATS[seat] if seat < SEATS_SHARED else (seat,), options, ids, resume,
