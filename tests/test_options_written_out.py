@@ -82,6 +82,10 @@ def test_a_list_not_kept_offered_in_place_as_the_choice_offers_it(monkeypatch: p
 def test_a_first_offer_by_subset_takes_its_ids_from_the_table_made_at_load(monkeypatch: pytest.MonkeyPatch) -> None:
     fast = rulelang.load(GAMES / "tic_tac_toe.rules")
     assert re.search(r"_k\d+\(st, _o, _p, _subset\)", fast.generated_code())   # (offered given the subset's index)
+    taken = re.findall(r"\n( +)(_d = _k\d+\[_subset\]|_o = _k\d+\[_subset\])\n", fast.generated_code())
+    kept = min(len(indent) for indent, line in taken if line.startswith("_d"))
+    assert all(len(indent) > kept for indent, line in taken if line.startswith("_o"))   # (the options taken
+    # only in the branches that read them: not where the decision kept is the chooser's)
     asked: list[object] = []
     ids_of = catalog.Catalog.option_ids
     monkeypatch.setattr(catalog.Catalog, "option_ids",

@@ -450,11 +450,13 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
     found = ["try:", f"    _d = {kept}.get(_o)", "except TypeError:", "    _d = None"]
     distinct = f"{module.constant(unique)}(_o)"   # (the options without copies)
-    subset = "-1"
+    subset, taken = "-1", ""
     if short and by_subset is not None:   # (by the index of its subset)
         distinct, subset = "_o", SUBSET   # (a subset of distinct spaces)
         kept_by = module.constant(by_subset, "<the decisions kept, by subset>")
-        found = [f"_d = {kept_by}[{SUBSET}]", "if _d is None:", f"    _d = {kept}.get(_o)",
+        taken = next(line for line in source if re.fullmatch(rf"_o = _k\d+\[{SUBSET}\]", line))
+        source = [line for line in source if line != taken]   # (the options taken only where they are read)
+        found = [f"_d = {kept_by}[{SUBSET}]", "if _d is None:", f"    {taken}", f"    _d = {kept}.get(_o)",
                  "    if _d is not None:", f"        {kept_by}[{SUBSET}] = _d"]
     new = ["elif _o:", *("    " + line for line in chooser),
            f"    {module.constant(offered)}(st, {distinct}, _p, {subset})"] if short else []
@@ -464,7 +466,7 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
                    "if _d is not None:", *("    " + line for line in chooser),
                    f"    if {'' if proven_chooser else 'type(_p) is _Player and '}_p.index == _d.players[0]:",
                    "        st.pending = _d",
-                   "    else:", f"        {rest}(st, fr, _o, _p)",
+                   "    else:", *([f"        {taken}"] if taken else []), f"        {rest}(st, fr, _o, _p)",
                    *new, "else:", f"    {rest}(st, fr, _o, {missing})"), None, (), note)
 
 
