@@ -1,5 +1,6 @@
 """A held local read once in a block of the resumable function (compiler/held_reads.py): the
-lines after its first read in a branch take it from the Python local that read it; and a
+lines after its first read in a branch take it from the Python local that read it (a search
+written out reads it from there too, not from a copy); and a
 'for' over a list known at load (``for p in players``) that starts its walk without the test
 of its list (resumable.py, ``_start_in_place``: ``(LIST, 0)`` at once, ``fr.pc`` not written
 first, nothing there fails). The same states, work and step-budget errors as the general code."""
@@ -50,6 +51,8 @@ def test_a_held_local_is_read_once_a_block(monkeypatch: pytest.MonkeyPatch) -> N
     slow = [rulelang.load(GAMES / "tic_tac_toe.rules"), rulelang.load(RULES.replace("STEPS", "1000"))]
     for quick, general in zip(fast, slow, strict=True):
         assert _reads(quick.generated_code()) < _reads(general.generated_code())
+    copied = re.compile(r"\n +_h\d+ = (_t\d+|env\[_k\d+\])\n +if \(\(\(_t\d+\[0\]\) is")   # (the win test's p)
+    assert len(copied.findall(slow[0].generated_code())) == 1 + len(copied.findall(fast[0].generated_code()))
     assert played == [worked_states(game, seed) for game in slow for seed in range(8)]
     assert budgets == _outcomes()
 

@@ -91,6 +91,7 @@ def test_searches_written_out_give_what_their_loops_give_at_every_budget(monkeyp
 def test_searches_in_place_give_what_their_calls_give_at_every_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     code = rulelang.load(TESTS.replace("STEPS", "1000")).generated_code()
     assert code.count("while True:\n") >= 5 and code.count("if not (_found):") == 4   # (the resumable's, the 4 tests)
+    assert "_source = _k" not in code   # (a list known at load read where the loop goes through it)
     least = next(steps for steps in range(1, 2000) if type(_outcome(steps, TESTS)[0]) is int)
     budgets = range(1, least + 2)
     in_place = [_outcome(steps, TESTS) for steps in budgets]

@@ -21,6 +21,7 @@ __all__ = ["read_once"]
 Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
 
 _READ = re.compile(r"( *)(_t\d+) = env\[(_k\d+)\]")   # a statement's read of a local into a Python local
+_COPY = re.compile(r"( *)(_h\d+) = (_t\d+)")   # a search's read of a local (unrolled.py), taken from such a read
 
 
 def read_once(lines: list[Line], held: Collection[str]) -> list[Line]:
@@ -31,7 +32,32 @@ def read_once(lines: list[Line], held: Collection[str]) -> list[Line]:
         read = _READ.fullmatch(line)
         if read is not None and read.group(3) in held:
             _reuse(found, at + 1, len(read.group(1)), read.group(2), read.group(3))
+    at = 0
+    while at < len(found):   # (each copy of a search's read of a local, once taken from a Python local)
+        uncopied = _uncopied(found, at)
+        if uncopied is None:
+            at += 1
+        else:
+            found = uncopied
     return found
+
+
+def _uncopied(lines: list[Line], at: int) -> list[Line] | None:
+    """``lines`` without the line at ``at`` if it is a copy ``_h3 = _t4`` (a search's read of
+    a local, unrolled.py, taken from the Python local that read it): the lines of its branch
+    that read the copy read the local itself. None for another line, or a copy read after its
+    branch or whose local is set again in it."""
+    copy = _COPY.fullmatch(lines[at][0])
+    if copy is None:
+        return None
+    indent, name, local = len(copy.group(1)), copy.group(2), copy.group(3)
+    end = next((n for n in range(at + 1, len(lines)) if len(lines[n][0]) - len(lines[n][0].lstrip(" ")) < indent),
+               len(lines))
+    used = re.compile(rf"\b{name}\b")
+    if any(used.search(line) for line, _ in lines[end:]) or any(re.search(rf"\b{local} =[^=]", line)
+                                                                for line, _ in lines[at + 1:end]):
+        return None
+    return [*lines[:at], *((used.sub(local, line), span) for line, span in lines[at + 1:end]), *lines[end:]]
 
 
 def _reuse(lines: list[Line], start: int, indent: int, local: str, key: str) -> None:

@@ -197,7 +197,10 @@ def search_in_place(module: Module, text: str) -> list[str] | None:
     args = called.group(2).split(", ")
     if params is None or params.group(1).split(", ")[1:] != args[1:] or args[1:3] != ["st", "env"]:
         return None
-    written = [f"_source = {args[0]}", "while True:"]
+    constant = re.fullmatch(r"_k\d+", args[0]) is not None   # (a list known at load: read where it is gone through)
+    written = [*([] if constant else [f"_source = {args[0]}"]), "while True:"]
+    if constant:
+        body = [re.sub(r"\b_source\b", args[0], line) for line in body]
     looping = False
     for line in body:
         looping = looping or line.lstrip().startswith(("for ", "while "))
