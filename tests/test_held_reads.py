@@ -3,7 +3,8 @@ lines after its first read in a branch take it from the Python local that read i
 written out reads it from there too, not from a copy); and a
 'for' over a list known at load (``for p in players``) that starts its walk without the test
 of its list (resumable.py, ``_start_in_place``: ``(LIST, 0)`` at once, ``fr.pc`` not written
-first, nothing there fails). The same states, work and step-budget errors as the general code."""
+first, nothing there fails); a table of the state read once a block. The same states, work and
+step-budget errors as the general code."""
 from __future__ import annotations
 
 import re
@@ -71,3 +72,20 @@ def test_a_walk_over_a_list_known_at_load_starts_without_its_test(monkeypatch: p
     assert not STARTED.search(slow.generated_code())
     assert played == [worked_states(slow, seed) for seed in range(8)]
     assert budgets == _outcomes()
+
+
+def test_a_table_of_the_state_is_read_once_a_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = [rulelang.load(GAMES / "tic_tac_toe.rules"), rulelang.load(RULES.replace("STEPS", "1000"))]
+    played = [worked_states(game, seed) for game in fast for seed in range(8)]
+    budgets = _outcomes()
+    monkeypatch.setattr(resumable, "table_read_once", lambda lines: lines)
+    slow = [rulelang.load(GAMES / "tic_tac_toe.rules"), rulelang.load(RULES.replace("STEPS", "1000"))]
+    for quick, general in zip(fast, slow, strict=True):   # (the write, then the test, read the table once)
+        assert _tables(quick.generated_code()) < _tables(general.generated_code())
+    assert played == [worked_states(game, seed) for game in slow for seed in range(8)]
+    assert budgets == _outcomes()
+
+
+def _tables(code: str) -> int:
+    """How many times the resumable function reads a table of the state."""
+    return len(re.findall(r"st\.(space|player)_values\[", code[code.index("def _r"):]))

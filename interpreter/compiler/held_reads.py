@@ -70,3 +70,48 @@ def _reuse(lines: list[Line], start: int, indent: int, local: str, key: str) -> 
             return
         used = line.replace(f" and {key} in env", "").replace(f"{key} in env", "True").replace(f"env[{key}]", local)
         lines[at] = (used, span)
+
+
+_TABLE = re.compile(r"( *)(_t\d+) = (st\.(?:space|player)_values\[_k\d+\])")   # a table of the state read
+_GOES_ON = re.compile(r"(else:|elif |except\b|finally:)")   # a clause of the statement before it
+
+
+def table_read_once(lines: list[Line]) -> list[Line]:
+    """``lines`` (a block's) where a line reads a table of the state into a Python local
+    (``_t35 = st.space_values[_k8]``) that lines before it in its branch read too: that read
+    made once, before the first of them, and every one of them reading the local (a table of
+    a state is the same object while the state runs: only a new state, a copy or a state read
+    back, has others; the read fails nowhere)."""
+    found = list(lines)
+    at = 0
+    while at < len(found):
+        hoisted = _hoisted(found, at)
+        found = found if hoisted is None else hoisted
+        at += 1
+    return found
+
+
+def _hoisted(lines: list[Line], at: int) -> list[Line] | None:
+    """``table_read_once`` for the line at ``at``, None if it is no such read, or no line
+    before it in its branch reads that table."""
+    read = _TABLE.fullmatch(lines[at][0])
+    if read is None:
+        return None
+    local, table = read.group(2), read.group(3)
+    first = next((n for n in range(at) if table in lines[n][0]), None)
+    if first is None:
+        return None
+    least = min(_indent(line) for line, _ in lines[first:at + 1])
+    start = first
+    while start > 0 and (_indent(lines[start][0]) > least or _GOES_ON.match(lines[start][0].lstrip(" "))):
+        start -= 1
+    if _indent(lines[start][0]) < least:   # (the first line of the body of the statement it is in)
+        start += 1
+    end = next((n for n in range(at + 1, len(lines)) if _indent(lines[n][0]) < least), len(lines))
+    made: Line = (f"{' ' * _indent(lines[start][0])}{local} = {table}", None)
+    return [*lines[:start], made, *((line.replace(table, local), span) for line, span in lines[start:at]),
+            *((line.replace(table, local), span) for line, span in lines[at + 1:end]), *lines[end:]]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..model.program import Code, Run, run_one
 from ..tables.builtins import FREE_WORK
 from .blocks import blocks_at, dispatch, entries
-from .held_reads import read_once
+from .held_reads import read_once, table_read_once
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -53,7 +53,8 @@ def write_run(code: Code, module: Module) -> None:
         starts = entries(code, operations)
         held = {module.constant(local) for local in code.held}
         found = blocks_at(operations, code, starts, run_one_name)
-        lines += dispatch([(first, side, read_once(body, held)) for first, side, body in found], size, "        ")
+        lines += dispatch([(first, side, table_read_once(read_once(body, held))) for first, side, body in found],
+                          size, "        ")
         lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
                          "        fr.pc = pc   # (a position no block starts at)",
                          f"        return {run_one_name}(st, fr, steps, limit)"])
