@@ -63,7 +63,8 @@ def _uncopied(lines: list[Line], at: int) -> list[Line] | None:
 def _reuse(lines: list[Line], start: int, indent: int, local: str, key: str) -> None:
     """Lines from ``start`` on, while they are in the branch of ``indent``, read ``key`` from
     ``local``; up to the first that may bind ``key`` again or sets ``local``."""
-    binds = re.compile(rf"env\[{key}\] =[^=]|del env\[{key}\]|env\.pop\({key}\b|\bfr\b(?!\.pc = )|\b{local} =[^=]")
+    binds = re.compile(rf"env\[{key}\] =[^=]|del env\[{key}\]|env\.pop\({key}\b|\bfr\b(?!\.pc = )|\b{local} =[^=]"
+                       r"|(?<![.\w])env = ")   # (or another environment taken)
     for at in range(start, len(lines)):
         line, span = lines[at]
         if len(line) - len(line.lstrip(" ")) < indent or binds.search(line):
