@@ -12,6 +12,7 @@ from conftest import played_to_the_end, worked_states
 
 import rulelang
 from rulelang.interpreter.compiler import choices, codegen, options
+from rulelang.interpreter.tables import catalog
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -76,3 +77,26 @@ def test_a_list_not_kept_offered_in_place_as_the_choice_offers_it(monkeypatch: p
     assert "elif _o:" not in slow.generated_code() and not re.search(r"_d = _k\d+\[_subset\]", slow.generated_code())
     assert offered == [_offers(slow, seed) for seed in range(20)]
     assert budgets == [_outcome(steps) for steps in range(1, 14)]
+
+
+def test_a_first_offer_by_subset_takes_its_ids_from_the_table_made_at_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert re.search(r"_k\d+\(st, _o, _p, _subset\)", fast.generated_code())   # (offered given the subset's index)
+    taken = re.findall(r"\n( +)(_d = _k\d+\[_subset\]|_o = _k\d+\[_subset\])\n", fast.generated_code())
+    kept = min(len(indent) for indent, line in taken if line.startswith("_d"))
+    assert all(len(indent) > kept for indent, line in taken if line.startswith("_o"))   # (the options taken
+    # only in the branches that read them: not where the decision kept is the chooser's)
+    asked: list[object] = []
+    ids_of = catalog.Catalog.option_ids
+    monkeypatch.setattr(catalog.Catalog, "option_ids",
+                        lambda self, options: asked.append(options) or ids_of(self, options))
+    offered = [_offers(fast, seed) for seed in range(20)]
+    assert not asked   # (every first offer's ids taken by the subset's index)
+    kept = [decision for decision in fast.program.generated.namespace.values()
+            if type(decision) is list and decision and any(d is not None for d in decision)]
+    assert any(d.shared and d.ids == ids_of(fast.catalog, d.options)[0] for d in kept[0] if d is not None)
+    monkeypatch.setattr(choices, "subset_ids", lambda module, lines, cat: None)
+    slow = rulelang.load(GAMES / "tic_tac_toe.rules")
+    assert not re.search(r"_k\d+\(st, _o, _p, _subset\)", slow.generated_code())
+    assert offered == [_offers(slow, seed) for seed in range(20)]
+    assert asked   # (the general path asks the catalog)

@@ -90,14 +90,58 @@ def test_searches_written_out_give_what_their_loops_give_at_every_budget(monkeyp
 
 def test_searches_in_place_give_what_their_calls_give_at_every_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     code = rulelang.load(TESTS.replace("STEPS", "1000")).generated_code()
-    found = code.count("if _found else") + code.count("if not (_found):")   # (a test alone, or in a run)
-    assert code.count("while True:\n") >= 5 and found == 4   # (the resumable's, the 4 tests)
+    assert code.count("while True:\n") >= 5 and code.count("if not (_found):") == 4   # (the resumable's, the 4 tests)
+    assert "_source = _k" not in code   # (a list known at load read where the loop goes through it)
     least = next(steps for steps in range(1, 2000) if type(_outcome(steps, TESTS)[0]) is int)
     budgets = range(1, least + 2)
     in_place = [_outcome(steps, TESTS) for steps in budgets]
     monkeypatch.setattr(codegen, "search_in_place", lambda module, text: None)
-    general = rulelang.load(TESTS.replace("STEPS", "1000")).generated_code()
-    assert "if _found else" not in general and "if not (_found):" not in general
+    assert "if not (_found):" not in rulelang.load(TESTS.replace("STEPS", "1000")).generated_code()
     assert in_place == [_outcome(steps, TESTS) for steps in budgets]
     assert in_place[-1][0] == 101 + 1000 + 101   # (v = 0, 1, 2)
     assert {outcome[2] for outcome in in_place if outcome[0] == "E603"} >= {9, 13, 17, 21}
+
+
+PLAYERS = """\
+game "P" { players 3  max_steps STEPS }
+player var won: bool = false
+player var count: int = 0
+var out: int = 0
+phase p {
+  repeat {
+    for q in players {
+      choose n in [1, 2] by players[0]
+      q.count = q.count + n
+      if q.count > 4 { q.won = true }
+      out += if any(r.count > 3 for r in players) then 1 else 0
+      if all(r.won or r.count > 1 for r in seats) { out += 10 }
+      if any(r.won for r in players) { end game }
+    }
+  }
+}
+score p = if p.won then 1 else if any(q.won for q in players) then -1 else 0
+"""
+
+
+def _returned(steps: int) -> tuple[object, ...]:
+    """``_outcome`` of PLAYERS, and the players' returns at its end (none where it fails)."""
+    outcome = _outcome(steps, PLAYERS)
+    if type(outcome[0]) is not int:
+        return outcome
+    state = rulelang.load(PLAYERS.replace("STEPS", str(steps))).new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions(0)[0], player=0)
+    return (*outcome, state.returns())
+
+
+def test_searches_over_the_players_written_out_give_what_their_loops_give(monkeypatch: pytest.MonkeyPatch) -> None:
+    code = rulelang.load(PLAYERS.replace("STEPS", "1000")).generated_code()
+    assert code.count("if _w + 3 <= _limit") >= 4   # (the three searches and the score's, over three players)
+    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, PLAYERS)[0]) is int)
+    budgets = range(1, least + 2)
+    written_out = [_returned(steps) for steps in budgets]
+    monkeypatch.setattr(searches, "_seats", lambda cat, node, scope: None)
+    assert "if _w + 3 <= _limit" not in rulelang.load(PLAYERS.replace("STEPS", "1000")).generated_code()
+    assert written_out == [_returned(steps) for steps in budgets]
+    assert {outcome[2] for outcome in written_out if outcome[0] == "E603"} >= {12, 13}
+    assert written_out[-1][-1] == [1.0, -1.0, -1.0]

@@ -21,9 +21,10 @@ from ..tables.builtins import FREE_WORK, as_list
 from .held import hold_item, map_promise
 from .known import known_list
 from .module import Inline, Module
-from .options import MASKED_MOST, SUBSET
+from .options import SUBSET
 from .picks import Picks, options_function, picks_of, unique
 from .scope import Scope
+from .subsets import subset_ids
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -32,11 +33,14 @@ if TYPE_CHECKING:
     from .lower import Box, Compiler
 
 PromptOf: TypeAlias = Callable[["State", Env, int], str]  # a choice's prompt: ``f(st, env, player)``
-Offered: TypeAlias = Callable[["State", tuple[Value, ...], Value], None]  # a new decision: f(st, options, chooser)
+Offered: TypeAlias = Callable[["State", tuple[Value, ...], Value, int], None]  # a new decision: f(st, options,
+# chooser, the index of its subset or -1: subsets.py)
 
 PROMPT_VALUE = 200  # the most characters of one value shown in a prompt
 DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 
+SEATS_SHARED = 64  # the players whose decisions share one tuple of their seat (a kept decision makes no new one)
+SEATS = tuple((seat,) for seat in range(SEATS_SHARED))
 _MISSING = object()
 new_decision = object.__new__
 init_decision = Decision.__init__
@@ -95,6 +99,10 @@ class ChoiceLowering:
         # copies, and the same ids). A decision holds no state of its own, so the states that
         # offer the same list share one.
         made: dict[tuple[Value, ...], Decision] = {}
+        short = self._short(node.source, in_place[0])
+        ids_of = subset_ids(compiler.module, in_place[0], compiler.cat) if short else None
+        subsets_ids = ids_of or ()
+        by_subset: list[Decision | None] = [None] * len(subsets_ids)   # (the decisions kept, by subset)
 
         def choose(st: State, fr: Frame) -> None:
             given(st, fr, source(st, fr.env), _NOT_YET)
@@ -124,7 +132,7 @@ class ChoiceLowering:
                     raise RuleError("this choice offers no option", "E604")
             player = chooser(st, fr.env) if chosen_by is _NOT_YET else chosen_by
             if decision is None:
-                offered(st, options, player)
+                offered(st, options, player, -1)
                 return
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
@@ -133,24 +141,32 @@ class ChoiceLowering:
                                     (), prompt_of, span, asks, var, after[0])
             st.pending = decision
 
-        def offered(st: State, options: tuple[Value, ...], player: Value) -> None:
+        def offered(st: State, options: tuple[Value, ...], player: Value, subset: int) -> None:
             """A list of options without copies, not empty and not kept, offered to ``player``
             (computed in place too by the resumable function): its decision, kept from now on
-            when its options are interned values (``option_ids``)."""
+            when its options are interned values (``option_ids``); ``subset``: the index of the
+            options' subset (subsets.py: their ids made at load, the decision kept by it too),
+            or -1."""
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
-            ids, interned = option_ids(options)
+            if subset < 0:
+                ids, interned = option_ids(options)
+            else:
+                ids, interned = subsets_ids[subset], True
             decision = new_decision(Decision)   # (its __init__ called as a function: not through the class's call)
-            init_decision(decision, "choose", (player.index,), options, ids, resume, (), None, (), prompt_of, span,
-                          asks, var, after[0])
+            seat = player.index
+            init_decision(decision, "choose", SEATS[seat] if seat < SEATS_SHARED else (seat,), options, ids, resume,
+                          (), None, (), prompt_of, span, asks, var, after[0])
             if interned and len(made) < DECISIONS_KEPT:  # kept from now on, and its actions (not kept: a list
                 decision.shared = True                   # equal to it may hold other values, 1 and true)
                 made[options] = decision
+                if subset >= 0:
+                    by_subset[subset] = decision
             st.pending = decision
         code.stops.add(compiler.emit(code, choose, node.span))
         compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, (given, offered),
                                                           f"choice at line {span.line}, column {span.column}",
-                                                          self._short(node.source, in_place[0]), proven_chooser)
+                                                          short, proven_chooser, by_subset if ids_of else None)
         if node.otherwise is not None:
             skip = compiler.emit_jump(code, node.span)
             otherwise_box[0] = len(code.ops)
@@ -408,7 +424,8 @@ def _restore(env: Env, var: str, old: object) -> None:
 
 def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],
                     choice: tuple[Callable[[State, Frame, Value, Value], None], Offered],
-                    note: str, short: bool = False, proven_chooser: bool = False) -> Inline:
+                    note: str, short: bool = False, proven_chooser: bool = False,
+                    by_subset: list[Decision | None] | None = None) -> Inline:
     """The body of a 'choose' as the resumable function writes it (resumable.py): the lines
     that compute its list (into ``_o``) and its chooser (``_p``) in place, then the decision
     kept for that list and that player awaited at once; ``given``, the choice's own code, in
@@ -416,26 +433,30 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
     items (not tested), and then a list not kept and not empty goes to ``offered`` (the
     choice's new decision) without its copies (a subset of distinct spaces, ``SUBSET``, has
     none), its chooser computed in place; ``proven_chooser``: the chooser is certainly a player
-    (its class not tested before its index is compared with the kept decision's)."""
+    (its class not tested before its index is compared with the kept decision's); ``by_subset``:
+    the decisions kept by the index of their subset (subsets.py), given to ``offered`` with it."""
     source, chooser = computed
     given, offered = choice
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
     found = ["try:", f"    _d = {kept}.get(_o)", "except TypeError:", "    _d = None"]
     distinct = f"{module.constant(unique)}(_o)"   # (the options without copies)
-    if short and any(line.startswith(f"{SUBSET} = ") for line in source):   # (by the index of its subset)
-        distinct = "_o"   # (a subset of distinct spaces)
-        by_subset = module.constant([None] * (1 << MASKED_MOST), "<the decisions kept, by subset>")
-        found = [f"_d = {by_subset}[{SUBSET}]", "if _d is None:", f"    _d = {kept}.get(_o)",
-                 "    if _d is not None:", f"        {by_subset}[{SUBSET}] = _d"]
+    subset, taken = "-1", ""
+    if short and by_subset is not None:   # (by the index of its subset)
+        distinct, subset = "_o", SUBSET   # (a subset of distinct spaces)
+        kept_by = module.constant(by_subset, "<the decisions kept, by subset>")
+        taken = next(line for line in source if re.fullmatch(rf"_o = _k\d+\[{SUBSET}\]", line))
+        source = [line for line in source if line != taken]   # (the options taken only where they are read)
+        found = [f"_d = {kept_by}[{SUBSET}]", "if _d is None:", f"    {taken}", f"    _d = {kept}.get(_o)",
+                 "    if _d is not None:", f"        {kept_by}[{SUBSET}] = _d"]
     new = ["elif _o:", *("    " + line for line in chooser),
-           f"    {module.constant(offered)}(st, {distinct}, _p)"] if short else []
+           f"    {module.constant(offered)}(st, {distinct}, _p, {subset})"] if short else []
     return Inline((*source,
                    *(found if short else [f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
                                           *("    " + line for line in found), "else:", "    _d = None"]),
                    "if _d is not None:", *("    " + line for line in chooser),
                    f"    if {'' if proven_chooser else 'type(_p) is _Player and '}_p.index == _d.players[0]:",
                    "        st.pending = _d",
-                   "    else:", f"        {rest}(st, fr, _o, _p)",
+                   "    else:", *([f"        {taken}"] if taken else []), f"        {rest}(st, fr, _o, _p)",
                    *new, "else:", f"    {rest}(st, fr, _o, {missing})"), None, (), note)
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from ..model.program import Code, Run, run_one
 from ..tables.builtins import FREE_WORK
 from .blocks import blocks_at, dispatch, entries
+from .held_reads import read_once, table_read_once
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -50,7 +51,10 @@ def write_run(code: Code, module: Module) -> None:
         size = len(code.ops)
         operations = [_operation(code, at, module, inline) for at in range(size)]
         starts = entries(code, operations)
-        lines += dispatch(blocks_at(operations, code, starts, run_one_name), size, "        ")
+        held = {module.constant(local) for local in code.held}
+        found = blocks_at(operations, code, starts, run_one_name)
+        lines += dispatch([(first, side, table_read_once(read_once(body, held))) for first, side, body in found],
+                          size, "        ")
         lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
                          "        fr.pc = pc   # (a position no block starts at)",
                          f"        return {run_one_name}(st, fr, steps, limit)"])
@@ -122,8 +126,10 @@ def _operation_lines(code: Code, at: int, module: Module, inline: bool) -> list[
 
 
 _WRITTEN = re.compile(r"(\s*)fr\.pc = pc = ")
+_KNOWN_START = re.compile(r"env\[\w+\] = \(_k\d+, 0\)")   # a 'for' starts its walk over a list known at load
 _MACHINERY = re.compile(r"\s*(#.*|try:|except KeyError as error:|_seq, _i = env\[\w+\]|if _i >= len\(_seq\):|else:"
-                        r"|del env\[\w+\]|env\[\w+\] = (_seq\[_i\]|\(_seq, _i \+ 1\))|env\.pop\(\w+, None\)|continue"
+                        r"|del env\[\w+\]|env\[\w+\] = (_seq\[_i\]|\(_seq, _i \+ 1\)|\(_k\d+, 0\))"
+                        r"|env\.pop\(\w+, None\)|continue"
                         r"|if pc <= \d+:|fr\.pc = pc = \d+|steps \+= 1|if steps > limit:|    raise _runaway\(limit\))$")
 
 
@@ -138,6 +144,8 @@ def _unwritten(code: Code, at: int, lines: list[Line]) -> list[Line] | None:
     if at not in code.local and kind not in ("jump", "for", "drop", "start"):
         return None
     first = next(n for n, (line, _) in enumerate(lines) if _WRITTEN.match(line)) if kind == "start" else 0
+    if first and all(_KNOWN_START.fullmatch(line) for line, _ in lines[:first]):   # (nothing in it fails)
+        first = 0
     if any(_reads_the_frame(line, span) for line, span in lines[first:]):
         return None
     rest = [(_WRITTEN.sub(r"\1pc = ", line), span) for line, span in lines[first:]]
@@ -169,9 +177,17 @@ def _start_in_place(code: Code, at: int, module: Module, source: Inline) -> list
     """A 'for' starts its walk, its list computed in place (``source``: its expression's
     lines, which leave the value in ``_x``) and made a list as ``_as_list`` does."""
     walk = module.constant(code.shapes[at][1])
+    known = re.fullmatch(r"_x = (_k\d+)", source.lines[0]) if len(source.lines) == 1 else None
+    if known is not None and _short_tuple(module.namespace[known.group(1)]):   # (a list known at load: no test)
+        return _plain([f"env[{walk}] = ({known.group(1)}, 0)", f"fr.pc = pc = {at + 1}", *_COUNT])
     made = f"_x if type(_x) is tuple and len(_x) <= {FREE_WORK} else _as_list(st, _x)"  # (as_list's own test)
     return [*_inlined(source, at, code.spans[at]),
             *_plain([f"env[{walk}] = ({made}, 0)", f"fr.pc = pc = {at + 1}", *_COUNT])]
+
+
+def _short_tuple(value: object) -> bool:
+    """Whether ``value`` is a list that ``_as_list`` gives as it is (a tuple of at most FREE_WORK)."""
+    return type(value) is tuple and len(value) <= FREE_WORK
 
 
 def _plain(lines: list[str]) -> list[Line]:

@@ -5,12 +5,12 @@ and charged as ``runtime.items`` charges it (the expression writer, codegen.py, 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rulelang import ast
 from rulelang.boards import Space
 
-from ..model.values import Value
+from ..model.values import Player, Value
 from ..tables.catalog import Catalog
 from .known import item_length, known_list
 from .scope import Scope
@@ -27,6 +27,8 @@ def short_circuit(writer: ExpressionWriter, name: str, gen: ast.Generator, scope
     source = writer.write(gen.clauses[0].source, scope)
     inner = scope.inner()
     known = known_list(writer, gen.clauses[0].source, scope)
+    if known is None:
+        known = _seats(writer.cat, gen.clauses[0].source, scope)
     loop, indexed = _deciding(writer, name, gen, inner, "_source", "_found", known, spaces=_spaces_depth(known))
     if indexed and known is not None:   # the loop goes through the spaces' indices
         source = writer.module.constant(_indices(known), _INDICES)
@@ -133,19 +135,29 @@ def _deciding_once(writer: ExpressionWriter, name: str, gen: ast.Generator, scop
             f"for {var} in {items}:", *("    " + line for line in body)], indexed
 
 
+def _seats(cat: Catalog, node: ast.Expr, scope: Scope) -> tuple[Value, ...] | None:
+    """The players (the seats) if ``node`` is ``players`` (``seats``) and not a local: a list
+    known at load, gone through by their indices as a list of spaces is."""
+    if isinstance(node, ast.Name) and node.name in ("players", "seats") and not scope.is_local(node.name):
+        return tuple(cat.real_players if node.name == "players" else cat.players)
+    return None
+
+
 def _spaces_depth(known: tuple[Value, ...] | None, most: int = 2) -> int:
-    """1 if ``known`` is a list of spaces, 2 if one of lists of them (up to ``most``), else 0."""
+    """1 if ``known`` is a list of spaces (or one of players: each read by its index as a
+    space is), 2 if one of lists of them (up to ``most``), else 0."""
     if known is None:
         return 0
-    if all(type(item) is Space for item in known):
+    if all(type(item) is Space for item in known) or (known and all(type(item) is Player for item in known)):
         return 1
     deep = most >= 2 and all(type(item) is tuple and _spaces_depth(item, 1) == 1 for item in known)
     return 2 if deep else 0
 
 
 def _indices(known: tuple[Value, ...]) -> tuple[object, ...]:
-    """The indices of the spaces of ``known`` (a list of spaces, or of lists of them)."""
-    return tuple(item.index if type(item) is Space else _indices(item) for item in known)  # type: ignore[arg-type]
+    """The indices of the spaces (or players) of ``known`` (a list of them, or of lists of them)."""
+    return tuple(item.index if isinstance(item, (Space, Player)) else _indices(cast(tuple[Value, ...], item))
+                 for item in known)
 
 
 def nested_short_circuit(cat: Catalog, node: ast.Expr) -> bool:
@@ -185,7 +197,10 @@ def search_in_place(module: Module, text: str) -> list[str] | None:
     args = called.group(2).split(", ")
     if params is None or params.group(1).split(", ")[1:] != args[1:] or args[1:3] != ["st", "env"]:
         return None
-    written = [f"_source = {args[0]}", "while True:"]
+    constant = re.fullmatch(r"_k\d+", args[0]) is not None   # (a list known at load: read where it is gone through)
+    written = [*([] if constant else [f"_source = {args[0]}"]), "while True:"]
+    if constant:
+        body = [re.sub(r"\b_source\b", args[0], line) for line in body]
     looping = False
     for line in body:
         looping = looping or line.lstrip().startswith(("for ", "while "))

@@ -1,0 +1,118 @@
+"""A held local (held.py: the variable of a 'for' or a 'choose', a 'let', that alone binds
+its name) read once in a block of the resumable function (blocks.py). Once a line of a block
+has read it into a Python local (``_t4 = env[_k3]``), the lines after it in the same branch
+of the block read that Python local instead of the environment (``env[_k3]`` becomes ``_t4``,
+``_k3 in env`` is true): nothing between them binds it again. They stop where a line may bind
+it (writes it, drops it, or hands the frame to a call), at the end of the branch the read is
+in, or where the Python local is set again. The read that fails (the name has no value) is
+the first, at its own statement, as before: the lines after it are not reached.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulelang.diagnostics import Span
+
+__all__ = ["read_once"]
+
+Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
+
+_READ = re.compile(r"( *)(_t\d+) = env\[(_k\d+)\]")   # a statement's read of a local into a Python local
+_COPY = re.compile(r"( *)(_h\d+) = (_t\d+)")   # a search's read of a local (unrolled.py), taken from such a read
+
+
+def read_once(lines: list[Line], held: Collection[str]) -> list[Line]:
+    """``lines`` (a block's) with each later read of a local of ``held`` (the constants that
+    name them) taken from the Python local an earlier line of its branch read it into."""
+    found = list(lines)
+    for at, (line, _) in enumerate(lines):
+        read = _READ.fullmatch(line)
+        if read is not None and read.group(3) in held:
+            _reuse(found, at + 1, len(read.group(1)), read.group(2), read.group(3))
+    at = 0
+    while at < len(found):   # (each copy of a search's read of a local, once taken from a Python local)
+        uncopied = _uncopied(found, at)
+        if uncopied is None:
+            at += 1
+        else:
+            found = uncopied
+    return found
+
+
+def _uncopied(lines: list[Line], at: int) -> list[Line] | None:
+    """``lines`` without the line at ``at`` if it is a copy ``_h3 = _t4`` (a search's read of
+    a local, unrolled.py, taken from the Python local that read it): the lines of its branch
+    that read the copy read the local itself. None for another line, or a copy read after its
+    branch or whose local is set again in it."""
+    copy = _COPY.fullmatch(lines[at][0])
+    if copy is None:
+        return None
+    indent, name, local = len(copy.group(1)), copy.group(2), copy.group(3)
+    end = next((n for n in range(at + 1, len(lines)) if len(lines[n][0]) - len(lines[n][0].lstrip(" ")) < indent),
+               len(lines))
+    used = re.compile(rf"\b{name}\b")
+    if any(used.search(line) for line, _ in lines[end:]) or any(re.search(rf"\b{local} =[^=]", line)
+                                                                for line, _ in lines[at + 1:end]):
+        return None
+    return [*lines[:at], *((used.sub(local, line), span) for line, span in lines[at + 1:end]), *lines[end:]]
+
+
+def _reuse(lines: list[Line], start: int, indent: int, local: str, key: str) -> None:
+    """Lines from ``start`` on, while they are in the branch of ``indent``, read ``key`` from
+    ``local``; up to the first that may bind ``key`` again or sets ``local``."""
+    binds = re.compile(rf"env\[{key}\] =[^=]|del env\[{key}\]|env\.pop\({key}\b|\bfr\b(?!\.pc = )|\b{local} =[^=]"
+                       r"|(?<![.\w])env = ")   # (or another environment taken)
+    for at in range(start, len(lines)):
+        line, span = lines[at]
+        if len(line) - len(line.lstrip(" ")) < indent or binds.search(line):
+            return
+        used = line.replace(f" and {key} in env", "").replace(f"{key} in env", "True").replace(f"env[{key}]", local)
+        lines[at] = (used, span)
+
+
+_TABLE = re.compile(r"( *)(_t\d+) = (st\.(?:space|player)_values\[_k\d+\])")   # a table of the state read
+_GOES_ON = re.compile(r"(else:|elif |except\b|finally:)")   # a clause of the statement before it
+
+
+def table_read_once(lines: list[Line]) -> list[Line]:
+    """``lines`` (a block's) where a line reads a table of the state into a Python local
+    (``_t35 = st.space_values[_k8]``) that lines before it in its branch read too: that read
+    made once, before the first of them, and every one of them reading the local (a table of
+    a state is the same object while the state runs: only a new state, a copy or a state read
+    back, has others; the read fails nowhere)."""
+    found = list(lines)
+    at = 0
+    while at < len(found):
+        hoisted = _hoisted(found, at)
+        found = found if hoisted is None else hoisted
+        at += 1
+    return found
+
+
+def _hoisted(lines: list[Line], at: int) -> list[Line] | None:
+    """``table_read_once`` for the line at ``at``, None if it is no such read, or no line
+    before it in its branch reads that table."""
+    read = _TABLE.fullmatch(lines[at][0])
+    if read is None:
+        return None
+    local, table = read.group(2), read.group(3)
+    first = next((n for n in range(at) if table in lines[n][0]), None)
+    if first is None:
+        return None
+    least = min(_indent(line) for line, _ in lines[first:at + 1])
+    start = first
+    while start > 0 and (_indent(lines[start][0]) > least or _GOES_ON.match(lines[start][0].lstrip(" "))):
+        start -= 1
+    if _indent(lines[start][0]) < least:   # (the first line of the body of the statement it is in)
+        start += 1
+    end = next((n for n in range(at + 1, len(lines)) if _indent(lines[n][0]) < least), len(lines))
+    made: Line = (f"{' ' * _indent(lines[start][0])}{local} = {table}", None)
+    return [*lines[:start], made, *((line.replace(table, local), span) for line, span in lines[start:at]),
+            *((line.replace(table, local), span) for line, span in lines[at + 1:end]), *lines[end:]]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
