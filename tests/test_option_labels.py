@@ -6,9 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import rules
 
 import rulelang
+from rulelang.cli import main
 from rulelang.interpreter.hosts.seat_view import option_data
 from rulelang.interpreter.sim.scenarios import run_file
 from rulelang.loader import lint_file
@@ -115,3 +117,12 @@ def test_the_checks_of_a_label(tmp_path: Path):
     """))
     found = [(d.span.line, d.code) for d in lint_file(path)]
     assert found == [(7, "E101"), (8, "W311"), (10, "E103")]
+
+
+def test_rulelang_play_shows_the_labels_and_takes_one(tmp_path: Path):
+    path = tmp_path / "dominoes.rules"
+    path.write_text(rules(DOMINOES))
+    result = CliRunner().invoke(main, ["play", str(path), "--seed", "1"], input="columns 9 and 7\n")
+    assert result.exit_code == 0, result.output
+    assert "1.  columns 7 and 9 (7 9)" in result.output   # the label, with the card it names
+    assert "3.  columns 9 and 7 (9 7)" in result.output and "game over" in result.output
