@@ -126,3 +126,26 @@ def test_rulelang_play_shows_the_labels_and_takes_one(tmp_path: Path):
     assert result.exit_code == 0, result.output
     assert "1.  columns 7 and 9 (7 9)" in result.output   # the label, with the card it names
     assert "3.  columns 9 and 7 (9 7)" in result.output and "game over" in result.output
+
+
+def test_a_label_reads_the_state_that_offers_it():
+    game = load("""
+        game "Marks" { players 2 }
+        board grid = square_grid(2, 1)
+        space var mark: int = 0
+        phase play {
+          repeat {
+            for p in players {
+              choose s in spaces(grid) by p shown as "{s} holding {s.mark}"
+              s.mark += 1
+              if s.mark > 2 { end game }
+            }
+          }
+        }
+    """)
+    state = game.new_initial_state()
+    assert [str(a) for a in state.legal_actions()] == ["a1 holding 0", "b1 holding 0"]
+    state.apply_action(state.legal_actions()[0])
+    assert [str(a) for a in state.legal_actions()] == ["a1 holding 1", "b1 holding 0"]
+    state.apply_action(state.legal_actions()[1])
+    assert [str(a) for a in state.legal_actions()] == ["a1 holding 1", "b1 holding 1"]

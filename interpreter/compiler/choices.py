@@ -21,7 +21,7 @@ from ..tables.builtins import FREE_WORK, as_list
 from .held import hold_item, map_promise
 from .known import known_list
 from .module import Inline, Module
-from .option_labels import labelled
+from .option_labels import NothingKept, labelled
 from .options import SUBSET
 from .picks import Picks, options_function, picks_of, unique
 from .scope import Scope
@@ -99,9 +99,9 @@ class ChoiceLowering:
         # (equal only to themselves: a list equal to a key holds the very same values, without
         # copies, and the same ids). A decision holds no state of its own, so the states that
         # offer the same list share one.
-        made: dict[tuple[Value, ...], Decision] = {}
+        made: dict[tuple[Value, ...], Decision] = {} if node.shown_as is None else NothingKept()  # (labels: of a state)
         short = self._short(node.source, in_place[0])
-        ids_of = subset_ids(compiler.module, in_place[0], compiler.cat) if short else None
+        ids_of = subset_ids(compiler.module, in_place[0], compiler.cat) if short and node.shown_as is None else None
         subsets_ids = ids_of or ()
         by_subset: list[Decision | None] = [None] * len(subsets_ids)   # (the decisions kept, by subset)
 

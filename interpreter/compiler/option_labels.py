@@ -1,9 +1,10 @@
 """The labels a choice gives its options: ``choose m in LIST by p shown as "text {m.a}"``.
 
 Each option's label is the text with its placeholders filled in from that option alone (the
-checker lets them name only the choice's variable), so a decision that states share keeps
-its labelled actions with it. The labels are made once per decision, when it is offered,
-and set as the decision's actions (``Decision.actions``, which ``legal_actions`` gives back):
+checker lets them name only the choice's variable), read in the state that offers it (an
+attribute may be a variable: ``{s.mark}``), so the decisions of a labelled choice are never
+kept for other states (``NothingKept``). The labels are made once per decision, when it is
+offered, and set as the decision's actions (``Decision.actions``, which ``legal_actions`` gives back):
 the action ids stay those of the values, so saved states and replays do not change. Two
 options with one label are the runtime error E602, at the choice. A choice without
 ``shown as`` never comes here.
@@ -27,6 +28,14 @@ if TYPE_CHECKING:
 Given: TypeAlias = Callable[["State", Frame, Value, Value], None]
 Offered: TypeAlias = Callable[["State", tuple[Value, ...], Value, int], None]
 LabelOf: TypeAlias = Callable[["State", Value], str]
+
+
+class NothingKept(dict[tuple[Value, ...], Decision]):
+    """The decisions a labelled choice keeps for other states: none (its labels may read the
+    state that offers them)."""
+
+    def __setitem__(self, key: tuple[Value, ...], value: Decision) -> None:
+        pass
 
 
 def label_of(compiler: Compiler, var: str, node: ast.Prompt) -> LabelOf:
