@@ -211,6 +211,7 @@ class Choose(Node):
     chooser: Expr | None
     otherwise: Block | None
     prompt: Prompt | None = None
+    shown_as: Prompt | None = None   # 'shown as "text with {var.attribute}"': each option's label
 
 
 @node

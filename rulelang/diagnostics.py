@@ -81,6 +81,8 @@ _CODES = [
     Code("W309", "unreachable-statement", "Statements after one that always leaves the block: they never run."),
     Code("W310", "information-leak", "A public log line or a prompt shows what some of its readers may not see."),
     Code("W308", "choice-may-be-empty", "A choice over a filtered list without 'otherwise': it may have no option."),
+    Code("W311", "option-labels-may-repeat",
+         "A choice's 'shown as' may give two of its options one label (a runtime error, E602)."),
     # Data.
     Code("E401", "bad-board-data", "A board data file is missing or breaks its schema."),
     Code("E402", "bad-deck", "A deck cannot be built from its declaration."),

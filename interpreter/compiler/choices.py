@@ -21,6 +21,7 @@ from ..tables.builtins import FREE_WORK, as_list
 from .held import hold_item, map_promise
 from .known import known_list
 from .module import Inline, Module
+from .option_labels import NothingKept, labelled
 from .options import SUBSET
 from .picks import Picks, options_function, picks_of, unique
 from .scope import Scope
@@ -98,14 +99,14 @@ class ChoiceLowering:
         # (equal only to themselves: a list equal to a key holds the very same values, without
         # copies, and the same ids). A decision holds no state of its own, so the states that
         # offer the same list share one.
-        made: dict[tuple[Value, ...], Decision] = {}
+        made: dict[tuple[Value, ...], Decision] = {} if node.shown_as is None else NothingKept()  # (labels: of a state)
         short = self._short(node.source, in_place[0])
-        ids_of = subset_ids(compiler.module, in_place[0], compiler.cat) if short else None
+        ids_of = subset_ids(compiler.module, in_place[0], compiler.cat) if short and node.shown_as is None else None
         subsets_ids = ids_of or ()
         by_subset: list[Decision | None] = [None] * len(subsets_ids)   # (the decisions kept, by subset)
 
         def choose(st: State, fr: Frame) -> None:
-            given(st, fr, source(st, fr.env), _NOT_YET)
+            begin(st, fr, source(st, fr.env), _NOT_YET)
 
         def given(st: State, fr: Frame, options: Value, chosen_by: Value) -> None:
             """``choose`` once its list of options is computed (and its chooser, if not
@@ -163,8 +164,9 @@ class ChoiceLowering:
                 if subset >= 0:
                     by_subset[subset] = decision
             st.pending = decision
+        begin, offer = (given, offered) if node.shown_as is None else labelled(compiler, node, var, given, offered)
         code.stops.add(compiler.emit(code, choose, node.span))
-        compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, (given, offered),
+        compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, (begin, offer),
                                                           f"choice at line {span.line}, column {span.column}",
                                                           short, proven_chooser, by_subset if ids_of else None)
         if node.otherwise is not None:

@@ -241,7 +241,10 @@ class SeatView(SeatData):
         tokens on it and its variables."""
         if action_id >= len(self.space_by_id):
             card = cards.get(action_id - len(self.space_by_id))
-            return label if card is None else self.card_text(card)
+            if card is None:
+                return label
+            return self.card_text(card) if label == card.label else f"{label} ({self.card_text(card)})"  # (a label
+            # of the rules' own, 'shown as' of the choice: with the card)
         if action_id < 0:
             return label
         board, space = self.space_by_id[action_id]

@@ -73,6 +73,8 @@ class Decisions:
         player = self._resolve_player(player)
         if player is None:
             return []
+        if decision is not None and decision.actions is not None:   # (labelled by the rules, or kept)
+            return [*decision.actions]
         return self._actions_of(player, *self._options(player))
 
     def _actions_of(self, player: int, options: tuple[Value, ...], ids: tuple[int, ...]) -> list[Action]:

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from rulelang import ast
 from rulelang.check.declared import ALWAYS_ATTRIBUTES, QUERIES, Declared, did_you_mean
+from rulelang.check.option_labels import option_label_parts
 from rulelang.check.signatures import AGGREGATE, BOARD, SIGNATURES, Signature
 from rulelang.diagnostics import Diagnostic, Span
 
@@ -298,7 +299,8 @@ class Resolver:
             self._report("E204", "a choice needs 'by PLAYER' to say who chooses", s.span)
         else:
             tasks.append(ExprTask(s.chooser))
-        return [*tasks, *_prompt(s.prompt), BindTask(s.var), *block_tasks(s.otherwise, in_loop)]
+        label = [ExprTask(part) for part in option_label_parts(s)]   # (other names: option_labels.py)
+        return [*tasks, *_prompt(s.prompt), BindTask(s.var), *label, *block_tasks(s.otherwise, in_loop)]
 
     def _s_Menu(self, s: ast.Menu, in_loop: bool) -> list[Task]:
         conditions = [ExprTask(o.condition) for o in s.options if o.condition is not None]

@@ -334,8 +334,13 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
         return ast.Continue(self._span(meta))
 
     def choose_stmt(self, meta: Meta, var: Token, source: ast.Expr, chooser: ast.Expr | None,
-                    prompt: ast.Prompt | None, otherwise: ast.Block | None) -> ast.Choose:
-        return ast.Choose(self._span(meta), str(var), source, chooser, otherwise, prompt)
+                    shown_as: ast.Prompt | None, prompt: ast.Prompt | None,
+                    otherwise: ast.Block | None) -> ast.Choose:
+        return ast.Choose(self._span(meta), str(var), source, chooser, otherwise, prompt, shown_as)
+
+    def option_label(self, meta: Meta, text: Token) -> ast.Prompt:
+        """'shown as "text"' of a choice: the label of each option, its placeholders as a prompt's."""
+        return self.prompt(meta, text)
 
     def prompt(self, meta: Meta, text: Token) -> ast.Prompt:
         span = self._span(meta)
