@@ -175,7 +175,7 @@ _CHARGING = re.compile(r"\s*(_W \+= (len\(\w+\)|\d+)|if _W > _limit:|_CHARGE|\w+
                        r"|\w+ = st\.zones\[\w+\.slot\])$")
 """The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``,
 or a zone's own list: neither charges anything)."""
-_STATE = re.compile(r"\bst\b")
+_STATE = re.compile(r"\bst\b(?!\.zones\[)")   # (a zone's own list read: it charges nothing)
 
 
 def _where(node: ast.Node) -> str:
