@@ -182,3 +182,28 @@ def test_searches_over_the_players_zones_written_out_give_what_their_loops_give(
     assert "if _w + 3 <= _limit" not in rulelang.load(ZONES.replace("STEPS", "1000")).generated_code()
     assert written_out == [_outcome(steps, ZONES) for steps in budgets]
     assert {outcome[2] for outcome in written_out if outcome[0] == "E603"} >= {8}   # (in the while's search)
+
+
+CONJOINED = ZONES.replace("size(q.hand) > 0 for q in players) or out == 0 {",
+                          "size(q.hand) < 2 for q in players) {").replace(
+    "if all(size(q.hand) < 3 for q in players) { move top(players[0].hand) to pile }",
+    "if out > 0 and all(size(q.hand) < 3 for q in players) {\n"
+    "      choose m in [1] by players[0]   # (so the test is an operation of its own)\n"
+    "      move top(players[0].hand) to pile\n    }")
+
+
+def test_a_search_after_a_test_in_place_gives_what_its_call_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test ``TEST and SEARCH`` of the resumable function: the search's lines in place where
+    TEST is true (no call of its helper); the same states, work and E603 as the call."""
+    code = rulelang.load(CONJOINED.replace("STEPS", "1000")).generated_code()
+    assert searches._after_a_test("((x > 0) and _g1(y, st, env))") == ("(x > 0)", "_g1(y, st, env)")
+    assert searches._after_a_test("(a or b and _g1(x, st, env))") is None
+    assert searches._after_a_test("(a) and (b and _g1(x, st, env))") is None
+    assert code.count("if not (_found):") == 2   # (the while's and the if's)
+    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, CONJOINED)[0]) is int)
+    budgets = range(1, least + 2)
+    in_place = [_outcome(steps, CONJOINED) for steps in budgets]
+    monkeypatch.setattr(searches, "_after_a_test", lambda text: None)
+    assert "if not (_found):" not in rulelang.load(CONJOINED.replace("STEPS", "1000")).generated_code()
+    assert in_place == [_outcome(steps, CONJOINED) for steps in budgets]
+    assert {outcome[2] for outcome in in_place if outcome[0] == "E603"} >= {8}
