@@ -10,11 +10,13 @@ count, and E603 at the same round, at every budget.
 """
 from __future__ import annotations
 
-from collections.abc import Collection
+import re
+from collections.abc import Callable, Collection
 from typing import get_args
 
 from rulelang import ast
 from rulelang.check.tree import walk
+from rulelang.diagnostics import Span
 
 # The statements a body charged at once may hold: none counts a step, none leaves the loop.
 _COUNTING_NO_STEP = (ast.Block, ast.Let, ast.Assign, ast.If, ast.Move, ast.Gain, ast.Pay, ast.Log, ast.Reveal,
@@ -40,3 +42,27 @@ def charge_lines(items: str, flag: str) -> list[str]:
     return [f"{flag} = st.rounds + len({items}) <= st.max_steps",
             f"if {flag}:",
             f"    st.rounds += len({items})"]
+
+
+# The state's own lists a round of moves reads: no statement of a body charged at once binds
+# them again (a State makes them once; only clone, restore and setup make others).
+_STATE_LIST = re.compile(r"\bst\.(zones|component_zone|component_knowledge|event_log)\b")
+
+
+def hold_state_lists(lines: list[tuple[str, Span | None]], at: int, fresh: Callable[[str], str]) -> None:
+    """Before the loop of such a body whose ``for`` is ``lines[at]``: each of the state's lists
+    that its body reads more than once a round read into a local, which the body reads."""
+    indent = len(lines[at][0]) - len(lines[at][0].lstrip())
+    end = at + 1
+    while end < len(lines) and (len(lines[end][0]) - len(lines[end][0].lstrip()) > indent or not lines[end][0].strip()):
+        end += 1
+    body = " ".join(text for text, _ in lines[at + 1:end])
+    held = {name: fresh("_y") for name in sorted(set(_STATE_LIST.findall(body)))
+            if len(re.findall(rf"\bst\.{name}\b", body)) > 1}
+    if not held:
+        return
+    for k in range(at + 1, end):
+        text, span = lines[k]
+        lines[k] = _STATE_LIST.sub(lambda m: held.get(m.group(1), m.group(0)), text), span
+    span = lines[at][1]
+    lines[at:at] = [(f"{' ' * indent}{local} = st.{name}", span) for name, local in held.items()]
