@@ -11,7 +11,8 @@ import pytest
 from conftest import played_to_the_end
 
 import rulelang
-from rulelang.interpreter.compiler import procedures
+from rulelang.errors import RulesRuntimeError
+from rulelang.interpreter.compiler import bulk_rounds, procedures
 
 RULES = """\
 game "B" { players 1  max_steps STEPS }
@@ -154,3 +155,102 @@ def test_a_loop_that_reads_other_locals_of_the_environment_leaves_its_last_item_
     monkeypatch.setattr(procedures, "_READS_THE_FRAME", re.compile(""))   # (each round writes it)
     assert not re.search(r"\n( +)if _s\d+:\n\1    env\[", rulelang.load(OTHER_LOCALS).generated_code())
     assert once == _states(OTHER_LOCALS)
+
+
+CARDS = """\
+component card { rank: int } shown as "{rank}"
+deck cards: card in draw = [card(rank: r) for r in 1..12]
+zone draw: card visible count
+player zone hand: card visible owner
+player zone played: card visible all
+"""
+
+MOVES = """\
+game "M" { players 3  max_steps STEPS }
+""" + CARDS + """\
+var total: int = 0
+phase play {
+  for p in players {
+    move top(draw) to p.hand
+    move top(draw) to p.hand
+    move top(draw) to p.hand
+  }
+  for r in 1..3 {
+    choose c in players[0].hand by players[0]
+    move c to players[0].played
+    for p in players { if size(p.hand) > 0 and p != players[0] { move top(p.hand) to p.played } }
+    for p in players { move p.played to draw }
+    total += 1
+  }
+  end game
+}
+"""
+
+
+def test_the_state_lists_held_in_locals_give_what_the_state_read_each_round_gives(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loop charged at once whose rounds move cards reads the state's lists (zones, where each
+    component is, the events) from locals read once before it: the same states, events, work and
+    step-budget errors as the rounds reading the state (bulk_rounds.hold_state_lists)."""
+    rules = MOVES.replace("STEPS", "1000")
+    assert re.search(r"\n( +)(_y\d+ = st\.\w+\n\1)*_y\d+ = st\.zones\n\1for ", rulelang.load(rules).generated_code())
+    outcome = lambda steps: played_to_the_end(rulelang.load(MOVES.replace("STEPS", str(steps))))  # noqa: E731
+    least = next(steps for steps in range(1, 500) if not isinstance(outcome(steps)[0], str))
+    budgets = range(1, least + 2)
+    held = [outcome(steps) for steps in budgets], [_played(rules, events) for events in (False, True)]
+    monkeypatch.setattr(bulk_rounds, "hold_state_lists", lambda lines, at, fresh: at)
+    assert not re.search(r"_y\d+ = st\.", rulelang.load(rules).generated_code())
+    assert held == ([outcome(steps) for steps in budgets],
+                    [_played(rules, events) for events in (False, True)])
+    assert {outcome[1].line for outcome in held[0] if isinstance(outcome[0], str)} >= {18}   # (its last loop)
+    assert held[0][-1][0]["globals"]["total"] == 3
+
+
+PICKS = """\
+game "E" { players 5  max_steps STEPS }
+""" + CARDS + """\
+procedure turn() {
+  let active = players
+  simultaneous p in active choose pick in p.hand
+  for p in active { move pick[p] to p.played }
+  for p in players { move p.played to draw }
+}
+phase play {
+  move top(draw) to players[0].hand
+  move top(draw) to players[1].hand
+  move top(draw) to players[2].hand
+  move top(draw) to players[3].hand
+  move top(draw) to players[4].hand
+  call turn()
+  end game
+}
+"""
+
+
+def _picked(steps: int) -> tuple[object, ...]:
+    """Every player's last option at each simultaneous choice: where the rules fail, or the
+    saved state and work at the end."""
+    try:
+        state = rulelang.load(PICKS.replace("STEPS", str(steps))).new_initial_state()
+        while not state.is_terminal():
+            for player in state.current_players():
+                state.apply_action(state.legal_actions(player)[-1], player=player)
+    except RulesRuntimeError as error:
+        return str(error), error.diagnostic.span
+    return state.to_json(), state.work
+
+
+def test_an_entry_read_once_before_a_loop_gives_what_each_round_reading_it_gives(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reveal's ``pick[p]``: the entry ``pick`` read before the loop where its rounds are
+    charged at once, else after each round's step (bulk_rounds.entry_read_once): the same
+    states, work and step-budget errors as each round reading it."""
+    code = rulelang.load(PICKS.replace("STEPS", "1000")).generated_code()
+    assert re.search(r"\n +(_h\d+) = env\[_k\d+\] if _s\d+ and _b\d+ else None\n(.*\n){5} +\1 = env\[", code)
+    least = next(steps for steps in range(1, 500) if not isinstance(_picked(steps)[0], str))
+    budgets = range(1, least + 2)
+    once = [_picked(steps) for steps in budgets]
+    monkeypatch.setattr(bulk_rounds, "entry_read_once", lambda lines, at, charged, items, fresh: None)
+    assert not re.search(r"_h\d+ = env\[_k\d+\] if _s", rulelang.load(PICKS.replace("STEPS", "1000")).generated_code())
+    assert once == [_picked(steps) for steps in budgets]
+    assert {outcome[1].line for outcome in once if isinstance(outcome[0], str)} >= {10}   # (the reveal)

@@ -77,3 +77,49 @@ def test_a_move_to_something_not_a_zone_is_reported_as_before() -> None:
     with pytest.raises(RulesRuntimeError) as caught:
         played(TOP, "move pile to 3")
     assert "needs a zone" in caught.value.diagnostics[0].message
+
+
+KEPT_TOP = """\
+game "T" { players 2 }
+component card { rank: int } shown as "{rank}"
+deck cards: card in pile = [card(rank: r) for r in 1..3]
+zone pile: card visible count
+zone table: card visible all
+zone shown: card visible all
+phase p {
+  for r in 1..4 {
+    let c = top(pile)
+    move c to table
+    choose x in table by players[0]
+    move x to shown
+  }
+  end game
+}
+"""
+
+
+def _kept_top_played(events: bool) -> tuple[object, ...]:
+    """The states (and events) of KEPT_TOP played to its end: where it fails (the fourth
+    round's top of an empty pile), the error and its span."""
+    state, seen = rulelang.load(KEPT_TOP).new_initial_state(events=events), []
+    try:
+        while not state.is_terminal():
+            seen.append(state.to_json())
+            state.apply_action(state.legal_actions(0)[0], player=0)
+    except RulesRuntimeError as error:
+        return seen, str(error), error.diagnostic.span, state.events() if events else None
+    return seen, None
+
+
+def test_a_value_that_may_be_a_component_moved_in_place_as_state_move_moves_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``move c to ZONE`` of a local that may hold a component, a zone or none: a component
+    moved by ``State.move``'s lines in place (moves.component_moved), no call; the same states,
+    events and error as the method."""
+    from rulelang.interpreter.compiler import moves
+    assert "st.move(" not in rulelang.load(KEPT_TOP).generated_code()
+    in_place = [_kept_top_played(events) for events in (False, True)]
+    monkeypatch.setattr(moves, "component_moved", lambda moved, to_slot, module, cat: [f"st.move({moved}, {to_slot})"])
+    assert "st.move(" in rulelang.load(KEPT_TOP).generated_code()
+    assert in_place == [_kept_top_played(events) for events in (False, True)]
+    assert len(in_place[0][0]) == 3 and in_place[0][1] is not None   # (three cards moved, then none)

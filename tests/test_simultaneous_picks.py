@@ -142,3 +142,51 @@ def test_the_map_of_the_picks_keeps_the_groups_order_whatever_the_order_of_the_p
     (frame,) = state.to_json()["frames"]
     picks = [[{"player": 2}, 3], [{"player": 0}, 1], [{"player": 1}, 2]]
     assert json.dumps(frame["env"]) == json.dumps({"x": {"map": picks}})
+
+
+HANDS = '''\
+game "H" { players 3  max_steps STEPS }
+component card { rank: int } shown as "{rank}"
+zone pile: card visible all
+player zone hand: card visible owner
+player deck mine: card in hand size SIZE = [card(rank: r) for r in 1..SIZE]
+phase p {
+  for r in 1..2 {
+    simultaneous q in players choose x in q.hand
+    for q in players { move x[q] to pile }
+  }
+  end game
+}
+'''
+
+
+def _hands_played(size: int, steps: int) -> tuple[object, ...]:
+    """Each player's options at each pick (every player's last taken): the options, the state
+    and its work at the end, or where the rules fail."""
+    from rulelang.errors import RulesRuntimeError
+    offered = []
+    try:
+        state = rulelang.load(HANDS.replace("SIZE", str(size)).replace("STEPS", str(steps))).new_initial_state()
+        while not state.is_terminal():
+            for player in state.current_players():
+                offered.append([a.id for a in state.legal_actions(player)])
+                state.apply_action(state.legal_actions(player)[-1], player=player)
+    except RulesRuntimeError as error:
+        return offered, str(error), error.diagnostic.span
+    return offered, state.to_json(), state.work
+
+
+def test_the_groups_own_zones_read_by_their_slots_give_the_options_of_the_zones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The options of a simultaneous choice in a player's own zone read from the state's list
+    by the constant table of the family's slots (picks.options_function: no ZoneRef read): the
+    same options, states, work and step-budget errors as the zone read, short and long hands."""
+    from rulelang.interpreter.compiler import picks
+    code = rulelang.load(HANDS.replace("SIZE", "3").replace("STEPS", "1000")).generated_code()
+    assert "_z = st.zones[_k" in code and "_o.slot" not in code
+    cases = [(size, steps) for size in (3, 70) for steps in (1, 2, 3, 4, 1000)]
+    by_slot = [_hands_played(size, steps) for size, steps in cases]
+    monkeypatch.setattr(picks, "players_zone_slot", lambda text, module: None)
+    assert "_o.slot" in rulelang.load(HANDS.replace("SIZE", "3").replace("STEPS", "1000")).generated_code()
+    assert by_slot == [_hands_played(size, steps) for size, steps in cases]
+    assert len(by_slot[-1][0]) == 6 and len(by_slot[-1][0][0]) == 70 and by_slot[4][1]["zones"] is not None

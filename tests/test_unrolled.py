@@ -145,3 +145,65 @@ def test_searches_over_the_players_written_out_give_what_their_loops_give(monkey
     assert written_out == [_returned(steps) for steps in budgets]
     assert {outcome[2] for outcome in written_out if outcome[0] == "E603"} >= {12, 13}
     assert written_out[-1][-1] == [1.0, -1.0, -1.0]
+
+
+ZONES = """\
+game "Z" { players 3  max_steps STEPS }
+component chip { n: int }
+zone pile: chip visible all
+player zone hand: chip visible all
+deck chips: chip in pile size 6 = [chip(n: k) for k in 1..6]
+var out: int = 0
+phase p {
+  while size(pile) > 0 and any(size(q.hand) > 0 for q in players) or out == 0 {
+    out += 1
+    for q in players {
+      if size(pile) > 0 { move top(pile) to q.hand }
+    }
+    choose n in [1, 2] by players[0]
+    if all(size(q.hand) < 3 for q in players) { move top(players[0].hand) to pile }
+  }
+  end game
+}
+"""
+
+
+def test_searches_over_the_players_zones_written_out_give_what_their_loops_give(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search whose test reads only zones' own lists (their sizes) charges nothing in it: it
+    counts its work in a local, so it is written out; the same as the loop that charges the
+    state's work at each item."""
+    code = rulelang.load(ZONES.replace("STEPS", "1000")).generated_code()
+    assert code.count("if _w + 3 <= _limit") == 2   # (the while's any() and the if's all())
+    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, ZONES)[0]) is int)
+    budgets = range(1, least + 2)
+    written_out = [_outcome(steps, ZONES) for steps in budgets]
+    monkeypatch.setattr(searches, "_STATE", re.compile(r"\bst\b"))
+    assert "if _w + 3 <= _limit" not in rulelang.load(ZONES.replace("STEPS", "1000")).generated_code()
+    assert written_out == [_outcome(steps, ZONES) for steps in budgets]
+    assert {outcome[2] for outcome in written_out if outcome[0] == "E603"} >= {8}   # (in the while's search)
+
+
+CONJOINED = ZONES.replace("size(q.hand) > 0 for q in players) or out == 0 {",
+                          "size(q.hand) < 2 for q in players) {").replace(
+    "if all(size(q.hand) < 3 for q in players) { move top(players[0].hand) to pile }",
+    "if out > 0 and all(size(q.hand) < 3 for q in players) {\n"
+    "      choose m in [1] by players[0]   # (so the test is an operation of its own)\n"
+    "      move top(players[0].hand) to pile\n    }")
+
+
+def test_a_search_after_a_test_in_place_gives_what_its_call_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test ``TEST and SEARCH`` of the resumable function: the search's lines in place where
+    TEST is true (no call of its helper); the same states, work and E603 as the call."""
+    code = rulelang.load(CONJOINED.replace("STEPS", "1000")).generated_code()
+    assert searches._after_a_test("((x > 0) and _g1(y, st, env))") == ("(x > 0)", "_g1(y, st, env)")
+    assert searches._after_a_test("(a or b and _g1(x, st, env))") is None
+    assert searches._after_a_test("(a) and (b and _g1(x, st, env))") is None
+    assert code.count("if not (_found):") == 2   # (the while's and the if's)
+    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, CONJOINED)[0]) is int)
+    budgets = range(1, least + 2)
+    in_place = [_outcome(steps, CONJOINED) for steps in budgets]
+    monkeypatch.setattr(searches, "_after_a_test", lambda text: None)
+    assert "if not (_found):" not in rulelang.load(CONJOINED.replace("STEPS", "1000")).generated_code()
+    assert in_place == [_outcome(steps, CONJOINED) for steps in budgets]
+    assert {outcome[2] for outcome in in_place if outcome[0] == "E603"} >= {8}

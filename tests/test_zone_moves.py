@@ -158,13 +158,17 @@ def played(tmp_path: Path, what: str, zone: str) -> tuple[object, ...]:
     return game, state.to_json(), state.events(), seen, list(state.component_knowledge)
 
 
-def test_a_component_moved_in_place_as_state_move_moves_it(tmp_path: Path) -> None:
-    """A component the text proves one moves in place (no call of State.move): the same
-    zones, knowledge of each player and events as the method's, from the top or below it."""
+def test_a_component_moved_in_place_as_state_move_moves_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A component moves in place (no call of State.move), one the text proves or a value
+    tested a component: the same zones, knowledge of each player and events as the method's,
+    from the top or below it."""
     (proven, *seen) = played(tmp_path, "pile[0]", "table")
+    (tested, *seen_tested) = played(tmp_path, "(if true then pile[0] else none)", "table")
+    monkeypatch.setattr(moves, "component_moved", lambda moved, to_slot, module, cat: [f"st.move({moved}, {to_slot})"])
     (general, *seen_general) = played(tmp_path, "(if true then pile[0] else none)", "table")
-    assert "_m_zone.remove(" in code(proven) and "_m_zone.remove(" not in code(general)
-    assert seen == seen_general
+    assert "_m_zone.remove(" in code(proven) and "_m_zone.remove(" in code(tested)
+    assert "_m_zone.remove(" not in code(general)
+    assert seen == seen_tested == seen_general
     # (to a zone every player sees, named by the rules: all of them know where it is, no table read)
     assert "st.component_knowledge[_m_id] |= 3\n" in code(proven)
 

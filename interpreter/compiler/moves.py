@@ -75,9 +75,11 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     if to_zone:
         lines += [f"if type({where}) is not _ZoneRef:", f"    {general}"]
         first = "elif"
+    # (a component to a zone the text names: State.move in place, no call)
+    component = component_moved(moved, to_slot, module, cat) if not to_zone else [f"st.move({moved}, {to_slot})"]
     return [*lines,
             f"{first} type({moved}) is _Component:",
-            f"    st.move({moved}, {to_slot})",
+            *("    " + line for line in component),
             f"elif type({moved}) is _ZoneRef and len(_m_zone := st.zones[{moved}.slot]) <= {FREE_WORK}:",
             *("    " + line for line in all_moved(f"{moved}.slot", to_slot, module, cat)),
             "else:",

@@ -14,6 +14,7 @@ from rulelang.boards import Space
 from ..model.program import Decision, Env, Frame, Options
 from ..model.values import Component, EnumValue, Player, RuleError, Value
 from ..tables.builtins import FREE_WORK
+from .moves import players_zone_slot
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -117,6 +118,10 @@ def options_function(compiler: Compiler, node: ast.Simultaneous, note: str) -> O
     ids = f"{module.constant(compiler.cat.action_ids, '<the action ids of options>')}(_o)"
     if writer.zone_read(node.source, scope):   # a zone holds a component once: its list, no search for copies
         listed = ["_z = st.zones[_o.slot]", f"_o = tuple(_z) if len(_z) <= {FREE_WORK} else {general}"]
+        slot = players_zone_slot(source.replace("[_p.index]", "[_l0.index]"), module)   # (_p: a player, as an _l local)
+        if slot is not None and not scope.keys_read:   # (the group's own zone by its slot: no ZoneRef read)
+            compute, listed = [], [f"_z = st.zones[{slot.replace('[_l0.index]', '[_p.index]')}]",
+                                   f"_o = tuple(_z) if len(_z) <= {FREE_WORK} else {general.replace('_o', source)}"]
         codes = module.constant(compiler.cat.code_of.__getitem__, "<the action id of a component>")
         ids = f"tuple(map({codes}, _o))"   # (every component has one: the catalog's, made before the code)
     else:

@@ -31,7 +31,7 @@ from ..tables.builtins import FREE_WORK
 from ..tables.declared import SUPPLY, Declared
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH, MAX_INT
-from .bulk_rounds import charge_lines, charged_at_once
+from .bulk_rounds import charge_lines, charged_at_once, read_before_the_rounds
 from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
 from .integers import integer_bound, is_tuple, short_list
@@ -411,6 +411,7 @@ class ProcedureWriter:
                 del self.lines[written]
                 self.emit(indent, f"if {items}:", node.span)
                 self.emit(indent + 1, f"{entry} = {held}", node.span)
+        read_before_the_rounds(self.lines, written - 1, charged, items, self.module.fresh)   # (bulk_rounds.py)
 
     def _listed(self, node: ast.Expr, indent: int, span: Span) -> str:
         """``as_list`` of ``node``, the source of a loop (computed once: ``expr_once``):

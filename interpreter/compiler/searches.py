@@ -175,7 +175,7 @@ _CHARGING = re.compile(r"\s*(_W \+= (len\(\w+\)|\d+)|if _W > _limit:|_CHARGE|\w+
                        r"|\w+ = st\.zones\[\w+\.slot\])$")
 """The lines of a loop of ``_deciding`` that charge its work or make a list (``sequence``,
 or a zone's own list: neither charges anything)."""
-_STATE = re.compile(r"\bst\b")
+_STATE = re.compile(r"\bst\b(?!\.zones\[)")   # (a zone's own list read: it charges nothing)
 
 
 def _where(node: ast.Node) -> str:
@@ -188,6 +188,11 @@ def search_in_place(module: Module, text: str) -> list[str] | None:
     in a loop run once, each ``return`` a ``break``, for a test written in place in a
     resumable function (no call). None for any other text, or a body that returns from
     within a loop of its own."""
+    conjoined = _after_a_test(text)
+    if conjoined is not None:   # (``(TEST and SEARCH)``: the search's lines where the test is true)
+        searched = search_in_place(module, conjoined[1])
+        return None if searched is None else ["_found = False", f"if {conjoined[0]}:",
+                                              *("    " + line for line in searched)]
     called = re.fullmatch(r"(_g\d+)\(([^()]*)\)", text)
     source = module.units.get(called.group(1)) if called is not None else None
     if called is None or source is None:
@@ -213,3 +218,17 @@ def search_in_place(module: Module, text: str) -> list[str] | None:
             found = [] if returned.group(2) == "_found" else [f"{returned.group(1)}_found = {returned.group(2)}"]
             written += [*found, f"{returned.group(1)}break"]
     return written
+
+
+def _after_a_test(text: str) -> tuple[str, str] | None:
+    """(TEST, SEARCH) of ``text`` written ``(TEST and SEARCH)``, a call of a search after a
+    test of no ``or`` and no conditional (so ``and`` joins the two at the top); else None."""
+    found = re.fullmatch(r"\((.+) and (_g\d+\([^()]*\))\)", text)
+    if found is None or re.search(r" or | if |\blambda\b", found.group(1)):
+        return None
+    depth = 0
+    for char in found.group(1):   # (TEST's brackets balanced: the outer ones are the whole's)
+        depth += (char in "([{") - (char in ")]}")
+        if depth < 0:
+            return None
+    return (found.group(1), found.group(2)) if depth == 0 else None
