@@ -167,3 +167,11 @@ def test_the_protocol_gives_the_labels(tmp_path: Path):
     state = result("new_game", game=game, seed=0)["state"]
     actions = result("legal_actions", state=state)["actions"]
     assert [label for _, label in actions] == ["columns 7 and 9", "columns 1 and 2", "columns 9 and 7"]
+
+
+def test_a_name_shown_still_starts_a_statement_after_a_choice() -> None:
+    game = rulelang.load('game "S" { players 2 }\nvar shown: bool = false\nphase main {\n'
+                         '  choose n in [1, 2] by players[0]\n  shown = true\n  choose m in [3] by players[1]\n}\n')
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert state.to_json()["globals"]["shown"] is True

@@ -99,6 +99,8 @@ def entry_read_once(lines: list[tuple[str, Span | None]], at: int, charged: str,
         return
     entry = f"env[{first.group(1)}]"
     body = [text for text, _ in lines[at + 5:end]]
+    if entry in lines[at][0]:   # (the loop's own variable: 'for env[K] in ...' writes it each round)
+        return
     if any(_WRITTEN.search(text.replace(entry, "_")) or re.search(rf"{re.escape(entry)}\s*(?:[-+*/|&]?=[^=])", text)
            for text in body):
         return
