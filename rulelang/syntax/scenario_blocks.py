@@ -14,6 +14,7 @@ from rulelang import ast
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import RulesetError
 from rulelang.syntax.parser import parse_tests
+from rulelang.syntax.text_scan import blank, code_part, outside_strings
 
 _OPENING = "scenario"
 
@@ -55,27 +56,22 @@ def scenario_blocks(text: str) -> list[tuple[int, int]]:
     """The (start, end) offsets of each ``scenario`` block at the top level of ``text``, from
     its keyword to its closing brace (to the end of the text if it is never closed)."""
     blocks: list[tuple[int, int]] = []
-    depth, start, i = 0, -1, 0
-    while i < len(text):
-        char = text[i]
-        if char == "#":
-            i = _line_end(text, i)
-            continue
-        if char == '"':
-            i = _string_end(text, i)
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}" and depth > 0:
-            depth -= 1
-            if depth == 0 and start >= 0:
-                blocks.append((start, i + 1))
-                start = -1
-        elif depth == 0 and _word_at(text, i, _OPENING):
-            if start >= 0:   # (the one before never opened its braces)
-                blocks.append((start, i))
-            start = i
-        i += 1
+    depth, start, offset = 0, -1, 0
+    for line in text.splitlines(keepends=True):
+        for i, char in outside_strings(code_part(line)):
+            at = offset + i
+            if char == "{":
+                depth += 1
+            elif char == "}" and depth > 0:
+                depth -= 1
+                if depth == 0 and start >= 0:
+                    blocks.append((start, at + 1))
+                    start = -1
+            elif depth == 0 and _word_at(text, at, _OPENING):
+                if start >= 0:   # (the one before never opened its braces)
+                    blocks.append((start, at))
+                start = at
+        offset += len(line)
     if start >= 0:
         blocks.append((start, len(text)))
     return blocks
@@ -83,26 +79,9 @@ def scenario_blocks(text: str) -> list[tuple[int, int]]:
 
 def _blanked(text: str, blocks: list[tuple[int, int]]) -> str:
     """``text`` with each block's characters but its line breaks made spaces."""
-    chars = list(text)
     for start, end in blocks:
-        for i in range(start, end):
-            if chars[i] != "\n":
-                chars[i] = " "
-    return "".join(chars)
-
-
-def _line_end(text: str, i: int) -> int:
-    end = text.find("\n", i)
-    return len(text) if end < 0 else end
-
-
-def _string_end(text: str, i: int) -> int:
-    """The offset after the string that opens at ``i`` (or after its line, if it is never
-    closed there: a string does not span lines)."""
-    i += 1
-    while i < len(text) and text[i] not in '"\n':
-        i += 2 if text[i] == "\\" else 1
-    return min(i + 1, len(text)) if i < len(text) and text[i] == '"' else i
+        text = text[:start] + blank(text[start:end]) + text[end:]
+    return text
 
 
 def _word_at(text: str, i: int, word: str) -> bool:

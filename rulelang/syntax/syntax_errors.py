@@ -21,6 +21,7 @@ from lark.grammar import Symbol
 from lark.lexer import PatternStr, TerminalDef
 
 from rulelang.diagnostics import Diagnostic, Span
+from rulelang.syntax.text_scan import blank, code_part, outside_strings
 
 # What a person calls the terminals whose text varies; every other terminal is named by the
 # text it matches, read from the grammar (a keyword, '{', '+' or '-').
@@ -162,7 +163,7 @@ def syntax_diagnostics(error: UnexpectedInput, text: str, path: str, parser: Lar
         if resume is None:
             break
         resumed_at = resume
-        rest = _blank(text[:resume]) + text[resume:]
+        rest = blank(text[:resume]) + text[resume:]
         try:
             parser.parse(rest)
             break
@@ -195,11 +196,6 @@ def _close_word(word: str, candidates: Collection[str]) -> str | None:
     """The candidate ``word`` is most likely a misspelling of, if any is close enough."""
     close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.75)
     return close[0] if close else None
-
-
-def _blank(text: str) -> str:
-    """The text with everything but line breaks turned into spaces."""
-    return re.sub(r"[^\n]", " ", text)
 
 
 # ---------------------------------------------------------------- one error
@@ -251,7 +247,7 @@ def _unfinished_line(error: UnexpectedToken, text: str, path: str, words: Gramma
     if {"RBRACE", "PHASE", "$END"} & set(error.expected) or token.start_pos is None:
         return None   # the text before could end there: it is not unfinished
     line_start = text.rfind("\n", 0, token.start_pos) + 1
-    if _code_part(text[line_start:token.start_pos]).strip():
+    if code_part(text[line_start:token.start_pos]).strip():
         return None
     end = _end_of_text_before(text, line_start)
     if end is None:
@@ -265,30 +261,10 @@ def _end_of_text_before(text: str, offset: int) -> tuple[int, int] | None:
     blank nor in a comment."""
     lines = text[:offset].split("\n")
     for number in range(len(lines), 0, -1):
-        code = _code_part(lines[number - 1]).rstrip()
+        code = code_part(lines[number - 1]).rstrip()
         if code:
             return number, len(code) + 1
     return None
-
-
-def _outside_strings(text: str) -> Iterator[tuple[int, str]]:
-    """(index, character) of each character of ``text`` outside string literals (quotes
-    left out)."""
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if escaped:
-            escaped = False
-        elif in_string and ch == "\\":
-            escaped = True
-        elif ch == '"':
-            in_string = not in_string
-        elif not in_string:
-            yield i, ch
-
-
-def _code_part(line: str) -> str:
-    """A line without its comment ('#' outside a string)."""
-    return next((line[:i] for i, ch in _outside_strings(line) if ch == "#"), line)
 
 
 def _bare_call(error: UnexpectedToken, text: str, path: str, words: GrammarWords) -> Diagnostic | None:
@@ -483,7 +459,7 @@ def _scan_brackets(text: str) -> tuple[list[_Opening], dict[_Opening, int]]:
     first_indent: dict[_Opening, int] = {}   # the indentation of the first line inside each block
     seem_closed: dict[_Opening, int] = {}
     for number, line in enumerate(text.split("\n"), 1):
-        code = _code_part(line)
+        code = code_part(line)
         ended = _block_ended_by(code, still_open, first_indent)
         if ended:
             seem_closed.setdefault(ended, number)
@@ -517,6 +493,6 @@ def _indent(code: str) -> int:
 
 def _brackets_in(code: str) -> Iterator[tuple[int, str]]:
     """(column, bracket) of each bracket of a line of code, outside strings."""
-    for i, char in _outside_strings(code):
+    for i, char in outside_strings(code):
         if char in _CLOSER_OF or char in _OPENER_OF:
             yield i + 1, char
