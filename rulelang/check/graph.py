@@ -9,7 +9,8 @@ records whether its own body holds a decision or a chance event, and the loops i
 
 The graph checks (``GRAPH_CHECKS``) are small generators of diagnostics over that graph:
 unknown targets, unreachable phases, phases that cannot end the game, uncalled
-procedures, and loops that can never end. ``to_dot`` and ``to_mermaid`` draw the graph.
+procedures, loops that can never end, and statements that never run (``dead_code``).
+``to_dot`` and ``to_mermaid`` draw the graph.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
 
 from rulelang import ast
+from rulelang.check.dead_code import check_dead_code
 from rulelang.check.flow_graph import FlowGraph
 from rulelang.check.tree import walk
 from rulelang.diagnostics import Diagnostic, Span
@@ -65,6 +67,8 @@ class Scan:
     facts: set[str] = field(default_factory=set)  # decision, chance, exit, return, change, call:NAME
     loops: list[Loop] = field(default_factory=list)
     flow: Flow = Flow()
+    # (a statement that never goes on, then the first and the last statement after it in its block)
+    dead: list[tuple[ast.Stmt, ast.Stmt, ast.Stmt]] = field(default_factory=list)
 
 
 class _Scanner:
@@ -87,10 +91,12 @@ class _Scanner:
 
     def block(self, block: ast.Block) -> Flow:
         breaks = returns = False
-        for stmt in block.statements:
+        for i, stmt in enumerate(block.statements):
             flow = self.stmt(stmt)
             breaks, returns = breaks or flow.breaks, returns or flow.returns
             if not flow.completes:
+                if i + 1 < len(block.statements):
+                    self.scan.dead.append((stmt, block.statements[i + 1], block.statements[-1]))
                 return Flow(False, breaks, returns)
         return Flow(True, breaks, returns)
 
@@ -392,7 +398,7 @@ def _loop_may_end(loop: Loop, active: set[str]) -> bool:
 
 GraphCheck: TypeAlias = Callable[[FlowGraph, str], Iterator[Diagnostic]]
 GRAPH_CHECKS: list[GraphCheck] = [check_unknown_targets, check_unreachable, check_no_way_to_end,
-                                  check_uncalled_procedures, check_endless_loops]
+                                  check_uncalled_procedures, check_endless_loops, check_dead_code]
 
 
 def graph_diagnostics(declarations: Iterable[ast.Decl], path: str) -> list[Diagnostic]:

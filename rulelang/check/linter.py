@@ -123,11 +123,6 @@ def _stage_unused(ctx: LintContext) -> Iterable[Diagnostic]:
                          hint="remove it, or use it")
 
 
-def _stage_dead_code(ctx: LintContext) -> Iterable[Diagnostic]:
-    from rulelang.check.dead_code import dead_code
-    return dead_code(ctx.decls)
-
-
 def _stage_leaks(ctx: LintContext) -> Iterable[Diagnostic]:
     from rulelang.check.leaks import information_leaks
     return information_leaks(ctx.decls)
@@ -154,8 +149,8 @@ def _stage_data(ctx: LintContext) -> Iterable[Diagnostic]:
 
 Stage = Callable[[LintContext], Iterable[Diagnostic]]
 
-STAGES: list[Stage] = [_stage_parse, _stage_check, _stage_shadowing, _stage_unused, _stage_dead_code, _stage_leaks,
-                       _stage_graph, _stage_data]
+STAGES: list[Stage] = [_stage_parse, _stage_check, _stage_shadowing, _stage_unused, _stage_leaks, _stage_graph,
+                       _stage_data]
 
 
 @collector_paused()   # (linear in the file's size: see rulelang/memory.py)
