@@ -14,6 +14,13 @@ ZONE_VISIBILITIES = frozenset({"all", "owner", "others", "none", "count"})   # p
 SHARED_ZONE_VISIBILITIES = ZONE_VISIBILITIES - {"others"}   # a shared zone has no owner to leave out
 PLAYER_VISIBILITIES = frozenset({"all", "owner", "none"})   # per-player variables, supplies
 SHARED_VISIBILITIES = frozenset({"all", "none"})            # other variables
+
+
+def allowed_visibilities(decl: ast.ZoneDecl | ast.VarDecl | ast.SupplyDecl) -> frozenset[str]:
+    """The visibilities ``decl`` may be declared with (any other is E205)."""
+    if isinstance(decl, ast.ZoneDecl):
+        return ZONE_VISIBILITIES if decl.owner == "player" else SHARED_ZONE_VISIBILITIES
+    return PLAYER_VISIBILITIES if isinstance(decl, ast.SupplyDecl) or decl.owner == "player" else SHARED_VISIBILITIES
 ALWAYS_ATTRIBUTES = frozenset({"index", "name"})             # of every space (and index of players)
 QUERIES = sorted(names_with_role(QUERY))
 

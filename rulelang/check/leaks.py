@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rulelang import ast
+from rulelang.check.declared import allowed_visibilities
 from rulelang.check.tree import local_names, walk
 from rulelang.diagnostics import Diagnostic
 
@@ -75,14 +76,8 @@ def _hidden_of(decl: ast.ZoneDecl | ast.VarDecl | ast.SupplyDecl, per_player: bo
     """What hides ``decl``, if anything (a visibility it cannot have is E205, not this)."""
     default = "owner" if isinstance(decl, ast.ZoneDecl) and decl.owner == "player" else "all"
     visibility = decl.visibility or default
-    return _Hidden(decl, visibility, per_player) if visibility in _hiding(decl) else None
-
-
-def _hiding(decl: ast.ZoneDecl | ast.VarDecl | ast.SupplyDecl) -> set[str]:
-    """The visibilities that hide something and that ``decl`` may have."""
-    if isinstance(decl, ast.ZoneDecl):
-        return {"owner", "others", "count", "none"}
-    return {"owner", "none"} if isinstance(decl, ast.SupplyDecl) or decl.owner == "player" else {"none"}
+    hiding = visibility != "all" and visibility in allowed_visibilities(decl)
+    return _Hidden(decl, visibility, per_player) if hiding else None
 
 
 def _leaks(expr: ast.Node, hidden: dict[tuple[bool, str], _Hidden], reader: ast.Expr | None,

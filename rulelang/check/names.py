@@ -25,11 +25,8 @@ from rulelang import ast
 from rulelang.check.board_files import board_attributes
 from rulelang.check.declared import (
     LOAD_ORDER,
-    PLAYER_VISIBILITIES,
-    SHARED_VISIBILITIES,
-    SHARED_ZONE_VISIBILITIES,
-    ZONE_VISIBILITIES,
     Declared,
+    allowed_visibilities,
     constants_of,
     declared,
     did_you_mean,
@@ -44,16 +41,10 @@ def declaration_problems(decls: Sequence[ast.Decl], names: Declared) -> Iterator
     """E205 for a visibility or an owner a declaration cannot have; E101 and E205 for a deck
     whose zone does not exist or is not owned as the deck is."""
     for decl in decls:
-        if isinstance(decl, ast.VarDecl):
-            yield from _visibility(decl, decl.visibility,
-                                   PLAYER_VISIBILITIES if decl.owner == "player" else SHARED_VISIBILITIES)
-        elif isinstance(decl, ast.SupplyDecl):
-            yield from _visibility(decl, decl.visibility, PLAYER_VISIBILITIES)
-        elif isinstance(decl, ast.ZoneDecl):
-            yield from _visibility(decl, decl.visibility,
-                                   ZONE_VISIBILITIES if decl.owner == "player" else SHARED_ZONE_VISIBILITIES)
-            if decl.owner not in (None, "player"):
-                yield Diagnostic("E205", "zones are shared or per player", decl.span)
+        if isinstance(decl, (ast.VarDecl, ast.SupplyDecl, ast.ZoneDecl)):
+            yield from _visibility(decl, decl.visibility, allowed_visibilities(decl))
+        if isinstance(decl, ast.ZoneDecl) and decl.owner not in (None, "player"):
+            yield Diagnostic("E205", "zones are shared or per player", decl.span)
         elif isinstance(decl, ast.DeckDecl):
             yield from _deck_zone(decl, names)
 
