@@ -379,6 +379,12 @@ class ZoneDecl(Decl):
     visibility: str | None = None
     kind = "zone"
 
+    @property
+    def visibility_or_default(self) -> str:
+        """The visibility declared, or the default: 'owner' for a per-player zone (a hand),
+        'all' for a shared one."""
+        return self.visibility or ("owner" if self.owner == "player" else "all")
+
 
 @node
 class VarDecl(Decl):

@@ -38,8 +38,7 @@ def _facing(visibility: str, owner: int | None, viewer: int) -> bool:
 def zone_sight(decl: ast.ZoneDecl, owner: int | None, viewer: int) -> str:
     """'full', 'count' or 'hidden': how ``viewer`` sees the zone slot of ``decl`` owned by
     seat ``owner`` (None: shared), as observations show it."""
-    default = "owner" if decl.owner == "player" else "all"
-    return sight(decl.visibility, owner, viewer, default, others_count=True)
+    return sight(decl.visibility_or_default, owner, viewer, others_count=True)
 
 
 def full_viewers(zone: ast.ZoneDecl, owner: int | None, players: int) -> int:

@@ -18,7 +18,6 @@ from .position_write import component_name, zone_name
 if TYPE_CHECKING:
     from ..tables.catalog import Catalog
 
-ZONE_DEFAULT_VISIBILITY = {None: "all", "player": "owner"}
 """A zone's visibility when its declaration says none: shared zones are open, a player's
 zone is seen by its owner."""
 
@@ -83,7 +82,7 @@ def _zone(catalog: Catalog, slot: int) -> dict[str, JsonValue]:
     decl = catalog.zones[ref.name]
     return {"key": zone_key(ref), "slot": slot, "name": ref.name, "position": zone_name(ref),
             "owner": None if ref.owner is None else ref.owner.index,
-            "visibility": decl.visibility or ZONE_DEFAULT_VISIBILITY[decl.owner], "type": _type(decl.type)}
+            "visibility": decl.visibility_or_default, "type": _type(decl.type)}
 
 
 def _board(board: boards.Board, offset: int) -> dict[str, JsonValue]:

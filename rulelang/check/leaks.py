@@ -74,8 +74,7 @@ def _hidden_things(declarations: Iterable[ast.Decl]) -> dict[tuple[bool, str], _
 
 def _hidden_of(decl: ast.ZoneDecl | ast.VarDecl | ast.SupplyDecl, per_player: bool) -> _Hidden | None:
     """What hides ``decl``, if anything (a visibility it cannot have is E205, not this)."""
-    default = "owner" if isinstance(decl, ast.ZoneDecl) and decl.owner == "player" else "all"
-    visibility = decl.visibility or default
+    visibility = decl.visibility_or_default if isinstance(decl, ast.ZoneDecl) else decl.visibility or "all"
     hiding = visibility != "all" and visibility in allowed_visibilities(decl)
     return _Hidden(decl, visibility, per_player) if hiding else None
 
