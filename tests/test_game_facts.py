@@ -88,3 +88,15 @@ def test_every_seed_games_known_scores_hold_in_random_games(path, players):
             assert all(known.score_range[0] <= r <= known.score_range[1] for r in returns)
         if known.score_sum is not None:
             assert sum(returns) == known.score_sum
+
+
+CARDS = ('component card { value: int }\ncomponent chip { colour: int }\nplayer zone hand: card visible all\n'
+         'zone pile: card\nplayer deck cards: card in hand = [card(value: v) for v in [-2, 3, 4]]\n'
+         'deck chips: chip in pile = [chip(colour: 1)]\n' + ONE_CHOICE)
+
+
+def test_a_sum_over_components_lies_between_the_sums_of_their_negative_and_positive_values():
+    # two players, each with a card of -2, 3 and 4: from -4 to 14 in all (the chip has no value)
+    assert facts(_game(CARDS + "score p = sum(c.value for c in p.hand)\n")).score_range == (-4.0, 14.0)
+    # a branch that reads a field some component lacks bounds nothing
+    assert facts(_game(CARDS + "score p = sum(if c == c then c.value else 9 for c in p.hand)\n")).score_range is None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rulelang import ast
 
 from ..game import Game
+from ..model.values import Component
 
 Interval = tuple[float, float]
 
@@ -94,8 +95,10 @@ def _statement_hides(node: ast.Node) -> str | None:
 
 def score_interval(game: Game) -> Interval | None:
     """The range every score lies in, as far as the score's text proves it: numbers, ``-``,
-    ``+``, ``*``, ``if``, a player's supply count (0 to the supply's total) and a sum over the
-    players; None when the text reads anything else. No ``score``: every score is 0."""
+    ``+``, ``*``, ``if``, a player's supply count (0 to the supply's total), a sum over the
+    players and a sum over components (from the sum of every component's most negative
+    value to that of its most positive: a component is in one place at a time); None when
+    the text reads anything else. No ``score``: every score is 0."""
     scores = [d for d in game.catalog.decls if isinstance(d, ast.ScoreDecl)]
     if not scores or scores[-1].value is None:
         return (0.0, 0.0)
@@ -117,13 +120,20 @@ def _score_sum(game: Game, computed: Interval | None) -> float | None:
     return None
 
 
+class _NotSummed(Exception):
+    """A component that a sum over components cannot hold (it lacks a field the sum reads)."""
+
+
 class _Bounds:
     """Interval arithmetic over a score's expression; ``of`` is None for what it cannot bound."""
 
     def __init__(self, game: Game, player: str):
         self.supplies = game.catalog.supplies
+        self.components = game.catalog.components
+        self.fields = {name for component in self.components for name in component.fields}
         self.players = game.num_players
         self.player_names = {player}
+        self.component: tuple[str, Component] | None = None   # a sum's variable and the component it holds
 
     def of(self, expr: ast.Expr) -> Interval | None:
         if isinstance(expr, ast.Literal):
@@ -134,25 +144,65 @@ class _Bounds:
         if isinstance(expr, ast.BinaryOp):
             return _combined(expr.op, self.of(expr.left), self.of(expr.right))
         if isinstance(expr, ast.IfExpr):
-            return _union(self.of(expr.then), self.of(expr.otherwise))
+            return _union(self._branch(expr.then), self._branch(expr.otherwise))
         if isinstance(expr, ast.Attribute):
             return self._supply_count(expr)
         if isinstance(expr, ast.Call) and expr.function == "sum" and len(expr.args) == 1:
-            return self._sum_over_players(expr.args[0])
+            return self._sum(expr.args[0])
         return None
+
+    def _branch(self, expr: ast.Expr) -> Interval | None:
+        """A branch of an ``if``: a field it reads that a component lacks stops only the
+        branch, which may not be taken, so nothing is known of it."""
+        try:
+            return self.of(expr)
+        except _NotSummed:
+            return None
 
     def _supply_count(self, expr: ast.Attribute) -> Interval | None:
-        if isinstance(expr.target, ast.Name) and expr.target.name in self.player_names and expr.name in self.supplies:
+        """A player's or a component's supply count, or a component's field."""
+        if not isinstance(expr.target, ast.Name):
+            return None
+        if expr.target.name in self.player_names and expr.name in self.supplies:
             return 0.0, float(self.supplies[expr.name])
-        return None
+        if self.component is None or expr.target.name != self.component[0]:
+            return None
+        if expr.name in self.supplies:
+            return 0.0, float(self.supplies[expr.name])
+        value = self.component[1].fields.get(expr.name)
+        if value is None and expr.name in self.fields:
+            raise _NotSummed   # a component without the field: the sum never holds it
+        return (float(value), float(value)) if isinstance(value, int) and not isinstance(value, bool) else None
 
-    def _sum_over_players(self, expr: ast.Expr) -> Interval | None:
-        """``sum(E for q in players [if C])``: from 0 to every player's E."""
+    def _sum(self, expr: ast.Expr) -> Interval | None:
         if not isinstance(expr, ast.Generator) or expr.key is not None or len(expr.clauses) != 1:
             return None
-        clause = expr.clauses[0]
-        if not (isinstance(clause.source, ast.Name) and clause.source.name == "players"):
+        if isinstance(expr.clauses[0].source, ast.Name) and expr.clauses[0].source.name == "players":
+            return self._sum_over_players(expr)
+        return self._sum_over_components(expr)
+
+    def _sum_over_components(self, expr: ast.Generator) -> Interval | None:
+        """``sum(E for c in ZONE [if C])``: each component at most once, E as it makes it."""
+        if self.component is not None:
             return None
+        low = high = 0.0
+        try:
+            for component in self.components:
+                self.component = (expr.clauses[0].var, component)
+                try:
+                    item = self.of(expr.element)
+                except _NotSummed:
+                    continue
+                if item is None:
+                    return None
+                low, high = low + min(0.0, item[0]), high + max(0.0, item[1])
+        finally:
+            self.component = None
+        return low, high
+
+    def _sum_over_players(self, expr: ast.Generator) -> Interval | None:
+        """``sum(E for q in players [if C])``: from 0 to every player's E."""
+        clause = expr.clauses[0]
         outer = self.player_names
         self.player_names = outer | {clause.var}
         item = self.of(expr.element)
