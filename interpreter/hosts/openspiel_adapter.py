@@ -97,9 +97,8 @@ def register(path: str | Path, players: int | None = None, *, short_name: str | 
     path = str(Path(path).resolve())
     options: dict[str, Any] = {"max_number": max_number, "min_utility": min_utility,
                                "max_utility": max_utility, "zero_sum": zero_sum, "history": history}
-    if short_name is not None and short_name in _REGISTERED and _REGISTERED[short_name].arguments[0::2] == (
-            path, options) and players in (None, _REGISTERED[short_name].players):
-        return short_name
+    if _registered_alike(short_name, path, players, options):
+        return str(short_name)
     game = load(Path(path), players=players)
     name = short_name or "rulelang_" + _slug(game.title)
     arguments = (path, game.num_players, options)
@@ -113,6 +112,13 @@ def register(path: str | Path, players: int | None = None, *, short_name: str | 
     pyspiel.register_game(game_type, _game_class(name, game_type, registration))
     _REGISTERED[name] = registration
     return name
+
+
+def _registered_alike(name: str | None, path: str, players: int | None, options: dict[str, Any]) -> bool:
+    """Whether ``name`` is registered with these arguments (None: with any default count)."""
+    found = _REGISTERED.get(name) if name is not None else None
+    return (found is not None and (found.path, found.options) == (path, options)
+            and players in (None, found.players))
 
 
 def _at_count(game: EngineGame, options: dict[str, Any]) -> _AtCount:
