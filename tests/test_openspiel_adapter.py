@@ -112,13 +112,21 @@ def test_registering_again_returns_the_name_and_a_clash_is_refused():
         register(GAMES / "tic_tac_toe.rules", players=2, short_name="rl_ttt_again", max_number=5)
 
 
-def test_zero_sum_registration_lets_exploitability_run_on_kuhn_poker():
+def test_kuhn_poker_is_zero_sum_by_its_header_and_exploitability_runs_on_it(tmp_path):
     from open_spiel.python.algorithms import cfr, exploitability
-    general = pyspiel.load_game(register(GAMES / "kuhn_poker.rules", players=2, short_name="rl_kuhn_gs"))
+    game = pyspiel.load_game(register(GAMES / "kuhn_poker.rules", players=2, short_name="rl_kuhn_zs"))
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM     # score_sum 0
+    general = pyspiel.load_game(register(GAMES / "kuhn_poker.rules", players=2, short_name="rl_kuhn_gs",
+                                         zero_sum=False))
     assert general.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
-    game = pyspiel.load_game(register(GAMES / "kuhn_poker.rules", players=2, short_name="rl_kuhn_zs",
-                                      zero_sum=True))
-    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    # a host may still promise it for a ruleset that does not declare it
+    undeclared = tmp_path / "kuhn.rules"
+    undeclared.write_text((GAMES / "kuhn_poker.rules").read_text(encoding="utf-8").replace("score_sum 0", ""),
+                          encoding="utf-8")
+    assert pyspiel.load_game(register(undeclared, short_name="rl_kuhn_undeclared")).get_type().utility == \
+        pyspiel.GameType.Utility.GENERAL_SUM
+    promised = pyspiel.load_game(register(undeclared, short_name="rl_kuhn_promised", zero_sum=True))
+    assert promised.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     solver = cfr.CFRPlusSolver(game)
     for _ in range(150):
         solver.evaluate_and_update_policy()

@@ -99,7 +99,17 @@ def play_out(game, seed, choice_seed, explicit_chance=False, visit=None):
     winners = state.winners()
     assert winners and all(0 <= w < game.num_players for w in winners)
     assert all(returns[w] == max(returns) for w in winners)
+    check_declared_scores(game.settings, returns)
     return state, moves
+
+
+def check_declared_scores(settings, returns):
+    """The header's promises on scores (score_sum, score_range) hold for the ended game."""
+    if settings.score_sum is not None:
+        assert sum(returns) == settings.score_sum, f"the scores {returns} do not sum to score_sum"
+    if settings.score_range is not None:
+        low, high = settings.score_range
+        assert all(low <= r <= high for r in returns), f"a score of {returns} is outside score_range"
 
 
 def sampled_states(rng, rate, budget=20):

@@ -1,30 +1,34 @@
 """Any ruleset as an OpenSpiel game, so OpenSpiel's algorithms run on it.
 
     from rulelang.interpreter.hosts.openspiel_adapter import register
-    name = register("games/my_game.rules", players=2)
-    game = pyspiel.load_game(name)
+    name = register("games/my_game.rules")
+    game = pyspiel.load_game(name, {"players": 3})
 
-Needs ``pip install open-spiel`` (not a dependency of rulelang). The adapter shows the
-engine's state with explicit chance; simultaneous choices become successive moves in seat
-order, each player unaware of the others' picks. Observation strings are the observations
-as JSON; information-state strings add the player's own past actions. Observation and
-information-state tensors are those of ``tensors.py`` (docs/embedding.md, "Tensors and
-action masks"), and the action space is ``tensors.action_space``.
+Needs ``pip install open-spiel`` (not a dependency of rulelang). The game type (perfect or
+imperfect information, deterministic or explicit chance, zero-, constant- or general-sum)
+and the utility bounds follow from the ruleset (``game_facts.py``); the one game parameter
+is ``players``. The adapter shows the engine's state with explicit chance; simultaneous
+choices become successive moves in seat order, each player unaware of the others' picks.
+Observation strings are the observations as JSON; information-state strings add the
+player's own past actions; the observers (``openspiel_observers.py``) honour
+``IIGObservationType``. Observation and information-state tensors are those of
+``tensors.py`` (docs/embedding.md, "Tensors and action masks"), and the action space is
+``tensors.action_space``.
 
 Games and states copy, pickle and serialize (``pyspiel.serialize_game_and_state``): a game
-as the arguments of ``register`` (the ruleset's path, the player count, the options), a
-state as its game and ``to_json()``. Unpickling in another process registers the ruleset
-there again, from the same path.
+as the arguments of ``register`` (the ruleset's path, the default player count, the
+options) and its player count, a state as its game and ``to_json()``. Unpickling in
+another process registers the ruleset there again, from the same path.
 """
 from __future__ import annotations
 
 import json
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
 import pyspiel
 
 from rulelang.loader import load
@@ -34,74 +38,176 @@ from ..model.values import CHANCE
 from ..state import tensors
 from ..state.save import state_to_json
 from ..state.state import State as EngineState
+from .game_facts import facts
+from .openspiel_observers import Observer, Private, observer_kind
 
 _VOLATILE = ("history", "decisions", "log")
+_FALLBACK_UTILITY = 1000.0   # the bound on scores where nothing is known of them
 T = TypeVar("T")
-# short name -> the arguments of register (path, players, options): what a pickled game holds
-_REGISTERED: dict[str, tuple[str, int, dict[str, Any]]] = {}
-_ENGINE_GAMES: dict[str, EngineGame] = {}   # short name -> the engine's game
-_SPACES: dict[str, tensors.ActionSpace] = {}     # short name -> its action space
+_PRIVATE_INFO = {"NONE": "none", "SINGLE_PLAYER": "single", "ALL_PLAYERS": "all"}
 
 
-def register(path: str | Path, players: int, *, short_name: str | None = None, max_number: int | None = None,
-             min_utility: float = -1000.0, max_utility: float = 1000.0,
+@dataclass
+class _Registration:
+    """A registered ruleset: the arguments of ``register`` (what a pickled game holds), the
+    player counts it allows and, per count loaded so far, its engine game."""
+
+    path: str
+    players: int                   # the count load_game gives without parameters
+    options: dict[str, Any]
+    counts: tuple[int, int]
+    at_count: dict[int, _AtCount]
+
+    @property
+    def arguments(self) -> tuple[str, int, dict[str, Any]]:
+        return self.path, self.players, self.options
+
+
+@dataclass
+class _AtCount:
+    """A registered ruleset at one player count."""
+
+    game: EngineGame
+    space: tensors.ActionSpace
+    info: Any                      # its pyspiel.GameInfo
+    initial: EngineState           # the initial state, cloned for each new state
+
+
+_REGISTERED: dict[str, _Registration] = {}   # short name -> its registration
+
+
+def register(path: str | Path, players: int | None = None, *, short_name: str | None = None,
+             max_number: int | None = None, min_utility: float | None = None, max_utility: float | None = None,
              zero_sum: bool | None = None, history: int = tensors.DEFAULT_HISTORY) -> str:
     """Register the ruleset at ``path`` with pyspiel; returns the name for ``load_game``.
 
-    ``max_number`` bounds the numbers a choice may offer (OpenSpiel needs a finite action
-    space; ``None``: the ruleset's own bound, ``tensors.action_space``); ``history`` is how
-    many of a player's last actions an information-state tensor spells out;
-    ``min_utility`` and ``max_utility`` bound the scores. ``zero_sum=True`` declares
-    that the returns of every ended game sum to 0 (OpenSpiel's ``ZERO_SUM``, which algorithms
-    such as ``exploitability`` require); ``None`` or ``False`` registers ``GENERAL_SUM``.
-    Registering the same short name again with the same arguments returns it unchanged."""
+    The game takes one parameter, ``players``: ``pyspiel.load_game(name, {"players": 4})``
+    plays any count the ruleset allows (``players`` here is the count without the
+    parameter; None: the lowest). The game type follows from the ruleset (``game_facts``):
+    perfect information where nothing is hidden, deterministic where nothing is drawn at
+    random, zero-sum or constant-sum where the scores' sum is known. ``max_number`` bounds
+    the numbers a choice may offer (OpenSpiel needs a finite action space; ``None``: the
+    ruleset's own bound, ``tensors.action_space``); ``history`` is how many of a player's
+    last actions an information-state tensor spells out; ``min_utility`` and
+    ``max_utility`` bound the scores (None: the range the ruleset proves or declares, else
+    +-1000). ``zero_sum=True`` is the host's promise that the returns of every ended game sum
+    to 0 (``ZERO_SUM``), ``False`` registers ``GENERAL_SUM`` whatever the ruleset says, None
+    the ruleset's own. Registering the same short name again with the same arguments
+    returns it unchanged."""
     path = str(Path(path).resolve())
     options: dict[str, Any] = {"max_number": max_number, "min_utility": min_utility,
-                               "max_utility": max_utility, "zero_sum": bool(zero_sum), "history": history}
-    if short_name is not None and _REGISTERED.get(short_name) == (path, players, options):
-        return short_name
+                               "max_utility": max_utility, "zero_sum": zero_sum, "history": history}
+    if _registered_alike(short_name, path, players, options):
+        return str(short_name)
     game = load(Path(path), players=players)
     name = short_name or "rulelang_" + _slug(game.title)
-    if _REGISTERED.get(name) == (path, players, options):
-        return name
+    arguments = (path, game.num_players, options)
     if name in _REGISTERED:
+        if _REGISTERED[name].arguments == arguments:
+            return name
         raise ValueError(f"an OpenSpiel game named {name!r} is registered already, with other arguments")
+    registration = _Registration(path, game.num_players, options, game.settings.players, {})
+    registration.at_count[game.num_players] = _at_count(game, options)
+    game_type = _game_type(name, game, registration)
+    pyspiel.register_game(game_type, _game_class(name, game_type, registration))
+    _REGISTERED[name] = registration
+    return name
+
+
+def _registered_alike(name: str | None, path: str, players: int | None, options: dict[str, Any]) -> bool:
+    """Whether ``name`` is registered with these arguments (None: with any default count)."""
+    found = _REGISTERED.get(name) if name is not None else None
+    return (found is not None and (found.path, found.options) == (path, options)
+            and players in (None, found.players))
+
+
+def _at_count(game: EngineGame, options: dict[str, Any]) -> _AtCount:
+    """The OpenSpiel game info of ``game`` (one player count), its action space and initial state."""
+    max_number, history = options["max_number"], options["history"]
     space = tensors.action_space(game, max_number)
     tensors.information_state_shape(game, max_number, history)   # a bad history is refused here
-    utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
-    game_type = pyspiel.GameType(
-        short_name=name, long_name=f"rulelang: {game.title}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players, min_num_players=players,
-        provides_information_state_string=True, provides_information_state_tensor=True,
-        provides_observation_string=True, provides_observation_tensor=True)
+    known = facts(game)
+    low, high = known.score_range or (-_FALLBACK_UTILITY, _FALLBACK_UTILITY)
     info = pyspiel.GameInfo(
         num_distinct_actions=space.size,
         max_chance_outcomes=space.size,
-        num_players=players, min_utility=min_utility, max_utility=max_utility,
-        utility_sum=0.0 if zero_sum else None,
+        num_players=game.num_players,
+        min_utility=low if options["min_utility"] is None else options["min_utility"],
+        max_utility=high if options["max_utility"] is None else options["max_utility"],
+        utility_sum=_utility_sum(known.score_sum, options["zero_sum"]),
         max_game_length=int(game.max_decisions or 10_000))
+    return _AtCount(game, space, info, game.new_initial_state(explicit_chance=True))
 
-    initial = game.new_initial_state(explicit_chance=True)
+
+def _utility_sum(known: float | None, zero_sum: bool | None) -> float | None:
+    """What the returns of an ended game sum to, as the host or the ruleset says (None: not known)."""
+    return 0.0 if zero_sum else None if zero_sum is False else known
+
+
+def _game_type(name: str, game: EngineGame, registration: _Registration) -> Any:
+    """The pyspiel.GameType of a ruleset: from its facts, with the ``players`` parameter."""
+    known = facts(game)
+    utility_sum = _utility_sum(known.score_sum, registration.options["zero_sum"])
+    kinds = pyspiel.GameType
+    utility = (kinds.Utility.GENERAL_SUM if utility_sum is None else
+               kinds.Utility.ZERO_SUM if utility_sum == 0 else kinds.Utility.CONSTANT_SUM)
+    return kinds(
+        short_name=name, long_name=f"rulelang: {game.title}",
+        dynamics=kinds.Dynamics.SEQUENTIAL,
+        chance_mode=kinds.ChanceMode.EXPLICIT_STOCHASTIC if known.chance else kinds.ChanceMode.DETERMINISTIC,
+        information=(kinds.Information.PERFECT_INFORMATION if known.perfect_information
+                     else kinds.Information.IMPERFECT_INFORMATION),
+        utility=utility,
+        reward_model=kinds.RewardModel.TERMINAL,
+        min_num_players=registration.counts[0], max_num_players=registration.counts[1],
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification={"players": registration.players})
+
+
+def _players_asked(name: str, registration: _Registration, params: dict[str, Any]) -> int:
+    """The player count of ``load_game(name, params)``; a ValueError for a count the ruleset
+    does not allow."""
+    count = params.get("players", registration.players)
+    low, high = registration.counts
+    if isinstance(count, bool) or not isinstance(count, int) or not low <= count <= high:
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        raise ValueError(f"{name}: the ruleset is for {allowed} players, not players={count!r}")
+    return count
+
+
+def _registered_at(name: str, count: int) -> _AtCount:
+    """A registered ruleset at ``count`` players, loaded on first use."""
+    registration = _REGISTERED[name]
+    found = registration.at_count.get(count)
+    if found is None:
+        game = load(Path(registration.path), players=count)
+        found = registration.at_count[count] = _at_count(game, registration.options)
+    return found
+
+
+def _game_class(name: str, game_type: Any, registration: _Registration) -> type:
+    """The pyspiel.Game subclass of a registered ruleset."""
+    options = registration.options
 
     class Game(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
         def __init__(self, params: dict[str, Any] | None = None):
-            super().__init__(game_type, info, params or {})
-            self.engine_game = game
+            count = _players_asked(name, registration, dict(params or {}))
+            self.at_count = _registered_at(name, count)
+            super().__init__(game_type, self.at_count.info, dict(params or {}))
+            self.engine_game = self.at_count.game
 
         def new_initial_state(self) -> State:
-            return State(self, initial.clone())   # OpenSpiel asks often: set up once
+            return State(self, self.at_count.initial.clone())   # OpenSpiel asks often: set up once
 
-        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-            perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-            return _Observer(game, perfect_recall, max_number, history)
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+            if params:
+                raise ValueError(f"rulelang observers take no parameters, not {params!r}")
+            private, recall = _observation_type(iig_obs_type)
+            return Observer(self.engine_game, private, recall, options["max_number"], options["history"])
 
         def __reduce__(self) -> tuple[Any, ...]:
-            return _restore_game, (name, path, players, options)
+            return _restore_game, (name, *registration.arguments, self.engine_game.num_players)
 
         def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
             return self.__reduce__()
@@ -112,17 +218,21 @@ def register(path: str | Path, players: int, *, short_name: str | None = None, m
         def __copy__(self) -> Any:
             return self
 
-    pyspiel.register_game(game_type, Game)
-    _REGISTERED[name] = (path, players, options)
-    _ENGINE_GAMES[name] = game
-    _SPACES[name] = space
-    return name
+    return Game
 
 
-def _restore_game(name: str, path: str, players: int, options: dict[str, Any]) -> Any:
+def _observation_type(iig_obs_type: Any) -> tuple[Private, bool]:
+    """The view an IIGObservationType asks for (None: the player's own observation)."""
+    if iig_obs_type is None:
+        return "single", False
+    private: Private = _PRIVATE_INFO[iig_obs_type.private_info.name]  # type: ignore[assignment]
+    return observer_kind(bool(iig_obs_type.public_info), bool(iig_obs_type.perfect_recall), private)
+
+
+def _restore_game(name: str, path: str, players: int, options: dict[str, Any], count: int) -> Any:
     """The game a pickle names: registered again (in a new process) from its arguments."""
     register(path, players, short_name=name, **options)
-    return pyspiel.load_game(name)
+    return pyspiel.load_game(name, {"players": count})
 
 
 def _restore_state(game: Any, data: str) -> Any:
@@ -159,13 +269,13 @@ class _Box:
         return copy
 
     def __reduce__(self) -> tuple[Any, ...]:
-        path, players, options = _REGISTERED[self.name]
-        return _restore_box, (self.name, path, players, options, json.dumps(self.state.to_json()))
+        return _restore_box, (self.name, *_REGISTERED[self.name].arguments, self.state.game.num_players,
+                              json.dumps(self.state.to_json()))
 
 
-def _restore_box(name: str, path: str, players: int, options: dict[str, Any], data: str) -> _Box:
+def _restore_box(name: str, path: str, players: int, options: dict[str, Any], count: int, data: str) -> _Box:
     register(path, players, short_name=name, **options)
-    return _Box(name, _ENGINE_GAMES[name].state_from_json(json.loads(data)))
+    return _Box(name, _registered_at(name, count).game.state_from_json(json.loads(data)))
 
 
 class State(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
@@ -188,6 +298,10 @@ class State(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type informa
         """The engine's state."""
         return self._box.state
 
+    def cached(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """``make()``, computed once per position of the state (for the observers)."""
+        return self._box.cached(key, make)
+
     def current_player(self) -> int:
         if self.inner.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
@@ -206,7 +320,7 @@ class State(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type informa
         """``ids`` (sorted), once checked to lie in the game's action space: a number beyond
         its ``max_number`` raises IllegalActionError, which says to register a larger one."""
         if ids:
-            _SPACES[self._box.name].check(ids[-1])
+            _registered_at(self._box.name, self.inner.game.num_players).space.check(ids[-1])
         return ids
 
     def _apply_action(self, action: int) -> None:
@@ -239,42 +353,6 @@ class State(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type informa
             data = state_to_json(self.inner)
             return json.dumps({k: v for k, v in data.items() if k not in _VOLATILE}, sort_keys=True)
         return self._box.cached(("str",), make)
-
-
-class _Observer:
-    """Observation and information-state strings and tensors (``tensors.py``). The tensor
-    is one flat float32 array; ``dict`` names its blocks (views into it)."""
-
-    def __init__(self, game: EngineGame, perfect_recall: bool, max_number: int | None, history: int):
-        self.perfect_recall = perfect_recall
-        self.max_number, self.history = max_number, history
-        if perfect_recall:
-            shape = tensors.information_state_shape(game, max_number, history)
-        else:
-            shape = tensors.observation_shape(game)
-        self.tensor = np.zeros(shape, np.float32)
-        self.dict: dict[str, Any] = {block.name: self.tensor[block.offset:block.offset + block.size]
-                                     for block in tensors.layout(game).blocks}
-        if perfect_recall:
-            observed = tensors.observation_shape(game)[0]
-            self.dict["own actions"] = self.tensor[observed:]
-
-    def set_from(self, state: State, player: int) -> None:
-        observed = state._box.cached(("observation tensor", player), lambda: np.asarray(
-            tensors.observation_tensor(state.inner, player), np.float32))
-        if not self.perfect_recall:
-            self.tensor[:] = observed
-            return
-        self.tensor[:observed.size] = observed
-        self.tensor[observed.size:] = tensors.own_actions_tensor(state.inner, player, self.max_number, self.history)
-
-    def string_from(self, state: State, player: int) -> str:
-        text = state._box.cached(("observation", player),
-                                 lambda: json.dumps(state.inner.observation(player), sort_keys=True))
-        if not self.perfect_recall:
-            return text
-        own = [a for p, a in state.inner.history() if p == player]
-        return f"{text} own actions {own}"
 
 
 def _slug(title: str) -> str:

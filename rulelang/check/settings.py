@@ -19,6 +19,7 @@ MAX_PLAYERS = 64   # the most players a ruleset may declare
 MAX_DUMMIES = 16   # the most dummy seats
 MAX_MAX_STEPS = 10_000_000  # the highest 'max_steps' (a runaway stops within seconds)
 MAX_DECISIONS = 2**63 - 1  # 'max_decisions' only has to be a number the engine can count to
+MAX_SCORE = 2**53   # 'score_sum' and 'score_range' stay within what a float (a return) holds exactly
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class Settings:
     max_steps: int = DEFAULT_MAX_STEPS
     dummies: int = 0
     start: str | None = None                      # the first phase (default: the first declared)
+    score_sum: int | None = None                  # declared: the scores of every ended game sum to it
+    score_range: tuple[int, int] | None = None    # declared: every score lies in it
     header: ast.GameDecl | None = None            # where the settings are written, for spans
 
     def span_of(self, name: str, path: str) -> Span:
@@ -61,6 +64,22 @@ def _players(expr: ast.Expr) -> tuple[int, int] | None:
     return None
 
 
+def _signed(expr: ast.Expr) -> int | None:
+    """The whole number ``expr`` writes, negative ones too, within +-MAX_SCORE."""
+    if isinstance(expr, ast.UnaryOp) and expr.op == "-":
+        magnitude = _count(expr.operand, 1, MAX_SCORE)
+        return None if magnitude is None else -magnitude
+    return _count(expr, 0, MAX_SCORE)
+
+
+def _score_range(expr: ast.Expr) -> tuple[int, int] | None:
+    if isinstance(expr, ast.BinaryOp) and expr.op == "..":
+        low, high = _signed(expr.left), _signed(expr.right)
+        if low is not None and high is not None and low <= high:
+            return low, high
+    return None
+
+
 def _name(expr: ast.Expr) -> str | None:
     return expr.name if isinstance(expr, ast.Name) else None
 
@@ -74,6 +93,8 @@ READERS = {
                   f"setting 'max_steps' needs a whole number from 1 to {MAX_MAX_STEPS}"),
     "dummies": (lambda e: _count(e, 0, MAX_DUMMIES), f"setting 'dummies' needs a whole number from 0 to {MAX_DUMMIES}"),
     "start": (_name, "setting 'start' needs the name of a phase"),
+    "score_sum": (_signed, f"setting 'score_sum' needs a whole number from -{MAX_SCORE} to {MAX_SCORE}"),
+    "score_range": (_score_range, "setting 'score_range' needs a range of whole numbers like -2..2 (low first)"),
 }
 KNOWN_SETTINGS = frozenset(READERS)
 
