@@ -25,11 +25,13 @@ from .errors import (
 
 if TYPE_CHECKING:
     from .interpreter import CHANCE, Action, DecisionContext, Game, State
+    from .interpreter.hosts.gym_registry import register_envs
     from .loader import load
 
 # The names imported when first read: name -> the module that defines it.
 _LAZY = {"CHANCE": ".interpreter", "Action": ".interpreter", "DecisionContext": ".interpreter",
-         "Game": ".interpreter", "State": ".interpreter", "load": ".loader"}
+         "Game": ".interpreter", "State": ".interpreter", "load": ".loader",
+         "register_envs": ".interpreter.hosts.gym_registry"}
 
 __all__ = [
     "CHANCE",
@@ -45,6 +47,7 @@ __all__ = [
     "State",
     "StateDataError",
     "load",
+    "register_envs",
 ]
 
 

@@ -13,15 +13,17 @@ import pytest
 pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs pip install rulelang[rl]")
 pytest.importorskip("gymnasium", reason="the Gymnasium environment needs pip install rulelang[rl]")
 
+import gymnasium
 import numpy as np
 from conftest import ROOT, game_cases
 from gymnasium.utils.env_checker import check_env, data_equivalence
-from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 import rulelang
 from rulelang.interpreter.agents import AgentSpec, AgentSpecError
-from rulelang.interpreter.hosts.gymnasium_env import RulesetEnv
+from rulelang.interpreter.hosts.gymnasium_env import RulesetEnv, Table
 from rulelang.interpreter.hosts.pettingzoo_env import aec_env, parallel_env
+from rulelang.interpreter.hosts.view_picture import PICTURE_SHAPE
 from rulelang.interpreter.state import tensors
 
 CASES = game_cases()   # every ruleset at its smallest and largest player count
@@ -30,9 +32,9 @@ CYCLES = 60   # api_test and seed_test steps: cycles x players (Kuhn poker, tic-
               # Jolly Roger end within them; the long games are cut short by max_decisions too)
 
 # What the libraries' checks say, by design, of every environment here: the observation is a
-# dict whose tensor is unbounded, and a Gymnasium environment made without gymnasium.make has no
-# spec to make it again in other render modes.
-EXPECTED_WARNINGS = ("infinity", "Observation is not a NumPy array", "probably should be gymnasium.spaces.box",
+# dict, and a Gymnasium environment made without gymnasium.make has no spec to make it again in
+# other render modes. (No warning of an unbounded space: every entry has its range.)
+EXPECTED_WARNINGS = ("Observation is not a NumPy array", "probably should be gymnasium.spaces.box",
                      "Not able to test alternative render modes")
 
 
@@ -217,7 +219,42 @@ def test_render_shows_the_selected_seats_view_as_text():
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert quiet.render() is None
     with pytest.raises(rulelang.IllegalActionError, match="render_mode"):
-        aec_env(game, render_mode="rgb_array")
+        aec_env(game, render_mode="rgb")
+
+
+def test_rgb_array_renders_the_view_as_a_picture_of_one_shape():
+    pytest.importorskip("matplotlib", reason="rgb_array needs pip install rulelang[plot]")
+    kuhn = load(ROOT / "games" / "kuhn_poker.rules", 2)
+    env = aec_env(kuhn, render_mode="rgb_array")
+    env.reset(seed=7)
+    first = env.render()
+    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
+    second = env.render()                                # player_1's view: another hand, another picture
+    tobago = parallel_env(load(ROOT / "games" / "tobago.rules", 4), render_mode="rgb_array")
+    tobago.reset(seed=1)
+    public = tobago.render()
+    for picture in (first, second, public):
+        assert isinstance(picture, np.ndarray) and picture.dtype == np.uint8 and picture.shape == PICTURE_SHAPE
+        assert 0 < (picture < 128).mean() < 0.5          # dark text on a light ground
+    assert not np.array_equal(first, second)
+    render_test(lambda render_mode=None: aec_env(kuhn, render_mode=render_mode))
+
+
+def test_the_parallel_state_is_the_public_view_as_a_tensor():
+    game = load(ROOT / "games" / "kuhn_poker.rules", 2)
+    env = parallel_env(game)
+    observations, _ = env.reset(seed=7)
+    state = env.state()
+    assert state.dtype == np.float32 and env.state_space.contains(state)
+    assert state.tolist() == tensors.observation_tensor(env.engine_state, rulelang.CHANCE)
+    for agent in env.agents:                              # each seat sees its own card; the public view none
+        assert not np.array_equal(state, observations[agent]["observation"])
+
+
+def test_environment_names_follow_the_ruleset():
+    assert aec_env(ROOT / "games" / "kuhn_poker.rules").metadata["name"] == "rulelang_kuhn_poker_v0"
+    assert parallel_env(str(ROOT / "games" / "jolly_roger.rules"), 3).metadata["name"] == "rulelang_jolly_roger_v0"
+    assert aec_env(load(ROOT / "games" / "asterix.rules", 2)).metadata["name"] == "rulelang_asterix_the_card_game_v0"
 
 
 def test_a_ruleset_path_and_players_make_the_env():
@@ -381,6 +418,45 @@ def test_the_gymnasium_env_truncates_after_max_decisions():
     assert set(rewards) == {0.0}
     with pytest.raises(rulelang.IllegalActionError, match="episode is over"):
         env.step(0)
+
+
+# ---------------------------------------------------------------- gym.make and the spaces
+
+def test_gym_make_makes_every_ruleset_in_games():
+    ids = rulelang.register_envs(folder=ROOT / "games")
+    assert ids == [f"rulelang/{path.stem}-v0" for path in sorted((ROOT / "games").glob("*.rules"))]
+    assert rulelang.register_envs(folder=ROOT / "games") == ids    # again: nothing changes, no warning
+    for path, players in (case.values for case in SMALLEST):
+        env = gymnasium.make(f"rulelang/{path.stem}-v0", players=players, seat=players - 1, max_decisions=50)
+        assert env.spec.id == f"rulelang/{path.stem}-v0"
+        assert env.unwrapped.seat == players - 1 and env.unwrapped.game.num_players == players
+        observation, _ = env.reset(seed=2)
+        assert env.observation_space.contains(observation)
+    check_env(gymnasium.make("rulelang/kuhn_poker-v0", seat=1).unwrapped)   # and every render mode, by the spec
+    with pytest.raises(rulelang.IllegalActionError, match="not a folder"):
+        rulelang.register_envs(folder=ROOT / "games" / "missing")
+
+
+@pytest.mark.parametrize(("path", "players"), SMALLEST)
+def test_the_observation_space_contains_every_observation_of_50_random_games(path, players):
+    game = load(path, players)
+    table = Table(game)
+    space = table.observation_space()["observation"]
+    assert np.isfinite(space.low).all() and np.isfinite(space.high).all()
+    for seed in range(50):
+        table.start(seed)
+        chooser = random.Random(seed)
+        seen = []
+        for _ in range(2000):
+            seen += [tensors.observation_tensor(table.state, viewer) for viewer in [*range(players), rulelang.CHANCE]]
+            if table.state.is_terminal():
+                break
+            player = table.state.current_players()[0]
+            table.state.apply_action(chooser.choice(table.state.legal_action_ids(player)), player=player)
+        observations = np.asarray(seen).astype(np.float32)           # as Table.tensor gives them
+        outside = (observations < space.low) | (observations > space.high)
+        assert not outside.any(), np.flatnonzero(outside.any(axis=0))
+        assert space.contains(observations[-1])
 
 
 # ---------------------------------------------------------------- the docs

@@ -6,7 +6,10 @@ import csv
 import io
 import json
 import math
+import os
 import pickle
+import re
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -163,11 +166,24 @@ def test_jobs_1_and_2_give_identical_reports(kuhn, tic_tac_toe):
 def test_dask_in_process_gives_the_local_report(kuhn):
     distributed = pytest.importorskip("distributed")
     local = simulate(kuhn, 40, seed=4)
+    before = time.perf_counter()
     with distributed.LocalCluster(processes=False, n_workers=2, threads_per_worker=1,
                                   dashboard_address=None) as cluster:
-        remote = simulate(kuhn, 40, seed=4, scheduler=cluster.scheduler_address)
+        workers = {worker.address for worker in cluster.workers.values()}
+        remote = simulate(kuhn, 40, seed=4, scheduler=cluster.scheduler_address, started=before)
     assert results(remote) == results(local)
     assert remote.workers.startswith("Dask")
+    timing = remote.to_dict()["timing"]
+    assert set(timing["games_by_worker"]) <= workers and sum(timing["games_by_worker"].values()) == 40
+    assert timing["wall_seconds"] > timing["seconds"] > 0   # the cluster's start counts in the wall time
+
+
+def test_the_timing_says_which_processes_played_how_many_games(kuhn):
+    alone, shared = simulate(kuhn, 30, seed=1), simulate(kuhn, 30, seed=1, jobs=2)
+    assert alone.games_by_worker == {f"process {os.getpid()}": 30}
+    assert sum(shared.games_by_worker.values()) == 30 and f"process {os.getpid()}" not in shared.games_by_worker
+    assert all(re.fullmatch(r"process \d+", worker) for worker in shared.games_by_worker)
+    assert alone.wall_seconds == alone.seconds                  # no earlier start given
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(kuhn, monkeypatch):
@@ -224,6 +240,18 @@ def test_cli_json_is_the_same_for_any_number_of_jobs():
     a, b = json.loads(one.stdout), json.loads(two.stdout)
     assert a.pop("timing")["workers"] == "1 process" and b.pop("timing")["workers"] == "2 processes"
     assert a == b and a["agents"] == ["random", "random"] and "first_player" in a
+
+
+def test_cli_without_a_terminal_prints_a_progress_line_per_tenth_of_the_games():
+    result = run("simulate", KUHN, "-n", "200", "--format", "json", "--jobs", "2")
+    lines = result.stderr.splitlines()
+    done = [int(re.fullmatch(r"simulating: (\d+)/200 games \(\d+%\), [\d.]+ s", line)[1]) for line in lines]
+    assert done == sorted(done) and done[-1] == 200 and len(done) <= 10
+    assert all(b - a < 20 + 13 for a, b in zip([0, *done[:-1]], done, strict=True))   # each 10%; chunks of 13
+    timing = json.loads(result.stdout)["timing"]                # stdout stays clean JSON
+    assert timing["wall_seconds"] >= timing["seconds"] and sum(timing["games_by_worker"].values()) == 200
+    quiet = run("simulate", KUHN, "-n", "99", "--format", "json")
+    assert quiet.stderr == ""                                   # short runs stay quiet
 
 
 def test_cli_csv_has_one_row_per_seat():

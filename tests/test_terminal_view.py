@@ -13,6 +13,7 @@ from rich.console import Console
 
 import rulelang
 from rulelang.boards import board_from_data, hex_grid
+from rulelang.interpreter.hosts.seat_view import seat_order
 from rulelang.interpreter.hosts.terminal_view import (
     SeatView,
     draw_hex_map,
@@ -100,6 +101,24 @@ def test_the_hidden_hand_of_another_player_shows_only_its_size():
     assert labels[state.to_json()["zones"]["deck"][0]] not in text     # the deck is seen by nobody
     zones = panel(text, "zones")
     assert any(re.search(r"player 2\s+hidden\s+hand 1", line) for line in zones)
+
+
+def test_the_public_view_shows_each_seat_once_and_no_seat_as_yours():
+    game = load("kuhn_poker", 2)
+    state = game.new_initial_state(seed=7)
+    text = render_text(game, state, rulelang.CHANCE)
+    zones = panel(text, "zones")
+    assert [line.split()[2:4] for line in zones] == [["1", "hidden"], ["2", "hidden"]]   # one hand per seat
+    assert "you" not in text and text.startswith("Kuhn poker - the public view")
+    for seat in (0, 1):                                      # a seat's view: its own hand first, as "you"
+        rows = panel(render_text(game, state, seat), "zones")
+        assert len(rows) == 2 and rows[0].split()[1] == "you"
+
+
+def test_the_seats_in_view_order():
+    assert seat_order(2, 4) == [2, 0, 1, 3]
+    assert seat_order(rulelang.CHANCE, 3) == [0, 1, 2]     # -1 is no seat: never the last one
+    assert seat_order(5, 3) == [0, 1, 2]
 
 
 def test_jolly_roger_hands_of_the_others_stay_hidden():

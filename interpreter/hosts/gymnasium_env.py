@@ -34,6 +34,7 @@ from ..state import tensors
 from ..state.actions import as_integer
 from ..state.state import State
 from .terminal_view import render_text
+from .view_picture import require_agg, view_picture
 
 GameSource = Game | str | Path
 """A game, or what ``rulelang.load`` reads one from: a ruleset's path or its text."""
@@ -43,7 +44,7 @@ IllegalActionPolicy = Literal["penalize", "raise"]
 
 DEFAULT_ILLEGAL_REWARD = -1.0
 """The reward of an illegal action in ``RulesetEnv`` (``illegal_action="penalize"``)."""
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
@@ -70,18 +71,25 @@ def decision_bound(game: Game, max_decisions: int | None = None) -> int:
 
 
 def check_render_mode(render_mode: str | None) -> str | None:
-    """``render_mode`` if it is None or one of ``RENDER_MODES``; IllegalActionError otherwise."""
+    """``render_mode`` if it is None or one of ``RENDER_MODES``; IllegalActionError otherwise
+    (MissingExtraError for "rgb_array" without matplotlib)."""
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise IllegalActionError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
+    if render_mode == "rgb_array":
+        require_agg()
     return render_mode
 
 
-def rendered(table: Table, seat: int, render_mode: str | None) -> str | None:
+def rendered(table: Table, seat: int, render_mode: str | None) -> str | npt.NDArray[np.uint8] | None:
     """What ``render()`` gives: the view of ``seat`` (CHANCE: the public view) as text for
-    "ansi"; printed, and None, for "human"; None, with a warning, without a render mode."""
+    "ansi", as an RGB array of ``view_picture.PICTURE_SHAPE`` for "rgb_array"; printed, and
+    None, for "human"; None, with a warning, without a render mode."""
     if render_mode is None:
-        gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi' or 'human'")
+        gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi', 'human' "
+                              "or 'rgb_array'")
         return None
+    if render_mode == "rgb_array":
+        return view_picture(table.game, table.state, seat)
     text = table.render(seat)
     if render_mode == "human":
         print(text)
@@ -121,12 +129,19 @@ class Table:
         self._state = self.game.new_initial_state(seed=seed)
 
     def observation_space(self) -> spaces.Dict:
-        """A new space of this game's observations: the tensor (float32, unbounded) and the
-        mask (int8, 0 or 1 for each action id)."""
+        """A new space of this game's observations: the tensor (float32, within the ranges
+        of ``tensor_space``) and the mask (int8, 0 or 1 for each action id)."""
         return spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, self.shape, np.float32),
+            "observation": self.tensor_space(),
             "action_mask": spaces.Box(0, 1, (self.actions.size,), np.int8),
         })
+
+    def tensor_space(self) -> spaces.Box:
+        """A new space of this game's observation tensors: each float within the range its
+        declaration gives (``tensors.observation_bounds``), the numbers of no declared range
+        within float32's."""
+        low, high = tensors.observation_bounds(self.game)
+        return spaces.Box(as_float32(low), as_float32(high), self.shape, np.float32)
 
     def action_space(self) -> spaces.Discrete:
         """A new space of this game's action ids: ``Discrete(num_distinct_actions)``."""
@@ -137,9 +152,9 @@ class Table:
         return {"observation": self.tensor(seat), "action_mask": self.mask(seat)}
 
     def tensor(self, seat: int) -> npt.NDArray[np.float32]:
-        """``seat``'s observation tensor as float32 (numbers beyond float32's range clipped)."""
-        values = np.asarray(tensors.observation_tensor(self.state, seat), np.float64)
-        return np.clip(values, -_FLOAT32_MAX, _FLOAT32_MAX).astype(np.float32)
+        """``seat``'s observation tensor (CHANCE: the public one) as float32 (numbers beyond
+        float32's range clipped)."""
+        return as_float32(tensors.observation_tensor(self.state, seat))
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """1 for each action id ``seat`` may take now (all 0 when he is not to act or the
@@ -191,6 +206,11 @@ class Table:
     def render(self, seat: int) -> str:
         """The view of ``seat`` as plain text (``terminal_view.render_text``)."""
         return render_text(self.game, self.state, seat)
+
+
+def as_float32(values: Sequence[float]) -> npt.NDArray[np.float32]:
+    """``values`` as float32, those beyond float32's range clipped to it."""
+    return np.clip(np.asarray(values, np.float64), -_FLOAT32_MAX, _FLOAT32_MAX).astype(np.float32)
 
 
 def _listed(ids: list[int], most: int = 20) -> str:
@@ -314,8 +334,8 @@ class RulesetEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """The legal-action mask as booleans (the method sb3-contrib's maskable agents call)."""
         return self.table.mask(self.seat).astype(bool)
 
-    def render(self) -> str | None:
-        """The seat's view as text ("ansi"), or printed ("human")."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The seat's view as text ("ansi"), a picture ("rgb_array"), or printed ("human")."""
         return rendered(self.table, self.seat, self.render_mode)
 
     def _is_legal(self, action: object) -> bool:

@@ -17,8 +17,13 @@ details: rewards, truncation, seeds, what the agents not to act do in the parall
 """
 from __future__ import annotations
 
+import re
+import unicodedata
+from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
@@ -41,6 +46,17 @@ from .gymnasium_env import (
 Agents = dict[str, Any]   # a value for each agent, by name
 
 
+def environment_name(source: GameSource, game: Game) -> str:
+    """The environment's name (``metadata["name"]``): ``rulelang_``, the name of the ruleset's
+    file, ``_v0`` (``rulelang_my_game_v0`` for ``my_game.rules``); its title's letters and
+    digits in place of the file's name for a ruleset given as text or as a Game."""
+    name = game.title
+    if isinstance(source, Path) or (isinstance(source, str) and source.endswith(".rules") and "\n" not in source):
+        name = Path(source).stem
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return "rulelang_" + "_".join(re.findall(r"[a-z0-9]+", plain) or ["game"]) + "_v0"
+
+
 def agent_name(seat: int) -> str:
     """The PettingZoo name of ``seat``: ``player_0`` for seat 0."""
     return f"player_{seat}"
@@ -55,8 +71,9 @@ class _Environment:
     """What both environments hold: the table, the agents' names and spaces, the seeds of
     games, the render mode; and what they do alike (observe, render)."""
 
-    def _set_up(self, game: Game, max_number: int | None, max_decisions: int | None,
-                render_mode: str | None) -> None:
+    def _set_up(self, source: GameSource, players: int | None, max_number: int | None,
+                max_decisions: int | None, render_mode: str | None) -> None:
+        game = load_game(source, players)
         self.table = Table(game, max_number, max_decisions)
         self.possible_agents = [agent_name(seat) for seat in range(game.num_players)]
         self.agents: list[str] = []
@@ -64,7 +81,7 @@ class _Environment:
         self.observation_spaces = {a: self.table.observation_space() for a in self.possible_agents}
         self.action_spaces = {a: self.table.action_space() for a in self.possible_agents}
         self.render_mode = check_render_mode(render_mode)
-        self.metadata = {"render_modes": list(RENDER_MODES), "name": "rulelang_v0", "render_fps": 1,
+        self.metadata = {"render_modes": list(RENDER_MODES), "name": environment_name(source, game), "render_fps": 1,
                          "is_parallelizable": False}
         self.seeds = GameSeeds()
 
@@ -116,7 +133,7 @@ class RulesetAECEnv(_Environment, AECEnv):  # type: ignore[misc]  # PettingZoo h
     def __init__(self, game: GameSource, players: int | None = None, *, max_number: int | None = None,
                  max_decisions: int | None = None, render_mode: str | None = None):
         super().__init__()
-        self._set_up(load_game(game, players), max_number, max_decisions, render_mode)
+        self._set_up(game, players, max_number, max_decisions, render_mode)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game, from ``seed`` if given (the same seed, the same game), else from the
@@ -156,8 +173,9 @@ class RulesetAECEnv(_Environment, AECEnv):  # type: ignore[misc]  # PettingZoo h
         players = table.to_act()
         self.agent_selection = agent_name(players[0]) if players else last
 
-    def render(self) -> str | None:
-        """The view of ``agent_selection``'s seat: text ("ansi"), or printed ("human")."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The view of ``agent_selection``'s seat: text ("ansi"), a picture ("rgb_array"), or
+        printed ("human")."""
         return rendered(self.table, seat_of(self.agent_selection), self.render_mode)
 
 
@@ -173,7 +191,8 @@ class RulesetParallelEnv(_Environment, ParallelEnv):  # type: ignore[misc]  # Pe
 
     def __init__(self, game: GameSource, players: int | None = None, *, max_number: int | None = None,
                  max_decisions: int | None = None, render_mode: str | None = None):
-        self._set_up(load_game(game, players), max_number, max_decisions, render_mode)
+        self._set_up(game, players, max_number, max_decisions, render_mode)
+        self.state_space = self.table.tensor_space()
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Observation], Agents]:
@@ -217,8 +236,14 @@ class RulesetParallelEnv(_Environment, ParallelEnv):  # type: ignore[misc]  # Pe
     def _by_agent(self, values: list[Any]) -> Agents:
         return dict(zip(self.agents, values, strict=True))
 
-    def render(self) -> str | None:
-        """The public view (what every seat may see) as text ("ansi"), or printed ("human")."""
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state of centralised training: the public view (what every seat may see,
+        ``observation(CHANCE)``) as an observation tensor, within ``state_space``."""
+        return self.table.tensor(CHANCE)
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The public view (what every seat may see) as text ("ansi"), a picture ("rgb_array"),
+        or printed ("human")."""
         return rendered(self.table, CHANCE, self.render_mode)
 
 

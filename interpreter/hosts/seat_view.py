@@ -102,6 +102,14 @@ def hidden_size(value: object) -> int:
     return whole_number(mapping_of(value).get("count"))
 
 
+def seat_order(viewer: int, seats: int) -> list[int]:
+    """The seats in the order a view shows them: the viewer's own first, then the others in
+    seat order; every seat in seat order for the public view (CHANCE, or any number that is
+    no seat: it is never read as an index from the end)."""
+    others = [seat for seat in range(seats) if seat != viewer]
+    return [viewer, *others] if 0 <= viewer < seats else others
+
+
 # ------------------------------------------------------------------ a seat's data
 
 

@@ -37,12 +37,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..model.values import CHANCE
 from .seat_view import (
     Card,
     SeatData,
     hidden_size,
     items_of,
     mapping_of,
+    seat_order,
     shown_attributes,
     whole_number,
     zone_cards,
@@ -111,7 +113,8 @@ class SeatView(SeatData):
     def header(self, obs: Mapping[str, object]) -> Text:
         """Title, seat, and who acts (or the result)."""
         me = whole_number(obs.get("player"))
-        text = Text(f"{self.info.get('title')} - you are {self.seat_name(me)}", style="bold")
+        viewer = "the public view" if me == CHANCE else f"you are {self.seat_name(me)}"
+        text = Text(f"{self.info.get('title')} - {viewer}", style="bold")
         if obs.get("terminal"):
             returns = items_of(obs.get("returns"))
             scores = ", ".join(f"{self.seat_name(i)} {self.text(s)}" for i, s in enumerate(returns))
@@ -173,7 +176,7 @@ class SeatView(SeatData):
         table.add_column("zone", no_wrap=True)
         table.add_column("cards", overflow="fold")
         players = items_of(obs.get("players"))
-        for seat in [me] + [s for s in range(len(players)) if s != me]:
+        for seat in seat_order(me, len(players)):
             zones = {k: v for k, v in mapping_of(players[seat]).items() if k in self.player_zones}
             self._zone_rows(table, "you" if seat == me else self.seat_name(seat), zones)
         self._zone_rows(table, "shared", mapping_of(obs.get("zones")))

@@ -25,7 +25,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulelang.diagnostics import Diagnostic
@@ -42,7 +42,7 @@ CHUNKS_PER_WORKER = 8   # chunks per worker: enough to balance the load and show
 MAX_CHUNK = 100         # games in one chunk at most
 DIST_HINT = "pip install 'rulelang[dist]'"
 Chunk = tuple[int, int]   # games start..stop-1
-ChunkResult = tuple[int, list[GameResult]]   # (start, the results of its games in order)
+ChunkResult = tuple[int, list[GameResult], str]   # (start, the results of its games in order, who played it)
 OnResult = Callable[[GameResult], None]   # takes each game's result, in the games' order
 
 
@@ -78,10 +78,30 @@ class Job:
         return game
 
     def play(self, chunk: Chunk) -> ChunkResult:
-        """The results of the games of ``chunk``, in order."""
+        """The results of the games of ``chunk``, in order, and the worker that played them."""
         start, stop = chunk
         game = self.game()
-        return start, [play_game(game, self.agents, self.seed, i, self.max_decisions) for i in range(start, stop)]
+        played = [play_game(game, self.agents, self.seed, i, self.max_decisions) for i in range(start, stop)]
+        return start, played, worker_name()
+
+
+def worker_name() -> str:
+    """Who plays here: a Dask worker's address, or ``process PID`` for a local process."""
+    if "distributed" in sys.modules:   # only a Dask run imports it
+        from distributed import get_worker
+        with contextlib.suppress(ValueError):   # not in a Dask worker
+            return str(get_worker().address)
+    return f"process {os.getpid()}"
+
+
+@dataclass
+class Played:
+    """How the games of a run were played: ``workers`` says on what ("2 processes", "Dask, 4
+    worker threads"), ``games_by_worker`` which workers played how many games (each named by
+    ``worker_name``)."""
+
+    workers: str
+    games_by_worker: dict[str, int] = field(default_factory=dict)
 
 
 _GAMES: dict[tuple[str, int], Game] = {}   # (job token, thread id) -> the game built for it
@@ -104,10 +124,10 @@ def chunks(games: int, workers: int) -> list[Chunk]:
 
 
 def play_in_parallel(game: Game, agents: Sequence[AgentSpec], seed: int, games: int, jobs: int,
-                     scheduler: str | None, on_result: OnResult, on_progress: OnProgress | None) -> str:
+                     scheduler: str | None, on_result: OnResult, on_progress: OnProgress | None) -> Played:
     """Play the games of the run seeded with ``seed`` on ``jobs`` local processes (or the Dask
     cluster at ``scheduler``), handing each result to ``on_result`` in the games' order; how
-    the games were played ("2 processes", "Dask, 4 worker threads")."""
+    the games were played, and by which workers."""
     job = make_job(game, agents, seed)
     if scheduler is not None:
         results, workers = _dask_results(job, games, scheduler)
@@ -116,19 +136,22 @@ def play_in_parallel(game: Game, agents: Sequence[AgentSpec], seed: int, games: 
         processes = max(1, min(jobs, len(work)))
         results = _pool_results(job, work, processes, game)
         workers = f"{processes} processes" if processes > 1 else "1 process"
-    _hand_on_in_order(_worker_errors(results), games, on_result, on_progress)
-    return workers
+    played = Played(workers)
+    _hand_on_in_order(_worker_errors(results), games, on_result, on_progress, played.games_by_worker)
+    return played
 
 
 def _hand_on_in_order(results: Generator[ChunkResult, None, None], games: int, on_result: OnResult,
-                      on_progress: OnProgress | None) -> None:
+                      on_progress: OnProgress | None, by_worker: dict[str, int]) -> None:
     """Each game's result of ``results`` (chunks in any order) to ``on_result``, in the games'
-    order, as soon as the chunks before it are done; the generator is closed at the end."""
+    order, as soon as the chunks before it are done, counting in ``by_worker`` the games of
+    each worker; the generator is closed at the end."""
     pending: dict[int, list[GameResult]] = {}   # chunks done before an earlier one, by their first game
     done = handed = 0
     try:
-        for start, chunk_results in results:
+        for start, chunk_results, worker in results:
             pending[start] = chunk_results
+            by_worker[worker] = by_worker.get(worker, 0) + len(chunk_results)
             done += len(chunk_results)
             while handed in pending:
                 for result in pending.pop(handed):

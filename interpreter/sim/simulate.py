@@ -21,7 +21,7 @@ from rulelang.diagnostics import Diagnostic
 
 from ..agents import AgentSpec
 from . import statistics as st
-from .parallel import play_in_parallel
+from .parallel import play_in_parallel, worker_name
 from .play import GameResult, OnProgress, bound_of, play_game
 
 if TYPE_CHECKING:
@@ -79,6 +79,8 @@ class SimulationReport:
     scores: list[list[float]] = field(default_factory=list)
     seconds: float = 0.0
     workers: str = "1 process"   # how the games were run: timing, not results
+    games_by_worker: dict[str, int] = field(default_factory=dict)   # which workers played how many games
+    wall_seconds: float = 0.0    # from the start the caller gave (a command's start-up, loading...) to the end
 
     def __post_init__(self) -> None:
         self.agents = self.agents or ["random"] * self.players
@@ -153,7 +155,8 @@ class SimulationReport:
                 "seats": self.seat_rows(), "first_player": self.first_player(),
                 "seat_balance": self.seat_balance(), "length": _described(self.lengths),
                 "timing": {"seconds": round(self.seconds, 6), "games_per_second": round(self.games_per_second, 3),
-                           "workers": self.workers}}
+                           "wall_seconds": round(self.wall_seconds, 6), "workers": self.workers,
+                           "games_by_worker": dict(sorted(self.games_by_worker.items()))}}
 
 
 def _num(x: float) -> float:
@@ -168,7 +171,7 @@ def _described(values: Sequence[float]) -> dict[str, float]:
 
 def simulate(game: Game, games: int, seed: int = 0, on_progress: OnProgress | None = None, *,
              agents: Sequence[AgentSpec] | None = None, jobs: int = 1,
-             scheduler: str | None = None) -> SimulationReport:
+             scheduler: str | None = None, started: float | None = None) -> SimulationReport:
     """Play ``games`` games of ``game`` and summarise them; the report is the same whatever
     ``jobs`` and ``scheduler``.
 
@@ -176,19 +179,25 @@ def simulate(game: Game, games: int, seed: int = 0, on_progress: OnProgress | No
     that many local processes; ``scheduler`` (a Dask scheduler's address, e.g.
     ``tcp://host:8786``) plays on a Dask cluster instead (``extras.MissingExtraError``
     without Dask; ``parallel.ParallelError`` if the cluster cannot be used).
-    ``on_progress(done, total)`` is called as games finish.
+    ``on_progress(done, total)`` is called as games finish. The report's ``seconds`` time the
+    run from this call; its ``wall_seconds`` from ``started`` (a ``time.perf_counter()`` of the
+    caller's, such as a command's start, so that loading and start-up count), or this call.
+    ``games_by_worker`` says which worker played how many games (``parallel.worker_name``).
     """
     specs = tuple(agents) if agents is not None else (AgentSpec(),) * game.num_players
     if len(specs) != game.num_players:
         raise ValueError(f"{len(specs)} agents for {game.num_players} seats")
     report = SimulationReport(players=game.num_players, seed=seed, agents=[str(a) for a in specs])
-    started = time.perf_counter()
+    called = time.perf_counter()
     if jobs <= 1 and scheduler is None:
         _play_here(report, game, specs, games, on_progress)
+        report.games_by_worker = {worker_name(): games} if games else {}
     else:
-        report.workers = play_in_parallel(game, specs, seed, games, jobs, scheduler,
-                                          lambda result: record(report, result), on_progress)
-    report.seconds = time.perf_counter() - started
+        played = play_in_parallel(game, specs, seed, games, jobs, scheduler,
+                                  lambda result: record(report, result), on_progress)
+        report.workers, report.games_by_worker = played.workers, played.games_by_worker
+    ended = time.perf_counter()
+    report.seconds, report.wall_seconds = ended - called, ended - (called if started is None else started)
     return report
 
 

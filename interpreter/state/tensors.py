@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = [   # the action space is made in action_ids.py; hosts find it here with the tensors
     "DECISION_KINDS", "DEFAULT_HISTORY", "DEFAULT_MAX_NUMBER", "ActionSpace", "Block", "Layout", "ValueCode",
     "action_space", "information_state_shape", "information_state_tensor", "layout", "legal_action_mask",
-    "number_bound", "observation_shape", "observation_tensor", "own_actions_tensor", "value_code",
+    "number_bound", "observation_bounds", "observation_shape", "observation_tensor", "own_actions_tensor", "value_code",
 ]
 
 DEFAULT_HISTORY = 8
@@ -44,6 +44,12 @@ DECISION_KINDS = ("choice", "number range", "menu", "simultaneous", "chance")
 
 _LARGEST = 1e300   # numbers beyond this size are written as this size (a float holds them)
 
+Range = tuple[float, float]
+"""The least and the greatest value one float of a tensor may hold."""
+FLAG: Range = (0.0, 1.0)
+ANY_NUMBER: Range = (-_LARGEST, _LARGEST)
+COUNT: Range = (0.0, _LARGEST)   # a length or a count the declarations do not bound
+
 
 # ---------------------------------------------------------------- encoding values
 
@@ -52,10 +58,12 @@ Writer = Callable[[Value, list[float], int], None]
 
 @dataclass(frozen=True)
 class ValueCode:
-    """How a value of one declared type is written: ``size`` floats from an offset."""
+    """How a value of one declared type is written: ``size`` floats from an offset, each
+    within its range of ``bounds``."""
 
     size: int
     write: Writer
+    bounds: tuple[Range, ...]
 
 
 def _number(value: Value) -> float:
@@ -96,7 +104,12 @@ def _scalar(out: list[float], at: int, value: Value) -> None:
     out[at] = _number(value)
 
 
-SCALAR = ValueCode(1, lambda value, out, at: _scalar(out, at, value))
+def _scalar_code(bound: Range) -> ValueCode:
+    """A value as one float (``_number``) within ``bound``."""
+    return ValueCode(1, lambda value, out, at: _scalar(out, at, value), (bound,))
+
+
+SCALAR = _scalar_code(ANY_NUMBER)
 
 
 def _optional_scalar(value: Value, out: list[float], at: int) -> None:
@@ -112,7 +125,7 @@ def _one_hot(size: int, index_of: Callable[[Value], int | None]) -> ValueCode:
         index = index_of(value)
         if index is not None and 0 <= index < size:
             out[at + index] = 1.0
-    return ValueCode(size, write)
+    return ValueCode(size, write, (FLAG,) * size)
 
 
 def _counts(size: int, index_of: Callable[[Value], int | None]) -> ValueCode:
@@ -126,7 +139,7 @@ def _counts(size: int, index_of: Callable[[Value], int | None]) -> ValueCode:
             index = index_of(item)
             if index is not None and 0 <= index < size:
                 out[at + 1 + index] += 1.0
-    return ValueCode(1 + size, write)
+    return ValueCode(1 + size, write, (COUNT,) * (1 + size))
 
 
 def _entries(seats: int, code: ValueCode) -> ValueCode:
@@ -138,7 +151,7 @@ def _entries(seats: int, code: ValueCode) -> ValueCode:
         for key, entry in value.items():
             if isinstance(key, Player) and 0 <= key.index < seats:
                 code.write(entry, out, at + key.index * code.size)
-    return ValueCode(seats * code.size, write)
+    return ValueCode(seats * code.size, write, code.bounds * seats)
 
 
 def _index_of(catalog: Catalog, typ: ast.TypeRef) -> tuple[int, Callable[[Value], int | None]] | None:
@@ -174,11 +187,30 @@ def value_code(catalog: Catalog, typ: ast.TypeRef | None) -> ValueCode:
         return _entries(len(catalog.players), value_code(catalog, typ.item))
     if typ.name == "list":
         finite = _index_of(catalog, typ.item) if typ.item is not None else None
-        return _counts(*finite) if finite is not None else SCALAR
+        return _counts(*finite) if finite is not None else _scalar_code(COUNT)
     finite = _index_of(catalog, typ)
     if finite is not None:
         return _one_hot(*finite)
-    return ValueCode(2, _optional_scalar) if typ.optional else SCALAR
+    bound = number_range(catalog, typ)
+    return ValueCode(2, _optional_scalar, (FLAG, bound)) if typ.optional else _scalar_code(bound)
+
+
+def number_range(catalog: Catalog, typ: ast.TypeRef | None) -> Range:
+    """The range of ``_number`` of a value of the declared type ``typ``: 0 or 1 for a boolean,
+    1 + its index for a player, space, enum value or component, a length for a list, any
+    number otherwise (an ``int`` declares no range)."""
+    if typ is None:
+        return ANY_NUMBER
+    if typ.name == "bool":
+        return FLAG
+    if typ.name in ("list", "map"):
+        return COUNT
+    if typ.name in catalog.component_types:   # a component's id counts among every component's
+        return (0.0, float(len(catalog.components)))
+    finite = _index_of(catalog, typ) if typ.name != "string" else None
+    if finite is not None:
+        return (0.0, float(finite[0]))   # 0 for none, 1 + the index otherwise
+    return ANY_NUMBER
 
 
 # ---------------------------------------------------------------- the layout of a game
@@ -188,12 +220,14 @@ Filler = Callable[["State", int, list[float], int], None]
 
 @dataclass(frozen=True)
 class Block:
-    """One named part of an observation tensor: ``size`` floats from ``offset``."""
+    """One named part of an observation tensor: ``size`` floats from ``offset``, each within
+    its range of ``bounds``."""
 
     name: str
     offset: int
     size: int
     fill: Filler
+    bounds: tuple[Range, ...]
 
 
 class Layout:
@@ -205,10 +239,10 @@ class Layout:
         self.kinds, self.kind_of = _component_kinds(catalog)
         self.blocks: list[Block] = []
         self.size = 0
-        self._add("viewer", game.num_players, _fill_viewer)
-        self._add("to act", self.seats + 2, self._fill_to_act)
-        self._add("decision", len(DECISION_KINDS), _fill_decision)
-        self._add("already chosen", self.seats, _fill_already_chosen)
+        self._add_flags("viewer", game.num_players, _fill_viewer)
+        self._add_flags("to act", self.seats + 2, self._fill_to_act)
+        self._add_flags("decision", len(DECISION_KINDS), _fill_decision)
+        self._add_flags("already chosen", self.seats, _fill_already_chosen)
         self._add_globals()
         self._add_players()
         self._add_banks()
@@ -216,9 +250,22 @@ class Layout:
         self._add_zones()
         self._add_components()
 
-    def _add(self, name: str, size: int, fill: Filler) -> None:
-        self.blocks.append(Block(name, self.size, size, fill))
+    def _add(self, name: str, size: int, fill: Filler, bounds: tuple[Range, ...]) -> None:
+        """A block of ``size`` floats, ``bounds`` the range of each."""
+        self.blocks.append(Block(name, self.size, size, fill, bounds))
         self.size += size
+
+    def _add_flags(self, name: str, size: int, fill: Filler) -> None:
+        self._add(name, size, fill, (FLAG,) * size)
+
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """The least and the greatest value of each float of this game's observation tensors,
+        from the declarations: 0 and 1 for flags and one-hot blocks, 0 and a supply's total
+        for its counts, 0 and the number of components that may be in a zone for its counts,
+        the ranges of references and booleans; numbers without a declared range (``int``)
+        within the largest size a tensor writes (``_LARGEST``)."""
+        ranges = [bound for block in self.blocks for bound in block.bounds]
+        return [low for low, _ in ranges], [high for _, high in ranges]
 
     def tensor(self, state: State, viewer: int) -> list[float]:
         """The observation tensor of ``viewer`` (a checked player, or CHANCE)."""
@@ -236,26 +283,32 @@ class Layout:
         for name, var in self.catalog.global_vars.items():
             if var.visibility != "none":
                 code = value_code(self.catalog, var.type)
-                self._add(f"global {name}", code.size, _global_variable(name, code))
+                self._add(f"global {name}", code.size, _global_variable(name, code), code.bounds)
 
     def _add_players(self) -> None:
         for name, var in self.catalog.player_vars.items():
             code = value_code(self.catalog, var.type)
-            self._add(f"player {name}", code.size * self.seats, _player_variable(name, var.visibility, code))
+            self._add(f"player {name}", code.size * self.seats, _player_variable(name, var.visibility, code),
+                      code.bounds * self.seats)
         for name, supply in self.catalog.supply_decls.items():
-            self._add(f"supply {name} of players", self.seats, _player_supply(name, supply.visibility))
+            self._add(f"supply {name} of players", self.seats, _player_supply(name, supply.visibility),
+                      (self._supply_range(name),) * self.seats)
 
     def _add_banks(self) -> None:
         for name, supply in self.catalog.supply_decls.items():
             if (supply.visibility or "all") == "all":
-                self._add(f"supply {name} bank", 1, _bank(name))
+                self._add(f"supply {name} bank", 1, _bank(name), (self._supply_range(name),))
+
+    def _supply_range(self, name: str) -> Range:
+        """Tokens of a supply anywhere: from 0 to its declared total (they are conserved)."""
+        return (0.0, float(self.catalog.supplies[name]))
 
     def _add_spaces(self) -> None:
         count = len(self.catalog.spaces)
         for name, var in self.catalog.space_vars.items():
             if var.visibility != "none":
                 code = value_code(self.catalog, var.type)
-                self._add(f"space {name}", code.size * count, _space_variable(name, code))
+                self._add(f"space {name}", code.size * count, _space_variable(name, code), code.bounds * count)
 
     def _add_zones(self) -> None:
         for ref in self.catalog.zone_refs:
@@ -263,7 +316,16 @@ class Layout:
             kinds = self.kinds[None] if decl.type is None else self.kinds.get(decl.type.name, {})
             owner = ref.owner.index if ref.owner is not None else None
             self._add(f"zone {ref.name}" + (f"/{owner}" if owner is not None else ""), 1 + len(kinds),
-                      _zone(ref.slot, decl, owner, kinds, self.kind_of))
+                      _zone(ref.slot, decl, owner, kinds, self.kind_of), self._zone_ranges(kinds))
+
+    def _zone_ranges(self, places: dict[int, int]) -> tuple[Range, ...]:
+        """A zone's size, up to the number of components of its kinds, then the count of each
+        kind, up to the number of components of that kind."""
+        of_kind = [0] * len(places)
+        for kind in self.kind_of:
+            if kind in places:
+                of_kind[places[kind]] += 1
+        return ((0.0, float(sum(of_kind))), *((0.0, float(n)) for n in of_kind))
 
     def _add_components(self) -> None:
         catalog = self.catalog
@@ -271,7 +333,10 @@ class Layout:
         variables = [name for name, var in catalog.component_vars.items() if var.visibility != "none"]
         width = len(supplies) + len(variables)
         if width and catalog.components:
-            self._add("components", width * len(catalog.components), _components(self, supplies, variables))
+            each = tuple(self._supply_range(name) for name in supplies) + tuple(
+                number_range(catalog, catalog.component_vars[name].type) for name in variables)
+            self._add("components", width * len(catalog.components), _components(self, supplies, variables),
+                      each * len(catalog.components))
 
 
 def _component_kinds(catalog: Catalog) -> tuple[dict[str | None, dict[int, int]], list[int]]:
@@ -407,6 +472,12 @@ def layout(game: Game) -> Layout:
 def observation_shape(game: Game) -> tuple[int]:
     """The shape of every observation tensor of ``game``: ``(size,)``."""
     return (layout(game).size,)
+
+
+def observation_bounds(game: Game) -> tuple[list[float], list[float]]:
+    """The least and the greatest value of each float of ``game``'s observation tensors
+    (``Layout.bounds``)."""
+    return layout(game).bounds()
 
 
 def observation_tensor(state: State, player: int) -> list[float]:

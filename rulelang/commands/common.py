@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from rulelang.ast import Decl
     from rulelang.interpreter import Game
 
+COMMAND_STARTED = time.perf_counter()   # the command line's start: this module is among its first imports
 SEED_LIMIT = 2**63 - 1   # seeds of simulate and play lie in -SEED_LIMIT..SEED_LIMIT
 ROOT_HELP = ("The folder that files named by the ruleset (extends, load_board) must lie in. "
              "Default: the ruleset's folder.")

@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 import click
 
-from rulelang.commands.common import ROOT_HELP, SEED_LIMIT, is_terminal, load_game
+from rulelang.commands.common import COMMAND_STARTED, ROOT_HELP, SEED_LIMIT, is_terminal, load_game
 
 if TYPE_CHECKING:
     from rulelang.interpreter import Game
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from rulelang.interpreter.sim.simulate import SimulationReport
 
 PROGRESS_THRESHOLD = 100
+PROGRESS_PERCENT = 10   # without a terminal, a line on stderr each time this share more of the games is done
 T = TypeVar("T")
 OnProgress: TypeAlias = Callable[[int, int], None]   # (games done, games in all)
 
@@ -88,7 +90,8 @@ def _simulate_run(game: Game, games: int, seed: int, agents: Sequence[AgentSpec]
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     try:
         return _with_progress(lambda progress: run(game, games, seed=seed, on_progress=progress, agents=agents,
-                                                   jobs=workers, scheduler=scheduler), games, label)
+                                                   jobs=workers, scheduler=scheduler, started=COMMAND_STARTED),
+                              games, label)
     except (MissingExtraError, ParallelError) as error:
         raise click.ClickException(error.diagnostic.message) from None
     except KeyboardInterrupt:
@@ -149,14 +152,36 @@ def _seats_csv(report: SimulationReport) -> str:
     return out.getvalue()
 
 
+class ProgressLines:
+    """Progress without a terminal (a log, a batch job on a cluster): a line on stderr each
+    time another ``PROGRESS_PERCENT`` % of the games is done, with the time since the start,
+    ``simulating: 300/1000 games (30%), 12.4 s``."""
+
+    def __init__(self, label: str, total: int, percent: int = PROGRESS_PERCENT):
+        self.label, self.total = label, total
+        self.step = max(1, -(-total * percent // 100))
+        self.next = self.step
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if done < self.next and done < total:
+            return
+        while self.next <= done:
+            self.next += self.step
+        seconds = time.perf_counter() - self.started
+        click.echo(f"{self.label}: {done}/{total} games ({100 * done // max(1, total)}%), {seconds:.1f} s", err=True)
+
+
 def _with_progress(job: Callable[[OnProgress | None], T], total: int, label: str = "simulating") -> T:
-    """Run ``job(on_progress)`` with a progress bar and the time left on stderr, for long runs
-    on a terminal."""
+    """Run ``job(on_progress)`` with progress on stderr for long runs: a bar and the time left
+    on a terminal, else ``ProgressLines``."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     console = Console(stderr=True)
-    if total < PROGRESS_THRESHOLD or not console.is_terminal:
+    if total < PROGRESS_THRESHOLD:
         return job(None)
+    if not console.is_terminal:
+        return job(ProgressLines(label, total))
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games, left"),
                TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
@@ -210,7 +235,12 @@ def _print_report(game: Game, report: SimulationReport) -> None:
                       f"p = {_p(first['p_value'])} (exact binomial)", soft_wrap=True)
         console.print(f"seat balance: chi-square {balance['statistic']:.2f} with {balance['df']} df, "
                       f"p = {_p(balance['p_value'])}")
-    console.print(f"{report.seconds:.2f} s, {report.games_per_second:.0f} games per second ({report.workers})")
+    console.print(f"{report.seconds:.2f} s, {report.games_per_second:.0f} games per second ({report.workers}); "
+                  f"{report.wall_seconds:.2f} s with start-up", soft_wrap=True)
+    if len(report.games_by_worker) > 1:
+        console.print("games by worker: " + "; ".join(f"{worker}: {games}"
+                                                      for worker, games in sorted(report.games_by_worker.items())),
+                      soft_wrap=True)
 
 
 @click.command()
