@@ -448,10 +448,12 @@ def test_the_observation_space_contains_every_observation_of_50_random_games(pat
         chooser = random.Random(seed)
         seen = []
         for _ in range(2000):
-            seen += [tensors.observation_tensor(table.state, viewer) for viewer in [*range(players), rulelang.CHANCE]]
-            if table.state.is_terminal():
+            if table.state.is_terminal():   # at the end, every seat's view and the public one
+                seen += [tensors.observation_tensor(table.state, viewer)
+                         for viewer in [*range(players), rulelang.CHANCE]]
                 break
-            player = table.state.current_players()[0]
+            player = table.state.current_players()[0]   # what the env gives the seat about to act
+            seen.append(tensors.observation_tensor(table.state, player))
             table.state.apply_action(chooser.choice(table.state.legal_action_ids(player)), player=player)
         observations = np.asarray(seen).astype(np.float32)           # as Table.tensor gives them
         outside = (observations < space.low) | (observations > space.high)
