@@ -10,28 +10,13 @@ from click.testing import CliRunner
 
 from rulelang.cli import main
 
-# Seat 1 chooses 1 or 2, then is offered 10 alone, then chooses 100 or 200.
-FORCED = """game "forced" { players 2 }
-var total: int = 0
-phase main {
-  choose a in [1, 2] by players[0] prompt "first"
-  total += a
-  choose b in [10] by players[0] prompt "only"
-  total += b
-  choose c in [100, 200] by players[0] prompt "last"
-  total += c
-  end game
-}
-score p = if p == players[0] then total else 0
-"""
+ONE_OPTION = Path(__file__).resolve().parent / "data" / "one_option.rules"   # first, only (one option), last
 APPLIED = "only: 10 (the only option, applied for you"
 
 
 @pytest.fixture
-def forced(tmp_path: Path) -> str:
-    path = tmp_path / "forced.rules"
-    path.write_text(FORCED)
-    return str(path)
+def forced() -> str:
+    return str(ONE_OPTION)
 
 
 def play(path: str, answers: str, *options: str) -> str:
@@ -62,7 +47,7 @@ def test_undo_takes_back_the_applied_choice_with_the_persons_choice_before_it(fo
 
 def test_a_game_that_starts_with_a_one_option_choice_has_nothing_to_take_back(forced, tmp_path):
     path = tmp_path / "starts.rules"
-    path.write_text(FORCED.replace("[1, 2]", "[1]"))
+    path.write_text(ONE_OPTION.read_text().replace("[1, 2]", "[1]"))
     output = play(str(path), "u\n1\n")
     assert output.count("(the only option, applied for you)") == 2   # no undo offered: nothing of yours behind
     assert "nothing to take back yet" in output and "player 1 111" in output
