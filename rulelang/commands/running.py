@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 import click
 
 from rulelang.commands.common import ROOT_HELP, SEED_LIMIT, is_terminal, load_game
+from rulelang.report import counted
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -203,15 +204,16 @@ def _print_report(game: Game, report: SimulationReport) -> None:
     wide = None if is_terminal("stdout") else 120   # rows of one line in files and pipes
     console = Console(file=sys.stdout, highlight=False, markup=False, width=wide)   # titles are text, not markup
     data = report.to_dict()
-    console.print(f"{game.title}: {data['games']} games, {data['players']} players, seed {data['seed']}; "
-                  f"agents {', '.join(report.agents)}", soft_wrap=True)
+    console.print(f"{game.title}: {counted(data['games'], 'game')}, {counted(data['players'], 'player')}, "
+                  f"seed {data['seed']}; agents {', '.join(report.agents)}", soft_wrap=True)
     console.print(f"finished {data['finished']}, unfinished {data['unfinished']}"
                   + (f" {data['errors']}" if data["errors"] else ""))
     if report.failed:
-        console.print(f"{report.failed} games stopped on an error:")
+        console.print(f"{counted(report.failed, 'game')} stopped on an error:")
     for error in data["error_details"]:
         where = f"{error['location']}: " if error["location"] else ""
-        console.print(f"  {where}{error['code']} {error['message']} ({error['games']} games)", soft_wrap=True)
+        console.print(f"  {where}{error['code']} {error['message']} ({counted(error['games'], 'game')})",
+                      soft_wrap=True)
     draws = _count(report.draws, report.draws / report.finished if report.finished else 0.0)
     console.print(f"length: {_lengths(data['length'])}; draws: {draws}; games won by several seats but not all: "
                   f"{data['shared_wins']}", soft_wrap=True)
@@ -235,7 +237,8 @@ def _print_seat_tests(console: Console, first: Mapping[str, Any] | None, balance
         console.print(f"first player: not tested, as {MIXED_LINEUP} (give one agent for every seat)", soft_wrap=True)
     elif first["decided_games"]:
         low, high = first["interval"]
-        console.print(f"first player: {_pct(first['share'])} of the {first['decided_games']} games won by one "
+        decided = counted(first["decided_games"], "game")
+        console.print(f"first player: {_pct(first['share'])} of the {decided} won by one "
                       f"player (95% {_pct(low)}-{_pct(high)}); equal seats give {_pct(first['expected_share'])}: "
                       f"{_p_clause(first['p_value'])} (exact binomial)", soft_wrap=True)
     if balance is None:
@@ -313,8 +316,9 @@ def _print_comparison(sides: Sequence[dict[str, object]], reports: Sequence[Simu
     wide = None if is_terminal("stdout") else 120   # rows of one line in files and pipes
     console = Console(file=sys.stdout, highlight=False, markup=False, width=wide)
     console.print(f"A: {_short(sides[0])}; B: {_short(sides[1])}", soft_wrap=True)
-    console.print(f"{a.games} games each, {a.players} players, the same seeds from seed {a.seed}; finished: "
-                  f"A {a.finished}, B {b.finished}; failed: A {a.failed}, B {b.failed}", soft_wrap=True)
+    console.print(f"{counted(a.games, 'game')} each, {counted(a.players, 'player')}, the same seeds from seed "
+                  f"{a.seed}; finished: A {a.finished}, B {b.finished}; failed: A {a.failed}, B {b.failed}",
+                  soft_wrap=True)
     table = Table("measure", "A", "B", "B - A", "95% interval", "p", "test")
     for row in rows:
         d = row.difference
