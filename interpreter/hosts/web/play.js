@@ -15,7 +15,7 @@ export const play = {
   bots: ["random"],
   seed: 1,
   undo: [],          // before each of the person's choices: {state: a clone, applied: made for them}
-  applied: [],       // the choices made for the person: {at: log lines then, entry: its undo index, text}
+  applied: [],       // the choices made for the person: {at: log lines then, entry: its undo index, line}
   pendingClone: null, // the clone (a promise) of the state the person is asked about now
   clicks: 0,
   botMoves: 0,
@@ -239,8 +239,9 @@ export const play = {
       api.call("close", {handle: clone.state}).catch(() => {});
       throw error;
     }
-    this.applied.push({at: (view.observation.log || []).length, entry: this.undo.length,
-      text: `${seatName(this.seat)} (you): ${view.question.prompt || "choose"}: ${option.label} (the only option, applied for you)`});
+    const text = `${seatName(this.seat)} (you): ${view.question.prompt || "choose"}: ${option.label} (the only option, applied for you)`;
+    this.applied.push({at: this.shownLog(view).length, entry: this.undo.length,
+      line: {text, toString: () => text}});   // a log line as text, or as {text} where the log is narrated
     this.remember(clone.state, true);
     $("pane-play").dataset.applied = String(this.applied.length);
     return applied;
@@ -296,7 +297,12 @@ export const play = {
     drawQuestion($("play-question"), view, question, this, botsThinking);
     drawBoards($("play-boards"), this.game.boards, question ? view : {...view, question: null}, question ? (option) => this.choose(option) : null);
     drawTable($("play-table"), view, context);
-    drawLog($("play-log"), ...this.logWithApplied(obs.log || []));
+    drawLog($("play-log"), ...this.logWithApplied(this.shownLog(view)));
+  },
+
+  /** The lines of the log the page shows for ``view`` (the notes of applied choices are placed among them). */
+  shownLog(view) {
+    return view.observation.log || [];
   },
 
   /** The log's lines with the notes of the choices applied for the person, each where it was
@@ -306,7 +312,7 @@ export const play = {
     let fresh = null;
     for (let i = 0; i <= log.length; i++) {
       if (i === this.logSeen) fresh = lines.length;
-      for (const note of this.applied) if (Math.min(note.at, log.length) === i) lines.push(note.text);
+      for (const note of this.applied) if (Math.min(note.at, log.length) === i) lines.push(note.line);
       if (i < log.length) lines.push(log[i]);
     }
     return [lines, fresh === null ? lines.length : fresh];
