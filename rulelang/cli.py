@@ -95,15 +95,22 @@ def lint(paths: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tupl
 
 @main.command()
 @click.argument("code")
-def explain(code: str) -> None:
-    """Explain a diagnostic code (E101, W303...): what it means, an example and a fix."""
+@click.option("--markdown", is_flag=True, help="Print the entry's Markdown source as it is written.")
+def explain(code: str, markdown: bool) -> None:
+    """Explain a diagnostic code (E101, W303...): what it means, an example and a fix.
+    Rendered with styles on a terminal, as plain text when piped."""
+    from rulelang.commands.markdown import render_markdown
     from rulelang.report import explain as entry
     code = code.strip().upper()
     if code not in REGISTRY:
         close = difflib.get_close_matches(code, list(REGISTRY), n=1)
         raise click.BadParameter(f"no diagnostic code {code}" + (f"; did you mean {close[0]}?" if close else ""),
                                  param_hint="CODE")
-    click.echo(entry(code), nl=False)
+    if markdown:
+        click.echo(entry(code), nl=False)
+        return
+    terminal = is_terminal("stdout")
+    click.echo(render_markdown(entry(code), terminal=terminal), nl=False, color=terminal)
 
 
 # ---------------------------------------------------------------- scenario tests

@@ -108,17 +108,19 @@ def format_text(diagnostic: Diagnostic, sources: SourceCache, colour: bool = Fal
     return "\n".join(lines)
 
 
-def _plural(n: int, word: str) -> str:
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, in the plural unless ``n`` is 1: "1 option", "2 options", "0 files"
+    (for the engine's own words, which all take an s)."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
     """'2 errors, 1 warning in 3 files' or 'no problems in 3 files'."""
-    in_files = f"in {_plural(files, 'file')}"
+    in_files = f"in {counted(files, 'file')}"
     if not diagnostics:
         return f"no problems {in_files}"
     counts = [(sum(d.severity == sev for d in diagnostics), sev) for sev in ("error", "warning", "info")]
-    parts = [_plural(n, sev if sev != "info" else "note") for n, sev in counts if n]
+    parts = [counted(n, sev if sev != "info" else "note") for n, sev in counts if n]
     return f"{', '.join(parts)} {in_files}"
 
 

@@ -75,3 +75,9 @@ def test_the_switch_makes_the_idefix_player_look_without_asking(game2):
     state, next_card = idefix_against_a_gaul(game2, always_looks=True)
     assert labels(state, 0) == ["keep", "give"]
     assert zone(state, game2, "peek/0") == [next_card]
+
+
+def test_a_gauls_label_counts_its_potions_in_the_singular_for_one(game2):
+    labels_of_gauls = [c.label for c in game2.catalog.components if "potion" in c.label]
+    assert "Astérix 4 (1 potion)" in labels_of_gauls and "Obélix 10 (4 potions)" in labels_of_gauls
+    assert not [label for label in labels_of_gauls if "(1 potions)" in label]

@@ -91,7 +91,7 @@ def test_every_static_code_has_a_checked_example():
 
 
 def test_explain_prints_the_entry():
-    result = CliRunner().invoke(main, ["explain", "w303"])
+    result = CliRunner().invoke(main, ["explain", "w303", "--markdown"])
     assert result.exit_code == 0
     assert result.output.startswith("### W303 loop-without-decision")
     assert "**Fix:**" in result.output and "### " not in result.output[4:]

@@ -222,8 +222,11 @@ def test_report_records_per_game_and_seat_statistics(tic_tac_toe):
         assert low <= seat["win_rate"] <= high
         assert (low, high) == pytest.approx(st.wilson_interval(seat["wins"], 50), abs=1e-6)
         assert seat["score"]["count"] == 50
-    # Tic-tac-toe: a drawn game is won by both (every seat tied), so it counts as shared and as a draw.
-    assert data["draws"] == data["shared_wins"] == 50 - sum(s["sole_wins"] for s in seats)
+    # Tic-tac-toe: a drawn game is won by both (every seat tied): a draw, not a shared win.
+    assert data["draws"] == 50 - sum(s["sole_wins"] for s in seats) and data["shared_wins"] == 0
+    for seat in seats:
+        assert seat["sole_wins"] + seat["shared_wins"] + seat["draws"] + seat["losses"] == 50
+        assert seat["wins"] == seat["sole_wins"] + seat["draws"]   # winners() holds both seats in a draw
     first = data["first_player"]
     assert first["decided_games"] == 50 - data["draws"] and first["expected_share"] == 0.5
     assert first["p_value"] == pytest.approx(st.binomial_test(first["sole_wins"], first["decided_games"], 0.5),
@@ -262,6 +265,9 @@ def test_cli_csv_has_one_row_per_seat():
     data = json.loads(run("simulate", TIC_TAC_TOE, "-n", "30", "--seed", "2", "--format", "json").stdout)
     for row, seat in zip(rows, data["seats"], strict=True):
         assert int(row["wins"]) == seat["wins"] and float(row["win_low"]) == seat["win_interval"][0]
+        assert int(row["sole_wins"]) == seat["sole_wins"]
+        assert float(row["sole_win_high"]) == seat["sole_win_interval"][1]
+        assert int(row["draws"]) == seat["draws"] and int(row["shared_wins"]) == seat["shared_wins"]
         assert float(row["score_mean"]) == seat["score"]["mean"] and row["games"] == "30"
 
 
@@ -353,7 +359,7 @@ def test_compare_two_rulesets_uses_the_same_seeds_on_both_sides():
     data = json.loads(result.stdout)
     assert data["a"]["report"] == data["b"]["report"]   # the same ruleset and seeds: the same games
     rows = {row["measure"]: row for row in data["differences"]}
-    assert set(rows) == {"seat 1 win rate", "seat 2 win rate", "seat 1 mean score", "seat 2 mean score",
+    assert set(rows) == {"seat 1 sole win rate", "seat 2 sole win rate", "seat 1 mean score", "seat 2 mean score",
                          "mean length (decisions)", "draw rate"}
     assert all(row["difference"] == 0 and row["p_value"] == pytest.approx(1.0) for row in rows.values())
     single = json.loads(run("simulate", TIC_TAC_TOE, "-n", "40", "--seed", "5", "--format", "json").stdout)
@@ -375,7 +381,7 @@ def test_compare_two_lineups_on_one_ruleset_as_text(tmp_path):
                  "--plot", str(tmp_path / "c.png"))
     assert result.exit_code == 0, result.output
     assert "A: kuhn_poker.rules (random,random); B: kuhn_poker.rules (random,random)" in result.stdout
-    assert "seat 1 win rate" in result.stdout and "95% interval" in result.stdout
+    assert "seat 1 sole win rate" in result.stdout and "95% interval" in result.stdout
     if (tmp_path / "c.png").exists():   # drawn when matplotlib is installed
         assert (tmp_path / "c.png").read_bytes().startswith(PNG_SIGNATURE)
 
@@ -480,3 +486,121 @@ def test_chunks_done_out_of_order_are_recorded_in_the_games_order(kuhn, monkeypa
     shuffled = simulate(kuhn, 50, seed=8, jobs=3, on_progress=lambda done, total: seen.append(done))
     assert results(shuffled) == results(simulate(kuhn, 50, seed=8))
     assert shuffled.lengths == simulate(kuhn, 50, seed=8).lengths and seen[-1] == 50
+
+
+# ---------------------------------------------------------------- sole wins, shared wins and draws apart
+
+# Seat 1 picks the outcome: 1 a sole win of seat 1, 2 a win shared by seats 1 and 2, 3 a draw.
+OUTCOMES = """game "outcomes" { players 3 }
+var outcome: int = 0
+phase main {
+  choose x in [1, 2, 3] by players[0]
+  outcome = x
+  end game
+}
+score p = if outcome == 3 then 0 else if p == players[0] then 1 else if outcome == 2 and p == players[1] then 1 else 0
+"""
+PUBLISHED = {"first": 0.585, "second": 0.288, "draw": 0.127}   # random tic-tac-toe, the exact values rounded
+
+
+def test_random_tic_tac_toe_gives_the_published_sole_wins_and_draws():
+    args = ("simulate", TIC_TAC_TOE, "-n", "1000", "--seed", "5", "--jobs", "1")
+    data = json.loads(run(*args, "--format", "json").stdout)
+    first, second = data["seats"]
+    assert (first["sole_wins"], second["sole_wins"], data["draws"]) == (595, 281, 124)
+    draw_interval = st.wilson_interval(data["draws"], data["finished"])
+    for share, (low, high) in ((PUBLISHED["first"], first["sole_win_interval"]),
+                               (PUBLISHED["second"], second["sole_win_interval"]), (PUBLISHED["draw"], draw_interval)):
+        assert low <= share <= high
+    text = run(*args).stdout
+    rows = [line for line in text.splitlines() if line.startswith("│")]
+    assert [row.split("│")[3:6] for row in rows] == [
+        [" 595 (59.5%) ", " 56.4-62.5%   ", " 0 (0.0%)    "], [" 281 (28.1%) ", " 25.4-31.0%   ", " 0 (0.0%)    "]]
+    assert all("124 (12.4%)" in row for row in rows) and "sole wins" in text and "shared wins" in text
+    assert "71.9" not in text and "40.5" not in text   # a draw is not a win of both
+    assert "p < 0.001 (exact binomial)" in text and "p = <" not in text
+
+
+def test_sole_wins_shared_wins_draws_and_losses_add_up_per_seat():
+    report = simulate(rulelang.load(OUTCOMES), 300, seed=1)
+    by_outcome = {1: 0, 2: 0, 3: 0}
+    for first, second in zip(report.scores[0], report.scores[1], strict=True):
+        by_outcome[3 if first == 0 else 2 if second == 1 else 1] += 1
+    assert all(by_outcome.values())   # every kind of result happened
+    assert report.draws == by_outcome[3] and report.shared == by_outcome[2]
+    assert report.sole_wins == [by_outcome[1], 0, 0] and report.shared_wins == [by_outcome[2], by_outcome[2], 0]
+    for row in report.seat_rows():
+        assert row["sole_wins"] + row["shared_wins"] + row["draws"] + row["losses"] == 300
+        assert row["draw_rate"] == pytest.approx(by_outcome[3] / 300, abs=1e-6)
+    assert [row["losses"] for row in report.seat_rows()] == [0, by_outcome[1], by_outcome[1] + by_outcome[2]]
+
+
+def test_the_first_player_is_tested_only_for_one_agent_at_every_seat(tic_tac_toe):
+    mixed = simulate(tic_tac_toe, 60, seed=2, agents=parse_agents("greedy,random", 2))
+    assert mixed.first_player() is None and mixed.seat_balance() is None
+    result = run("simulate", TIC_TAC_TOE, "-n", "60", "--agents", "greedy,random", "--jobs", "1")
+    assert "first player: not tested, as the seats have different agents" in result.stdout
+    assert "seat balance: not tested, as no two seats have the same agent" in result.stdout
+    data = json.loads(run("simulate", TIC_TAC_TOE, "-n", "60", "--agents", "greedy,random", "--format", "json").stdout)
+    assert data["first_player"] is None and data["seat_balance"] is None
+
+
+def test_the_seat_balance_of_a_mixed_line_up_compares_seats_of_the_same_agent():
+    report = SimulationReport(players=4, seed=0, agents=["greedy", "random", "random", "random"],
+                              sole_wins=[70, 10, 10, 10])
+    balance = report.seat_balance()
+    assert balance is not None and balance["groups"] == [[2, 3, 4]]
+    assert balance["statistic"] == 0 and balance["df"] == 2 and balance["p_value"] == 1.0   # greedy's edge left out
+    # Two groups: their statistics and degrees of freedom add up.
+    report = SimulationReport(players=4, seed=0, agents=["greedy", "random", "greedy", "random"],
+                              sole_wins=[30, 5, 10, 15])
+    balance = report.seat_balance()
+    assert balance is not None and balance["groups"] == [[1, 3], [2, 4]] and balance["df"] == 2
+    assert balance["statistic"] == pytest.approx(st.chi_square_test([30, 10], [20, 20])[0]
+                                                 + st.chi_square_test([5, 15], [10, 10])[0])
+    # One agent everywhere: the usual test of every seat against equal shares.
+    same = SimulationReport(players=3, seed=0, sole_wins=[20, 10, 0])
+    assert same.seat_balance()["statistic"] == pytest.approx(st.chi_square_test([20, 10, 0], [10, 10, 10])[0])
+
+
+def test_a_mixed_line_up_with_a_group_says_which_seats_it_compares(tmp_path):
+    path = tmp_path / "anyone.rules"   # seat 1 picks the sole winner
+    path.write_text('game "anyone" { players 3 }\nvar winner: int = 0\n'
+                    'phase main {\n  choose x in [0, 1, 2] by players[0]\n  winner = x\n  end game\n}\n'
+                    'score p = if p == players[winner] then 1 else 0\n')
+    result = run("simulate", str(path), "-n", "90", "--jobs", "1", "--agents", "random,random,greedy")
+    assert result.exit_code == 0, result.output
+    assert "seat balance among the seats of the same agent (1, 2): chi-square" in result.stdout
+    assert "with 1 df" in result.stdout and "first player: not tested" in result.stdout
+
+
+def test_the_plot_names_each_seats_agent_shows_scores_per_seat_and_counts_in_whole_numbers(tic_tac_toe):
+    pytest.importorskip("matplotlib")
+    from rulelang.interpreter.sim.plots import draw_runs, require_matplotlib
+    plt = require_matplotlib()
+    report = simulate(tic_tac_toe, 7, seed=3, agents=parse_agents("greedy,random", 2))
+    figure = draw_runs([report], [""], "t")
+    try:
+        figure.canvas.draw()
+        results, scores, lengths = figure.axes
+        for axes in (results, scores):
+            assert [t.get_text() for t in axes.get_xticklabels()] == ["seat 1\ngreedy", "seat 2\nrandom"]
+        assert len(scores.patches) == 2   # one box of scores per seat, not every seat's scores pooled
+        assert all(float(t).is_integer() for t in lengths.get_yticks())
+        assert {t.get_text() for t in results.get_legend().get_texts()} >= {"sole wins (95% interval)", "shared wins",
+                                                                          "draws"}
+    finally:
+        plt.close(figure)
+
+
+def test_counts_of_one_are_singular_in_the_text(tmp_path):
+    one = run("simulate", TIC_TAC_TOE, "-n", "1", "--jobs", "1")
+    one_games = re.compile(r"(?<![\d.])1 games")   # not "4101 games per second"
+    assert "Tic-tac-toe: 1 game, 2 players" in one.stdout and not one_games.search(one.stdout)
+    stuck = tmp_path / "stuck.rules"
+    stuck.write_text('game "stuck" { players 2 }\nphase main {\n  choose x in [] by players[0]\n}\n')
+    failed = run("simulate", str(stuck), "-n", "1", "--jobs", "1")
+    assert "1 game stopped on an error" in failed.stdout and "(1 game)" in failed.stdout
+    assert not one_games.search(failed.stdout)
+    both = run("compare", TIC_TAC_TOE, "--against-agents", "greedy", "-n", "1", "--jobs", "1")
+    assert "1 game each, 2 players" in both.stdout

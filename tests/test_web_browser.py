@@ -384,3 +384,50 @@ def test_save_writes_the_editors_text(browser: Browser, tmp_path: Path) -> None:
         expect(page.get_by_test_id("banner")).to_contain_text("Saved mine.rules")
         snap(page, "13-editor-saved", full_page=False)
     assert (tmp_path / "mine.rules").read_text(encoding="utf-8").startswith("# edited in the page\n")
+
+
+APPLIED_NOTE = "only: 10 (the only option, applied for you)"
+
+
+def test_a_one_option_choice_is_applied_for_the_person_noted_and_undone_unless_turned_off(
+        browser: Browser, tmp_path: Path) -> None:
+    shutil.copy(ROOT / "tests" / "data" / "one_option.rules", tmp_path / "forced.rules")   # first, only, last
+    (tmp_path / "solo.rules").write_text('game "solo" { players 1 }\nphase main {\n  end game\n}\n')
+    with serving(tmp_path) as local_url, contextlib.closing(browser.new_context(viewport={"width": 1400,
+                                                                                         "height": 950})) as context:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        open_ruleset(page, local_url, "forced.rules")
+        solo = page.locator("[data-testid=ruleset][data-path='solo.rules']")
+        expect(solo).to_contain_text("1 player")
+        assert "1 players" not in solo.inner_text()
+        expect(page.get_by_test_id("play-auto")).to_be_checked()   # on by default
+        start_game(page, players=2)
+        prompt, pane = page.get_by_test_id("prompt"), page.get_by_test_id("pane-play")
+        expect(prompt).to_have_text("first")
+        page.get_by_test_id("option").filter(has_text=re.compile(r"^2$")).click()
+        page.wait_for_function(f"() => document.getElementById('pane-play').dataset.clicks === '1' && ({SETTLED})()")
+        expect(prompt).to_have_text("last")   # "only" was answered for the person
+        expect(pane).to_have_attribute("data-applied", "1")
+        expect(page.get_by_test_id("log-line").filter(has_text=APPLIED_NOTE)).to_have_count(1)
+        snap(page, "14-one-option-applied", full_page=False)
+        # Undo takes back the applied choice with the person's choice before it.
+        page.get_by_test_id("undo").click()
+        page.wait_for_function(f"() => document.getElementById('pane-play').dataset.clicks === '0' && ({SETTLED})()")
+        expect(prompt).to_have_text("first")
+        expect(pane).to_have_attribute("data-applied", "0")
+        expect(page.get_by_test_id("log-line").filter(has_text=APPLIED_NOTE)).to_have_count(0)
+        expect(page.get_by_test_id("undo")).to_be_disabled()
+        # Turned off: the one-option choice is asked.
+        page.get_by_test_id("play-auto").uncheck()
+        page.get_by_test_id("option").filter(has_text=re.compile(r"^1$")).click()
+        page.wait_for_function(f"() => document.getElementById('pane-play').dataset.clicks === '1' && ({SETTLED})()")
+        expect(prompt).to_have_text("only")
+        expect(page.get_by_test_id("option")).to_have_count(1)
+        page.get_by_test_id("option").click()
+        page.wait_for_function(f"() => document.getElementById('pane-play').dataset.clicks === '2' && ({SETTLED})()")
+        expect(prompt).to_have_text("last")
+        expect(pane).to_have_attribute("data-applied", "0")
+    assert errors == [], f"the page's script failed: {errors}"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulelang.boards import Space
+from rulelang.report import counted
 
 from ..model.values import CHANCE, Component
 
@@ -152,7 +153,7 @@ class SeatData:
     def _list_text(self, values: list[object]) -> str:
         """A list: a long list of spaces (an area) by its size, others by their first items."""
         if values and len(spaces_in(values)) == 0 and all(space_of(v) for v in values):
-            return f"{len(values)} spaces"
+            return counted(len(values), "space")
         shown = [self.text(v) for v in values[:MAX_LISTED_ITEMS]]
         if len(values) > MAX_LISTED_ITEMS:
             shown.append(f"... {len(values)} in all")

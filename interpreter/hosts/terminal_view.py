@@ -37,6 +37,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rulelang.report import counted
+
 from ..model.values import CHANCE
 from .seat_view import (
     Card,
@@ -138,7 +140,7 @@ class SeatView(SeatData):
             body = draw_hex_map(board, on_board)
         else:
             body = draw_track(board, on_board)
-        return self.panel(body, f"board {name} ({board.kind}, {len(board)} spaces)")
+        return self.panel(body, f"board {name} ({board.kind}, {counted(len(board), 'space')})")
 
     # -- players and zones ----------------------------------------------
 
@@ -234,7 +236,7 @@ class SeatView(SeatData):
         prompt = Text(decision.prompt or "choose", style="bold")
         chosen = [self.seat_name(whole_number(p)) for p in items_of(obs.get("already_chosen"))]
         extra = [Text("already chosen: " + ", ".join(chosen), style="dim")] if chosen else []
-        title = f"your choice ({decision.kind}): {len(decision.actions)} options"
+        title = f"your choice ({decision.kind}): {counted(len(decision.actions), 'option')}"
         return self.panel(Group(prompt, *extra, numbered(options)), title)
 
     def option_text(self, action_id: int, label: str, marks: Mapping[tuple[str, str], list[str]],

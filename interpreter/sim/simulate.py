@@ -21,6 +21,7 @@ from rulelang.diagnostics import Diagnostic
 
 from ..agents import AgentSpec
 from . import statistics as st
+from .fairness import first_player_test, num, seat_balance_test
 from .parallel import play_in_parallel, worker_name
 from .play import GameResult, OnProgress, bound_of, play_game
 
@@ -50,9 +51,11 @@ class SimulationReport:
     """Totals and per-game records of a simulation; ``to_dict`` keeps timing apart from the
     deterministic part.
 
-    A win shared by several players counts for each of them in ``wins``; ``shared`` counts
-    such games, ``draws`` the finished games that nobody won or every seat won (all tied; these
-    count as shared wins too), ``sole_wins`` each seat's wins alone.
+    A finished game is, for each seat, exactly one of: a sole win (``sole_wins``: the seat
+    alone in ``winners()``), a shared win (``shared_wins``: with some but not all of the other
+    seats), a draw (``draws``: every seat tied, or nobody won) or a loss. ``shared`` counts the
+    games won by several seats but not all of them. ``wins`` counts, per seat, every game it is
+    among the winners (alone, shared, or all tied in a draw).
     ``unfinished`` counts every game that did not end: cut by ``max_decisions`` (not a
     failure) or stopped by an error; ``failed`` counts the latter, and ``distinct_errors``
     keeps each distinct error once with the number of games it stopped. ``lengths`` (decisions)
@@ -74,6 +77,7 @@ class SimulationReport:
     total_decisions: int = 0
     wins: list[int] = field(default_factory=list)
     sole_wins: list[int] = field(default_factory=list)
+    shared_wins: list[int] = field(default_factory=list)
     total_score: list[float] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
     scores: list[list[float]] = field(default_factory=list)
@@ -86,6 +90,7 @@ class SimulationReport:
         self.agents = self.agents or ["random"] * self.players
         self.wins = self.wins or [0] * self.players
         self.sole_wins = self.sole_wins or [0] * self.players
+        self.shared_wins = self.shared_wins or [0] * self.players
         self.total_score = self.total_score or [0.0] * self.players
         self.scores = self.scores or [[] for _ in range(self.players)]
 
@@ -110,35 +115,45 @@ class SimulationReport:
         return sum(self.sole_wins)
 
     def win_interval(self, seat: int) -> tuple[float, float]:
-        """The 95% Wilson interval of ``seat``'s win rate (wins, shared ones too, per finished game)."""
+        """The 95% Wilson interval of ``seat``'s win rate (wins, shared ones and draws too, per finished game)."""
         return st.wilson_interval(self.wins[seat], self.finished)
 
-    def first_player(self) -> dict[str, Any]:
-        """The first seat's share of the games won by one player, against the share 1/players that
-        equal seats would give: its Wilson interval and the exact binomial test's p-value."""
-        k, n, expected = self.sole_wins[0], self.decided, 1 / self.players
-        return {"sole_wins": k, "decided_games": n, "share": _num(k / n if n else 0.0),
-                "interval": [_num(x) for x in st.wilson_interval(k, n)], "expected_share": _num(expected),
-                "p_value": _num(st.binomial_test(k, n, expected)), "test": "exact binomial"}
+    def sole_win_interval(self, seat: int) -> tuple[float, float]:
+        """The 95% Wilson interval of ``seat``'s sole win rate (games it won alone, per finished game)."""
+        return st.wilson_interval(self.sole_wins[seat], self.finished)
 
-    def seat_balance(self) -> dict[str, Any]:
-        """Pearson's chi-square test of the seats' sole wins against equal shares."""
-        n = self.decided
-        statistic, df, p = st.chi_square_test(self.sole_wins, [n / self.players] * self.players)
-        return {"statistic": _num(statistic), "df": df, "p_value": _num(p if n else 1.0),
-                "test": "chi-square goodness of fit of sole wins against equal seats"}
+    def first_player(self) -> dict[str, Any] | None:
+        """The first seat's share of the games won by one player against the share that equal
+        seats give, with its test (``fairness.first_player_test``); None when the seats do not
+        all have the same agent."""
+        return first_player_test(self.sole_wins, self.agents)
+
+    def seat_balance(self) -> dict[str, Any] | None:
+        """The chi-square test of the sole wins of the seats that have the same agent
+        (``fairness.seat_balance_test``); None when no two seats have the same agent."""
+        return seat_balance_test(self.sole_wins, self.agents)
 
     def seat_rows(self) -> list[dict[str, Any]]:
-        """One row per seat: agent, wins, win rate with its interval, the distribution of scores."""
-        rows = []
-        for seat in range(self.players):
-            low, high = self.win_interval(seat)
-            rate = self.wins[seat] / self.finished if self.finished else 0.0
-            rows.append({"seat": seat + 1, "agent": self.agents[seat], "wins": self.wins[seat],
-                         "sole_wins": self.sole_wins[seat], "win_rate": _num(rate),
-                         "win_interval": [_num(low), _num(high)],
-                         "score": _described(self.scores[seat])})
-        return rows
+        """One row per seat: its agent; its sole wins, shared wins (with some but not all of the
+        other seats), draws and losses, each with its rate per finished game; the sole win rate's
+        95% interval; every game among ``winners()`` (``wins``: alone, shared or all tied) with
+        its interval; the distribution of its scores."""
+        return [self._seat_row(seat) for seat in range(self.players)]
+
+    def _seat_row(self, seat: int) -> dict[str, Any]:
+        sole, shared, draws = self.sole_wins[seat], self.shared_wins[seat], self.draws
+        losses = self.finished - sole - shared - draws
+        return {"seat": seat + 1, "agent": self.agents[seat],
+                "sole_wins": sole, "sole_win_rate": self._rate(sole),
+                "sole_win_interval": [num(x) for x in self.sole_win_interval(seat)],
+                "shared_wins": shared, "shared_win_rate": self._rate(shared),
+                "draws": draws, "draw_rate": self._rate(draws), "losses": losses, "loss_rate": self._rate(losses),
+                "wins": self.wins[seat], "win_rate": self._rate(self.wins[seat]),
+                "win_interval": [num(x) for x in self.win_interval(seat)], "score": _described(self.scores[seat])}
+
+    def _rate(self, count: int) -> float:
+        """``count`` per finished game, to 6 significant digits (0 when no game finished)."""
+        return num(count / self.finished if self.finished else 0.0)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready results; everything but the "timing" entry is the same for a seed, whatever
@@ -159,14 +174,9 @@ class SimulationReport:
                            "games_by_worker": dict(sorted(self.games_by_worker.items()))}}
 
 
-def _num(x: float) -> float:
-    """``x`` to 6 significant digits: short JSON, and the same on every machine."""
-    return float(f"{x:.6g}")
-
-
 def _described(values: Sequence[float]) -> dict[str, float]:
     """count (a whole number), mean, sd, min, quantiles and max, to 6 significant digits."""
-    return {k: len(values) if k == "count" else _num(v) for k, v in st.describe(values).items()}
+    return {k: len(values) if k == "count" else num(v) for k, v in st.describe(values).items()}
 
 
 def simulate(game: Game, games: int, seed: int = 0, on_progress: OnProgress | None = None, *,
@@ -223,10 +233,14 @@ def record(report: SimulationReport, result: GameResult) -> None:
     report.finished += 1
     report.total_decisions += result.decisions
     report.lengths.append(result.decisions)
-    report.shared += len(result.winners) > 1
-    report.draws += not result.winners or len(result.winners) == report.players
+    draw = not result.winners or len(result.winners) == report.players
+    report.draws += draw
     if len(result.winners) == 1:
         report.sole_wins[result.winners[0]] += 1
+    elif not draw:
+        report.shared += 1
+        for seat in result.winners:
+            report.shared_wins[seat] += 1
     for seat in result.winners:
         report.wins[seat] += 1
     for seat, score in enumerate(result.returns):
@@ -260,18 +274,19 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, numbers to 6 significant digits (None where the data give none)."""
         d = self.difference
-        maybe = [None if x is None else _num(x) for x in (d.low, d.high, d.p_value)]
-        return {"measure": self.measure, "a": _num(self.a), "b": _num(self.b),
-                "difference": _num(d.estimate), "interval": maybe[:2], "p_value": maybe[2], "test": d.test}
+        maybe = [None if x is None else num(x) for x in (d.low, d.high, d.p_value)]
+        return {"measure": self.measure, "a": num(self.a), "b": num(self.b),
+                "difference": num(d.estimate), "interval": maybe[:2], "p_value": maybe[2], "test": d.test}
 
 
 def compare_reports(a: SimulationReport, b: SimulationReport) -> list[Comparison]:
-    """Each seat's win rate (two-proportion z-test) and mean score (Welch's t), the mean length
-    and the draw rate, of run ``b`` against run ``a`` (which must seat as many players)."""
+    """Each seat's sole win rate (two-proportion z-test) and mean score (Welch's t), the mean
+    length and the draw rate, of run ``b`` against run ``a`` (which must seat as many players)."""
     if a.players != b.players:
         raise ValueError(f"the runs seat {a.players} and {b.players} players")
     seats = range(a.players)
-    rows = [_proportion(f"seat {s + 1} win rate", a.wins[s], a.finished, b.wins[s], b.finished) for s in seats]
+    rows = [_proportion(f"seat {s + 1} sole win rate", a.sole_wins[s], a.finished, b.sole_wins[s], b.finished)
+            for s in seats]
     rows += [_means(f"seat {s + 1} mean score", a.scores[s], b.scores[s]) for s in seats]
     rows.append(_means("mean length (decisions)", [float(x) for x in a.lengths], [float(x) for x in b.lengths]))
     rows.append(_proportion("draw rate", a.draws, a.finished, b.draws, b.finished))

@@ -48,7 +48,9 @@ class Views(Decisions):
             raise RulesRuntimeError(Diagnostic("E602", message, score.span)) from None
 
     def winners(self) -> list[int]:
-        """The players with the best score, after the tie-break; [] until the game ends."""
+        """The players with the best score, after the tie-break; [] until the game ends. A
+        shared win gives several players; a draw (every player tied, the tie-break too) gives
+        every player, never []."""
         if not self.terminal:
             return []
         scores = self.returns()

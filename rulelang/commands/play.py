@@ -1,5 +1,6 @@
 """The command ``play``: one person plays a seat in the terminal against agents, choosing by
-number, with 'u' to take back their last choice."""
+number, with 'u' to take back their last choice. A choice with one option only is applied for
+the person and said so (unless ``--ask-always``); 'u' takes it back with the choice before it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import random
 import secrets
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -15,11 +17,12 @@ import click
 from rulelang.commands.common import ROOT_HELP, SEED_LIMIT, fail, load_game
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import BUG_HINT, RulelangError, RulesRuntimeError
+from rulelang.report import counted
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from rulelang.interpreter import Game, State
+    from rulelang.interpreter import Action, Game, State
     from rulelang.interpreter.agents import Agent
 
 T = TypeVar("T")
@@ -35,27 +38,32 @@ T = TypeVar("T")
 @click.option("--bots", default="random", show_default=True, metavar="SPECS",
               help="The agents of the other seats: one for all, or one per seat (yours is ignored); "
                    "random, greedy, greedy:FUNCTION, mcts:N or mcts:Ns (docs/agents.md).")
+@click.option("--ask-always", is_flag=True,
+              help="Ask every choice, even one with a single option (by default it is applied for you and shown).")
 @click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
-def play(path: str, players: int | None, seat: int, seed: int | None, bots: str, root: str | None = None) -> None:
-    """Play one seat in the terminal against agents; choose by number, 'u' takes back your last choice."""
+def play(path: str, players: int | None, seat: int, seed: int | None, bots: str, ask_always: bool = False,
+         root: str | None = None) -> None:
+    """Play one seat in the terminal against agents; choose by number, 'u' takes back your last choice.
+    A choice with one option is applied for you (--ask-always: asked too)."""
     from rich.console import Console
 
     from rulelang.interpreter.agents import AgentSpecError, derive_seed, parse_agents
     game = load_game(path, players, root)
     if seat > game.num_players:
-        raise click.BadParameter(f"this game has {game.num_players} seats", param_hint="--seat")
+        raise click.BadParameter(f"this game has {counted(game.num_players, 'seat')}", param_hint="--seat")
     seed = secrets.randbelow(1 << 31) if seed is None else seed
     try:
         specs = parse_agents(bots, game.num_players)
         agents = {p: spec.build(game, derive_seed(seed, p)) for p, spec in enumerate(specs) if p != seat - 1}
     except AgentSpecError as error:
         raise click.BadParameter(error.diagnostic.message, param_hint="--bots") from None
-    click.echo(f"{game.title}: {game.num_players} players, you are player {seat} (seed {seed})")
+    click.echo(f"{game.title}: {counted(game.num_players, 'player')}, you are player {seat} (seed {seed})")
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is not None:   # bytes that are not text read as a mistyped answer
         with contextlib.suppress(OSError, ValueError):
             reconfigure(errors="replace")
-    table = _Table(game, seat - 1, agents, random.Random(derive_seed(seed, -1)), Console(highlight=False))
+    table = _Table(game, seat - 1, agents, random.Random(derive_seed(seed, -1)), Console(highlight=False),
+                   ask_always=ask_always)
     try:
         table.play(game.new_initial_state(seed=seed))
     except _LeftGame:
@@ -78,18 +86,30 @@ class _Undo:
 UNDO = _Undo()
 
 
+@dataclass
+class _Before:
+    """The state before one of the seat's choices, the state of every generator then, and
+    whether the choice was applied for the person (its only option)."""
+
+    state: State
+    drawn: list[tuple[Any, ...]]
+    applied_for_you: bool
+
+
 class _Table:
-    """One person at a game against agents: the seat's view, the question, undo."""
+    """One person at a game against agents: the seat's view, the question, undo; a choice
+    with one option is applied for the person unless ``ask_always``."""
 
     def __init__(self, game: Game, me: int, agents: Mapping[int, Agent], chance: random.Random,
-                 console: Console) -> None:
+                 console: Console, *, ask_always: bool = False) -> None:
         from rulelang.interpreter.hosts.terminal_view import SeatView
         self.me, self.agents, self.chance, self.console = me, agents, chance, console
+        self.ask_always = ask_always
         self.view = SeatView(game)
         # Before each of the person's choices: the state, and the state of every generator
         # that chance and the agents draw from, so that a choice taken back and made again
         # gives the same game.
-        self.earlier: list[tuple[State, list[tuple[Any, ...]]]] = []
+        self.earlier: list[_Before] = []
         agent_generators = (getattr(agent, "rng", None) for agent in agents.values())
         self.generators = [chance, *(g for g in agent_generators if isinstance(g, random.Random))]
 
@@ -104,18 +124,50 @@ class _Table:
         self.console.print(self.view.render(state, self.me))
 
     def _ask(self, state: State) -> State:
-        """The state after the person's answer: one choice applied, or the state before the last one."""
+        """The state after the person's answer: one choice applied, or the state before the last
+        one; a choice with one option applied at once (unless ``ask_always``)."""
+        actions = state.legal_actions(self.me)
+        if len(actions) == 1 and not self.ask_always:
+            return self._apply_only_option(state, actions[0])
         self.console.print(self.view.render(state, self.me))
-        answer = ask_action(state.legal_actions(self.me), can_undo=bool(self.earlier))
+        answer = ask_action(actions, can_undo=self._can_undo())
         if isinstance(answer, _Undo):
-            click.echo("your last choice is taken back")
-            before, drawn = self.earlier.pop()
-            for generator, saved in zip(self.generators, drawn, strict=True):
-                generator.setstate(saved)
-            return before
-        self.earlier.append((state.clone(), [g.getstate() for g in self.generators]))
+            return self._take_back()
+        self._remember(state, applied_for_you=False)
         state.apply_action(answer, player=self.me)
         return state
+
+    def _apply_only_option(self, state: State, action: Action) -> State:
+        """Apply the only option of a choice for the person, and say so."""
+        decision = state.decision(self.me)
+        prompt = decision.prompt if decision is not None and decision.prompt else "choose"
+        click.echo(f"{prompt}: {action} (the only option, applied for you"
+                   + ("; u at your next choice takes it back)" if self._can_undo() else ")"))
+        self._remember(state, applied_for_you=True)
+        state.apply_action(action, player=self.me)
+        return state
+
+    def _remember(self, state: State, *, applied_for_you: bool) -> None:
+        self.earlier.append(_Before(state.clone(), [g.getstate() for g in self.generators], applied_for_you))
+
+    def _can_undo(self) -> bool:
+        """Whether a choice of the person's own lies behind (what was applied for them goes
+        back with it; alone it would only be applied again)."""
+        return any(not before.applied_for_you for before in self.earlier)
+
+    def _take_back(self) -> State:
+        """The state before the person's last own choice, the choices applied for them since
+        taken back with it."""
+        applied = 0
+        before = self.earlier.pop()
+        while before.applied_for_you:
+            applied += 1
+            before = self.earlier.pop()
+        click.echo("your last choice is taken back"
+                   + (f", with the {counted(applied, 'choice')} applied for you after it" if applied else ""))
+        for generator, saved in zip(self.generators, before.drawn, strict=True):
+            generator.setstate(saved)
+        return before.state
 
 
 MAX_ANSWER = 1000   # characters of one answer read by ``play``; the rest of a longer line is ignored

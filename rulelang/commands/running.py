@@ -10,13 +10,16 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import click
 
 from rulelang.commands.common import COMMAND_STARTED, ROOT_HELP, SEED_LIMIT, is_terminal, load_game
+from rulelang.report import counted
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from rulelang.interpreter import Game
     from rulelang.interpreter.agents import AgentSpec
     from rulelang.interpreter.sim.simulate import SimulationReport
@@ -136,19 +139,23 @@ def simulate(path: str, games: int, players: int | None, seed: int, agents: str,
 
 
 CSV_SCORE = ("mean", "sd", "min", "p25", "median", "p75", "max")
+CSV_RESULTS = ("sole_wins", "sole_win_rate", "sole_win_low", "sole_win_high", "shared_wins", "shared_win_rate",
+               "draws", "draw_rate", "losses", "loss_rate", "wins", "win_rate", "win_low", "win_high")
 
 
 def _seats_csv(report: SimulationReport) -> str:
-    """One row per seat: its agent, wins and win rate with the 95% interval, its scores."""
+    """One row per seat: its agent; its sole wins, shared wins, draws and losses with their rates
+    (the sole win rate's 95% interval); every win with its interval; its scores."""
     import csv
     import io
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["seat", "agent", "games", "finished", "wins", "sole_wins", "win_rate", "win_low", "win_high",
-                     *(f"score_{k}" for k in CSV_SCORE)])
+    writer.writerow(["seat", "agent", "games", "finished", *CSV_RESULTS, *(f"score_{k}" for k in CSV_SCORE)])
     for row in report.seat_rows():
-        writer.writerow([row["seat"], row["agent"], report.games, report.finished, row["wins"], row["sole_wins"],
-                         row["win_rate"], *row["win_interval"], *(row["score"][k] for k in CSV_SCORE)])
+        writer.writerow([row["seat"], row["agent"], report.games, report.finished, row["sole_wins"],
+                         row["sole_win_rate"], *row["sole_win_interval"], row["shared_wins"], row["shared_win_rate"],
+                         row["draws"], row["draw_rate"], row["losses"], row["loss_rate"], row["wins"], row["win_rate"],
+                         *row["win_interval"], *(row["score"][k] for k in CSV_SCORE)])
     return out.getvalue()
 
 
@@ -194,7 +201,18 @@ def _pct(x: float) -> str:
 
 
 def _p(value: float | None) -> str:
+    """A p-value for a table's column: 3 significant digits, "<0.001" below 0.001, "-" if none."""
     return "-" if value is None else f"{value:.3g}" if value >= 0.001 else "<0.001"
+
+
+def _p_clause(value: float) -> str:
+    """A p-value in a sentence: "p = 0.0123", or "p < 0.001"."""
+    return f"p = {value:.3g}" if value >= 0.001 else "p < 0.001"
+
+
+def _count(count: int, rate: float) -> str:
+    """A count and its share of the finished games: "595 (59.5%)"."""
+    return f"{count} ({_pct(rate)})"
 
 
 def _lengths(length: Mapping[str, float]) -> str:
@@ -208,39 +226,60 @@ def _lengths(length: Mapping[str, float]) -> str:
 def _print_report(game: Game, report: SimulationReport) -> None:
     from rich.console import Console
     from rich.table import Table
-    console = Console(file=sys.stdout, highlight=False, markup=False)   # titles are text, not markup
+    wide = None if is_terminal("stdout") else 120   # rows of one line in files and pipes
+    console = Console(file=sys.stdout, highlight=False, markup=False, width=wide)   # titles are text, not markup
     data = report.to_dict()
-    console.print(f"{game.title}: {data['games']} games, {data['players']} players, seed {data['seed']}; "
-                  f"agents {', '.join(report.agents)}", soft_wrap=True)
+    console.print(f"{game.title}: {counted(data['games'], 'game')}, {counted(data['players'], 'player')}, "
+                  f"seed {data['seed']}; agents {', '.join(report.agents)}", soft_wrap=True)
     console.print(f"finished {data['finished']}, unfinished {data['unfinished']}"
                   + (f" {data['errors']}" if data["errors"] else ""))
     if report.failed:
-        console.print(f"{report.failed} games stopped on an error:")
+        console.print(f"{counted(report.failed, 'game')} stopped on an error:")
     for error in data["error_details"]:
         where = f"{error['location']}: " if error["location"] else ""
-        console.print(f"  {where}{error['code']} {error['message']} ({error['games']} games)", soft_wrap=True)
-    console.print(f"length: {_lengths(data['length'])}; draws: {report.draws}; shared wins: {data['shared_wins']}",
-                  soft_wrap=True)
-    table = Table("seat", "agent", "wins", "win %", "95% interval", "mean score", "median score")
+        console.print(f"  {where}{error['code']} {error['message']} ({counted(error['games'], 'game')})",
+                      soft_wrap=True)
+    draws = _count(report.draws, report.draws / report.finished if report.finished else 0.0)
+    console.print(f"length: {_lengths(data['length'])}; draws: {draws}; games won by several seats but not all: "
+                  f"{data['shared_wins']}", soft_wrap=True)
+    table = Table("seat", "agent", "sole wins", "95% interval", "shared wins", "draws", "mean score", "median score")
     for row in data["seats"]:
-        low, high = row["win_interval"]
-        table.add_row(str(row["seat"]), row["agent"], str(row["wins"]), f"{100 * row['win_rate']:.1f}",
-                      f"{100 * low:.1f}-{100 * high:.1f}", f"{row['score']['mean']:.3f}", f"{row['score']['median']:g}")
+        low, high = row["sole_win_interval"]
+        table.add_row(str(row["seat"]), row["agent"], _count(row["sole_wins"], row["sole_win_rate"]),
+                      f"{100 * low:.1f}-{100 * high:.1f}%", _count(row["shared_wins"], row["shared_win_rate"]),
+                      _count(row["draws"], row["draw_rate"]),
+                      f"{row['score']['mean']:.3f}", f"{row['score']['median']:g}")
     console.print(table)
-    first, balance = data["first_player"], data["seat_balance"]
-    if first["decided_games"]:
-        low, high = first["interval"]
-        console.print(f"first player: {_pct(first['share'])} of the {first['decided_games']} games won by one "
-                      f"player (95% {_pct(low)}-{_pct(high)}); equal seats give {_pct(first['expected_share'])}: "
-                      f"p = {_p(first['p_value'])} (exact binomial)", soft_wrap=True)
-        console.print(f"seat balance: chi-square {balance['statistic']:.2f} with {balance['df']} df, "
-                      f"p = {_p(balance['p_value'])}")
+    _print_seat_tests(console, data["first_player"], data["seat_balance"])
     console.print(f"{report.seconds:.2f} s, {report.games_per_second:.0f} games per second ({report.workers}); "
                   f"{report.wall_seconds:.2f} s with start-up", soft_wrap=True)
     if len(report.games_by_worker) > 1:
         console.print("games by worker: " + "; ".join(f"{worker}: {games}"
                                                       for worker, games in sorted(report.games_by_worker.items())),
                       soft_wrap=True)
+
+
+def _print_seat_tests(console: Console, first: Mapping[str, Any] | None, balance: Mapping[str, Any] | None) -> None:
+    """The first player's test (for a line-up of one agent), and the seat balance of the seats
+    that have the same agent; or why each is not made."""
+    from rulelang.interpreter.sim.fairness import MIXED_LINEUP, NO_SAME_AGENT
+    if first is None:
+        console.print(f"first player: not tested, as {MIXED_LINEUP} (give one agent for every seat)", soft_wrap=True)
+    elif first["decided_games"]:
+        low, high = first["interval"]
+        decided = counted(first["decided_games"], "game")
+        console.print(f"first player: {_pct(first['share'])} of the {decided} won by one "
+                      f"player (95% {_pct(low)}-{_pct(high)}); equal seats give {_pct(first['expected_share'])}: "
+                      f"{_p_clause(first['p_value'])} (exact binomial)", soft_wrap=True)
+    if balance is None:
+        console.print(f"seat balance: not tested, as {NO_SAME_AGENT}", soft_wrap=True)
+    elif balance["df"] > 0:
+        among = "" if first is not None else " among the seats of the same agent (" + "; ".join(
+            ", ".join(str(s) for s in seats) for seats in balance["groups"]) + ")"
+        console.print(f"seat balance{among}: chi-square {balance['statistic']:.2f} with {balance['df']} df, "
+                      f"{_p_clause(balance['p_value'])}", soft_wrap=True)
+    else:
+        console.print("seat balance: not tested, as no seat it compares won a game alone")
 
 
 @click.command()
@@ -307,8 +346,9 @@ def _print_comparison(sides: Sequence[dict[str, object]], reports: Sequence[Simu
     wide = None if is_terminal("stdout") else 120   # rows of one line in files and pipes
     console = Console(file=sys.stdout, highlight=False, markup=False, width=wide)
     console.print(f"A: {_short(sides[0])}; B: {_short(sides[1])}", soft_wrap=True)
-    console.print(f"{a.games} games each, {a.players} players, the same seeds from seed {a.seed}; finished: "
-                  f"A {a.finished}, B {b.finished}; failed: A {a.failed}, B {b.failed}", soft_wrap=True)
+    console.print(f"{counted(a.games, 'game')} each, {counted(a.players, 'player')}, the same seeds from seed "
+                  f"{a.seed}; finished: A {a.finished}, B {b.finished}; failed: A {a.failed}, B {b.failed}",
+                  soft_wrap=True)
     table = Table("measure", "A", "B", "B - A", "95% interval", "p", "test")
     for row in rows:
         d = row.difference

@@ -7,7 +7,7 @@
 // page.js (the tabs), editor.js, graph.js, boards.js, view.js (a seat's view), play.js and
 // replay.js.
 
-import {$, el} from "./dom.js";
+import {$, counted, el} from "./dom.js";
 import {api, errorText, hideBanner, showBanner} from "./api.js";
 import {app, onTabShown, showTab} from "./page.js";
 import {editor} from "./editor.js";
@@ -34,7 +34,8 @@ async function loadRulesets() {
     for (const folder of order) {
       list.append(el("li", {class: "folder"}, folder + "/"));
       for (const entry of folders.get(folder)) {
-        const players = entry.players ? `${entry.players[0]}${entry.players[1] !== entry.players[0] ? "–" + entry.players[1] : ""} players` : "does not load";
+        const players = !entry.players ? "does not load" : entry.players[1] !== entry.players[0] ?
+          `${entry.players[0]}–${entry.players[1]} players` : counted(entry.players[0], "player");
         const file = entry.path.slice(entry.path.lastIndexOf("/") + 1);
         list.append(el("li", {class: "ruleset" + (entry.players ? "" : " broken"), "data-testid": "ruleset", "data-path": entry.path,
           tabindex: "0", title: entry.path, onclick: () => openRuleset(entry.path),

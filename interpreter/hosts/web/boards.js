@@ -1,6 +1,6 @@
 // Boards: drawn from the `boards` op's data, with the `view` op's marks.
 
-import {el, humanName, svg} from "./dom.js";
+import {counted, el, humanName, svg} from "./dom.js";
 
 const TERRAIN_COLOURS = {
   sea: "#8ec5ea", ocean: "#8ec5ea", water: "#8ec5ea", lake: "#4f9fd8", river: "#a9dcef",
@@ -174,7 +174,7 @@ export function drawBoard(board, options = {}) {
   }
   root.append(spaceLayer, markLayer);
   const wrapper = el("figure", {class: "board-figure", "data-board": board.name},
-    el("figcaption", {}, el("span", {class: "board-name"}, humanName(board.name)), el("span", {class: "muted small"}, ` · ${board.spaces.length} spaces`)),
+    el("figcaption", {}, el("span", {class: "board-name"}, humanName(board.name)), el("span", {class: "muted small"}, ` · ${counted(board.spaces.length, "space")}`)),
     root);
   if (colour && fills.size > 1) {
     wrapper.append(el("div", {class: "legend"}, el("span", {class: "muted small"}, humanName(colour) + ":"),

@@ -1,6 +1,9 @@
 // Small helpers of the page: making elements and SVG nodes, and values as text.
 
 export const $ = (id) => document.getElementById(id);
+
+/** ``n`` and ``word``, in the plural unless ``n`` is 1: "1 player", "3 players". */
+export const counted = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export function el(tag, attrs, ...children) {

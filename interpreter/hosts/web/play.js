@@ -1,4 +1,6 @@
-// Play: one seat for the person, bots for the others; the question the person is asked.
+// Play: one seat for the person, bots for the others; the question the person is asked. A
+// question with one option is answered for the person (unless the setting is off), noted in the
+// log, and taken back by Undo together with the person's own choice before it.
 
 import {$, el, seatName} from "./dom.js";
 import {api, errorText, hideBanner, showBanner} from "./api.js";
@@ -12,7 +14,8 @@ export const play = {
   seat: 0,
   bots: ["random"],
   seed: 1,
-  undo: [],          // clones taken before each of the person's choices
+  undo: [],          // before each of the person's choices: {state: a clone, applied: made for them}
+  applied: [],       // the choices made for the person: {at: log lines then, entry: its undo index, line}
   pendingClone: null, // the clone (a promise) of the state the person is asked about now
   clicks: 0,
   botMoves: 0,
@@ -66,6 +69,7 @@ export const play = {
     this.game = null;
     this.state = null;
     this.undo = [];
+    this.applied = [];
     this.running = null;
     $("play-area").hidden = true;
     $("play-empty").hidden = false;
@@ -104,6 +108,8 @@ export const play = {
       this.bots = bots.length ? bots : ["random"];
       this.seed = seed;
       this.undo = [];
+      this.applied = [];
+      $("pane-play").dataset.applied = "0";
       this.clicks = 0;
       this.botMoves = 0;
       this.logSeen = 0;
@@ -150,6 +156,12 @@ export const play = {
           if (view.terminal) {
             this.showOver(view);
             this.setPhase("over");
+          } else if (this.onlyOption(view)) {
+            const applied = await this.applyForYou(view, this.onlyOption(view));
+            if (generation !== this.generation) return;
+            toAct = applied.to_act;
+            terminal = applied.terminal;
+            continue;
           } else if ((view.observation.to_act || []).includes(this.seat)) {
             // The copy for Undo is made now, while the person reads the question.
             this.dropPendingClone();
@@ -195,8 +207,7 @@ export const play = {
       clone = await (this.pendingClone || api.call("clone", {state: this.state}));
       this.pendingClone = null;
       applied = await api.call("apply", {state: this.state, action: option.id, player: this.seat});
-      this.undo.push(clone.state);
-      if (this.undo.length > 300) api.call("close", {handle: this.undo.shift()}).catch(() => {});
+      this.remember(clone.state, false);
       this.clicks++;
       $("pane-play").dataset.clicks = String(this.clicks);
       this.logSeen = this.lastView ? this.lastView.observation.log.length : 0;
@@ -211,10 +222,56 @@ export const play = {
     await this.advance(generation, applied.to_act, applied.terminal);
   },
 
+  /** The one option of the question the person is asked now, when the page applies it for them. */
+  onlyOption(view) {
+    const question = view.question;
+    if (!$("play-auto").checked || !question || question.options.length !== 1) return null;
+    return (question.players || view.observation.to_act || []).includes(this.seat) ? question.options[0] : null;
+  },
+
+  /** Applies ``option``, the only one, for the person; noted in the log, undoable. */
+  async applyForYou(view, option) {
+    const clone = await api.call("clone", {state: this.state});
+    let applied;
+    try {
+      applied = await api.call("apply", {state: this.state, action: option.id, player: this.seat});
+    } catch (error) {
+      api.call("close", {handle: clone.state}).catch(() => {});
+      throw error;
+    }
+    const text = `${seatName(this.seat)} (you): ${view.question.prompt || "choose"}: ${option.label} (the only option, applied for you)`;
+    this.applied.push({at: this.shownLog(view).length, entry: this.undo.length,
+      line: {text, toString: () => text}});   // a log line as text, or as {text} where the log is narrated
+    this.remember(clone.state, true);
+    $("pane-play").dataset.applied = String(this.applied.length);
+    return applied;
+  },
+
+  /** Keeps the state before a choice for Undo (at most 300: the oldest is closed). */
+  remember(state, applied) {
+    this.undo.push({state, applied});
+    if (this.undo.length > 300) {
+      api.call("close", {handle: this.undo.shift().state}).catch(() => {});
+      this.applied = this.applied.filter((a) => a.entry > 0).map((a) => ({...a, entry: a.entry - 1}));
+    }
+  },
+
+  /** Whether a choice of the person's own lies behind (what was applied for them goes with it). */
+  canUndo() {
+    return this.undo.some((entry) => !entry.applied);
+  },
+
   async undoLast() {
-    if (this.running !== null || !this.undo.length) return;
+    if (this.running !== null || !this.canUndo()) return;
     const generation = this.generation;
-    const previous = this.undo.pop();
+    let entry = this.undo.pop();
+    while (entry.applied) {   // the choices applied for the person since their own: taken back with it
+      api.call("close", {handle: entry.state}).catch(() => {});
+      entry = this.undo.pop();
+    }
+    const previous = entry.state;
+    this.applied = this.applied.filter((a) => a.entry < this.undo.length);
+    $("pane-play").dataset.applied = String(this.applied.length);
     const current = this.state;
     this.dropPendingClone();
     this.state = previous;
@@ -229,7 +286,7 @@ export const play = {
   render(view, botsThinking = false) {
     this.lastView = view;
     const obs = view.observation;
-    $("play-undo").disabled = !this.undo.length;
+    $("play-undo").disabled = !this.canUndo();
     const context = {seat: this.seat, cardOptions: null, onChoose: (option) => this.choose(option),
       botName: (i) => this.botName(i)};
     const question = view.question && !botsThinking && (view.question.players || obs.to_act || []).includes(this.seat) ? view.question : null;
@@ -240,7 +297,25 @@ export const play = {
     drawQuestion($("play-question"), view, question, this, botsThinking);
     drawBoards($("play-boards"), this.game.boards, question ? view : {...view, question: null}, question ? (option) => this.choose(option) : null);
     drawTable($("play-table"), view, context);
-    drawLog($("play-log"), obs.log || [], this.logSeen);
+    drawLog($("play-log"), ...this.logWithApplied(this.shownLog(view)));
+  },
+
+  /** The lines of the log the page shows for ``view`` (the notes of applied choices are placed among them). */
+  shownLog(view) {
+    return view.observation.log || [];
+  },
+
+  /** The log's lines with the notes of the choices applied for the person, each where it was
+   * made; and the index of the first line that is new since the person's last choice. */
+  logWithApplied(log) {
+    const lines = [];
+    let fresh = null;
+    for (let i = 0; i <= log.length; i++) {
+      if (i === this.logSeen) fresh = lines.length;
+      for (const note of this.applied) if (Math.min(note.at, log.length) === i) lines.push(note.line);
+      if (i < log.length) lines.push(log[i]);
+    }
+    return [lines, fresh === null ? lines.length : fresh];
   },
 
   showOver(view) {
@@ -251,7 +326,7 @@ export const play = {
         el("button", {type: "button", class: "primary", "data-testid": "replay-this", onclick: () => this.onReplay()}, "Replay this game"),
         el("button", {type: "button", "data-testid": "save-this", onclick: () => this.download()}, "Save game"),
         el("button", {type: "button", "data-testid": "play-again", onclick: () => this.start()}, "New game")));
-    $("play-undo").disabled = !this.undo.length;
+    $("play-undo").disabled = !this.canUndo();
   },
 
   async download() {
