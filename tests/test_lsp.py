@@ -261,3 +261,33 @@ def test_the_outline_lists_the_declarations(editor: Editor, workspace: Path) -> 
                      ("pile", lsp.SymbolKind.Array),
                      ("card", lsp.SymbolKind.Struct), ("award", lsp.SymbolKind.Function),
                      ("main", lsp.SymbolKind.Event)]
+
+
+def test_semantic_tokens_name_what_each_name_is(editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    editor.open(base)
+    legend = ["function", "variable", "parameter", "property", "enumMember", "type", "event", "namespace"]
+    found = editor.run(editor.client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(
+        lsp.TextDocumentIdentifier(uri_of(base)))))
+    assert found is not None
+    tokens: dict[str, set[str]] = {}
+    line, column = 0, 0
+    data = found.data
+    for i in range(0, len(data), 5):
+        line, column = line + data[i], (column + data[i + 1] if data[i] == 0 else data[i + 1])
+        word = BASE.split("\n")[line][column:column + data[i + 2]]
+        tokens.setdefault(word, set()).add(legend[data[i + 3]])
+    assert tokens["award"] == {"function"} and tokens["size"] == {"function"}
+    assert tokens["score"] == {"property"} or tokens["score"] == {"variable"}
+    assert tokens["blue"] == {"enumMember"} and tokens["card"] == {"type"} and tokens["n"] == {"parameter"}
+    assert tokens["bonus"] == {"variable"} and tokens["main"] == {"event"}
+
+
+def test_a_text_that_does_not_parse_keeps_the_names_of_the_last_that_did(editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    editor.open(base)
+    broken = BASE.replace("  end game\n}", "  end game\n", 1)   # the last phase never closed
+    assert [d.code for d in editor.change(base, broken)][:1] in (["E003"], ["E004"])
+    found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(base, *where(BASE, "award", 1)))))
+    assert found is not None and "procedure award" in str(found.contents)
+    editor.change(base, BASE)

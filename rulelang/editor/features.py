@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from rulelang import ast
@@ -17,23 +17,33 @@ from rulelang.diagnostics import Diagnostic, Span
 from rulelang.editor.index import NameIndex, Occurrence, Symbol, build_index, builtin_symbol, real_file
 from rulelang.errors import RulesetError
 
+SYNTAX_CODES = frozenset({"E002", "E003", "E004", "E005"})
 
-@dataclass(frozen=True)
+
 class Analysis:
-    """What the editor knows of one open ruleset: its problems, and its names (None until
-    it has parsed once: a text that does not parse keeps the names of its last good one)."""
+    """What the editor knows of one open ruleset: its problems, and its names, indexed when
+    first asked (after the problems are out); a text that does not parse keeps the names of
+    its last good one (``previous``)."""
 
-    diagnostics: list[Diagnostic]
-    index: NameIndex | None
+    def __init__(self, text: str, path: str, texts: Mapping[str, str], root: str | None = None,
+                 previous: Analysis | None = None):
+        from rulelang.loader import lint_text
+        self.text, self.path, self.texts, self.root = text, path, dict(texts), root
+        self.diagnostics: list[Diagnostic] = lint_text(text, path, root)
+        self.parses = not any(d.code in SYNTAX_CODES for d in self.diagnostics)
+        # the last text that parsed, for the names while this one does not
+        self.previous: Analysis | None = None
+        if not self.parses and previous is not None:
+            self.previous = previous if previous.parses else previous.previous
 
-
-def analyse(text: str, path: str, texts: Mapping[str, str], root: str | None = None,
-            previous: NameIndex | None = None) -> Analysis:
-    """The problems of the ruleset ``text`` (the file ``path``) as ``rulelang lint`` finds
-    them, and its name index (``previous`` where the text does not parse)."""
-    from rulelang.loader import lint_text
-    diagnostics = lint_text(text, path, root)
-    return Analysis(diagnostics, names_of(text, path, texts, root) or previous)
+    @cached_property
+    def index(self) -> NameIndex | None:
+        """The names of the ruleset (None until some text of it has parsed)."""
+        found = names_of(self.text, self.path, self.texts, self.root)
+        if found is None and self.previous is not None:
+            found = self.previous.index
+        self.previous = None
+        return found
 
 
 def names_of(text: str, path: str, texts: Mapping[str, str], root: str | None = None) -> NameIndex | None:
@@ -189,3 +199,29 @@ def outline(declarations: Sequence[ast.Decl]) -> list[tuple[ast.Decl, Span]]:
 def outline_name(decl: ast.Decl) -> str:
     """A declaration as its outline names it: the game by its title."""
     return decl.title if isinstance(decl, ast.GameDecl) and decl.title else decl.name
+
+
+# ---------------------------------------------------------------- semantic tokens
+
+TOKEN_TYPES = ("function", "variable", "parameter", "property", "enumMember", "type", "event", "namespace")
+TOKEN_OF_KIND = {"procedure": "function", "function": "function", "builtin": "function", "var": "variable",
+                 "local": "variable", "zone": "variable", "deck": "variable", "supply": "variable",
+                 "die": "variable", "board": "variable", "parameter": "parameter", "field": "property",
+                 "enum value": "enumMember", "enum": "type", "component": "type", "phase": "event"}
+
+
+def semantic_tokens(index: NameIndex, file: str) -> list[int]:
+    """The protocol's relative encoding of every name of ``file`` that the index resolves:
+    five integers a token (line and column from the previous token, length, type, no modifiers)."""
+    data: list[int] = []
+    line, column = 0, 0
+    for occurrence in index.occurrences.get(file, []):
+        kind = TOKEN_OF_KIND.get(occurrence.symbol.kind)
+        span = occurrence.span
+        if kind is None or span.end_line != span.line:
+            continue
+        here_line, here_column = span.line - 1, span.column - 1
+        data += [here_line - line, here_column - column if here_line == line else here_column,
+                 span.end_column - span.column, TOKEN_TYPES.index(kind), 0]
+        line, column = here_line, here_column
+    return data

@@ -159,13 +159,13 @@ def _binding(name: str, kind: str, within: Span, starts: tuple[int, int], ends: 
 
 
 def _token_in(tokens: list[NameToken], span: Span, name: str) -> Span | None:
-    """The span of the first token ``name`` inside ``span``."""
+    """The span of the first token ``name`` inside ``span`` (``tokens`` in order)."""
     start, end = (span.line, span.column), (span.end_line, span.end_column)
-    for token in tokens:
-        here = (token.span.line, token.span.column)
-        if here >= end:
+    first = bisect.bisect_left(tokens, start, key=lambda token: (token.span.line, token.span.column))
+    for token in tokens[first:]:
+        if (token.span.line, token.span.column) >= end:
             break
-        if here >= start and token.name == name:
+        if token.name == name:
             return token.span
     return None
 

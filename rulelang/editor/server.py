@@ -17,16 +17,17 @@ from pygls.uris import from_fs_path, to_fs_path
 from rulelang import ast
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.editor.features import (
+    TOKEN_TYPES,
     Analysis,
     Completion,
     QuickFix,
-    analyse,
     completions,
     hover_text,
     outline,
     outline_name,
     quick_fixes,
     rename_edits,
+    semantic_tokens,
 )
 from rulelang.editor.index import NameIndex, Occurrence, Symbol, real_file
 
@@ -68,7 +69,7 @@ class RulesServer(LanguageServer):
             if path not in texts:
                 continue
             previous = self.analyses.get(path)
-            analysis = analyse(texts[path], path, texts, self.root(), previous.index if previous else None)
+            analysis = Analysis(texts[path], path, texts, self.root(), previous)
             self.analyses[path] = analysis
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
                 uri=from_fs_path(path) or uri,
@@ -207,6 +208,12 @@ def make_server() -> RulesServer:
         return [_code_action(uri, fix) for d in analysis.diagnostics
                 if _in_file(d, _path(uri)) and d.span is not None and _overlaps(_range(d.span), params.range)
                 for fix in quick_fixes(d, text)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+                    lsp.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=[]))
+    def semantic_tokens_full(ls: RulesServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
+        index = ls.index(params.text_document.uri)
+        return lsp.SemanticTokens(data=semantic_tokens(index, _path(params.text_document.uri)) if index else [])
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: RulesServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
