@@ -70,8 +70,9 @@ async def measure(path: Path, edits: int, completions: int) -> tuple[list[float]
     for version in range(2, edits + 2):
         changed = edited(text, chooser)
         sent = time.perf_counter()
+        document = lsp.VersionedTextDocumentIdentifier(version=version, uri=uri)
         client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-            lsp.VersionedTextDocumentIdentifier(version=version, uri=uri), [lsp.TextDocumentContentChangeWholeDocument(changed)]))
+            document, [lsp.TextDocumentContentChangeWholeDocument(changed)]))
         edit_times.append(await arrived.get() - sent)
     places = statement_places(text)
     completion_times: list[float] = []
