@@ -276,6 +276,17 @@ def web(path: str, port: int, host: str, no_browser: bool, **limits: Any) -> Non
         sys.exit(1)
 
 
+@main.command()
+def lsp() -> None:
+    """Serve the Language Server Protocol over stdio, for editors (needs the 'lsp' extra)."""
+    try:
+        from rulelang.editor.server import serve_stdio
+    except ImportError as missing:
+        raise click.ClickException(f"{missing}: install the language server's libraries with "
+                                   "pip install 'rulelang[lsp]'") from None
+    serve_stdio()
+
+
 main.add_command(simulate)
 main.add_command(compare)
 main.add_command(play)
@@ -283,3 +294,4 @@ main.add_command(play)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+

@@ -41,6 +41,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("compiler", ("rulelang.interpreter.compiler",)),
     ("game", ("rulelang.interpreter.game", "rulelang.interpreter")),
     ("load", ("rulelang.loader",)),
+    ("editor", ("rulelang.editor",)),
     ("agents", ("rulelang.interpreter.agents",)),
     ("sim", ("rulelang.interpreter.sim",)),
     ("hosts", ("rulelang.interpreter.hosts",)),

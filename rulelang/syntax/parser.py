@@ -8,6 +8,7 @@ Python's default recursion limit.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, cast, get_args
@@ -21,6 +22,8 @@ from rulelang.syntax.parse_cache import cached_parse
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
+
+    from rulelang.syntax.ast_builder import AstBuilder
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 TESTS_GRAMMAR = Path(__file__).with_name("tests_grammar.lark")
@@ -67,7 +70,50 @@ def parse(text: str, path: str = UNNAMED_TEXT) -> ast.Ruleset:
 
 @lru_cache(maxsize=32)
 def _parse(text: str, path: str) -> ast.Ruleset:
-    return cast(ast.Ruleset, cached_parse("start", text, path, lambda: _parse_as("start", text, path)))
+    return cast(ast.Ruleset, cached_parse("start", text, path, lambda: _parse_by_declarations(text, path)))
+
+
+def _parse_by_declarations(text: str, path: str) -> ast.Ruleset:
+    """The AST of a ruleset, its declarations parsed one piece of text at a time (a piece
+    starts at a line that opens a declaration), each piece's AST kept in memory: an editor's
+    text parsed again after an edit parses again only the pieces that changed (and those
+    below it, where the edit added or removed lines). Where a piece does not parse alone,
+    the whole text is parsed, for its exact syntax diagnostics."""
+    from rulelang.syntax.syntax_errors import grammar_words
+    pieces = declaration_pieces(text, grammar_words(grammar_parser()).declaration_start)
+    if len(pieces) > 1 and _nesting_problem(text, path) is None:
+        try:
+            with collector_paused():   # (once for every piece)
+                declarations = tuple(d for first, piece in pieces
+                                     for d in _parse_piece(piece, first, path).declarations)
+        except RulesetError:
+            declarations = ()
+        if declarations:
+            first_span, last_span = declarations[0].span, declarations[-1].span
+            span = Span(path, first_span.line, first_span.column, last_span.end_line, last_span.end_column)
+            return ast.Ruleset(span, path, declarations)
+    return cast(ast.Ruleset, _parse_as("start", text, path))
+
+
+def declaration_pieces(text: str, declaration_start: re.Pattern[str]) -> list[tuple[int, str]]:
+    """``text`` cut before each line that opens a declaration: (the first line's number, the
+    piece's text) in order; the text before the first such line goes with the first piece."""
+    starts = [m.start() for m in declaration_start.finditer(text)]
+    if not starts or starts[0] != 0:
+        starts = [0, *starts[1:]] if starts else [0]
+    pieces: list[tuple[int, str]] = []
+    line = 1
+    for start, end in zip(starts, [*starts[1:], len(text)], strict=True):
+        pieces.append((line, text[start:end]))
+        line += text.count("\n", start, end)
+    return pieces
+
+
+@lru_cache(maxsize=1024)
+def _parse_piece(piece: str, first_line: int, path: str) -> ast.Ruleset:
+    """The AST of one piece of a ruleset whose first line is ``first_line`` of its file (the
+    lines before it given as blank lines, so that every span is the file's own)."""
+    return cast(ast.Ruleset, _parse_as("start", "\n" * (first_line - 1) + piece, path, nesting_checked=True))
 
 
 def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
@@ -83,16 +129,16 @@ def _parse_tests(text: str, path: str) -> ast.TestsFile:
 
 
 @collector_paused()   # (linear in the text's size: see rulelang/memory.py)
-def _parse_as(start: str, text: str, path: str) -> ast.Node:
-    """The AST of ``text`` read from the grammar rule ``start``."""
+def _parse_as(start: str, text: str, path: str, nesting_checked: bool = False) -> ast.Node:
+    """The AST of ``text`` read from the grammar rule ``start`` (its brackets' nesting
+    checked first, unless ``nesting_checked``)."""
     from lark.exceptions import VisitError
 
-    from rulelang.syntax.ast_builder import AstBuilder
-    too_deep = _nesting_problem(text, path)
+    too_deep = None if nesting_checked else _nesting_problem(text, path)
     if too_deep:
         raise RulesetError([too_deep])
     try:
-        tree = AstBuilder(path).transform(_parse_tree(text, path, start))
+        tree = _ast_builder(path).transform(_parse_tree(text, path, start))
     except VisitError as error:   # a problem found while building the AST (a number too large...)
         if isinstance(error.orig_exc, RulesetError):
             raise error.orig_exc from None
@@ -101,6 +147,14 @@ def _parse_as(start: str, text: str, path: str) -> ast.Node:
     if too_deep:
         raise RulesetError([too_deep])
     return tree
+
+
+@lru_cache(maxsize=16)
+def _ast_builder(path: str) -> AstBuilder:
+    """The AST builder of the texts of ``path`` (it holds nothing else: one serves every
+    piece of a file, and making one wraps each of its hundred methods)."""
+    from rulelang.syntax.ast_builder import AstBuilder
+    return AstBuilder(path)
 
 
 def _parse_tree(text: str, path: str, start: str = "start") -> Tree[Token]:

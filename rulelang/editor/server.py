@@ -1,0 +1,247 @@
+"""``rulelang lsp``: a Language Server Protocol server over stdio, built on pygls.
+
+Each open ruleset is linted as ``rulelang lint`` lints it whenever its text changes (and the
+open rulesets that extend it with it), and its names indexed (``index``); the requests
+read that analysis: hover, definition, references, completion, rename, quick fixes and the
+outline. Lines and columns are the linter's, 1-based, turned into the protocol's 0-based
+positions here.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from rulelang import ast
+from rulelang.diagnostics import Diagnostic, Span
+from rulelang.editor.features import (
+    TOKEN_TYPES,
+    Analysis,
+    Completion,
+    QuickFix,
+    completions,
+    hover_text,
+    outline,
+    outline_name,
+    quick_fixes,
+    rename_edits,
+    semantic_tokens,
+)
+from rulelang.editor.index import NameIndex, Occurrence, Symbol, real_file
+
+SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
+            "info": lsp.DiagnosticSeverity.Information}
+SYMBOL_KINDS = {"phase": lsp.SymbolKind.Event, "procedure": lsp.SymbolKind.Function,
+                "function": lsp.SymbolKind.Function, "var": lsp.SymbolKind.Variable, "zone": lsp.SymbolKind.Array,
+                "deck": lsp.SymbolKind.Array, "enum": lsp.SymbolKind.Enum, "component": lsp.SymbolKind.Struct,
+                "supply": lsp.SymbolKind.Variable, "die": lsp.SymbolKind.Variable, "board": lsp.SymbolKind.Object,
+                "setup": lsp.SymbolKind.Constructor, "game": lsp.SymbolKind.Module}
+COMPLETION_KINDS = {"keyword": lsp.CompletionItemKind.Keyword, "builtin": lsp.CompletionItemKind.Function,
+                    "procedure": lsp.CompletionItemKind.Function, "function": lsp.CompletionItemKind.Function,
+                    "enum value": lsp.CompletionItemKind.EnumMember, "enum": lsp.CompletionItemKind.Enum,
+                    "field": lsp.CompletionItemKind.Field, "attribute": lsp.CompletionItemKind.Property,
+                    "component": lsp.CompletionItemKind.Struct, "phase": lsp.CompletionItemKind.Event}
+
+
+class RulesServer(LanguageServer):
+    """The server and what it knows of each open ruleset, by its file's full path."""
+
+    def __init__(self) -> None:
+        super().__init__("rulelang", "1")
+        self.analyses: dict[str, Analysis] = {}
+
+    def texts(self) -> dict[str, str]:
+        """The text of every open document, by full path."""
+        found: dict[str, str] = {}
+        for uri, document in self.workspace.text_documents.items():
+            path = to_fs_path(uri)
+            if path is not None:
+                found[real_file(path)] = document.source
+        return found
+
+    def refresh(self, uri: str) -> None:
+        """Lint and index the document ``uri`` again, and the open rulesets that extend it."""
+        texts = self.texts()
+        changed = _path(uri)
+        for path in [changed] + [p for p in self.analyses if p != changed and _extends(self.analyses[p], changed)]:
+            if path not in texts:
+                continue
+            previous = self.analyses.get(path)
+            analysis = Analysis(texts[path], path, texts, self.root(), previous)
+            self.analyses[path] = analysis
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+                uri=from_fs_path(path) or uri,
+                diagnostics=[_diagnostic(d) for d in analysis.diagnostics if _in_file(d, path)]))
+
+    def root(self) -> str | None:
+        root: str | None = self.workspace.root_path
+        return root
+
+    def index(self, uri: str) -> NameIndex | None:
+        analysis = self.analyses.get(_path(uri))
+        return analysis.index if analysis is not None else None
+
+    def references(self, symbol: Symbol) -> list[Occurrence]:
+        """Every occurrence of ``symbol`` in the open rulesets and the files they extend."""
+        found: dict[Span, Occurrence] = {}
+        for analysis in self.analyses.values():
+            index = analysis.index
+            if index is not None and symbol.span is not None and symbol.span.file in index.occurrences:
+                for occurrence in index.references(symbol):
+                    found.setdefault(occurrence.span, occurrence)
+        return sorted(found.values(), key=lambda o: (o.span.file, o.span.line, o.span.column))
+
+    def occurrence(self, uri: str, position: lsp.Position) -> Occurrence | None:
+        index = self.index(uri)
+        return index.at(_path(uri), position.line + 1, position.character + 1) if index is not None else None
+
+
+def _path(uri: str) -> str:
+    return real_file(to_fs_path(uri) or uri)
+
+
+def _extends(analysis: Analysis, path: str) -> bool:
+    index = analysis.index
+    return index is not None and path in index.occurrences and path != index.path
+
+
+def _in_file(diagnostic: Diagnostic, path: str) -> bool:
+    return diagnostic.span is not None and real_file(diagnostic.span.file) == path
+
+
+def _range(span: Span) -> lsp.Range:
+    return lsp.Range(lsp.Position(span.line - 1, span.column - 1), lsp.Position(span.end_line - 1, span.end_column - 1))
+
+
+def _location(span: Span) -> lsp.Location:
+    return lsp.Location(uri=from_fs_path(span.file) or span.file, range=_range(span))
+
+
+def _diagnostic(d: Diagnostic) -> lsp.Diagnostic:
+    assert d.span is not None
+    message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+    return lsp.Diagnostic(range=_range(d.span), message=message, code=d.code, source="rulelang",
+                          severity=SEVERITY[d.severity])
+
+
+def _completion_item(c: Completion) -> lsp.CompletionItem:
+    return lsp.CompletionItem(label=c.label, detail=c.detail,
+                              kind=COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Variable))
+
+
+def make_server() -> RulesServer:
+    """The server with every feature it serves."""
+    server = RulesServer()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: RulesServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: RulesServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: RulesServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: RulesServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        ls.analyses.pop(_path(params.text_document.uri), None)
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri,
+                                                                          diagnostics=[]))
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: RulesServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        found = ls.occurrence(params.text_document.uri, params.position)
+        if found is None:
+            return None
+        text = hover_text(found.symbol, _path(params.text_document.uri))
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
+                         range=_range(found.span))
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: RulesServer, params: lsp.DefinitionParams) -> lsp.Location | None:
+        found = ls.occurrence(params.text_document.uri, params.position)
+        if found is None or found.symbol.span is None:
+            return None
+        return _location(found.symbol.span)
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: RulesServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+        found, index = ls.occurrence(params.text_document.uri, params.position), ls.index(params.text_document.uri)
+        if found is None or index is None:
+            return []
+        return [_location(o.span) for o in ls.references(found.symbol)
+                if params.context.include_declaration or o.span != found.symbol.span]
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
+    def completion(ls: RulesServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        lines = document.lines
+        line = lines[params.position.line] if params.position.line < len(lines) else ""
+        found = completions(ls.index(params.text_document.uri), line, _path(params.text_document.uri),
+                            params.position.line + 1, params.position.character + 1)
+        return lsp.CompletionList(is_incomplete=False, items=[_completion_item(c) for c in found])
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME)
+    def rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+        found, index = ls.occurrence(params.text_document.uri, params.position), ls.index(params.text_document.uri)
+        if found is None or index is None:
+            return None
+        # a ValueError (a builtin, a keyword, a name taken) becomes the reply's error: the client shows why
+        edits = rename_edits(index, found.symbol, params.new_name, ls.references(found.symbol))
+        return lsp.WorkspaceEdit(changes={from_fs_path(file) or file: [lsp.TextEdit(_range(s), params.new_name)
+                                                                       for s in spans]
+                                          for file, spans in edits.items()})
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    def code_action(ls: RulesServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        uri = params.text_document.uri
+        analysis = ls.analyses.get(_path(uri))
+        if analysis is None:
+            return []
+        text = ls.workspace.get_text_document(uri).source
+        return [_code_action(uri, fix) for d in analysis.diagnostics
+                if _in_file(d, _path(uri)) and d.span is not None and _overlaps(_range(d.span), params.range)
+                for fix in quick_fixes(d, text)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+                    lsp.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=[]))
+    def semantic_tokens_full(ls: RulesServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
+        index = ls.index(params.text_document.uri)
+        return lsp.SemanticTokens(data=semantic_tokens(index, _path(params.text_document.uri)) if index else [])
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(ls: RulesServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+        index = ls.index(params.text_document.uri)
+        if index is None:
+            return []
+        return [_document_symbol(decl, name_span) for decl, name_span in outline(index.declarations)]
+
+    return server
+
+
+def _code_action(uri: str, fix: QuickFix) -> lsp.CodeAction:
+    return lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[_diagnostic(fix.diagnostic)],
+                          edit=lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(_range(fix.span), fix.text)]}))
+
+
+def _document_symbol(decl: ast.Decl, name_span: Span) -> lsp.DocumentSymbol:
+    whole = _range(decl.span)
+    return lsp.DocumentSymbol(name=outline_name(decl), kind=SYMBOL_KINDS.get(decl.kind, lsp.SymbolKind.Variable),
+                              detail=decl.kind, range=whole, selection_range=_range(name_span))
+
+
+def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
+    def key(p: lsp.Position) -> tuple[int, int]:
+        return p.line, p.character
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+def serve_stdio(**_: Any) -> None:
+    """Serve over standard input and output until the client says exit."""
+    make_server().start_io()

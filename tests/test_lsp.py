@@ -1,0 +1,293 @@
+"""`rulelang lsp` driven over stdio by pygls's own language client, as an editor drives it:
+diagnostics as the text changes, hover, definition (into a base file too), references,
+completion, rename, a quick fix that makes its diagnostic go away, and the outline."""
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+pytest.importorskip("pygls")
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+T = TypeVar("T")
+
+BASE = '''game "Marks" {
+  players 2
+}
+
+enum colour { red, blue }
+var lead: colour = red
+player var score: int = 0
+zone pile: card
+component card { rank: int }
+
+procedure award(p: player, n: int) {
+  p.score += n
+  let bonus = n + 1
+  p.score += bonus
+}
+
+phase main {
+  for p in players {
+    call award(p, 2)
+  }
+  if lead == blue {
+    log size(pile)
+  }
+  end game
+}
+'''
+
+VARIANT = '''extends "base.rules"
+
+override phase main {
+  for q in players {
+    call award(q, 3)
+  }
+  end game
+}
+'''
+
+
+class Editor:
+    """A language client on its own event loop, with the diagnostics the server published."""
+
+    def __init__(self, root: Path):
+        self.loop = asyncio.new_event_loop()
+        self.client = LanguageClient("rulelang-tests", "1")
+        self.published: dict[str, list[lsp.Diagnostic]] = {}
+        self.arrived = asyncio.Event()
+        self.versions: dict[str, int] = {}
+
+        @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]
+        def publish(params: lsp.PublishDiagnosticsParams) -> None:
+            self.published[params.uri] = list(params.diagnostics)
+            self.arrived.set()
+
+        self.run(self.client.start_io(sys.executable, "-m", "rulelang.cli", "lsp"))
+        self.run(self.client.initialize_async(lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(), root_uri=from_fs_path(str(root)))))
+        self.client.initialized(lsp.InitializedParams())
+
+    def run(self, work: Awaitable[T]) -> T:
+        return self.loop.run_until_complete(asyncio.wait_for(work, 60))
+
+    def diagnostics_after(self, send: Any, uri: str) -> list[lsp.Diagnostic]:
+        """Send a notification and wait for the diagnostics of ``uri`` it brings."""
+        self.arrived.clear()
+        self.published.pop(uri, None)
+        send()
+
+        async def wait() -> list[lsp.Diagnostic]:
+            while uri not in self.published:
+                self.arrived.clear()
+                await self.arrived.wait()
+            return self.published[uri]
+        return self.run(wait())
+
+    def open(self, path: Path) -> list[lsp.Diagnostic]:
+        uri = uri_of(path)
+        self.versions[uri] = 1
+        item = lsp.TextDocumentItem(uri=uri, language_id="rulelang", version=1, text=path.read_text())
+        return self.diagnostics_after(lambda: self.client.text_document_did_open(
+            lsp.DidOpenTextDocumentParams(text_document=item)), uri)
+
+    def change(self, path: Path, text: str) -> list[lsp.Diagnostic]:
+        uri = uri_of(path)
+        self.versions[uri] += 1
+        params = lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)])
+        return self.diagnostics_after(lambda: self.client.text_document_did_change(params), uri)
+
+    def close(self) -> None:
+        self.run(self.client.shutdown_async(None))
+        self.client.exit(None)
+        self.run(self.client.stop())  # type: ignore[no-untyped-call]
+        self.loop.close()
+
+
+def uri_of(path: Path) -> str:
+    return from_fs_path(str(path.resolve())) or ""
+
+
+def at(path: Path, line: int, column: int) -> dict[str, Any]:
+    """The document and position of a 1-based line and column, as a request names them."""
+    return {"text_document": lsp.TextDocumentIdentifier(uri_of(path)), "position": lsp.Position(line - 1, column - 1)}
+
+
+def where(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    """The 1-based line and column of the ``nth`` occurrence of ``needle`` in ``text``."""
+    offset = -1
+    for _ in range(nth + 1):
+        offset = text.index(needle, offset + 1)
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("lsp")
+    (root / "base.rules").write_text(BASE)
+    (root / "variant.rules").write_text(VARIANT)
+    return root
+
+
+@pytest.fixture(scope="module")
+def editor(workspace: Path) -> Iterator[Editor]:
+    opened = Editor(workspace)
+    yield opened
+    opened.close()
+
+
+def test_a_typo_gets_its_diagnostic_at_its_range_and_the_quick_fix_removes_it(editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    assert editor.open(base) == []
+    typo = BASE.replace("p.score += bonus", "p.score += bonsu")
+    found = editor.change(base, typo)
+    assert [d.code for d in found] == ["E101"]
+    line, column = where(typo, "bonsu")
+    assert found[0].range == lsp.Range(lsp.Position(line - 1, column - 1), lsp.Position(line - 1, column + 4))
+    assert found[0].severity == lsp.DiagnosticSeverity.Error
+    actions = editor.run(editor.client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri_of(base)), range=found[0].range,
+        context=lsp.CodeActionContext(diagnostics=found))))
+    assert actions is not None and [a.title for a in actions if isinstance(a, lsp.CodeAction)] == \
+        ["change 'bonsu' to 'bonus'"]
+    action = actions[0]
+    assert isinstance(action, lsp.CodeAction) and action.edit is not None and action.edit.changes is not None
+    (edit,) = action.edit.changes[uri_of(base)]
+    fixed = apply(typo, edit)
+    assert fixed == BASE
+    assert editor.change(base, fixed) == []
+
+
+def apply(text: str, edit: lsp.TextEdit) -> str:
+    lines = text.split("\n")
+    start, end = edit.range.start, edit.range.end
+    assert start.line == end.line
+    line = lines[start.line]
+    lines[start.line] = line[:start.character] + edit.new_text + line[end.character:]
+    return "\n".join(lines)
+
+
+def test_hover_says_what_a_name_is(editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    editor.open(base)
+
+    def hover(needle: str, nth: int = 0) -> str:
+        found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(
+            **(at(base, *where(BASE, needle, nth))))))
+        assert found is not None and isinstance(found.contents, lsp.MarkupContent)
+        return found.contents.value
+
+    assert "player var score: int = 0" in hover("score", 1) and "var `score`" in hover("score", 1)
+    assert "procedure award(p: player, n: int)" in hover("award", 1)
+    assert "let bonus = n + 1" in hover("bonus", 1) and "local `bonus`" in hover("bonus", 1)
+    assert "a value of enum colour" in hover("blue")
+
+
+def test_definition_and_references_reach_into_the_base_file(editor: Editor, workspace: Path) -> None:
+    base, variant = workspace / "base.rules", workspace / "variant.rules"
+    editor.open(base)
+    assert editor.open(variant) == []
+    found = editor.run(editor.client.text_document_definition_async(lsp.DefinitionParams(
+        **(at(variant, *where(VARIANT, "award"))))))
+    assert isinstance(found, lsp.Location) and found.uri == uri_of(base)
+    line, column = where(BASE, "award")
+    assert found.range.start == lsp.Position(line - 1, column - 1)
+    local = editor.run(editor.client.text_document_definition_async(lsp.DefinitionParams(
+        **(at(variant, *where(VARIANT, "q", 1))))))
+    assert isinstance(local, lsp.Location) and local.uri == uri_of(variant)
+    assert local.range.start == lsp.Position(*(n - 1 for n in where(VARIANT, "q")))
+    uses = editor.run(editor.client.text_document_references_async(lsp.ReferenceParams(
+        context=lsp.ReferenceContext(include_declaration=True), **(at(base, *where(BASE, "award"))))))
+    assert uses is not None
+    assert sorted((Path(u.uri).name, u.range.start.line + 1) for u in uses) == \
+        [("base.rules", 11), ("base.rules", 19), ("variant.rules", 5)]
+
+
+def test_completion_after_a_dot_gives_attributes_and_at_a_statement_keywords_and_names(
+        editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    editor.open(base)
+    text = BASE.replace("  let bonus = n + 1\n", "  let bonus = n + 1\n  p.\n  \n")
+    editor.change(base, text)
+
+    def labels(line: int, column: int) -> set[str]:
+        found = editor.run(editor.client.text_document_completion_async(lsp.CompletionParams(
+            **(at(base, line, column)))))
+        assert isinstance(found, lsp.CompletionList)
+        return {item.label for item in found.items}
+
+    dot_line, dot_column = where(text, "p.\n")
+    after_dot = labels(dot_line, dot_column + 2)
+    assert {"score", "rank", "index"} <= after_dot and "move" not in after_dot
+    statement = labels(dot_line + 1, 3)
+    assert {"move", "let", "choose", "bonus", "n", "p", "award", "pile", "top"} <= statement
+    editor.change(base, BASE)
+
+
+def test_rename_rewrites_every_use_across_the_files(editor: Editor, workspace: Path) -> None:
+    base, variant = workspace / "base.rules", workspace / "variant.rules"
+    editor.open(base)
+    editor.open(variant)
+    edit = editor.run(editor.client.text_document_rename_async(lsp.RenameParams(
+        new_name="reward", **(at(variant, *where(VARIANT, "award"))))))
+    assert edit is not None and edit.changes is not None
+    assert {Path(uri).name: len(edits) for uri, edits in edit.changes.items()} == {"base.rules": 2, "variant.rules": 1}
+    assert all(e.new_text == "reward" for edits in edit.changes.values() for e in edits)
+    with pytest.raises(Exception, match="already declared"):
+        editor.run(editor.client.text_document_rename_async(lsp.RenameParams(
+            new_name="pile", **(at(base, *where(BASE, "award"))))))
+
+
+def test_the_outline_lists_the_declarations(editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    editor.open(base)
+    found = editor.run(editor.client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
+        lsp.TextDocumentIdentifier(uri_of(base)))))
+    assert found is not None
+    shown = [(s.name, s.kind) for s in found if isinstance(s, lsp.DocumentSymbol)]
+    assert shown == [("Marks", lsp.SymbolKind.Module), ("colour", lsp.SymbolKind.Enum),
+                     ("lead", lsp.SymbolKind.Variable), ("score", lsp.SymbolKind.Variable),
+                     ("pile", lsp.SymbolKind.Array),
+                     ("card", lsp.SymbolKind.Struct), ("award", lsp.SymbolKind.Function),
+                     ("main", lsp.SymbolKind.Event)]
+
+
+def test_semantic_tokens_name_what_each_name_is(editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    editor.open(base)
+    legend = ["function", "variable", "parameter", "property", "enumMember", "type", "event", "namespace"]
+    found = editor.run(editor.client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(
+        lsp.TextDocumentIdentifier(uri_of(base)))))
+    assert found is not None
+    tokens: dict[str, set[str]] = {}
+    line, column = 0, 0
+    data = found.data
+    for i in range(0, len(data), 5):
+        line, column = line + data[i], (column + data[i + 1] if data[i] == 0 else data[i + 1])
+        word = BASE.split("\n")[line][column:column + data[i + 2]]
+        tokens.setdefault(word, set()).add(legend[data[i + 3]])
+    assert tokens["award"] == {"function"} and tokens["size"] == {"function"}
+    assert tokens["score"] == {"property"} or tokens["score"] == {"variable"}
+    assert tokens["blue"] == {"enumMember"} and tokens["card"] == {"type"} and tokens["n"] == {"parameter"}
+    assert tokens["bonus"] == {"variable"} and tokens["main"] == {"event"}
+
+
+def test_a_text_that_does_not_parse_keeps_the_names_of_the_last_that_did(editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    editor.open(base)
+    broken = BASE.replace("  end game\n}", "  end game\n", 1)   # the last phase never closed
+    assert [d.code for d in editor.change(base, broken)][:1] in (["E003"], ["E004"])
+    found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(base, *where(BASE, "award", 1)))))
+    assert found is not None and "procedure award" in str(found.contents)
+    editor.change(base, BASE)
