@@ -17,6 +17,7 @@ from .decisions import Decisions
 from .events import Event, events_for
 from .failures import cause_of, rulelang_error
 from .infostate import resample
+from .narrate import narrated
 from .observe import describe, observation
 from .save import state_to_json
 from .tensors import observation_tensor
@@ -78,6 +79,15 @@ class Views(Decisions):
         if self.event_log is None:
             raise IllegalActionError("this state records no events: start it with new_initial_state(events=True)")
         return events_for(cast("State", self), viewer, since)
+
+    def narration(self, player: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """The narrated log from event number ``since`` on: one sentence for each event
+        that player may see (None: everything), with phases and turns as headings
+        (interpreter/state/narrate.py; docs/embedding.md, Narration). IllegalActionError,
+        as ``events``, if this state records no events."""
+        self.events(player, 0)   # the same checks of the player, ``since`` and the recording
+        viewer = None if player is None else self._check_player(player)
+        return narrated(cast("State", self), viewer, since)
 
     def event_count(self) -> int:
         """How many events are recorded so far: the ``seq`` of the next one (0 when no

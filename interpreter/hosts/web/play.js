@@ -4,7 +4,7 @@ import {$, el, seatName} from "./dom.js";
 import {api, errorText, hideBanner, showBanner} from "./api.js";
 import {app} from "./page.js";
 import {loadEditorGame} from "./editor.js";
-import {drawBoards, drawLog, drawOver, drawTable} from "./view.js";
+import {drawBoards, drawLog, drawOver, drawTable, logLines} from "./view.js";
 
 export const play = {
   game: null,        // {handle, path, players, seats, boards, title}
@@ -93,7 +93,7 @@ export const play = {
     try {
       const loaded = await loadEditorGame(players);
       const boards = await api.call("boards", {game: loaded.game}).then((r) => r.boards).catch(() => []);
-      const started = await api.call("new_game", {game: loaded.game, seed});
+      const started = await api.call("new_game", {game: loaded.game, seed, events: true});
       if (generation !== this.generation) return;
       const old = this.game;
       this.game = {handle: loaded.game, players: loaded.players, seats: loaded.seats, boards, title: loaded.title, path: app.path};
@@ -199,7 +199,7 @@ export const play = {
       if (this.undo.length > 300) api.call("close", {handle: this.undo.shift()}).catch(() => {});
       this.clicks++;
       $("pane-play").dataset.clicks = String(this.clicks);
-      this.logSeen = this.lastView ? this.lastView.observation.log.length : 0;
+      this.logSeen = this.lastView ? logLines(this.lastView).length : 0;
     } catch (error) {
       if (clone) this.pendingClone = Promise.resolve(clone);   // the state did not change: keep the copy
       showBanner("That choice was refused: " + errorText(error));
@@ -240,7 +240,7 @@ export const play = {
     drawQuestion($("play-question"), view, question, this, botsThinking);
     drawBoards($("play-boards"), this.game.boards, question ? view : {...view, question: null}, question ? (option) => this.choose(option) : null);
     drawTable($("play-table"), view, context);
-    drawLog($("play-log"), obs.log || [], this.logSeen);
+    drawLog($("play-log"), logLines(view), this.logSeen);
   },
 
   showOver(view) {
