@@ -99,13 +99,13 @@ def test_gains_payments_variables_and_rolls_as_each_seat_sees_them():
         assert f"{name} gains 2 gold" in lines and f"{name} pays 1 gold" in lines
         assert "round is now 2" in lines
         assert not any(line.startswith("hidden total") for line in lines)   # visible none
-        assert "roll d6: not shown" in lines   # a face is shown only as the rules publish it
+        assert "d6 is rolled (not shown)" in lines   # a face is shown only as the rules publish it
     assert f"{name} gains 1 secrets" in lines_of(state, winner)
     assert f"{name} gains some secrets" in lines_of(state, other)
     assert any(line.startswith(f"player {other + 1}'s best is now") for line in lines_of(state, other))
     assert not any(line.startswith(f"player {winner + 1}'s best") for line in lines_of(state, other))
     everything = lines_of(state, None)
-    assert any(line.startswith("roll d6: ") and line != "roll d6: not shown" for line in everything)
+    assert any(line.startswith("d6 is rolled: ") for line in everything)
     assert any(line.startswith("hidden total is now") for line in everything)
 
 

@@ -93,7 +93,7 @@ class _Teller:
         elif secret == _HIDDEN:
             lines.append({"text": f"{who} chooses in secret"})
         elif secret >= 0:
-            lines.append({"text": f"{who} chooses a {self.kind_in(secret)} from {self.zone(secret)}"})
+            lines.append({"text": f"{who} chooses {self.kind_in(secret)} from {self.zone(secret)}"})
         else:
             lines.append({"text": f"{who} chooses"})
         return lines
@@ -113,19 +113,24 @@ class _Teller:
         return _name(ref.name) if ref.owner is None else f"{ref.owner}'s {_name(ref.name)}"
 
     def kind_in(self, slot: int) -> str:
-        """What a zone holds ("card"), for a component not shown."""
+        """One of what a zone holds ("a card", "an action card"), for a component not shown."""
         declared = self.catalog.zones[self.ref(slot).name].type
-        return "component" if declared is None else _name(declared.name)
+        return _one("component" if declared is None else _name(declared.name))
 
     def thing(self, view: dict[str, JsonValue], slot: int) -> str:
         """A moved component: its label when shown, else "a card"."""
         shown = view.get("component")
         if isinstance(shown, dict):
             return str(shown["label"])
-        return f"a {self.kind_in(slot)}"
+        return self.kind_in(slot)
 
 
 _HIDDEN = -2   # events.HIDDEN: a simultaneous choice
+
+
+def _one(noun: str) -> str:
+    """``noun`` with its indefinite article: "a card", "an action card"."""
+    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
 
 
 def _name(name: str) -> str:
@@ -153,9 +158,7 @@ def _tokens(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
         return f"{target} gains {amount}"
     if view["to"] == "bank" and isinstance(view["from"], dict) and "player" in view["from"]:
         return f"{source} pays {amount}"
-    if isinstance(view["from"], dict) and "player" in view["from"]:
-        return f"{source} gives {amount} to {target}"
-    return f"{amount} go from {source} to {target}"
+    return f"{source} gives {amount} to {target}"
 
 
 def _holder(teller: _Teller, holder: JsonValue) -> str:
@@ -169,7 +172,7 @@ def _holder(teller: _Teller, holder: JsonValue) -> str:
     zone = str(holder["zone"])
     name, _, seat = zone.partition("/")
     where = _name(name) if not seat else f"{teller.player(int(seat))}'s {_name(name)}"
-    return f"a component in {where}"
+    return f"{_one('component')} in {where}"
 
 
 def _set(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
@@ -186,8 +189,11 @@ def _set(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
 
 
 def _chance(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
+    """A roll ("roll d6": "d6 is rolled: 4") or a random pick ("random x in bag: card 3"); the
+    outcome only for those who see it."""
     asks = str(view["asks"])
-    return f"{asks}: {view['label']}" if "label" in view else f"{asks}: not shown"
+    told = f"{_name(asks[5:])} is rolled" if asks.startswith("roll ") else asks
+    return f"{told}: {view['label']}" if "label" in view else f"{told} (not shown)"
 
 
 def _shuffle(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
