@@ -252,3 +252,18 @@ def test_a_scenario_reads_the_narrated_log_of_a_player(tmp_path):
     failure = result.failed[0].failure
     expected = "no line of the log of p2 (player 2) holds 'player 1 chooses card 4'"
     assert (failure.code, failure.message) == ("E701", expected)
+
+
+def test_a_bad_player_or_since_is_refused_as_by_events():
+    state = played(TABLE)
+    with pytest.raises(IllegalActionError, match="since must be an integer"):
+        state.narration(0, since="3")
+    with pytest.raises(IllegalActionError):
+        state.narration(7)
+
+
+def test_a_long_value_is_cut_in_its_sentence():
+    text = ('game "Long" { players 1 }\nvar items: list[int] = [] visible all\n'
+            'phase main {\n  items = [n for n in 1..100]\n  end game\n}\n')
+    (line,) = [t for t in lines_of(played(text, players=1), 0) if t.startswith("items")]
+    assert line.startswith("items is now [1, 2, 3") and line.endswith(" ...]") and len(line) < 80

@@ -175,9 +175,15 @@ def _holder(teller: _Teller, holder: JsonValue) -> str:
     return f"{_one('component')} in {where}"
 
 
+LONGEST_VALUE = 60
+"""A value longer than this many characters is cut in a sentence ("[3,1, 4,1, ...]")."""
+
+
 def _set(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
     _, table, name, index, value, _ = event
     shown = display(value)
+    if len(shown) > LONGEST_VALUE:
+        shown = shown[:LONGEST_VALUE - 5] + " ...]" if shown.startswith("[") else shown[:LONGEST_VALUE - 4] + " ..."
     var = _name(str(name))
     if table == "player":
         return f"{teller.player(index)}'s {var} is now {shown}"
