@@ -310,6 +310,8 @@ def op_narration(session: Session, request: JSON) -> JSON:
     """'narration': the narrated log a player may see (-1: what everyone sees), from event
     ``since`` on, and the number of the next event."""
     state = session.state(request["state"])
+    if state.event_log is None:
+        raise IllegalActionError("this state records no events: start it with 'new_game' and \"events\": true")
     lines = state.narration(request["player"], request.get("since", 0))
     return {"lines": lines, "next": state.event_count()}
 
