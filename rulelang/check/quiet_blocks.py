@@ -1,6 +1,7 @@
 """E204 for a ``quiet { ... }`` block (or the block of ``log ... instead``) left half-way:
 a ``break`` or ``continue`` of a loop outside it, a ``return`` or a ``next`` inside it would
-leave the block without its end, and the narration would stay quiet after it.
+leave the block without its end, and the narration would stay quiet after it. W312 for a
+decision written in a quiet block: the narrated log would never tell the choice made.
 
 The parser writes a quiet block as its two marks (``ast.Narrate``) around its statements, in
 the block that holds it; this check counts the ends open at each statement.
@@ -11,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from rulelang import ast
+from rulelang.check.graph import DECISIONS
 from rulelang.diagnostics import Diagnostic
 
 _HINT = "end the quiet block first, or set a variable and leave after the block"
@@ -22,6 +24,26 @@ def check_quiet_exits(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> I
         body = getattr(decl, "body", None)
         if isinstance(body, ast.Block):
             yield from _scan(body, 0, 0)
+
+
+def check_quiet_decisions(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
+    """W312: a choice, a menu or a simultaneous choice written in a quiet block."""
+    for decl in decls:
+        body = getattr(decl, "body", None)
+        if isinstance(body, ast.Block):
+            yield from _decisions(body, 0)
+
+
+def _decisions(block: ast.Block, open_outside: int) -> Iterator[Diagnostic]:
+    depth = 0
+    for statement in block.statements:
+        if isinstance(statement, ast.Narrate) and statement.mark != "heading":
+            depth += 1 if statement.mark == "quiet" else -1
+        elif isinstance(statement, DECISIONS) and open_outside + depth > 0:
+            yield Diagnostic("W312", "a decision in a quiet block: the narrated log will not tell the choice made",
+                             statement.span, hint="end the quiet block before the decision")
+        for inner, _ in _inner_blocks(statement):
+            yield from _decisions(inner, open_outside + depth)
 
 
 def _scan(block: ast.Block, open_in_loop: int, open_in_all: int) -> Iterator[Diagnostic]:
