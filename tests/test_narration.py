@@ -267,3 +267,12 @@ def test_a_long_value_is_cut_in_its_sentence():
             'phase main {\n  items = [n for n in 1..100]\n  end game\n}\n')
     (line,) = [t for t in lines_of(played(text, players=1), 0) if t.startswith("items")]
     assert line.startswith("items is now [1, 2, 3") and line.endswith(" ...]") and len(line) < 80
+
+
+def test_a_heading_for_other_players_leaves_the_next_line_as_it_is():
+    text = ('game "Aside" { players 2 }\nphase main {\n  log heading "only for player 2" to players[1]\n'
+            '  log "for everyone"\n  end game\n}\n')
+    state = played(text)
+    assert [line.get("heading") for line in state.narration(0)] == [1, None]
+    assert [(line.get("heading"), line["text"]) for line in state.narration(1)][1:] == [
+        (2, "only for player 2"), (None, "for everyone")]

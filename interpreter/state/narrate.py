@@ -14,11 +14,12 @@ the choice that follows).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..model.serialize import JsonValue
 from ..model.values import display
-from .events import Event, Viewer, render_event
+from .events import HIDDEN, Event, Viewer, render_event
 
 if TYPE_CHECKING:
     from ..model.values import ZoneRef
@@ -59,6 +60,8 @@ class _Teller:
             return []
         if self.quiet:
             return []
+        heading = kind == "log" and self.heading   # a heading's line, seen or not, ends it
+        self.heading = self.heading and not heading
         view = render_event(self.st, event, self.viewer)
         if view is None:
             return []
@@ -67,8 +70,8 @@ class _Teller:
             return [{"text": f"phase {_name(str(event[1]))}", "heading": 1}]
         if kind == "action":
             return self._action(event, view)
-        if kind == "log" and self.heading:
-            self.heading, self.chooser = False, None
+        if heading:
+            self.chooser = None
             return [{"text": str(view["text"]), "heading": 2}]
         sentence = _SENTENCES[kind](self, event, view)
         return [] if sentence is None else [{"text": sentence}]
@@ -85,12 +88,12 @@ class _Teller:
         player, secret = event[1], event[3]
         who = self.player(player)
         lines: list[dict[str, JsonValue]] = []
-        if secret != _HIDDEN and player != self.chooser:
+        if secret != HIDDEN and player != self.chooser:
             self.chooser = player
             lines.append({"text": f"{who}'s turn", "heading": 3})
         if "label" in view:
             lines.append({"text": f"{who} chooses {view['label']}"})
-        elif secret == _HIDDEN:
+        elif secret == HIDDEN:
             lines.append({"text": f"{who} chooses in secret"})
         elif secret >= 0:
             lines.append({"text": f"{who} chooses {self.kind_in(secret)} from {self.zone(secret)}"})
@@ -123,9 +126,6 @@ class _Teller:
         if isinstance(shown, dict):
             return str(shown["label"])
         return self.kind_in(slot)
-
-
-_HIDDEN = -2   # events.HIDDEN: a simultaneous choice
 
 
 def _one(noun: str) -> str:
@@ -214,7 +214,9 @@ def _log(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str | Non
     return str(view["text"]) or None
 
 
-_SENTENCES: dict[str, Any] = {"move": _move, "tokens": _tokens, "set": _set, "chance": _chance,
+Sentence = Callable[["_Teller", Event, dict[str, JsonValue]], "str | None"]
+
+_SENTENCES: dict[str, Sentence] = {"move": _move, "tokens": _tokens, "set": _set, "chance": _chance,
                               "shuffle": _shuffle, "log": _log}
 
 
