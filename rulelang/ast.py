@@ -292,6 +292,15 @@ class Log(Node):
 
 
 @node
+class Narrate(Node):
+    """A mark for the narration of the events (``mark``): "quiet" where a ``quiet { ... }``
+    block starts, "loud" where it ends (the parser writes the block's statements between
+    its two marks, in the block that holds it; ``log MESSAGE instead { ... }`` is the quiet
+    block, then ``log MESSAGE``), "heading" before the line of ``log heading MESSAGE``."""
+    mark: str
+
+
+@node
 class Reveal(Node):
     """``reveal VALUE to PLAYERS``: those players alone see the value (in their log)."""
     value: Expr
@@ -310,7 +319,7 @@ class Part(Node):
 
 Stmt: TypeAlias = (Reveal | Let | Roll | RandomPick | CallLet | Assign | If | For | While | Repeat | Break | Continue
                    | Choose | Menu | Simultaneous | Move | Shuffle | Gain | Pay | CallStmt | Return | Next
-                   | EndGame | Log | Part)
+                   | EndGame | Log | Narrate | Part)
 
 
 # ---- declarations ----
@@ -559,9 +568,11 @@ class ExpectPrompt(Step):
 
 @node
 class ExpectLog(Step):
-    """``expect [not] log "text"``: a line of the log holds the text (``not``: none does)."""
+    """``expect [not] log [PLAYER] "text"``: a line of the log holds the text (``not``: none
+    does); with a player, a line of the narrated log that player sees."""
     text: str
     present: bool = True
+    player: str | None = None
 
 
 @node

@@ -83,6 +83,7 @@ _CODES = [
     Code("W308", "choice-may-be-empty", "A choice over a filtered list without 'otherwise': it may have no option."),
     Code("W311", "option-labels-may-repeat",
          "A choice's 'shown as' may give two of its options one label (a runtime error, E602)."),
+    Code("W312", "quiet-decision", "A decision in a quiet block: the narrated log never tells the choice made."),
     # Data.
     Code("E401", "bad-board-data", "A board data file is missing or breaks its schema."),
     Code("E402", "bad-deck", "A deck cannot be built from its declaration."),

@@ -276,6 +276,9 @@ def test_play_to_the_end_with_scripted_input():
     assert "│ 1 │" in result.output and "│ 3 │" in result.output   # the board is drawn
     assert "choose cell in spaces(grid)" in result.output   # what is asked, derived from the rule
     assert "1.  a1" in result.output   # the options, numbered in the view
+    # The log is narrated: a phase heading, each choice and what it changed.
+    assert "== phase play ==" in result.output and "player 1 chooses a1" in result.output
+    assert "mark of a1 is now player 1" in result.output
 
 
 def test_play_takes_back_the_last_choice():

@@ -591,3 +591,20 @@ def test_any_json_request_gets_a_reply_that_fits_the_schema(loaded: GameLibrary,
         check_reply(reply)
         assert reply["ok"] or reply["error"]["code"] != "E900", reply
         assert encode(reply).count(b"\n") == 1
+
+
+def test_narration_reads_on_from_next_and_view_and_replay_carry_it(session: Session) -> None:
+    game = result(session, "load", path="games/jolly_roger.rules", players=3)["game"]
+    state = result(session, "new_game", game=game, seed=2, events=True)["state"]
+    first = result(session, "narration", state=state, player=1)
+    assert first["lines"] and all(line["seq"] < first["next"] for line in first["lines"])
+    pick = result(session, "legal_actions", state=state, player=0)["actions"][0]
+    result(session, "apply", state=state, action=pick[0], player=0)
+    later = result(session, "narration", state=state, player=1, since=first["next"])
+    assert later["lines"][0] == {"seq": first["next"], "text": "player 1's turn", "heading": 3}
+    assert {"seq": first["next"], "text": f"player 1 chooses {pick[1]}"} in later["lines"]
+    view = result(session, "view", state=state, player=1)
+    assert view["narration"] == first["lines"] + later["lines"]
+    replayed = result(session, "replay", state=state, step=1)["state"]
+    assert result(session, "narration", state=replayed, player=1)["lines"] == view["narration"]
+    assert error(session, "narration", state=state, player=1, since=-1)["code"] == "P003"

@@ -20,7 +20,7 @@ from rulelang.diagnostics import Span
 
 # The statements a body charged at once may hold: none counts a step, none leaves the loop.
 _COUNTING_NO_STEP = (ast.Block, ast.Let, ast.Assign, ast.If, ast.Move, ast.Gain, ast.Pay, ast.Log, ast.Reveal,
-                     ast.Continue)
+                     ast.Narrate, ast.Continue)
 _STATEMENTS = (*get_args(ast.Stmt), ast.Option)
 
 

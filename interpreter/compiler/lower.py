@@ -546,6 +546,14 @@ class Compiler:
             effects.log(st, text, audience(st, env) if audience is not None else None, private)
         self.emit_step(code, log, node.span)
 
+    def _s_Narrate(self, node: ast.Narrate, code: Code) -> None:
+        mark = ("narrate", node.mark)
+
+        def narrate(st: State, env: Env) -> None:
+            if st.event_log is not None:
+                st.event_log.append(mark)
+        self.emit_step(code, narrate, node.span)
+
     def _log_message(self, node: ast.Expr) -> Callable[[State, Env], str | LogLine]:
         """``f(st, env) -> str | LogLine``: the line a 'log' statement writes, its text built
         only when the log is read (``LogLine``) when it is known to be short. A message

@@ -536,6 +536,10 @@ class ProcedureWriter:
     def _Return(self, node: ast.Return, indent: int) -> None:
         self.emit(indent, f"return {self.expr(node.value) if node.value is not None else 'None'}", node.span)
 
+    def _Narrate(self, node: ast.Narrate, indent: int) -> None:
+        self.emit(indent, "if st.event_log is not None:", node.span)
+        self.emit(indent + 1, f"st.event_log.append(('narrate', {node.mark!r}))", node.span)
+
     def _Log(self, node: ast.Log, indent: int) -> None:
         audience = "" if node.audience is None else f", {self.expr(node.audience)}, True"
         parts = text_and_values(node.message)

@@ -298,12 +298,14 @@ def shown_attributes(attributes: Mapping[str, object], kind: str) -> dict[str, o
 def view_data(data: SeatData, state: State, player: int) -> dict[str, Any]:
     """The view of seat ``player`` (-1: the public view) as JSON data: its observation, what
     lies on each space (``{board: {space: [mark, ...]}}``), the question it is asked (None
-    when it is not to act), the seats' names and, once the game is over, the result."""
+    when it is not to act), the seats' names, its narrated log when the state records events
+    (else None) and, once the game is over, the result."""
     obs = state.observation(player)
     over = state.is_terminal()
+    narration = None if state.event_log is None else state.narration(player)
     return {"observation": obs, "marks": marks_by_board(data.board_marks(obs)),
             "question": question_data(state, player), "seats": list(data.seats), "terminal": over,
-            "returns": state.returns() if over else None, "winners": state.winners()}
+            "returns": state.returns() if over else None, "winners": state.winners(), "narration": narration}
 
 
 def marks_by_board(marks: Mapping[tuple[str, str], list[str]]) -> dict[str, dict[str, list[str]]]:

@@ -269,7 +269,8 @@ def op_new_game(session: Session, request: JSON) -> JSON:
     """'new_game': a new state of a game, from its seed."""
     game = session.game(request["game"])
     state = game.new_initial_state(seed=request.get("seed", 0),
-                                   explicit_chance=request.get("explicit_chance", False))
+                                   explicit_chance=request.get("explicit_chance", False),
+                                   events=request.get("events", False))
     return {"state": session.add_state(request["game"], state), **progress(state)}
 
 
@@ -303,6 +304,16 @@ def op_apply(session: Session, request: JSON) -> JSON:
 def op_observe(session: Session, request: JSON) -> JSON:
     """'observe': what a player sees of a state."""
     return {"observation": session.state(request["state"]).observation(request["player"])}
+
+
+def op_narration(session: Session, request: JSON) -> JSON:
+    """'narration': the narrated log a player may see (-1: what everyone sees), from event
+    ``since`` on, and the number of the next event."""
+    state = session.state(request["state"])
+    if state.event_log is None:
+        raise IllegalActionError("this state records no events: start it with 'new_game' and \"events\": true")
+    lines = state.narration(request["player"], request.get("since", 0))
+    return {"lines": lines, "next": state.event_count()}
 
 
 def op_resample(session: Session, request: JSON) -> JSON:
@@ -444,7 +455,8 @@ def op_replay(session: Session, request: JSON) -> JSON:
     history = state.history()
     if step > len(history):
         raise ProtocolError("P003", f"request.step must be at most {len(history)}, the actions of this game")
-    replayed = state.game.new_initial_state(seed=state.seed, explicit_chance=state.explicit_chance)
+    replayed = state.game.new_initial_state(seed=state.seed, explicit_chance=state.explicit_chance,
+                                            events=state.event_log is not None)
     for player, action_id in history[:max(step - 1, 0)]:
         replayed.apply_action(action_id, player=player)
     last: JSON | None = None
@@ -472,7 +484,7 @@ OPS: dict[str, Handler] = {
     "observe": op_observe, "resample": op_resample, "clone": op_clone, "save": op_save,
     "restore": op_restore, "close": op_close, "rulesets": op_rulesets, "source": op_source, "lint": op_lint,
     "save_source": op_save_source, "graph": op_graph, "boards": op_boards, "view": op_view,
-    "agent_action": op_agent_action, "replay": op_replay,
+    "agent_action": op_agent_action, "replay": op_replay, "narration": op_narration,
 }
 
 

@@ -40,6 +40,7 @@ from rich.text import Text
 from rulelang.report import counted
 
 from ..model.values import CHANCE
+from ..state.narrate import line_text
 from .seat_view import (
     Card,
     SeatData,
@@ -105,7 +106,7 @@ class SeatView(SeatData):
         parts += [self.board_panel(name, marks) for name in self.boards]
         parts += [self.players_panel(obs), self.zones_panel(obs), self.supplies_panel(obs),
                   self.globals_panel(obs), self.question_panel(state, player, obs, marks),
-                  self.log_panel(obs, log_lines)]
+                  self.log_panel(log_of(state, player, obs), log_lines)]
         return Group(*[p for p in parts if p is not None])
 
     def panel(self, body: RenderableType, title: str) -> Panel:
@@ -258,14 +259,21 @@ class SeatView(SeatData):
         details += marks.get((board, str(space.get("name"))), [])
         return f"{label} ({'; '.join(details)})" if details else label
 
-    def log_panel(self, obs: Mapping[str, object], log_lines: int) -> Panel | None:
-        """The last ``log_lines`` lines of the log the seat may see."""
-        log = [str(line) for line in items_of(obs.get("log"))]
+    def log_panel(self, log: Sequence[Text], log_lines: int) -> Panel | None:
+        """The last ``log_lines`` lines of ``log`` (``log_of``)."""
         if not log or log_lines <= 0:
             return None
         shown = log[-log_lines:]
         title = f"log (last {len(shown)} of {len(log)})"
-        return self.panel(Text("\n".join(shown)), title)
+        return self.panel(Text("\n").join(shown), title)
+
+
+def log_of(state: State, player: int, obs: Mapping[str, object]) -> list[Text]:
+    """The log the seat may see: its narration, headings in bold, when ``state`` records
+    events (``State.narration``), else the ruleset's log lines of the observation."""
+    if state.event_log is None:
+        return [Text(str(line)) for line in items_of(obs.get("log"))]
+    return [Text(line_text(line), style="bold" if "heading" in line else "") for line in state.narration(player)]
 
 
 def numbered(options: Sequence[str]) -> RenderableType:

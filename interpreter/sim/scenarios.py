@@ -291,7 +291,7 @@ class _Run:
 
     def _start(self, step: ast.Step, position: State | None) -> State:
         try:
-            state = position or self.game.new_initial_state(self.seed, explicit_chance=True)
+            state = position or self.game.new_initial_state(self.seed, explicit_chance=True, events=True)
         except RulelangError as error:
             raise StepFailed(_failure("E702", "the game cannot start", step, error.diagnostics)) from None
         return state
@@ -441,13 +441,19 @@ class _Run:
 
     def _expect_log(self, step: ast.ExpectLog) -> None:
         state = self.state(step)
-        lines = [*state.log, *(text for _, _, text in state.private_log)]
+        lines, log = [*state.log, *(text for _, _, text in state.private_log)], "the log"
+        if step.player is not None:
+            player = self._player(step, step.player)
+            if state.event_log is None:
+                raise StepFailed(Diagnostic("E702", "this state records no events, so it has no narrated log "
+                                                    "(a position's state does not)", step.span))
+            lines, log = [str(line["text"]) for line in state.narration(player)], f"the log of {_who(player)}"
         holding = [line for line in lines if step.text in line]
         if step.present and not holding:
-            raise StepFailed(Diagnostic("E701", f"no line of the log holds {step.text!r}", step.span,
+            raise StepFailed(Diagnostic("E701", f"no line of {log} holds {step.text!r}", step.span,
                                         notes=tuple(f"log: {line}" for line in lines[-3:])))
         if not step.present and holding:
-            raise StepFailed(Diagnostic("E701", f"a line of the log holds {step.text!r}: {holding[0]!r}", step.span))
+            raise StepFailed(Diagnostic("E701", f"a line of {log} holds {step.text!r}: {holding[0]!r}", step.span))
 
     def _expect_seen(self, step: ast.ExpectSeen) -> None:
         state = self.state(step)

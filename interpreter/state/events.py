@@ -26,6 +26,9 @@ in the log. The recorded shapes (every item plain data, ``None`` where a part is
   "global", "player", "space" or "component"; ``index`` the owner's index (-1 for a global);
   ``slot`` the zone of an owning component then (-1 otherwise). Shown as the observation
   shows that variable; omitted for those who may not see it.
+- ``("narrate", mark)``: a mark for the narration (``narrate.py``): "quiet" where a ``quiet``
+  block (or the block of a ``log ... instead``) starts, "loud" where it ends (the events
+  between are not narrated), "heading" before the line of a ``log heading``.
 - ``("hidden",)``: an event taken out of a log redacted for one player (``redacted``),
   shown to nobody; it keeps the numbers of the events after it.
 """
@@ -52,7 +55,7 @@ HIDDEN = -2
 REDACTED = -3
 """``secret`` of a chance event whose value was taken out (``redacted``)."""
 
-TYPES = ("action", "chance", "shuffle", "phase", "log", "move", "tokens", "set", "hidden")
+TYPES = ("action", "chance", "shuffle", "phase", "log", "move", "tokens", "set", "narrate", "hidden")
 """Every event type, as the first item of a recorded event."""
 
 
@@ -103,10 +106,16 @@ def events_for(st: State, viewer: Viewer, since: int) -> list[dict[str, JsonValu
     shown: list[dict[str, JsonValue]] = []
     for seq in range(max(since, 0), len(log)):
         event = log[seq]
-        view = _RENDER[event[0]](st, event, viewer)
+        view = render_event(st, event, viewer)
         if view is not None:
             shown.append({"seq": seq, "type": event[0], **view})
     return shown
+
+
+def render_event(st: State, event: Event, viewer: Viewer) -> dict[str, JsonValue] | None:
+    """``event`` as ``viewer`` may see it (its parts, without ``seq`` and ``type``), or None
+    when ``viewer`` may not see it at all."""
+    return _RENDER[event[0]](st, event, viewer)
 
 
 def zone_seen(catalog: Catalog, slot: int, viewer: Viewer) -> bool:
@@ -253,12 +262,17 @@ def _variable_seen(catalog: Catalog, table: str, name: str, index: int, slot: in
     return table != "component" or zone_seen(catalog, slot, viewer)
 
 
+def _narrate(st: State, event: Event, viewer: Viewer) -> dict[str, JsonValue]:
+    return {"mark": event[1]}
+
+
 def _hidden(st: State, event: Event, viewer: Viewer) -> None:
     return None
 
 
 _RENDER: dict[str, Render] = {"action": _action, "chance": _chance, "shuffle": _shuffle, "phase": _phase,
-                              "log": _log, "move": _move, "tokens": _tokens, "set": _set, "hidden": _hidden}
+                              "log": _log, "move": _move, "tokens": _tokens, "set": _set, "narrate": _narrate,
+                              "hidden": _hidden}
 
 
 # ---------------------------------------------------------------- redacted for one viewer
@@ -269,7 +283,7 @@ def redacted(st: State, viewer: int) -> list[Event]:
     state that stands for what ``viewer`` knows (``resample_from_infostate``)."""
     kept: list[Event] = []
     for event in st.event_log or []:
-        view = _RENDER[event[0]](st, event, viewer)
+        view = render_event(st, event, viewer)
         if view is None:
             kept.append(("hidden",))  # keeps the numbers of the later events
         else:
@@ -381,6 +395,7 @@ _CHECKS: dict[str, Callable[[Any, _Limits], bool]] = {
     "table": lambda part, n: part in ("global", "player", "space", "component"),
     "index": lambda part, n: _index(part, -1, 1 << 63),
     "value": lambda part, n: True,
+    "mark": lambda part, n: part in ("quiet", "loud", "heading"),
 }
 
 
@@ -393,6 +408,7 @@ _SHAPES: dict[str, tuple[str, ...]] = {
     "move": ("component?", "slot", "slot"),
     "tokens": ("supply", "holder", "holder", "amount?", "slot?", "slot?"),
     "set": ("table", "text", "index", "value", "slot?"),
+    "narrate": ("mark",),
     "hidden": (),
 }
 

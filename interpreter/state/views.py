@@ -17,6 +17,7 @@ from .decisions import Decisions
 from .events import Event, events_for
 from .failures import cause_of, rulelang_error
 from .infostate import resample
+from .narrate import narrated
 from .observe import describe, observation
 from .save import state_to_json
 from .tensors import observation_tensor
@@ -74,12 +75,24 @@ class Views(Decisions):
         sees). Each event has its number ``seq`` and a ``type`` (docs/embedding.md, Events).
         IllegalActionError if this state records no events (recording is opt-in:
         ``new_initial_state(events=True)``)."""
+        return events_for(cast("State", self), self._event_viewer(player, since), since)
+
+    def narration(self, player: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """The narrated log from event number ``since`` on: one sentence for each event
+        that player may see (None: everything), with phases, ``log heading`` lines and turns
+        as headings (interpreter/state/narrate.py; docs/embedding.md, Narration).
+        IllegalActionError, as ``events``, if this state records no events."""
+        return narrated(cast("State", self), self._event_viewer(player, since), since)
+
+    def _event_viewer(self, player: int | None, since: int) -> int | None:
+        """The viewer of ``events`` and ``narration`` (None: everything), once the player,
+        ``since`` and the recording are checked."""
         viewer = None if player is None else self._check_player(player)
         if isinstance(since, bool) or not isinstance(since, int):
             raise IllegalActionError(f"since must be an integer, not {type(since).__name__}")
         if self.event_log is None:
             raise IllegalActionError("this state records no events: start it with new_initial_state(events=True)")
-        return events_for(cast("State", self), viewer, since)
+        return viewer
 
     def event_count(self) -> int:
         """How many events are recorded so far: the ``seq`` of the next one (0 when no

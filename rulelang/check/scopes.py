@@ -346,6 +346,9 @@ class Resolver:
     def _s_Log(self, s: ast.Log, in_loop: bool) -> list[Task]:
         return [ExprTask(s.message), *([ExprTask(s.audience)] if s.audience is not None else [])]
 
+    def _s_Narrate(self, s: ast.Narrate, in_loop: bool) -> list[Task]:
+        return []
+
     def _s_Reveal(self, s: ast.Reveal, in_loop: bool) -> list[Task]:
         return [ExprTask(s.value), ExprTask(s.audience)]
 

@@ -65,7 +65,7 @@ def play(path: str, players: int | None, seat: int, seed: int | None, bots: str,
     table = _Table(game, seat - 1, agents, random.Random(derive_seed(seed, -1)), Console(highlight=False),
                    ask_always=ask_always)
     try:
-        table.play(game.new_initial_state(seed=seed))
+        table.play(game.new_initial_state(seed=seed, events=True))   # the log is narrated
     except _LeftGame:
         click.echo("\nend of input: leaving the game")
     except RulelangError as error:   # the rules failed while running (or, E900, the engine did)

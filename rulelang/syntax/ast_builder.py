@@ -17,7 +17,7 @@ from lark.tree import Meta
 from rulelang import ast
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import RulesetError
-from rulelang.syntax.parts import splice_parts
+from rulelang.syntax.parts import Spliced, splice_parts, spliced
 from rulelang.syntax.placeholders import PLACEHOLDER
 from rulelang.syntax.syntax_errors import token_span
 
@@ -271,11 +271,11 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
     def step_prompt(self, meta: Meta, player: Token | None, text: Token) -> ast.ExpectPrompt:
         return ast.ExpectPrompt(self._span(meta), _name_or_none(player), unquote(text))
 
-    def step_log(self, meta: Meta, text: Token) -> ast.ExpectLog:
-        return ast.ExpectLog(self._span(meta), unquote(text))
+    def step_log(self, meta: Meta, player: Token | None, text: Token) -> ast.ExpectLog:
+        return ast.ExpectLog(self._span(meta), unquote(text), player=_name_or_none(player))
 
-    def step_not_log(self, meta: Meta, text: Token) -> ast.ExpectLog:
-        return ast.ExpectLog(self._span(meta), unquote(text), present=False)
+    def step_not_log(self, meta: Meta, player: Token | None, text: Token) -> ast.ExpectLog:
+        return ast.ExpectLog(self._span(meta), unquote(text), present=False, player=_name_or_none(player))
 
     def step_seen(self, meta: Meta, player: Token, value: ast.Expr) -> ast.ExpectSeen:
         return ast.ExpectSeen(self._span(meta), str(player), value)
@@ -284,8 +284,8 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
         return ast.ExpectSeen(self._span(meta), str(player), value, seen=False)
 
     # ---- statements ----
-    def block(self, meta: Meta, *statements: ast.Stmt) -> ast.Block:
-        return ast.Block(self._span(meta), statements)
+    def block(self, meta: Meta, *statements: ast.Stmt | Spliced) -> ast.Block:
+        return ast.Block(self._span(meta), tuple(spliced(statements)))
 
     def let_stmt(self, meta: Meta, name: Token, value: ast.Expr) -> ast.Let:
         return ast.Let(self._span(meta), str(name), value)
@@ -389,6 +389,20 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
 
     def log_stmt(self, meta: Meta, message: ast.Expr, audience: ast.Expr | None) -> ast.Log:
         return ast.Log(self._span(meta), message, audience)
+
+    def quiet_stmt(self, meta: Meta, body: ast.Block) -> Spliced:
+        span = self._span(meta)
+        return Spliced((ast.Narrate(span, "quiet"), *body.statements, ast.Narrate(span, "loud")))
+
+    def log_instead_stmt(self, meta: Meta, message: ast.Expr, audience: ast.Expr | None,
+                         body: ast.Block) -> Spliced:
+        span = self._span(meta)
+        return Spliced((ast.Narrate(span, "quiet"), *body.statements, ast.Narrate(span, "loud"),
+                         ast.Log(span, message, audience)))
+
+    def log_heading_stmt(self, meta: Meta, message: ast.Expr, audience: ast.Expr | None) -> Spliced:
+        span = self._span(meta)
+        return Spliced((ast.Narrate(span, "heading"), ast.Log(span, message, audience)))
 
     def reveal_stmt(self, meta: Meta, value: ast.Expr, audience: ast.Expr) -> ast.Reveal:
         return ast.Reveal(self._span(meta), value, audience)

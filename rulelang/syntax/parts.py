@@ -8,8 +8,8 @@ are pure functions of the AST; what a wrong name means is said in
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 
 from rulelang import ast
 
@@ -75,3 +75,20 @@ def _map_blocks(statement: ast.Stmt, change: BlockMap) -> ast.Stmt:
     if isinstance(statement, ast.Menu):
         return replace(statement, options=tuple(replace(o, body=change(o.body)) for o in statement.options))
     return statement
+
+
+@dataclass(frozen=True)
+class Spliced:
+    """Statements that one statement of the text stands for, written in place in the block
+    that holds it (``quiet { ... }``: its two ends and its statements between)."""
+
+    statements: tuple[ast.Stmt, ...]
+
+
+def spliced(statements: Iterable[ast.Stmt | Spliced]) -> Iterator[ast.Stmt]:
+    """The statements of a block, each ``Spliced`` written out in place."""
+    for statement in statements:
+        if isinstance(statement, Spliced):
+            yield from statement.statements
+        else:
+            yield statement

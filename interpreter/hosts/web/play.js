@@ -6,7 +6,7 @@ import {$, el, seatName} from "./dom.js";
 import {api, errorText, hideBanner, showBanner} from "./api.js";
 import {app} from "./page.js";
 import {loadEditorGame} from "./editor.js";
-import {drawBoards, drawLog, drawOver, drawTable} from "./view.js";
+import {drawBoards, drawLog, drawOver, drawTable, logLines} from "./view.js";
 
 export const play = {
   game: null,        // {handle, path, players, seats, boards, title}
@@ -97,7 +97,7 @@ export const play = {
     try {
       const loaded = await loadEditorGame(players);
       const boards = await api.call("boards", {game: loaded.game}).then((r) => r.boards).catch(() => []);
-      const started = await api.call("new_game", {game: loaded.game, seed});
+      const started = await api.call("new_game", {game: loaded.game, seed, events: true});
       if (generation !== this.generation) return;
       const old = this.game;
       this.game = {handle: loaded.game, players: loaded.players, seats: loaded.seats, boards, title: loaded.title, path: app.path};
@@ -210,7 +210,7 @@ export const play = {
       this.remember(clone.state, false);
       this.clicks++;
       $("pane-play").dataset.clicks = String(this.clicks);
-      this.logSeen = this.lastView ? this.lastView.observation.log.length : 0;
+      this.logSeen = this.lastView ? logLines(this.lastView).length : 0;
     } catch (error) {
       if (clone) this.pendingClone = Promise.resolve(clone);   // the state did not change: keep the copy
       showBanner("That choice was refused: " + errorText(error));
@@ -302,7 +302,7 @@ export const play = {
 
   /** The lines of the log the page shows for ``view`` (the notes of applied choices are placed among them). */
   shownLog(view) {
-    return view.observation.log || [];
+    return logLines(view);
   },
 
   /** The log's lines with the notes of the choices applied for the person, each where it was

@@ -4,7 +4,7 @@ import {$, el, seatName} from "./dom.js";
 import {api, errorText, showBanner} from "./api.js";
 import {app, showTab} from "./page.js";
 import {loadEditorGame} from "./editor.js";
-import {drawBoards, drawLog, drawOver, drawTable} from "./view.js";
+import {drawBoards, drawLog, drawOver, drawTable, logLines} from "./view.js";
 import {play} from "./play.js";
 
 export const replay = {
@@ -147,6 +147,6 @@ export const replay = {
     }
     drawBoards($("replay-boards"), this.source.boards, {...view, question: null}, null, "replay-board-svg");
     drawTable($("replay-table"), view, {seat: this.seat, cardOptions: null, onChoose: null, botName: null});
-    drawLog($("replay-log"), view.observation.log || [], Infinity);
+    drawLog($("replay-log"), logLines(view), Infinity);
   },
 };

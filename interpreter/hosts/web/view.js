@@ -118,10 +118,19 @@ export function drawTable(target, view, context) {
   target.append(players);
 }
 
+/** The lines of a view's log: its narration (a line for each event the seat sees, headings
+ * for phases and turns) when its state records events, else the ruleset's log lines. */
+export function logLines(view) {
+  if (view.narration) return view.narration;
+  return (view.observation.log || []).map((text) => ({text: String(text)}));
+}
+
 export function drawLog(target, lines, freshFrom) {
   // Newest first in the list, shown at the bottom (the list is laid out bottom up, so that it
   // starts scrolled to its newest line without the page measuring it).
-  const items = lines.map((line, i) => el("li", {class: i >= freshFrom ? "fresh" : "", "data-testid": "log-line"}, String(line)));
+  const items = lines.map((line, i) => el("li", {
+    class: [i >= freshFrom ? "fresh" : "", line.heading ? `heading heading-${line.heading}` : ""].join(" ").trim(),
+    "data-testid": "log-line"}, line.text));
   items.reverse();
   target.replaceChildren(...items);
   if (!lines.length) target.append(el("li", {class: "muted"}, "nothing yet"));

@@ -1,0 +1,235 @@
+"""The narrated log: the recorded events (events.py) as sentences, for one seat.
+
+Each event a seat may see (``events.render_event``: the visibility rules of observations)
+becomes one line, worded from the declarations' names (an underscore read as a space) and
+the components' labels; what the seat may not see is worded without it ("player 2 takes a
+card from draw pile to their hand"). An author's ``log`` line is its own text. Headings: a
+phase that starts (level 1), the line of a ``log heading`` (level 2: a round), and the first
+choice of a player after another's (level 3: a turn). The events of a ``quiet`` block (and
+of the block of a ``log ... instead``, whose line follows it) are left out.
+
+A line is JSON data: ``{"seq": n, "text": "..."}``, with ``"heading": 1``, ``2`` or ``3``
+for a heading (``seq``: the number of the event it tells; a turn's heading shares it with
+the choice that follows).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..model.serialize import JsonValue
+from ..model.values import display
+from .events import HIDDEN, Event, Viewer, render_event
+
+if TYPE_CHECKING:
+    from ..model.values import ZoneRef
+    from .state import State
+
+Line = dict[str, JsonValue]
+"""One line of the narrated log."""
+
+
+def narrated(st: State, viewer: Viewer, since: int = 0) -> list[Line]:
+    """The lines of the narrated log that ``viewer`` may see (None: everything), for the
+    events from number ``since`` on (the quiet blocks and turns open before it counted)."""
+    log = st.event_log or []
+    teller = _Teller(st, viewer)
+    lines: list[Line] = []
+    for seq, event in enumerate(log):
+        told = teller.tell(event)
+        if seq >= since:
+            lines += [{"seq": seq, **line} for line in told]
+    return lines
+
+
+class _Teller:
+    """Words the events of one state for one viewer, in order (it keeps the quiet depth
+    and the player of the last choice)."""
+
+    def __init__(self, st: State, viewer: Viewer):
+        self.st, self.viewer, self.catalog = st, viewer, st.game.catalog
+        self.quiet = 0
+        self.chooser: int | None = None
+        self.heading = False   # the next log line is a heading
+
+    def tell(self, event: Event) -> list[dict[str, JsonValue]]:
+        """The lines of ``event`` (none when it is quiet or unseen)."""
+        kind = event[0]
+        if kind == "narrate":
+            self._mark(event[1])
+            return []
+        if self.quiet:
+            return []
+        heading = kind == "log" and self.heading   # a heading's line, seen or not, ends it
+        self.heading = self.heading and not heading
+        view = render_event(self.st, event, self.viewer)
+        if view is None:
+            return []
+        if kind == "phase":
+            self.chooser = None
+            return [{"text": f"phase {_name(str(event[1]))}", "heading": 1}]
+        if kind == "action":
+            return self._action(event, view)
+        if heading:
+            self.chooser = None
+            return [{"text": str(view["text"]), "heading": 2}]
+        sentence = _SENTENCES[kind](self, event, view)
+        return [] if sentence is None else [{"text": sentence}]
+
+    def _mark(self, mark: str) -> None:
+        if mark == "quiet":
+            self.quiet += 1
+        elif mark == "loud":
+            self.quiet = max(self.quiet - 1, 0)
+        elif not self.quiet:
+            self.heading = True
+
+    def _action(self, event: Event, view: dict[str, JsonValue]) -> list[dict[str, JsonValue]]:
+        player, secret = event[1], event[3]
+        who = self.player(player)
+        lines: list[dict[str, JsonValue]] = []
+        if secret != HIDDEN and player != self.chooser:
+            self.chooser = player
+            lines.append({"text": f"{who}'s turn", "heading": 3})
+        if "label" in view:
+            lines.append({"text": f"{who} chooses {view['label']}"})
+        elif secret == HIDDEN:
+            lines.append({"text": f"{who} chooses in secret"})
+        elif secret >= 0:
+            lines.append({"text": f"{who} chooses {self.kind_in(secret)} from {self.zone(secret)}"})
+        else:
+            lines.append({"text": f"{who} chooses"})
+        return lines
+
+    # -- words --------------------------------------------------------------
+
+    def player(self, index: int) -> str:
+        return str(self.catalog.players[index])
+
+    def ref(self, slot: int) -> ZoneRef:
+        ref: ZoneRef = self.catalog.zone_refs[slot]
+        return ref
+
+    def zone(self, slot: int) -> str:
+        """A zone as a sentence names it: "draw pile", "player 2's hand"."""
+        ref = self.ref(slot)
+        return _name(ref.name) if ref.owner is None else f"{ref.owner}'s {_name(ref.name)}"
+
+    def kind_in(self, slot: int) -> str:
+        """One of what a zone holds ("a card", "an action card"), for a component not shown."""
+        declared = self.catalog.zones[self.ref(slot).name].type
+        return _one("component" if declared is None else _name(declared.name))
+
+    def thing(self, view: dict[str, JsonValue], slot: int) -> str:
+        """A moved component: its label when shown, else "a card"."""
+        shown = view.get("component")
+        if isinstance(shown, dict):
+            return str(shown["label"])
+        return self.kind_in(slot)
+
+
+def _one(noun: str) -> str:
+    """``noun`` with its indefinite article: "a card", "an action card"."""
+    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
+
+
+def _name(name: str) -> str:
+    """A declaration's name as words: ``draw_pile`` is "draw pile"."""
+    return name.replace("_", " ")
+
+
+def _move(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
+    _, _, source, target = event
+    thing = teller.thing(view, source)
+    owner_from, owner_to = teller.ref(source).owner, teller.ref(target).owner
+    if owner_to is not None and owner_to != owner_from:
+        return f"{owner_to} takes {thing} from {teller.zone(source)} to their {_name(teller.ref(target).name)}"
+    if owner_from is not None:
+        there = f"their {_name(teller.ref(target).name)}" if owner_to == owner_from else teller.zone(target)
+        return f"{owner_from} moves {thing} from their {_name(teller.ref(source).name)} to {there}"
+    return f"{thing} moves from {teller.zone(source)} to {teller.zone(target)}"
+
+
+def _tokens(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
+    supply = _name(str(event[1]))
+    amount = f"{view['amount']} {supply}" if "amount" in view else f"some {supply}"
+    source, target = _holder(teller, view["from"]), _holder(teller, view["to"])
+    if view["from"] == "bank" and isinstance(view["to"], dict) and "player" in view["to"]:
+        return f"{target} gains {amount}"
+    if view["to"] == "bank" and isinstance(view["from"], dict) and "player" in view["from"]:
+        return f"{source} pays {amount}"
+    return f"{source} gives {amount} to {target}"
+
+
+def _holder(teller: _Teller, holder: JsonValue) -> str:
+    """A holder of tokens as events.py shows it, in words."""
+    if not isinstance(holder, dict):
+        return "the bank"
+    if "player" in holder:
+        return teller.player(int(str(holder["player"])))
+    if "label" in holder:
+        return str(holder["label"])
+    zone = str(holder["zone"])
+    name, _, seat = zone.partition("/")
+    where = _name(name) if not seat else f"{teller.player(int(seat))}'s {_name(name)}"
+    return f"{_one('component')} in {where}"
+
+
+LONGEST_VALUE = 60
+"""A value longer than this many characters is cut in a sentence ("[3,1, 4,1, ...]")."""
+
+
+def _set(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
+    _, table, name, index, value, _ = event
+    shown = display(value)
+    if len(shown) > LONGEST_VALUE:
+        shown = shown[:LONGEST_VALUE - 5] + " ...]" if shown.startswith("[") else shown[:LONGEST_VALUE - 4] + " ..."
+    var = _name(str(name))
+    if table == "player":
+        return f"{teller.player(index)}'s {var} is now {shown}"
+    if table == "space":
+        return f"{var} of {display(teller.catalog.spaces[index])} is now {shown}"
+    if table == "component":
+        return f"{var} of {teller.catalog.components[index].label} is now {shown}"
+    return f"{var} is now {shown}"
+
+
+def _chance(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
+    """A roll ("roll d6": "d6 is rolled: 4") or a random pick ("random x in bag: card 3"); the
+    outcome only for those who see it."""
+    asks = str(view["asks"])
+    told = f"{_name(asks[5:])} is rolled" if asks.startswith("roll ") else asks
+    return f"{told}: {view['label']}" if "label" in view else f"{told} (not shown)"
+
+
+def _shuffle(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
+    what = str(view["what"])
+    for slot, ref in enumerate(teller.catalog.zone_refs):
+        if (ref.name if ref.owner is None else f"{ref.name}/{ref.owner.index}") == what:
+            return f"{teller.zone(slot)} is shuffled"
+    return f"{what} is shuffled"
+
+
+def _log(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str | None:
+    return str(view["text"]) or None
+
+
+Sentence = Callable[["_Teller", Event, dict[str, JsonValue]], "str | None"]
+
+_SENTENCES: dict[str, Sentence] = {"move": _move, "tokens": _tokens, "set": _set, "chance": _chance,
+                              "shuffle": _shuffle, "log": _log}
+
+
+def line_text(line: Line) -> str:
+    """A line as plain text, a heading set apart: "== phase main ==", "-- round 2 --",
+    "- player 2's turn -"."""
+    heading = line.get("heading")
+    if heading is None:
+        return str(line["text"])
+    mark = {1: "==", 2: "--"}.get(int(str(heading)), "-")
+    return f"{mark} {line['text']} {mark}"
+
+
+def narrated_text(lines: list[Line]) -> list[str]:
+    """The lines as plain text (``line_text``)."""
+    return [line_text(line) for line in lines]
