@@ -17,6 +17,7 @@ from rulelang.diagnostics import Span
 
 from ..tables import runtime
 from .calls_in_place import in_place
+from .counted_by_key import counted_by_key
 from .integers import is_tuple
 from .items_in_place import clause_lines
 from .module import Module
@@ -90,6 +91,10 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
         return None
     listed, element, loops, source = found[0]
     element, loops, entry = _entry_read_once(expressions.module, element, loops, source)
+    keyed = counted_by_key(expressions.module, expressions.cat, listed, element, loops,
+                           lambda: _clause_lines(expressions.module, loops[0], source), work_charged)
+    if keyed is not None:   # (counts by key: one pass over the zone)
+        return text, keyed
     element, counting = counted_in_place(expressions.module, element)
     before, element = in_place(expressions.module, element)
     lines = [f"{listed} = []"]
