@@ -20,6 +20,7 @@ from .calls_in_place import in_place
 from .counted_by_key import counted_by_key
 from .integers import is_tuple
 from .items_in_place import clause_lines
+from .listed_again import listed_again
 from .module import Module
 from .moves import zone_list
 from .scope import Scope
@@ -64,12 +65,16 @@ def read_before(module: Module, scope: Scope, names: list[str], element: str, lo
 
 def listed_once(writer: ProcedureWriter, node: ast.Expr, indent: int, span: Span, scope: Scope) -> str | None:
     """``node``, the value of a procedure's statement (in ``scope``), with the comprehension
-    it computes first written before it (``lifted``), each line at ``span`` (None: not one)."""
+    it computes first written before it (``lifted``), each line at ``span`` (None: not one);
+    its items' values read from the list of the statement just before where that one listed
+    them (``listed_again``)."""
     found = lifted(writer.compiler.writer, node, scope)
     if found is None:
         scope.tables = {}   # (written again, as a whole)
         return None
-    for line in [*scope.table_reads(""), *found[1]]:
+    reads, before = scope.table_reads(""), [line for line, _ in writer.lines[-9:]]
+    lines = found[1] if reads else listed_again(writer.module, before, found[1], indent)   # (values listed before)
+    for line in [*reads, *lines]:
         writer.emit(indent, line, span)
     return found[0]
 
