@@ -23,6 +23,7 @@ from .items_in_place import clause_lines
 from .listed_again import listed_again
 from .module import Module
 from .moves import zone_list
+from .players_written_out import players_written_out
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -100,6 +101,9 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
                            lambda: _clause_lines(expressions.module, loops[0], source), work_charged)
     if keyed is not None:   # (counts by key: one pass over the zone)
         return text, keyed
+    written = players_written_out(expressions.module, listed, element, loops, work_charged("@N"))
+    if written is not None and entry is None:   # (over the players known at load: no loop)
+        return text, written
     element, counting = counted_in_place(expressions.module, element)
     before, element = in_place(expressions.module, element)
     lines = [f"{listed} = []"]
