@@ -163,3 +163,8 @@ def states_or_error(rules: str, games: int = 4) -> tuple:
     except RulesRuntimeError as error:
         d = error.diagnostic
         return d.code, d.message, d.span.line, d.span.column
+
+
+def at_every_budget(rules: str, budgets: range) -> list[tuple]:
+    """``states_or_error`` of ``rules``, whose step budget is written STEPS, at each of ``budgets``."""
+    return [states_or_error(rules.replace("STEPS", str(steps))) for steps in budgets]

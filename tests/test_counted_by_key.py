@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import states_or_error
+from conftest import at_every_budget, states_or_error
 
 import rulelang
 from rulelang.interpreter.compiler import comprehensions
@@ -51,7 +51,7 @@ def _rules(steps: int = 100_000, high: str = "5") -> str:
 
 def _runs() -> tuple[object, ...]:
     """Games at a large budget, at each budget up to 160, and with a range that fails."""
-    return (states_or_error(_rules()), [states_or_error(_rules(steps)) for steps in range(1, 160, 3)],
+    return (states_or_error(_rules()), at_every_budget(RULES.replace("HIGH", "5"), range(1, 160, 3)),
             states_or_error(_rules(high='"5"')))
 
 

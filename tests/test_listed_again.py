@@ -6,7 +6,7 @@ is left as it is."""
 from __future__ import annotations
 
 import pytest
-from conftest import states_or_error
+from conftest import at_every_budget, states_or_error
 
 import rulelang
 from rulelang.interpreter.compiler import comprehensions
@@ -56,7 +56,7 @@ def _rules(steps: int = 100_000, zone: str = "hand") -> str:
 
 def _runs() -> tuple[object, ...]:
     """Games at a large budget, at budgets up to 120, and where the first listing fails."""
-    return (states_or_error(_rules()), [states_or_error(_rules(steps)) for steps in range(1, 120, 2)],
+    return (states_or_error(_rules()), at_every_budget(RULES.replace("ZONE", "hand"), range(1, 120, 2)),
             states_or_error(_rules(zone="won")))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import states_or_error
+from conftest import at_every_budget, states_or_error
 
 import rulelang
 from rulelang.interpreter.compiler import comprehensions
@@ -47,7 +47,7 @@ def _rules(steps: int = 100_000, ranked: str = "q.score > 3") -> str:
 
 def _runs() -> tuple[object, ...]:
     """Games at a large budget, at every budget up to 120, and with a test that fails for a player."""
-    return (states_or_error(_rules()), [states_or_error(_rules(steps)) for steps in range(1, 120)],
+    return (states_or_error(_rules()), at_every_budget(RULES.replace("RANKED", "q.score > 3"), range(1, 120)),
             states_or_error(_rules(ranked="q.hand[1].rank > 2")))
 
 
