@@ -18,6 +18,7 @@ from rulelang.diagnostics import Span
 from ..tables import runtime
 from .calls_in_place import in_place
 from .counted_by_key import counted_by_key
+from .filters_merged import filters_merged
 from .integers import is_tuple
 from .items_in_place import clause_lines
 from .listed_again import listed_again
@@ -75,6 +76,8 @@ def listed_once(writer: ProcedureWriter, node: ast.Expr, indent: int, span: Span
         return None
     reads, before = scope.table_reads(""), [line for line, _ in writer.lines[-9:]]
     lines = found[1] if reads else listed_again(writer.module, before, found[1], indent)   # (values listed before)
+    if not reads:   # (a filter of the same list just before: one loop)
+        lines = filters_merged(writer.lines, lines, indent, writer.module.fresh)
     for line in [*reads, *lines]:
         writer.emit(indent, line, span)
     return found[0]
