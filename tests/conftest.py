@@ -149,3 +149,22 @@ def setup_failure(game):
     with pytest.raises(RulesRuntimeError) as caught:
         game.new_initial_state()
     return caught.value
+
+
+def states_or_error(rules: str, games: int = 4) -> tuple:
+    """The saved states and work after each action of ``games`` random games of ``rules``
+    (``worked_states``, seeds 0, 1, ...), or the code, message, line and column of the rules'
+    error of the first that fails: what a specialised path must give as the general one does."""
+    import rulelang
+    from rulelang.errors import RulesRuntimeError
+    game = rulelang.load(rules)
+    try:
+        return tuple(tuple(worked_states(game, seed)) for seed in range(games))
+    except RulesRuntimeError as error:
+        d = error.diagnostic
+        return d.code, d.message, d.span.line, d.span.column
+
+
+def at_every_budget(rules: str, budgets: range) -> list[tuple]:
+    """``states_or_error`` of ``rules``, whose step budget is written STEPS, at each of ``budgets``."""
+    return [states_or_error(rules.replace("STEPS", str(steps))) for steps in budgets]

@@ -18,6 +18,8 @@ from rulelang import ast
 from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
+from .invariant_fields import fields_read_once
+
 # The statements a body charged at once may hold: none counts a step, none leaves the loop.
 _COUNTING_NO_STEP = (ast.Block, ast.Let, ast.Assign, ast.If, ast.Move, ast.Gain, ast.Pay, ast.Log, ast.Reveal,
                      ast.Narrate, ast.Continue)
@@ -48,7 +50,10 @@ def read_before_the_rounds(lines: list[tuple[str, Span | None]], at: int, charge
                            fresh: Callable[[str], str]) -> None:
     """For a loop whose ``for`` is ``lines[at]`` (over ``items``) charged at once (``charged``:
     its rounds call no procedure), the state's lists and an entry of the environment its body
-    reads read before its rounds (``hold_state_lists``, ``entry_read_once``); others as they are."""
+    reads read before its rounds (``hold_state_lists``, ``entry_read_once``); others as they are.
+    In any loop, a field of a component its body reads more than once, of a local it uses only
+    so, read before it (``fields_read_once``)."""
+    at = fields_read_once(lines, at, fresh)
     if charged is not None:
         entry_read_once(lines, hold_state_lists(lines, at, fresh), charged, items, fresh)
 

@@ -17,10 +17,14 @@ from rulelang.diagnostics import Span
 
 from ..tables import runtime
 from .calls_in_place import in_place
+from .counted_by_key import counted_by_key
+from .filters_merged import filters_merged
 from .integers import is_tuple
 from .items_in_place import clause_lines
+from .listed_again import listed_again
 from .module import Module
 from .moves import zone_list
+from .players_written_out import players_written_out
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -63,12 +67,18 @@ def read_before(module: Module, scope: Scope, names: list[str], element: str, lo
 
 def listed_once(writer: ProcedureWriter, node: ast.Expr, indent: int, span: Span, scope: Scope) -> str | None:
     """``node``, the value of a procedure's statement (in ``scope``), with the comprehension
-    it computes first written before it (``lifted``), each line at ``span`` (None: not one)."""
+    it computes first written before it (``lifted``), each line at ``span`` (None: not one);
+    its items' values read from the list of the statement just before where that one listed
+    them (``listed_again``)."""
     found = lifted(writer.compiler.writer, node, scope)
     if found is None:
         scope.tables = {}   # (written again, as a whole)
         return None
-    for line in [*scope.table_reads(""), *found[1]]:
+    reads, before = scope.table_reads(""), [line for line, _ in writer.lines[-9:]]
+    lines = found[1] if reads else listed_again(writer.module, before, found[1], indent)   # (values listed before)
+    if not reads:   # (a filter of the same list just before: one loop)
+        lines = filters_merged(writer.lines, lines, indent, writer.module.fresh)
+    for line in [*reads, *lines]:
         writer.emit(indent, line, span)
     return found[0]
 
@@ -90,6 +100,13 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
         return None
     listed, element, loops, source = found[0]
     element, loops, entry = _entry_read_once(expressions.module, element, loops, source)
+    keyed = counted_by_key(expressions.module, expressions.cat, listed, element, loops,
+                           lambda: _clause_lines(expressions.module, loops[0], source), work_charged)
+    if keyed is not None:   # (counts by key: one pass over the zone)
+        return text, keyed
+    written = players_written_out(expressions.module, listed, element, loops, work_charged("@N"))
+    if written is not None and entry is None:   # (over the players known at load: no loop)
+        return text, written
     element, counting = counted_in_place(expressions.module, element)
     before, element = in_place(expressions.module, element)
     lines = [f"{listed} = []"]
