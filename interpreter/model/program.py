@@ -215,12 +215,14 @@ class LogTemplate:
     (one more than the values), ``layout`` its operands after the first text in their order
     (a literal text, or None for the next value), and ``room``: the characters left within
     the longest line kept unbuilt when each value shows at its widest (``effects.log_template``;
-    negative: never kept unbuilt at once). ``PLAIN`` (no texts) joins its values only."""
+    negative: never kept unbuilt at once); ``item``: the most characters an item of a list of
+    names shows as, its separator included (by default more than any line: such a list is
+    then never counted short). ``PLAIN`` (no texts) joins its values only."""
 
-    __slots__ = ("layout", "room", "texts")
+    __slots__ = ("item", "layout", "room", "texts")
 
-    def __init__(self, texts: tuple[str, ...], layout: tuple[str | None, ...], room: int):
-        self.texts, self.layout, self.room = texts, layout, room
+    def __init__(self, texts: tuple[str, ...], layout: tuple[str | None, ...], room: int, item: int = 1 << 30):
+        self.texts, self.layout, self.room, self.item = texts, layout, room, item
 
     def text(self, values: tuple[Value, ...]) -> str:
         """The line of ``values``: each shown as the rules show it, between the texts."""
