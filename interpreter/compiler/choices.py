@@ -187,6 +187,7 @@ class ChoiceLowering:
         targets: list[int] = []
         exits: list[Box] = []
         names = tuple(o.label for o in node.options)
+        goes: list[int] = []   # (the operation each option goes on at, as ``resume`` finds it: its decisions')
 
         def resume(st: State, fr: Frame, value: Value, player: int) -> None:
             fr.pc = targets[names.index(value)]
@@ -211,7 +212,7 @@ class ChoiceLowering:
             player = _choosing_player(st, chooser(st, env))
             decision = new_decision(Decision)   # (as a choice's: its __init__ called as a function)
             init_decision(decision, "menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
-                          "menu")
+                          "menu", None, 0, tuple(map(goes.__getitem__, open_)))
             st.pending = decision
 
         def open_menu(st: State, fr: Frame, player: Value) -> None:
@@ -222,7 +223,7 @@ class ChoiceLowering:
             decision = kept.get(player.index)
             if decision is None:
                 decision = kept[player.index] = Decision("menu", (player.index,), names, ids, resume, (), None, (),
-                                                         prompt_of, span, "menu")
+                                                         prompt_of, span, "menu", None, 0, tuple(goes))
                 decision.shared = True
             st.pending = decision
         code.stops.add(compiler.emit(code, menu, node.span))
@@ -237,6 +238,7 @@ class ChoiceLowering:
         end = len(code.ops)
         for box in exits:
             box[0] = end
+        goes.extend(targets[names.index(name)] for name in names)
 
     def simultaneous(self, node: ast.Simultaneous, code: Code) -> None:
         """A choice that every player of a group makes at once: each picks from options of

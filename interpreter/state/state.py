@@ -496,14 +496,16 @@ class State(Views):
         try:
             fr = self.frames[-1]
             binds = decision.binds
-            if binds is None:
+            if binds is not None:  # (a choice's local takes the value chosen, and the run goes on after it: no call)
+                fr.env[binds] = chosen
+                fr.pc = decision.then
+            elif decision.goes is not None:  # (a menu's option: the run goes on at its block, no call)
+                fr.pc = decision.goes[decision.options.index(chosen)]
+            else:
                 decision.resume(self, fr, chosen, player)
                 if self.pending is not None:  # (a pick of a simultaneous choice: the others are still to pick)
                     return
-            else:  # (a choice's local takes the value chosen, and the run goes on after it: no call)
-                fr.env[binds] = chosen
-                fr.pc = decision.then
-            limit = self.game.max_steps  # then the run to the next decision, in place: first this frame's
+            limit = self.max_steps  # then the run to the next decision, in place: first this frame's
             steps = fr.code.run(self, fr, 0, limit)
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
