@@ -117,6 +117,25 @@ def field_of(name: str) -> Callable[[Value], Value]:
     return read
 
 
+def field_read(cat: Catalog, name: str) -> Callable[[Value], Value] | None:
+    """``x.name`` of a value computed once, where only components have attributes so named:
+    the dispatch of codegen.py, the field's read and their errors in one call (``field_of``
+    where every component has the field); None where other things have such attributes."""
+    if only_field(cat, name):
+        return field_of(name)
+    if not _only_a_field(cat, name):
+        return None
+
+    def read(obj: Value) -> Value:
+        if type(obj) is Component:
+            fields = obj.fields
+            if name in fields:
+                return fields[name]
+            raise RuleError(f"a {obj.type} has no field '{name}'")
+        raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
+    return read
+
+
 def end_index(node: ast.Expr) -> int | None:
     """0 or -1, where ``node`` is that literal (the first or the last item: any item of a
     list that is not empty); else None."""
