@@ -155,10 +155,24 @@ class ChoiceLowering:
                 ids, interned = option_ids(options)
             else:
                 ids, interned = subsets_ids[subset], True
-            decision = new_decision(Decision)   # (its __init__ called as a function: not through the class's call)
+            decision = new_decision(Decision)   # (its fields set here, as Decision.__init__ sets them: no call)
             seat = player.index
-            init_decision(decision, "choose", SEATS[seat] if seat < SEATS_SHARED else (seat,), options, ids, resume,
-                          (), None, (), prompt_of, span, asks, var, after[0])
+            decision.kind = "choose"
+            decision.players = SEATS[seat] if seat < SEATS_SHARED else (seat,)
+            decision.options = options
+            decision.ids = ids
+            decision.resume = resume
+            decision.probs = ()
+            decision.per_player = None
+            decision.chosen = ()
+            decision.prompt_of = prompt_of
+            decision.span = span
+            decision.asks = asks
+            decision.binds = var
+            decision.then = after[0]
+            decision.goes = None
+            decision.shared = False
+            decision.actions = None
             if interned and len(made) < DECISIONS_KEPT:  # kept from now on, and its actions (not kept: a list
                 decision.shared = True                   # equal to it may hold other values, 1 and true)
                 made[options] = decision
