@@ -33,7 +33,7 @@ from ..tables.declared import SUPPLY, Declared, global_promise
 from .aggregates import aggregate
 from .callgraph import depth_free
 from .comprehensions import lifted_listing, read_before, read_once
-from .fields import end_index, field_class, field_everywhere, field_read, no_item, space_attributes, zone_item
+from .fields import end_index, field_everywhere, field_fits, field_read, no_item, space_attributes, zone_item
 from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
 from .kinds import KindKnowledge, by_identity
 from .known import known_query, per_space
@@ -549,8 +549,7 @@ class ExpressionWriter(KindKnowledge):
         known = scope.promises.get(text) or promise_of(self.cat, node, scope)
         if promise == SUPPLY and self.tokens.is_supply_for_certain(node, scope):
             return True
-        if isinstance(node, ast.Attribute) and promise.item is None and not promise.ref \
-                and field_class(self.cat, node.name) is promise.cls:   # (fields.py)
+        if isinstance(node, ast.Attribute) and field_fits(self.cat, node.name, promise):   # (fields.py)
             return True
         return proves(promise, known, constant[0] if constant is not None else NOT_KNOWN,
                       lambda: integer_bound(self.cat, node, scope) is not None,

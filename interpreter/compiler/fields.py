@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..model.values import ZoneRef
     from ..state.state import State
     from ..tables.catalog import Catalog
+    from ..tables.declared import Declared
 
 
 def field_everywhere(cat: Catalog, name: str) -> bool:
@@ -70,6 +71,15 @@ def field_class(cat: Catalog, name: str) -> type | None:
         return None
     classes = {type(c.fields[name]) for c in cat.components if name in c.fields}
     return classes.pop() if len(classes) == 1 else None
+
+
+def field_fits(cat: Catalog, name: str, promise: Declared) -> bool:
+    """Whether ``x.name`` certainly fits ``promise`` where it reads only a component's field:
+    each component of the game that has it holds there a value that fits (one class, or an
+    enum's values and none...); False while the decks are being built."""
+    if not cat.decks_built or not _only_a_field(cat, name):
+        return False
+    return all(promise.fits(c.fields[name]) for c in cat.components if name in c.fields)
 
 
 def space_attributes(cat: Catalog, name: str) -> tuple[object, ...] | None:
