@@ -446,7 +446,6 @@ class State(Views):
             steps = fr.code.run(self, fr, steps, limit)  # its code's resumable function (Ops.run)
         return steps
 
-
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
         """What went wrong while running, located at the statement of a compiled procedure
         where it happened, else at the operation running now."""
@@ -505,8 +504,7 @@ class State(Views):
                 decision.resume(self, fr, chosen, player)
                 if self.pending is not None:  # (a pick of a simultaneous choice: the others are still to pick)
                     return
-            limit = self.max_steps  # then the run to the next decision, in place: first this frame's
-            steps = fr.code.run(self, fr, 0, limit)
+            steps = fr.code.run(self, fr, 0, limit := self.max_steps)  # then on to the next decision: this frame's
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
                 steps = fr.code.run(self, fr, steps, limit)
