@@ -101,6 +101,19 @@ def worked_states(game, seed: int) -> list[tuple[dict, int]]:
     return seen
 
 
+def offers_made(game, seed: int) -> list[tuple[object, ...]]:
+    """Each decision of a random game of ``game`` (seeded ``seed``): its options' ids, whether
+    it is kept, its players, and the saved state and work before it."""
+    chooser, state, seen = random.Random(seed), game.new_initial_state(seed=seed), []
+    while not state.is_terminal():
+        decision = state.pending
+        assert decision is not None
+        seen.append((decision.ids, decision.shared, decision.players, state.to_json(), state.work))
+        player = state.current_players()[0]
+        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
+    return seen
+
+
 def played_to_the_end(game) -> tuple:
     """A game of one player who always takes the last option: where its rules fail (the
     error's text and span), or its saved state and work at the end."""

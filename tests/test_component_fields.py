@@ -139,6 +139,38 @@ def test_a_field_of_a_value_computed_once_is_one_call_with_the_same_error(tmp_pa
     assert game.new_initial_state().to_json()["globals"]["n"] == 3
 
 
+@pytest.mark.parametrize("top", ["pile", "chips", "empty"])
+def test_a_field_some_components_lack_read_of_a_value_computed_once_is_one_call_with_the_same_error(
+        tmp_path, monkeypatch, top):
+    text = f'''\
+        game "G" {{ players 1 }}
+        component card {{ rank: int }}
+        component chip {{ size: int }}
+        zone pile: card visible all
+        zone chips: chip visible all
+        zone empty: card visible all
+        deck cards: card in pile = [card(rank: r) for r in 1..3]
+        deck some: chip in chips = [chip(size: 2)]
+        var n: int = 0
+        phase p {{
+          n = top(pile).rank
+          n = n + top({top}).rank
+          end game
+        }}
+    '''
+    game = load(tmp_path, text)
+    assert "<reads x.rank of a component>" in game.generated_code()
+    outcome = failure(game).diagnostics if top != "pile" else game.new_initial_state().to_json()
+    monkeypatch.setattr(codegen, "field_read", lambda cat, name: None)   # (the dispatch's two calls, as before)
+    general = load(tmp_path, text)
+    assert "<reads x.rank>" in general.generated_code()
+    assert outcome == (failure(general).diagnostics if top != "pile" else general.new_initial_state().to_json())
+    if top != "pile":
+        (diagnostic,) = outcome
+        assert diagnostic.span.line == 12 and diagnostic.message in (
+            "a chip has no field 'rank' (in p)", "a none has no attribute 'rank' (in p)")
+
+
 def test_an_entry_of_a_simultaneous_choice_missing_is_still_the_rules_error(tmp_path):
     game = load(tmp_path, '''\
         game "G" { players 2 }

@@ -50,3 +50,33 @@ def test_a_field_of_several_classes_is_checked_at_the_call(tmp_path: Path) -> No
     (diagnostic,) = failure(game).diagnostics
     assert diagnostic.span.line == 14 and diagnostic.code == "E602"
     assert diagnostic.message.startswith("'c' of note must be an enum value, got int")
+
+
+OPTIONAL = '''\
+    game "G" { players 1 }
+    enum colour { red, blue }
+    component card { mark: colour?  rank: int }
+    component chip { MARK }
+    deck cards: card in pile = [card(mark: red, rank: 1), card(mark: none, rank: 2)]
+    deck chips: chip in pile = [chip(mark: VALUE)]
+    zone pile: card visible all
+    var last: colour? = blue
+    var seen: int = 0
+    phase main {
+      for x in pile {
+        last = x.mark
+        seen += 1
+      }
+      end game
+    }
+'''
+
+
+def test_a_field_whose_every_value_fits_a_variable_is_written_without_a_check(tmp_path: Path) -> None:
+    game = load(tmp_path, OPTIONAL.replace("MARK", "mark: colour?").replace("VALUE", "blue"))
+    assert "<checks variable 'last'>" not in game.generated_code()   # (red, none and blue fit colour?)
+    assert game.new_initial_state().to_json()["globals"]["last"]["value"] == "blue"
+    game = load(tmp_path, OPTIONAL.replace("MARK", "mark: int").replace("VALUE", "3"))
+    assert "<checks variable 'last'>" in game.generated_code()   # (a chip's 3 does not)
+    (diagnostic,) = failure(game).diagnostics
+    assert diagnostic.span.line == 12 and diagnostic.code == "E602" and "variable 'last'" in diagnostic.message

@@ -193,7 +193,8 @@ def test_a_new_decision_of_a_choice_or_a_menu_has_every_field_of_one_made_by_its
     for text in (HANDS.replace("SOURCE", "[x for x in p.hand]"), with_condition):
         decision = rulelang.load(text).new_initial_state(seed=3).pending
         made = Decision(decision.kind, decision.players, decision.options, decision.ids, decision.resume, (), None,
-                        (), decision.prompt_of, decision.span, decision.asks, decision.binds, decision.then)
+                        (), decision.prompt_of, decision.span, decision.asks, decision.binds, decision.then,
+                        decision.goes)
         made.shared = decision.shared
         assert type(decision) is Decision
         assert {name: getattr(decision, name) for name in Decision.__slots__} == {

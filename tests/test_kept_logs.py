@@ -62,10 +62,39 @@ def test_jamaica_keeps_its_log_lines_in_place_as_the_general_path_does(monkeypat
 def test_a_line_of_proven_values_is_kept_and_others_tested(monkeypatch):
     game = rulelang.load(RULES)
     code = game.generated_code()
-    assert code.count("_LogLine") == 3 and code.count("_NAMED") == 3   # (a text, a list and a text: tested)
+    assert code.count("_LogLine") == 3 and code.count(" in _NAMED") == 3   # (a text, a list and a text: tested)
     state = game.new_initial_state()
     assert [str(line) for line in state.log] == [
         "player 1 counts 1 of 2", "player 1 says one", "[1, 2] and " + "x" * 600,
         "player 2 counts 2 of 2", "player 2 says more", "[2, 2] and " + "x" * 600]
     _general(monkeypatch)
     assert [str(line) for line in rulelang.load(RULES).new_initial_state().log] == [str(x) for x in state.log]
+
+
+LISTED = """\
+game "L" { players 3 }
+var line: list[player] = players
+var many: list[player] = players * 30
+var numbers: list[int] = [1, 2]
+phase p {
+  log "the line is " + line
+  line = [players[2], players[0]]
+  log "now " + line + "."
+  log "many " + many
+  log "numbers " + numbers
+  end game
+}
+"""
+
+
+def test_a_line_whose_one_value_is_a_short_list_of_names_is_kept_in_place(monkeypatch):
+    game = rulelang.load(LISTED)
+    assert "_NAMED.issuperset(map(type, " in game.generated_code()
+    lines = game.new_initial_state().log_lines
+    # (kept as the template and its values; too long: built; a list of numbers: by say, joined plain)
+    assert [type(line) is str or bool(line[0].texts) for line in lines] == [True, True, True, False]
+    assert type(lines[2]) is str and type(lines[3]) is not str
+    texts = [str(line) for line in lines]
+    assert texts[:2] == ["the line is [player 1, player 2, player 3]", "now [player 3, player 1]."]
+    _general(monkeypatch)
+    assert [str(line) for line in rulelang.load(LISTED).new_initial_state().log_lines] == texts

@@ -66,3 +66,31 @@ def test_a_kept_menu_by_a_value_that_is_no_player_is_an_error_at_its_statement()
     diagnostic = caught.value.diagnostics[0]
     assert "needs a player" in diagnostic.message
     assert diagnostic.span.line == next(n for n, line in enumerate(text.splitlines(), 1) if "choose by 3" in line)
+
+
+def _by_resume(decision):
+    """The same decision going on by its ``resume`` call instead of its ``goes`` (as before)."""
+    from rulelang.interpreter.model.program import Decision
+    return Decision(decision.kind, decision.players, decision.options, decision.ids, decision.resume,
+                    decision.probs, decision.per_player, decision.chosen, decision.prompt_of, decision.span,
+                    decision.asks, decision.binds, decision.then)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_menu_goes_on_at_its_option_as_data_where_resume_would_go(seed: int) -> None:
+    import random
+    chooser = random.Random(seed)
+    state = rulelang.load(rules(MENU)).new_initial_state(seed=seed)
+    menus = 0
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        action = chooser.choice(state.legal_actions(player))
+        assert state.pending.goes is not None and len(state.pending.goes) == len(state.pending.options)
+        other = state.clone()
+        other.pending = _by_resume(state.pending)
+        state.apply_action(action, player=player)
+        other.apply_action(action, player=player)
+        assert state.to_json() == other.to_json()
+        assert [f.pc for f in state.frames] == [f.pc for f in other.frames]
+        menus += 1
+    assert menus == 12

@@ -3,12 +3,11 @@
 errors as the comprehension they replace, whether looked up by the tests that hold or built."""
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
 import pytest
-from conftest import played_to_the_end, worked_states
+from conftest import offers_made, played_to_the_end, worked_states
 
 import rulelang
 from rulelang.interpreter.compiler import choices, codegen, options
@@ -51,31 +50,18 @@ def test_options_written_out_are_those_of_the_comprehension(monkeypatch: pytest.
     assert budgets == [_outcome(steps) for steps in range(1, 14)]
 
 
-def _offers(game: rulelang.Game, seed: int) -> list[tuple[object, ...]]:
-    """Each decision of a random game of ``game``: its options' ids, whether it is kept, and
-    the saved state and work before it."""
-    chooser, state, seen = random.Random(seed), game.new_initial_state(seed=seed), []
-    while not state.is_terminal():
-        decision = state.pending
-        assert decision is not None
-        seen.append((decision.ids, decision.shared, decision.players, state.to_json(), state.work))
-        player = state.current_players()[0]
-        state.apply_action(chooser.choice(state.legal_actions(player)), player=player)
-    return seen
-
-
 def test_a_list_not_kept_offered_in_place_as_the_choice_offers_it(monkeypatch: pytest.MonkeyPatch) -> None:
     fast = rulelang.load(GAMES / "tic_tac_toe.rules")
     assert "elif _o:" in fast.generated_code()   # (a new list: its decision made without the choice's code)
     assert re.search(r"_d = _k\d+\[_subset\]", fast.generated_code())   # (its kept decisions by subset)
-    offered = [_offers(fast, seed) for seed in range(20)]
+    offered = [offers_made(fast, seed) for seed in range(20)]
     budgets = [_outcome(steps) for steps in range(1, 14)]
     general = choices.choose_in_place
     monkeypatch.setattr(choices, "choose_in_place", lambda module, computed, made, choice, note, *_, **__:
                         general(module, computed, made, choice, note))   # (not short, the chooser not proven)
     slow = rulelang.load(GAMES / "tic_tac_toe.rules")
     assert "elif _o:" not in slow.generated_code() and not re.search(r"_d = _k\d+\[_subset\]", slow.generated_code())
-    assert offered == [_offers(slow, seed) for seed in range(20)]
+    assert offered == [offers_made(slow, seed) for seed in range(20)]
     assert budgets == [_outcome(steps) for steps in range(1, 14)]
 
 
@@ -90,7 +76,7 @@ def test_a_first_offer_by_subset_takes_its_ids_from_the_table_made_at_load(monke
     ids_of = catalog.Catalog.option_ids
     monkeypatch.setattr(catalog.Catalog, "option_ids",
                         lambda self, options: asked.append(options) or ids_of(self, options))
-    offered = [_offers(fast, seed) for seed in range(20)]
+    offered = [offers_made(fast, seed) for seed in range(20)]
     assert not asked   # (every first offer's ids taken by the subset's index)
     kept = [decision for decision in fast.program.generated.namespace.values()
             if type(decision) is list and decision and any(d is not None for d in decision)]
@@ -98,5 +84,5 @@ def test_a_first_offer_by_subset_takes_its_ids_from_the_table_made_at_load(monke
     monkeypatch.setattr(choices, "subset_ids", lambda module, lines, cat: None)
     slow = rulelang.load(GAMES / "tic_tac_toe.rules")
     assert not re.search(r"_k\d+\(st, _o, _p, _subset\)", slow.generated_code())
-    assert offered == [_offers(slow, seed) for seed in range(20)]
+    assert offered == [offers_made(slow, seed) for seed in range(20)]
     assert asked   # (the general path asks the catalog)

@@ -111,6 +111,20 @@ def test_a_line_that_may_be_long_is_built_as_the_joins_would_build_it():
     assert type(line) is str and line == "player 2 shows card 3 " + "y" * 600 + " in pile: blue true none"
 
 
+def test_a_line_with_a_list_of_names_is_kept_while_the_list_is_certainly_short():
+    game = load(NAMED)
+    state = game.new_initial_state()
+    template = effects.log_template(game.catalog, "the line is ", [None, " after ", None])
+    seats = tuple(state.game.catalog.players)
+    effects.say(state, template, (seats, 3))  # (every item a name: kept as the template and its values)
+    effects.say(state, template, ((*seats, 5), 3))  # (a number in the list: joined as '+' joins)
+    effects.say(state, template, (seats * 30, 3))  # (a list too long to count short: joined)
+    assert state.log_lines[-3][0] is template
+    assert state.log_lines[-2][0] is not template and state.log_lines[-1][0] is not template
+    assert state.log[-3:] == ["the line is [player 1, player 2] after 3", "the line is [player 1, player 2, 5] after 3",
+                              "the line is [" + ", ".join(["player 1, player 2"] * 30) + "] after 3"]
+
+
 def test_a_log_line_too_long_still_fails_at_its_statement():
     text = 'game "L" { players 1 }\nvar s: string = "abcdefghij" * 100000\nphase main { log "x" + s + s }'
     with pytest.raises(RulesRuntimeError) as caught:

@@ -26,6 +26,7 @@ from .options import SUBSET
 from .picks import Picks, options_function, picks_of, unique
 from .scope import Scope
 from .subsets import subset_ids
+from .zone_choices import may_be_zone, zone_offer
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -154,10 +155,24 @@ class ChoiceLowering:
                 ids, interned = option_ids(options)
             else:
                 ids, interned = subsets_ids[subset], True
-            decision = new_decision(Decision)   # (its __init__ called as a function: not through the class's call)
+            decision = new_decision(Decision)   # (its fields set here, as Decision.__init__ sets them: no call)
             seat = player.index
-            init_decision(decision, "choose", SEATS[seat] if seat < SEATS_SHARED else (seat,), options, ids, resume,
-                          (), None, (), prompt_of, span, asks, var, after[0])
+            decision.kind = "choose"
+            decision.players = SEATS[seat] if seat < SEATS_SHARED else (seat,)
+            decision.options = options
+            decision.ids = ids
+            decision.resume = resume
+            decision.probs = ()
+            decision.per_player = None
+            decision.chosen = ()
+            decision.prompt_of = prompt_of
+            decision.span = span
+            decision.asks = asks
+            decision.binds = var
+            decision.then = after[0]
+            decision.goes = None
+            decision.shared = False
+            decision.actions = None
             if interned and len(made) < DECISIONS_KEPT:  # kept from now on, and its actions (not kept: a list
                 decision.shared = True                   # equal to it may hold other values, 1 and true)
                 made[options] = decision
@@ -168,7 +183,8 @@ class ChoiceLowering:
         code.stops.add(compiler.emit(code, choose, node.span))
         compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, (begin, offer),
                                                           f"choice at line {span.line}, column {span.column}",
-                                                          short, proven_chooser, by_subset if ids_of else None)
+                                                          short, proven_chooser, by_subset if ids_of else None,
+                                                          not short and may_be_zone(compiler, node.source))
         if node.otherwise is not None:
             skip = compiler.emit_jump(code, node.span)
             otherwise_box[0] = len(code.ops)
@@ -187,6 +203,7 @@ class ChoiceLowering:
         targets: list[int] = []
         exits: list[Box] = []
         names = tuple(o.label for o in node.options)
+        goes: list[int] = []   # (the operation each option goes on at, as ``resume`` finds it: its decisions')
 
         def resume(st: State, fr: Frame, value: Value, player: int) -> None:
             fr.pc = targets[names.index(value)]
@@ -211,7 +228,7 @@ class ChoiceLowering:
             player = _choosing_player(st, chooser(st, env))
             decision = new_decision(Decision)   # (as a choice's: its __init__ called as a function)
             init_decision(decision, "menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
-                          "menu")
+                          "menu", None, 0, tuple(map(goes.__getitem__, open_)))
             st.pending = decision
 
         def open_menu(st: State, fr: Frame, player: Value) -> None:
@@ -222,7 +239,7 @@ class ChoiceLowering:
             decision = kept.get(player.index)
             if decision is None:
                 decision = kept[player.index] = Decision("menu", (player.index,), names, ids, resume, (), None, (),
-                                                         prompt_of, span, "menu")
+                                                         prompt_of, span, "menu", None, 0, tuple(goes))
                 decision.shared = True
             st.pending = decision
         code.stops.add(compiler.emit(code, menu, node.span))
@@ -237,6 +254,7 @@ class ChoiceLowering:
         end = len(code.ops)
         for box in exits:
             box[0] = end
+        goes.extend(targets[names.index(name)] for name in names)
 
     def simultaneous(self, node: ast.Simultaneous, code: Code) -> None:
         """A choice that every player of a group makes at once: each picks from options of
@@ -427,7 +445,7 @@ def _restore(env: Env, var: str, old: object) -> None:
 def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],
                     choice: tuple[Callable[[State, Frame, Value, Value], None], Offered],
                     note: str, short: bool = False, proven_chooser: bool = False,
-                    by_subset: list[Decision | None] | None = None) -> Inline:
+                    by_subset: list[Decision | None] | None = None, zone: bool = False) -> Inline:
     """The body of a 'choose' as the resumable function writes it (resumable.py): the lines
     that compute its list (into ``_o``) and its chooser (``_p``) in place, then the decision
     kept for that list and that player awaited at once; ``given``, the choice's own code, in
@@ -436,7 +454,8 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
     choice's new decision) without its copies (a subset of distinct spaces, ``SUBSET``, has
     none), its chooser computed in place; ``proven_chooser``: the chooser is certainly a player
     (its class not tested before its index is compared with the kept decision's); ``by_subset``:
-    the decisions kept by the index of their subset (subsets.py), given to ``offered`` with it."""
+    the decisions kept by the index of their subset (subsets.py), given to ``offered`` with it;
+    ``zone``: the list may be a zone (zone_choices.py), not ``short``."""
     source, chooser = computed
     given, offered = choice
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
@@ -452,14 +471,16 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
                  "    if _d is not None:", f"        {kept_by}[{SUBSET}] = _d"]
     new = ["elif _o:", *("    " + line for line in chooser),
            f"    {module.constant(offered)}(st, {distinct}, _p, {subset})"] if short else []
-    return Inline((*source,
-                   *(found if short else [f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
-                                          *("    " + line for line in found), "else:", "    _d = None"]),
-                   "if _d is not None:", *("    " + line for line in chooser),
-                   f"    if {'' if proven_chooser else 'type(_p) is _Player and '}_p.index == _d.players[0]:",
-                   "        st.pending = _d",
-                   "    else:", *([f"        {taken}"] if taken else []), f"        {rest}(st, fr, _o, _p)",
-                   *new, "else:", f"    {rest}(st, fr, _o, {missing})"), None, (), note)
+    lines = [*(found if short else [f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
+                                    *("    " + line for line in found), "else:", "    _d = None"]),
+             "if _d is not None:", *("    " + line for line in chooser),
+             f"    if {'' if proven_chooser else 'type(_p) is _Player and '}_p.index == _d.players[0]:",
+             "        st.pending = _d",
+             "    else:", *([f"        {taken}"] if taken else []), f"        {rest}(st, fr, _o, _p)",
+             *new, "else:", f"    {rest}(st, fr, _o, {missing})"]
+    if zone:   # (a short zone offered in place: zone_choices.py)
+        lines = zone_offer(chooser, (kept, rest, module.constant(offered), missing), proven_chooser, lines)
+    return Inline((*source, *lines), None, (), note)
 
 
 def menu_in_place(module: Module, chooser: list[str], kept: dict[int, Decision],

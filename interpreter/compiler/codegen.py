@@ -33,7 +33,7 @@ from ..tables.declared import SUPPLY, Declared, global_promise
 from .aggregates import aggregate
 from .callgraph import depth_free
 from .comprehensions import lifted_listing, read_before, read_once
-from .fields import end_index, field_class, field_everywhere, field_of, no_item, only_field, space_attributes, zone_item
+from .fields import end_index, field_everywhere, field_fits, field_read, no_item, space_attributes, zone_item
 from .integers import integer_bound, is_tuple, length_bound, own_index, short_list, sum_fits
 from .kinds import KindKnowledge, by_identity
 from .known import known_query, per_space
@@ -313,8 +313,8 @@ class ExpressionWriter(KindKnowledge):
             or self._zone_item_kind(target, scope) or self.entry_kind(target, scope)
         if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
             return f"({self._read(readers[known[0]], obj, node.name, scope)})"
-        if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")) and only_field(cat, node.name):
-            return f"{self.module.constant(field_of(node.name), f'<reads x.{node.name} of a component>')}({obj})"
+        if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")) and (reads := field_read(cat, node.name)):
+            return f"{self.module.constant(reads, f'<reads x.{node.name} of a component>')}({obj})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):  # read it once: a call
             plain = {kind: r.read if isinstance(r, ComponentField) else r for kind, r in readers.items()}
             dispatch = self.module.constant(_dispatch(plain, node.name), f"<reads x.{node.name}>")
@@ -549,8 +549,7 @@ class ExpressionWriter(KindKnowledge):
         known = scope.promises.get(text) or promise_of(self.cat, node, scope)
         if promise == SUPPLY and self.tokens.is_supply_for_certain(node, scope):
             return True
-        if isinstance(node, ast.Attribute) and promise.item is None and not promise.ref \
-                and field_class(self.cat, node.name) is promise.cls:   # (fields.py)
+        if isinstance(node, ast.Attribute) and field_fits(self.cat, node.name, promise):   # (fields.py)
             return True
         return proves(promise, known, constant[0] if constant is not None else NOT_KNOWN,
                       lambda: integer_bound(self.cat, node, scope) is not None,

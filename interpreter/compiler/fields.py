@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..model.values import ZoneRef
     from ..state.state import State
     from ..tables.catalog import Catalog
+    from ..tables.declared import Declared
 
 
 def field_everywhere(cat: Catalog, name: str) -> bool:
@@ -72,6 +73,15 @@ def field_class(cat: Catalog, name: str) -> type | None:
     return classes.pop() if len(classes) == 1 else None
 
 
+def field_fits(cat: Catalog, name: str, promise: Declared) -> bool:
+    """Whether ``x.name`` certainly fits ``promise`` where it reads only a component's field:
+    each component of the game that has it holds there a value that fits (one class, or an
+    enum's values and none...); False while the decks are being built."""
+    if not cat.decks_built or not _only_a_field(cat, name):
+        return False
+    return all(promise.fits(c.fields[name]) for c in cat.components if name in c.fields)
+
+
 def space_attributes(cat: Catalog, name: str) -> tuple[object, ...] | None:
     """Attribute ``name`` of each space by its index (none where a space has none), where
     every space is one of ``spaces_by_index`` (a space's attributes never change); else None."""
@@ -113,6 +123,25 @@ def field_of(name: str) -> Callable[[Value], Value]:
     def read(obj: Value) -> Value:
         if type(obj) is Component:
             return obj.fields[name]
+        raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
+    return read
+
+
+def field_read(cat: Catalog, name: str) -> Callable[[Value], Value] | None:
+    """``x.name`` of a value computed once, where only components have attributes so named:
+    the dispatch of codegen.py, the field's read and their errors in one call (``field_of``
+    where every component has the field); None where other things have such attributes."""
+    if only_field(cat, name):
+        return field_of(name)
+    if not _only_a_field(cat, name):
+        return None
+
+    def read(obj: Value) -> Value:
+        if type(obj) is Component:
+            fields = obj.fields
+            if name in fields:
+                return fields[name]
+            raise RuleError(f"a {obj.type} has no field '{name}'")
         raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
     return read
 

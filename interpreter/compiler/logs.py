@@ -35,10 +35,14 @@ def kept_line(template: str, values: str, unproven: list[int], local: str) -> li
     """The lines (indent, text) that log the line of ``template`` (the constant's source)
     and the values of source ``values`` (each followed by ', '), held by ``local``: kept as
     a ``LogLine`` where the values at ``unproven`` (those the text does not prove short) are
-    names, none, true or false, or integers within the rules' range, as ``say`` tests them;
-    else ``say`` runs."""
+    names, none, true or false, or integers within the rules' range (or, where it is the only
+    one, a list of names short enough), as ``say`` tests them; else ``say`` runs."""
     tests = [f"(type({local}[{k}]) in _NAMED or (type({local}[{k}]) is int and -_MAX_INT <= {local}[{k}] <= _MAX_INT))"
              for k in unproven]
+    if len(unproven) == 1:   # (or a list of names, its items within the room left: as effects._fits counts them)
+        item = f"{local}[{unproven[0]}]"
+        tests[0] = (f"{tests[0][:-1]} or (type({item}) is tuple and len({item}) * {template}.item <= {template}.room"
+                    f" and _NAMED.issuperset(map(type, {item}))))")
     return [(0, f"{local} = ({values})"),
             (0, f"if {' and '.join(['st.event_log is None', *tests])}:"),
             (1, f"st.log_lines.append(_LogLine(({template}, {local})))"),

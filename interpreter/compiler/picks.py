@@ -44,6 +44,7 @@ class Picks(Decision):
     shared = False   # (never shared by states: no list of actions kept for one player)
     binds: str | None = None   # (a pick goes on by its method ``resume``, not as data)
     then = 0
+    goes: tuple[int, ...] | None = None
 
     def __init__(self, players: tuple[int, ...], per_player: dict[int, Options] | None,
                  group: tuple[Player, ...]):   # (Decision's fixed fields: class attributes here)

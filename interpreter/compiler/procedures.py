@@ -41,7 +41,7 @@ from .module import CHEAP, Inline
 from .moves import move_lines
 from .scope import Scope, known_kind, promise_of
 from .tokens import TokenWriter
-from .writes import global_lines, owned_write
+from .writes import global_lines, global_update, owned_write
 
 if TYPE_CHECKING:
     from .lower import Compiler
@@ -306,7 +306,7 @@ class ProcedureWriter:
             self.bound(indent, local, node.span)
         elif isinstance(target, ast.Name) and target.name in self.cat.global_vars:
             name = self.constant(target.name)
-            new = value if node.op == "=" else f"_updated(st.global_values[{name}], {value}, {op})"
+            new = value if node.op == "=" else global_update(c.writer, name, node, value, op, self.scope())
             new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.scope())
             self.global_write(indent, name, new, node.span)
         elif isinstance(target, ast.Attribute):

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulelang import ast
 from rulelang.boards import Space
 
 from ..model.values import Component, Player
 from ..tables.attributes import OwnedVariable
+from ..tables.runtime import MAX_INT
+from .integers import integer_bound
 from .module import CHEAP, KIND_NAMES, Module
 
 if TYPE_CHECKING:
     from .codegen import ExpressionWriter
+    from .scope import Scope
 
 __all__ = ["owned_write"]
 
@@ -67,3 +71,18 @@ def global_lines(module: Module, name: str, new: str) -> list[str]:
         lines.append(f"{new} = {value}")
     return [*lines, "if st.event_log is None:", f"    st.global_values[{name}] = {new}",
             "else:", f"    _set_global(st, {name}, {new})"]
+
+
+def global_update(writer: ExpressionWriter, name: str, node: ast.Assign, value: str, op: str, scope: Scope) -> str:
+    """The new value of global variable ``name`` (a constant) in ``name += value`` (or ``-=``,
+    ``op`` its constant): in Python where the variable holds an int and the value is a proven
+    integer too small to take it out of range (as a local's, procedures.py); by
+    ``effects.updated`` otherwise, with its checks and errors."""
+    general = f"_updated(st.global_values[{name}], {value}, {op})"
+    bound = integer_bound(writer.cat, node.value, scope)
+    if bound is None or bound > MAX_INT or node.op not in ("+=", "-="):
+        return general
+    old, module = writer.module.fresh("_u"), writer.module
+    low, high = module.constant(bound - MAX_INT), module.constant(MAX_INT - bound)
+    return (f"({old} {node.op[0]} {value} if type({old} := st.global_values[{name}]) is int"
+            f" and {low} <= {old} <= {high} else _updated({old}, {value}, {op}))")

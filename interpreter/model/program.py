@@ -169,14 +169,14 @@ class Decision:
     is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
     choice has options per player (``per_player``), the others one list for ``players``."""
 
-    __slots__ = ("actions", "asks", "binds", "chosen", "ids", "kind", "options", "per_player", "players", "probs",
-                 "prompt_of", "resume", "shared", "span", "then")
+    __slots__ = ("actions", "asks", "binds", "chosen", "goes", "ids", "kind", "options", "per_player", "players",
+                 "probs", "prompt_of", "resume", "shared", "span", "then")
 
     def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
                  resume: Resume, probs: tuple[float, ...] = (),
                  per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = (),
                  prompt_of: Callable[[State, int], str] | None = None, span: Span | None = None, asks: str = "",
-                 binds: str | None = None, then: int = 0):
+                 binds: str | None = None, then: int = 0, goes: tuple[int, ...] | None = None):
         # (Every argument may be given by position: a choice, made at each decision, is
         # made faster so than with keywords.)
         self.kind = kind
@@ -195,8 +195,10 @@ class Decision:
         self.asks = asks or _ASKS.get(kind, kind)
         # How the run goes on, as data where it can (``State.apply_action`` then needs no call
         # of ``resume``): the local that takes the value chosen, and the operation after.
+        # A menu's: the operation each option goes on at, in the order of the options.
         self.binds = binds
         self.then = then
+        self.goes = goes
         # Whether many states share this decision (a 'choose' keeps its decisions, of one
         # player each), and then its legal actions, the host's Action objects, kept when first
         # asked (``Decisions.legal_actions``).
@@ -215,12 +217,14 @@ class LogTemplate:
     (one more than the values), ``layout`` its operands after the first text in their order
     (a literal text, or None for the next value), and ``room``: the characters left within
     the longest line kept unbuilt when each value shows at its widest (``effects.log_template``;
-    negative: never kept unbuilt at once). ``PLAIN`` (no texts) joins its values only."""
+    negative: never kept unbuilt at once); ``item``: the most characters an item of a list of
+    names shows as, its separator included (by default more than any line: such a list is
+    then never counted short). ``PLAIN`` (no texts) joins its values only."""
 
-    __slots__ = ("layout", "room", "texts")
+    __slots__ = ("item", "layout", "room", "texts")
 
-    def __init__(self, texts: tuple[str, ...], layout: tuple[str | None, ...], room: int):
-        self.texts, self.layout, self.room = texts, layout, room
+    def __init__(self, texts: tuple[str, ...], layout: tuple[str | None, ...], room: int, item: int = 1 << 30):
+        self.texts, self.layout, self.room, self.item = texts, layout, room, item
 
     def text(self, values: tuple[Value, ...]) -> str:
         """The line of ``values``: each shown as the rules show it, between the texts."""

@@ -446,7 +446,6 @@ class State(Views):
             steps = fr.code.run(self, fr, steps, limit)  # its code's resumable function (Ops.run)
         return steps
 
-
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
         """What went wrong while running, located at the statement of a compiled procedure
         where it happened, else at the operation running now."""
@@ -496,15 +495,16 @@ class State(Views):
         try:
             fr = self.frames[-1]
             binds = decision.binds
-            if binds is None:
+            if binds is not None:  # (a choice's local takes the value chosen, and the run goes on after it: no call)
+                fr.env[binds] = chosen
+                fr.pc = decision.then
+            elif decision.goes is not None:  # (a menu's option: the run goes on at its block, no call)
+                fr.pc = decision.goes[decision.options.index(chosen)]
+            else:
                 decision.resume(self, fr, chosen, player)
                 if self.pending is not None:  # (a pick of a simultaneous choice: the others are still to pick)
                     return
-            else:  # (a choice's local takes the value chosen, and the run goes on after it: no call)
-                fr.env[binds] = chosen
-                fr.pc = decision.then
-            limit = self.game.max_steps  # then the run to the next decision, in place: first this frame's
-            steps = fr.code.run(self, fr, 0, limit)
+            steps = fr.code.run(self, fr, 0, limit := self.max_steps)  # then on to the next decision: this frame's
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
                 steps = fr.code.run(self, fr, steps, limit)

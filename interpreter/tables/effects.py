@@ -132,8 +132,10 @@ def say(st: State, template: LogTemplate, values: tuple[Value, ...], audience: A
 
 def _fits(template: LogTemplate, values: tuple[Any, ...]) -> bool:
     """Whether the line of ``values`` is certainly within LAZY_TEXT characters when some are
-    numbers or texts: ``template.room`` counts each value at the widest a name shows
-    (``widest_shown``), at least 20 characters, which covers a number within the bounds."""
+    numbers, texts or lists of names: ``template.room`` counts each value at the widest a name
+    shows (``widest_shown``), at least 20 characters, which covers a number within the bounds
+    (and the brackets of an empty list); a list of names takes ``template.item`` more for each
+    of its items (``[a, b]``: a name and two characters each)."""
     room = template.room
     for value in values:
         kind = type(value)
@@ -142,6 +144,10 @@ def _fits(template: LogTemplate, values: tuple[Any, ...]) -> bool:
                 return False
         elif kind is str:
             room -= len(value)
+            if room < 0:
+                return False
+        elif kind is tuple and NAMED.issuperset(map(type, value)):
+            room -= len(value) * template.item
             if room < 0:
                 return False
         elif kind not in NAMED:
@@ -158,9 +164,9 @@ def log_template(catalog: Catalog, first: str, layout: Sequence[str | None]) -> 
             texts.append("")
         else:
             texts[-1] += text
-    values = len(texts) - 1
-    room = LAZY_TEXT - sum(len(text) for text in texts) - values * max(20, widest_shown(catalog))
-    return LogTemplate(tuple(texts), tuple(layout), room)
+    values, widest = len(texts) - 1, widest_shown(catalog)
+    room = LAZY_TEXT - sum(len(text) for text in texts) - values * max(20, widest)
+    return LogTemplate(tuple(texts), tuple(layout), room, widest + 2)
 
 
 def widest_shown(catalog: Catalog) -> int:
