@@ -92,7 +92,7 @@ def _parse_as(start: str, text: str, path: str) -> ast.Node:
     if too_deep:
         raise RulesetError([too_deep])
     try:
-        tree = AstBuilder(path).transform(_parse_tree(text, path, start))
+        tree = AstBuilder(path).transform(parse_tree(text, path, start))
     except VisitError as error:   # a problem found while building the AST (a number too large...)
         if isinstance(error.orig_exc, RulesetError):
             raise error.orig_exc from None
@@ -103,7 +103,7 @@ def _parse_as(start: str, text: str, path: str) -> ast.Node:
     return tree
 
 
-def _parse_tree(text: str, path: str, start: str = "start") -> Tree[Token]:
+def parse_tree(text: str, path: str, start: str = "start") -> Tree[Token]:
     """Lark's parse tree of ``text`` (a ruleset, or a test file when ``start`` is
     "tests_file"), or RulesetError with every syntax diagnostic."""
     from lark.exceptions import LarkError, UnexpectedInput
