@@ -5,6 +5,7 @@ formats to itself; the layout on small texts; the command's three modes.
 The shipped files need not be formatted already: the tests format them in memory."""
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +53,35 @@ def test_a_shipped_file_formats_to_the_same_ast_and_comments_and_to_itself(path:
     assert comments(formatted) == comments(text)
     assert format_source(formatted, str(path)) == formatted
     assert all(line == line.rstrip() for line in formatted.splitlines())
+
+
+def respaced(text: str, seed: int) -> str:
+    """``text`` with the whitespace between its tokens drawn at random (never joining two
+    tokens that would read as one), its comments kept at the end of their lines."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    pieces = scan(text)
+    for previous, piece in zip([None, *pieces], pieces, strict=False):
+        if previous is not None and previous.is_comment:
+            out.append(rng.choice(["\n", "\n\n"]))
+        elif previous is not None:
+            glued = previous.text == "shown" and piece.text == "as"
+            may_touch = "operator" in (previous.kind, piece.kind) and not (
+                previous.text[-1] in "=<>!+-." and piece.text[0] in "=.")
+            out.append(" " if glued else rng.choice(["", " ", "\n    ", "\n\n", "  ", "\n"][not may_touch:]))
+        out.append(piece.text)
+    return "".join(out)
+
+
+@pytest.mark.parametrize("name", ["games/kuhn_poker.rules", "games/tic_tac_toe.tests",
+                                  "examples/variants/jolly_roger_no_trump.rules"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_respaced_file_formats_to_the_same_ast_and_to_itself(name: str, seed: int) -> None:
+    path = ROOT / name
+    text = respaced(path.read_text(encoding="utf-8"), seed)
+    formatted = format_source(text, str(path))
+    assert read(path, formatted) == read(path, path.read_text(encoding="utf-8"))
+    assert format_source(formatted, str(path)) == formatted
 
 
 MESSY = """\
@@ -219,3 +249,12 @@ def test_help_does_not_import_the_formatter() -> None:
     script = "import sys\nfrom rulelang.cli import main\nprint('rulelang.syntax' in ' '.join(sys.modules))"
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "False", done.stderr
+
+
+def test_fmt_leaves_a_file_the_formatter_fails_on(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulelang.syntax.format as formatter
+    monkeypatch.setattr(formatter, "render", lambda lines: "game")   # a result that would not parse
+    code, _, err = run(str(folder / "messy.rules"))
+    assert code == 1
+    assert "internal error" in err and "left as it is" in err
+    assert (folder / "messy.rules").read_text() == MESSY

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from rulelang.commands.common import is_terminal
-from rulelang.diagnostics import Diagnostic, Span
+from rulelang.diagnostics import Diagnostic
 from rulelang.errors import RulesetError
 
 SUFFIXES = (".rules", ".tests")
@@ -25,6 +25,7 @@ class Outcome:
     changed: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
+    faults: list[Path] = field(default_factory=list)   # files the formatter failed on, left as they are
 
 
 @click.command("fmt")
@@ -45,7 +46,7 @@ def fmt(paths: tuple[str, ...], check: bool, diff: bool) -> None:
     for file in files:
         _format_file(file, outcome, write=not (check or diff), show_diff=diff)
     _report(outcome, check, diff, len(files))
-    sys.exit(1 if outcome.problems or (check and outcome.changed) else 0)
+    sys.exit(1 if outcome.problems or outcome.faults or (check and outcome.changed) else 0)
 
 
 def _format_file(file: Path, outcome: Outcome, write: bool, show_diff: bool) -> None:
@@ -59,8 +60,8 @@ def _format_file(file: Path, outcome: Outcome, write: bool, show_diff: bool) -> 
         outcome.problems.extend(error.diagnostics)
         return
     except FormatterBug as error:
-        click.echo(f"rulelang fmt: internal error: {error}", err=True)
-        outcome.problems.append(Diagnostic("E001", str(error), Span.point(str(file), 1, 1)))
+        click.echo(f"rulelang fmt: internal error: {error}", err=True)   # the formatter's fault
+        outcome.faults.append(file)
         return
     if formatted == text:
         outcome.unchanged.append(file)
