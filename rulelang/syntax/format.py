@@ -157,8 +157,8 @@ class _Writer:
         elif self._continues_comment(piece):
             self.lines.append(Line(0, "", self.lines[-1].top, comment=piece, aligned=True))
         else:
-            following = next(((p, i) for i, p in enumerate(self.pieces[index:], index) if not p.is_comment), None)
-            if following is None or self._anchored(*following):
+            following = next((i for i in range(index, len(self.pieces)) if not self.pieces[i].is_comment), None)
+            if following is None or self._anchored(self.pieces[following], following):
                 indent, top = self.depth * INDENT, self.top if self.depth else None
             else:
                 indent, top = self._continued(piece.column), self.top
@@ -179,9 +179,10 @@ class _Writer:
             self.open.pop()
         if token.place in self.layout.starts and not self.open:
             self.top += 1
-        if self._starts_line(token, index, brace):
-            indent = self.depth * INDENT if self._anchored(token, index) else self._continued(token.column)
-            if self._anchored(token, index):
+        if self._starts_line(token, brace):
+            anchored = self._anchored(token, index)
+            indent = self.depth * INDENT if anchored else self._continued(token.column)
+            if anchored:
                 self.anchor = (token.column, indent)
             blank = self._blank_before(token) and token.text != "}"
             self.lines.append(Line(indent, token.text, self.top, blank))
@@ -193,7 +194,7 @@ class _Writer:
         self.line_open = True
         self.tokens.append(token)
 
-    def _starts_line(self, token: Piece, index: int, brace: Brace | None) -> bool:
+    def _starts_line(self, token: Piece, brace: Brace | None) -> bool:
         """Whether ``token`` begins a line: where the layout breaks, where the author did
         unless the layout joins."""
         if not self.line_open or self.opened_block or self._breaks_before(token, brace):
