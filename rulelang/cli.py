@@ -1,4 +1,4 @@
-"""The command line: ``rulelang lint | explain | test | graph | code | simulate | compare | play | serve | web``.
+"""The command line: ``rulelang lint | explain | fmt | test | graph | code | simulate | compare | play | serve | web``.
 
 Results go to stdout (machine-readable in the json formats); progress bars and load
 errors go to stderr. Exit codes: 0 success or clean, 1 problems found, a ruleset that
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from rulelang.commands.common import ROOT_HELP, declarations, is_terminal, load_game
+from rulelang.commands.formatting import fmt
 from rulelang.commands.play import play
 from rulelang.commands.running import compare, simulate
 from rulelang.diagnostics import REGISTRY, Diagnostic
@@ -290,6 +291,7 @@ def lsp() -> None:
 main.add_command(simulate)
 main.add_command(compare)
 main.add_command(play)
+main.add_command(fmt)
 
 
 if __name__ == "__main__":  # pragma: no cover

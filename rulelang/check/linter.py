@@ -254,17 +254,19 @@ def lint_file(path: Path, data_check: DataCheck | None = None,
     return lint_text(text, str(path), data_check, root)
 
 
-def collect_rulesets(paths: Iterable[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
-    """The ruleset files named by ``paths`` (directories searched recursively) and E001
-    diagnostics for paths that do not exist or hold no ruleset."""
+def collect_rulesets(paths: Iterable[str | Path], suffixes: tuple[str, ...] = (".rules",),
+                     what: str = "rulesets (*.rules)") -> tuple[list[Path], list[Diagnostic]]:
+    """The ruleset files (or the files of other ``suffixes``, ``what`` they are) named by
+    ``paths`` (directories searched recursively) and E001 diagnostics for paths that do not
+    exist or hold no such file."""
     files: list[Path] = []
     problems: list[Diagnostic] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*.rules") if p.is_file())
+            found = sorted(p for p in path.rglob("*") if p.suffix in suffixes and p.is_file())
             if not found:
-                problems.append(Diagnostic("E001", f"no rulesets (*.rules) in directory {raw}",
+                problems.append(Diagnostic("E001", f"no {what} in directory {raw}",
                                            Span.point(str(raw), 1, 1)))
             files.extend(found)
         elif path.exists():

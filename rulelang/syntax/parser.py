@@ -138,7 +138,7 @@ def _parse_as(start: str, text: str, path: str, nesting_checked: bool = False) -
     if too_deep:
         raise RulesetError([too_deep])
     try:
-        tree = _ast_builder(path).transform(_parse_tree(text, path, start))
+        tree = _ast_builder(path).transform(parse_tree(text, path, start))
     except VisitError as error:   # a problem found while building the AST (a number too large...)
         if isinstance(error.orig_exc, RulesetError):
             raise error.orig_exc from None
@@ -157,7 +157,7 @@ def _ast_builder(path: str) -> AstBuilder:
     return AstBuilder(path)
 
 
-def _parse_tree(text: str, path: str, start: str = "start") -> Tree[Token]:
+def parse_tree(text: str, path: str, start: str = "start") -> Tree[Token]:
     """Lark's parse tree of ``text`` (a ruleset, or a test file when ``start`` is
     "tests_file"), or RulesetError with every syntax diagnostic."""
     from lark.exceptions import LarkError, UnexpectedInput
