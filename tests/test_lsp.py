@@ -291,3 +291,17 @@ def test_a_text_that_does_not_parse_keeps_the_names_of_the_last_that_did(editor:
     found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(base, *where(BASE, "award", 1)))))
     assert found is not None and "procedure award" in str(found.contents)
     editor.change(base, BASE)
+
+
+def test_formatting_gives_the_text_in_rulelang_fmts_layout(editor: Editor, workspace: Path) -> None:
+    from rulelang.syntax.format import format_source
+    base = workspace / "base.rules"
+    editor.open(base)
+    messy = BASE.replace("  p.score += n\n", "  p.score   +=n\n").replace("phase main {", "phase  main{")
+    editor.change(base, messy)
+    edits = editor.run(editor.client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        lsp.TextDocumentIdentifier(uri_of(base)), lsp.FormattingOptions(tab_size=2, insert_spaces=True))))
+    assert edits is not None and len(edits) == 1
+    assert edits[0].range.start == lsp.Position(0, 0) and edits[0].new_text == format_source(messy, "base.rules")
+    assert "  p.score += n\n" in edits[0].new_text and "phase main {" in edits[0].new_text
+    editor.change(base, BASE)

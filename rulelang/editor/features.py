@@ -225,3 +225,15 @@ def semantic_tokens(index: NameIndex, file: str) -> list[int]:
                  span.end_column - span.column, TOKEN_TYPES.index(kind), 0]
         line, column = here_line, here_column
     return data
+
+
+# ---------------------------------------------------------------- formatting
+
+def formatted(text: str, path: str) -> str | None:
+    """``text`` in ``rulelang fmt``'s layout, or None where it cannot be formatted (it does
+    not parse: the diagnostics say why)."""
+    from rulelang.syntax.format import FormatterBug, format_source
+    try:
+        return format_source(text, path)
+    except (RulesetError, FormatterBug):
+        return None

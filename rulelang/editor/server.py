@@ -22,6 +22,7 @@ from rulelang.editor.features import (
     Completion,
     QuickFix,
     completions,
+    formatted,
     hover_text,
     outline,
     outline_name,
@@ -214,6 +215,16 @@ def make_server() -> RulesServer:
     def semantic_tokens_full(ls: RulesServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
         index = ls.index(params.text_document.uri)
         return lsp.SemanticTokens(data=semantic_tokens(index, _path(params.text_document.uri)) if index else [])
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: RulesServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+        text = ls.workspace.get_text_document(params.text_document.uri).source
+        new = formatted(text, _path(params.text_document.uri))
+        if new is None or new == text:
+            return [] if new is not None else None
+        lines = text.split("\n")   # the whole text replaced: one edit
+        end = lsp.Position(len(lines) - 1, len(lines[-1]))
+        return [lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), new)]
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: RulesServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
