@@ -149,3 +149,22 @@ def setup_failure(game):
     with pytest.raises(RulesRuntimeError) as caught:
         game.new_initial_state()
     return caught.value
+
+
+def protocol_labels(folder: Path, ruleset: str) -> list[str]:
+    """The labels of the legal actions the JSON-lines protocol gives for a new game (seed 0)
+    of the ruleset ``ruleset`` in ``folder``."""
+    from rulelang.interpreter.hosts.library import GameLibrary
+    from rulelang.interpreter.hosts.sessions import Session
+    session = Session(GameLibrary(folder))
+
+    def result(op: str, **fields: object) -> dict[str, object]:
+        reply = session.handle({"id": op, "op": op, **fields})
+        assert reply["ok"], reply
+        found: dict[str, object] = reply["result"]
+        return found
+    game = result("load", path=ruleset)["game"]
+    state = result("new_game", game=game, seed=0)["state"]
+    actions = result("legal_actions", state=state)["actions"]
+    assert isinstance(actions, list)
+    return [label for _, label in actions]
