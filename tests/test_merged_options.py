@@ -217,3 +217,24 @@ def test_rulelang_play_lists_the_copies_once(tmp_path: Path):
     result = CliRunner().invoke(main, ["play", str(path), "--seed", "1"], input="wager\ngem\nwager\n")
     assert result.exit_code == 0, result.output
     assert "2 options" in result.output and "1.  wager" in result.output and "3.  wager" not in result.output
+
+
+def test_tokens_on_a_copy_tell_it_apart():
+    game = rulelang.load(rules("""
+        game "Tokens" { players 2 }
+        component chip { colour: string }
+        zone pile: chip visible all
+        supply gold total 5
+        deck chips: chip in pile = [chip(colour: "red"), chip(colour: "red")]
+        phase play {
+          for r in 1..2 {
+            choose c in pile by players[0]
+            gain 1 gold to c
+          }
+          end game
+        }
+    """))
+    state = game.new_initial_state()
+    assert labels(state) == ["red"]
+    state.apply_action(state.legal_actions(0)[0])
+    assert labels(state) == ["red", "red"]   # one holds a token now

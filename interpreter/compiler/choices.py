@@ -153,7 +153,7 @@ class ChoiceLowering:
             or -1."""
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
-            if twins is not None and not twins.isdisjoint(options) and merge is not None and \
+            if twins is not None and len(twins.intersection(options)) > 1 and merge is not None and \
                     (shown := merge.merged(st, options)) is not options:   # (never kept: the merge reads the state)
                 st.pending = Decision("choose", (player.index,), shown, option_ids(shown)[0], resume, (),
                                       None, (), prompt_of, span, asks, var, after[0])

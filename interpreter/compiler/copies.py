@@ -9,8 +9,8 @@ zone; where they lie in it does not count. A choice merges such copies into one 
 same options and ids (replays and saved states stay exact); ``choose ... by position`` keeps
 them apart. Whether a choice may merge is decided when it is compiled (``merging``): never
 when its options are proven not components, nor in a game with no two components of the same
-type and fields; at run time a list with no two options of one such class is given back as
-it is, after one look at each component option.
+type and fields; at run time a list that holds fewer than two components that have a copy
+is given back after one test in C, never kept when it is merged.
 """
 from __future__ import annotations
 
@@ -74,39 +74,40 @@ def _type_and_fields(c: Component) -> object:
 
 
 class Merging:
-    """The merging of one choice's options, with the game's copy classes and ``twins``, the
-    components that have a copy (a list holding fewer than two of them merges nothing: one
-    test in C, ``len(twins.intersection(options)) < 2``, before any Python loop)."""
+    """The merging of one choice's options: the game's copy classes, and ``twins``, the
+    components that have a copy. A list that holds fewer than two of them merges nothing, which
+    the caller tests in C (``len(twins.intersection(options)) > 1``) before calling ``merged``."""
 
-    __slots__ = ("classes", "twins")
+    __slots__ = ("classes", "holder_base", "twins")
 
-    def __init__(self, classes: tuple[int, ...], components: list[Component]):
-        self.classes = classes
-        self.twins = frozenset(c for c in components if classes[c.id] >= 0)
+    def __init__(self, classes: tuple[int, ...], cat: Catalog):
+        self.classes, self.holder_base = classes, cat.holder_base
+        self.twins = frozenset(c for c in cat.components if classes[c.id] >= 0)
 
     def merged(self, st: State, options: tuple[Value, ...]) -> tuple[Value, ...]:
         """``options`` with the interchangeable copies of a component merged into the first;
-        ``options`` itself (the same object) when no two are copies of one class."""
-        if len(self.twins.intersection(options)) < 2:
-            return options
-        classes, seen = self.classes, set()
-        for option in options:
-            if type(option) is Component and (k := classes[option.id]) >= 0:
-                if k in seen:
-                    return self._merged(st, options)
-                seen.add(k)
-        return options
-
-    def _merged(self, st: State, options: tuple[Value, ...]) -> tuple[Value, ...]:
+        ``options`` itself (the same object) when none is merged."""
         classes, first, kept = self.classes, set(), []
         for option in options:
-            if type(option) is Component and classes[option.id] >= 0:
-                key = copy_key(st, option)
+            if type(option) is Component and (k := classes[option.id]) >= 0:
+                key = self._key(st, option, k)
                 if key in first:
                     continue
                 first.add(key)
             kept.append(option)
-        return tuple(kept)
+        return options if len(kept) == len(options) else tuple(kept)
+
+    def _key(self, st: State, c: Component, k: int) -> object:
+        """``copy_key`` of ``c``, whose type and fields are its class ``k``: its zone, its
+        component variables and its tokens with it (``c`` itself where one holds a map)."""
+        holder = self.holder_base + c.id
+        key = (k, st.component_zone[c.id], tuple([values[c.id] for values in st.component_values.values()]),
+               tuple([held[holder] for held in st.supply_counts.values()]))
+        try:
+            hash(key)
+        except TypeError:
+            return c
+        return key
 
 
 def merging(compiler: Compiler, source: ast.Expr, by_position: bool, scope: Scope | None = None) -> Merging | None:
@@ -122,6 +123,6 @@ def merging(compiler: Compiler, source: ast.Expr, by_position: bool, scope: Scop
         scope = Scope(set(compiler.scope), compiler.key, {}, "0")
         compiler.writer.held.learn_running(scope)
     if compiler.writer.zone_read(source, scope):
-        return Merging(classes, compiler.cat.components)
+        return Merging(classes, compiler.cat)
     kind = compiler.writer.items_kind(source, scope)
-    return None if kind is not None and kind[0] is not Component else Merging(classes, compiler.cat.components)
+    return None if kind is not None and kind[0] is not Component else Merging(classes, compiler.cat)
