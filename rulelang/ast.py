@@ -236,6 +236,7 @@ class Simultaneous(Node):
     var: str
     source: Expr
     prompt: Prompt | None = None
+    by_position: bool = False   # 'by position': interchangeable copies stay apart (merged otherwise)
 
 
 @node

@@ -116,7 +116,7 @@ def test_copies_in_two_zones_stay_two_options():
 
 
 def test_a_simultaneous_choice_merges_copies_too():
-    game = rulelang.load(rules("""
+    text = """
         game "Secret" { players 2 }
         component card { name: string }
         player zone hand: card
@@ -125,9 +125,12 @@ def test_a_simultaneous_choice_merges_copies_too():
           simultaneous p in players choose c in p.hand
           end game
         }
-    """))
+    """
+    game = rulelang.load(rules(text))
     state = game.new_initial_state()
     assert labels(state, 0) == ["bid", "fold"] and labels(state, 1) == ["bid", "fold"]
+    apart = rulelang.load(rules(text.replace("choose c in p.hand", "choose c in p.hand by position")))
+    assert labels(apart.new_initial_state(), 1) == ["bid", "bid", "fold"]
 
 
 def test_saved_states_and_replays_give_the_same_merged_actions():

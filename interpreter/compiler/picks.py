@@ -128,7 +128,7 @@ def options_function(compiler: Compiler, node: ast.Simultaneous, note: str) -> O
     else:
         listed = [f"if type(_o) is _ZoneRef and len(st.zones[_o.slot]) <= {FREE_WORK}:",
                   "    _o = tuple(st.zones[_o.slot])", "else:", f"    _o = {general}"]
-    merge = merging(compiler, node.source, False, scope)   # (copies of a component: one option, copies.py)
+    merge = merging(compiler, node.source, node.by_position, scope)   # (copies of a component: one option, copies.py)
     merged = [] if merge is None else [
         f"if len({module.constant(merge.twins, '<the components that have a copy>')}.intersection(_o)) > 1:",
         f"    _o = {module.constant(merge.merged, '<the options, copies merged>')}(st, _o)"]

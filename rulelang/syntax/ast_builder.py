@@ -364,8 +364,9 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
         return ast.Option(self._span(meta), unquote(label), condition, body)
 
     def simultaneous_stmt(self, meta: Meta, player_var: Token, players: ast.Expr, var: Token,
-                          source: ast.Expr, prompt: ast.Prompt | None) -> ast.Simultaneous:
-        return ast.Simultaneous(self._span(meta), str(player_var), players, str(var), source, prompt)
+                          source: ast.Expr, by_position: bool | None, prompt: ast.Prompt | None) -> ast.Simultaneous:
+        return ast.Simultaneous(self._span(meta), str(player_var), players, str(var), source, prompt,
+                                by_position=bool(by_position))
 
     def move_stmt(self, meta: Meta, what: ast.Expr, to: ast.Expr) -> ast.Move:
         return ast.Move(self._span(meta), what, to)
