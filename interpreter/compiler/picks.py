@@ -130,7 +130,8 @@ def options_function(compiler: Compiler, node: ast.Simultaneous, note: str) -> O
                   "    _o = tuple(st.zones[_o.slot])", "else:", f"    _o = {general}"]
     merge = merging(compiler, node.source, node.by_position, scope)   # (copies of a component: one option, copies.py)
     merged = [] if merge is None else [
-        f"if len({module.constant(merge.twins, '<the components that have a copy>')}.intersection(_o)) > 1:",
+        f"if not (_t := {module.constant(merge.twins, '<the components that have a copy>')}).isdisjoint(_o) "
+        "and len(_t.intersection(_o)) > 1:",
         f"    _o = {module.constant(merge.merged, '<the options, copies merged>')}(st, _o)"]
     name = module.fresh("_s")
     body = [*compute, *listed, *merged, "if not _o:", f"    raise {module.constant(no_option)}(_p)",
