@@ -212,6 +212,7 @@ class Choose(Node):
     otherwise: Block | None
     prompt: Prompt | None = None
     shown_as: Prompt | None = None   # 'shown as "text with {var.attribute}"': each option's label
+    by_position: bool = False   # 'by position': interchangeable copies stay apart (merged otherwise)
 
 
 @node
@@ -235,6 +236,7 @@ class Simultaneous(Node):
     var: str
     source: Expr
     prompt: Prompt | None = None
+    by_position: bool = False   # 'by position': interchangeable copies stay apart (merged otherwise)
 
 
 @node

@@ -181,3 +181,22 @@ def states_or_error(rules: str, games: int = 4) -> tuple:
 def at_every_budget(rules: str, budgets: range) -> list[tuple]:
     """``states_or_error`` of ``rules``, whose step budget is written STEPS, at each of ``budgets``."""
     return [states_or_error(rules.replace("STEPS", str(steps))) for steps in budgets]
+
+
+def protocol_labels(folder: Path, ruleset: str) -> list[str]:
+    """The labels of the legal actions the JSON-lines protocol gives for a new game (seed 0)
+    of the ruleset ``ruleset`` in ``folder``."""
+    from rulelang.interpreter.hosts.library import GameLibrary
+    from rulelang.interpreter.hosts.sessions import Session
+    session = Session(GameLibrary(folder))
+
+    def result(op: str, **fields: object) -> dict[str, object]:
+        reply = session.handle({"id": op, "op": op, **fields})
+        assert reply["ok"], reply
+        found: dict[str, object] = reply["result"]
+        return found
+    game = result("load", path=ruleset)["game"]
+    state = result("new_game", game=game, seed=0)["state"]
+    actions = result("legal_actions", state=state)["actions"]
+    assert isinstance(actions, list)
+    return [label for _, label in actions]

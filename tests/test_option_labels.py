@@ -4,17 +4,14 @@ values; two options with one label are E602 at the choice; the checks (E101, W31
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import rules
+from conftest import protocol_labels, rules
 
 import rulelang
 from rulelang.cli import main
-from rulelang.interpreter.hosts.library import GameLibrary
 from rulelang.interpreter.hosts.seat_view import option_data
-from rulelang.interpreter.hosts.sessions import Session
 from rulelang.interpreter.sim.scenarios import run_file
 from rulelang.loader import lint_file
 
@@ -156,17 +153,7 @@ def test_a_label_reads_the_state_that_offers_it():
 
 def test_the_protocol_gives_the_labels(tmp_path: Path):
     (tmp_path / "dominoes.rules").write_text(rules(DOMINOES))
-    session = Session(GameLibrary(tmp_path))
-
-    def result(op: str, **fields: object) -> dict[str, Any]:
-        reply = session.handle({"id": op, "op": op, **fields})
-        assert reply["ok"], reply
-        found: dict[str, Any] = reply["result"]
-        return found
-    game = result("load", path="dominoes.rules")["game"]
-    state = result("new_game", game=game, seed=0)["state"]
-    actions = result("legal_actions", state=state)["actions"]
-    assert [label for _, label in actions] == ["columns 7 and 9", "columns 1 and 2", "columns 9 and 7"]
+    assert protocol_labels(tmp_path, "dominoes.rules") == ["columns 7 and 9", "columns 1 and 2", "columns 9 and 7"]
 
 
 def test_a_name_shown_still_starts_a_statement_after_a_choice() -> None:

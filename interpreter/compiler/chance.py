@@ -8,7 +8,7 @@ lowering of the other statements is lower.py's; players' choices are choices.py'
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, cast
 
 from rulelang import ast
 
@@ -21,15 +21,13 @@ from ..state.events import chance_event
 from ..state.stamps import shuffled_knowledge
 from ..tables.builtins import as_list
 from .choices import source_text
+from .copies import copy_key
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
 
     from ..state.state import State
     from .lower import Action, Compiler
-
-_K = TypeVar("_K")
-
 
 class ChanceLowering:
     """Lowers the chance events of the procedure that ``compiler`` is lowering."""
@@ -195,34 +193,13 @@ def _distribution(st: State, values: Sequence[Value]) -> tuple[tuple[Value, ...]
 
 
 _BOOL = object()  # tags a boolean's outcome key: true is not the number 1 there
-_COPY = object()  # tags a component's outcome key
 
 
 def _outcome_key(st: State, value: Value) -> object:
     """What a chance outcome stands for: a value itself, a boolean apart from the numbers, and
-    a component by what makes its copies interchangeable now (``_copy_key``)."""
+    a component by what makes its copies interchangeable now (``copy_key``, copies.py)."""
     if isinstance(value, Component):
-        return _copy_key(st, value)
+        return copy_key(st, value)
     if isinstance(value, bool):
         return _BOOL, value
     return value
-
-
-def _copy_key(st: State, c: Component) -> object:
-    """Two components are interchangeable, so one chance outcome, when they have the same type,
-    the same fields (hence the same label), the same component variables and the same tokens,
-    and lie in the same zone (where in it is what a shuffle decides). A component whose fields
-    or variables hold a map stands alone."""
-    holder = st.game.catalog.holder_base + c.id
-    key = (_COPY, c.type, tuple(sorted(c.fields.items(), key=_first)),
-           tuple(values[c.id] for values in st.component_values.values()),
-           tuple(held[holder] for held in st.supply_counts.values()), st.component_zone[c.id])
-    try:
-        hash(key)
-    except TypeError:
-        return _COPY, c.id
-    return key
-
-
-def _first(pair: tuple[_K, object]) -> _K:
-    return pair[0]

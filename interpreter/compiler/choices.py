@@ -18,6 +18,7 @@ from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
+from .copies import merging
 from .held import hold_item, map_promise
 from .known import known_list
 from .module import Inline, Module
@@ -85,6 +86,8 @@ class ChoiceLowering:
         prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
+        merge = merging(compiler, node.source, node.by_position)   # (before it binds: copies.py)
+        twins = None if merge is None else merge.twins   # (the components that have a copy)
         hold_item(compiler, node.var, node.source)
         var, option_ids = compiler.bind_plain(node.var), compiler.cat.option_ids
         otherwise_box = compiler.target()
@@ -151,6 +154,11 @@ class ChoiceLowering:
             or -1."""
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
+            if twins is not None and len(twins.intersection(options)) > 1 and merge is not None and \
+                    (shown := merge.merged(st, options)) is not options:   # (never kept: the merge reads the state)
+                st.pending = Decision("choose", (player.index,), shown, option_ids(shown)[0], resume, (),
+                                      None, (), prompt_of, span, asks, var, after[0])
+                return
             if subset < 0:
                 ids, interned = option_ids(options)
             else:

@@ -14,6 +14,7 @@ from rulelang.boards import Space
 from ..model.program import Decision, Env, Frame, Options
 from ..model.values import Component, EnumValue, Player, RuleError, Value
 from ..tables.builtins import FREE_WORK
+from .copies import merging
 from .moves import players_zone_slot
 from .scope import Scope
 
@@ -128,8 +129,13 @@ def options_function(compiler: Compiler, node: ast.Simultaneous, note: str) -> O
     else:
         listed = [f"if type(_o) is _ZoneRef and len(st.zones[_o.slot]) <= {FREE_WORK}:",
                   "    _o = tuple(st.zones[_o.slot])", "else:", f"    _o = {general}"]
+    merge = merging(compiler, node.source, node.by_position, scope)   # (copies of a component: one option, copies.py)
+    merged = [] if merge is None else [
+        f"if not (_t := {module.constant(merge.twins, '<the components that have a copy>')}).isdisjoint(_o) "
+        "and len(_t.intersection(_o)) > 1:",
+        f"    _o = {module.constant(merge.merged, '<the options, copies merged>')}(st, _o)"]
     name = module.fresh("_s")
-    body = [*compute, *listed, "if not _o:", f"    raise {module.constant(no_option)}(_p)",
+    body = [*compute, *listed, *merged, "if not _o:", f"    raise {module.constant(no_option)}(_p)",
             f"_per[_p.index] = (_o, {ids})"]
     lines = [f"def {name}(st, env, waiting):  # the options of {note}", "    _per = {}", "    for _p in waiting:",
              *("        " + line for line in body), "    return _per"]

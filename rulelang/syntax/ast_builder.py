@@ -334,9 +334,14 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
         return ast.Continue(self._span(meta))
 
     def choose_stmt(self, meta: Meta, var: Token, source: ast.Expr, chooser: ast.Expr | None,
-                    shown_as: ast.Prompt | None, prompt: ast.Prompt | None,
+                    by_position: bool | None, shown_as: ast.Prompt | None, prompt: ast.Prompt | None,
                     otherwise: ast.Block | None) -> ast.Choose:
-        return ast.Choose(self._span(meta), str(var), source, chooser, otherwise, prompt, shown_as)
+        return ast.Choose(self._span(meta), str(var), source, chooser, otherwise, prompt, shown_as,
+                          by_position=bool(by_position))
+
+    def by_position(self, meta: Meta) -> bool:
+        """'by position' of a choice: its options are told apart by where they lie."""
+        return True
 
     def option_label(self, meta: Meta, text: Token) -> ast.Prompt:
         """'shown as "text"' of a choice: the label of each option, its placeholders as a prompt's."""
@@ -359,8 +364,9 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
         return ast.Option(self._span(meta), unquote(label), condition, body)
 
     def simultaneous_stmt(self, meta: Meta, player_var: Token, players: ast.Expr, var: Token,
-                          source: ast.Expr, prompt: ast.Prompt | None) -> ast.Simultaneous:
-        return ast.Simultaneous(self._span(meta), str(player_var), players, str(var), source, prompt)
+                          source: ast.Expr, by_position: bool | None, prompt: ast.Prompt | None) -> ast.Simultaneous:
+        return ast.Simultaneous(self._span(meta), str(player_var), players, str(var), source, prompt,
+                                by_position=bool(by_position))
 
     def move_stmt(self, meta: Meta, what: ast.Expr, to: ast.Expr) -> ast.Move:
         return ast.Move(self._span(meta), what, to)
