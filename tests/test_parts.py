@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import ast
+from rulelang import ast, scenario_ast
 from rulelang.loader import lint_file
 from rulelang.syntax.parser import parse, parse_tests
 from rulelang.syntax.parts import parts_in
@@ -170,7 +170,7 @@ def test_part_stays_a_name_where_a_statement_cannot_start(tmp_path: Path) -> Non
 def test_a_part_in_a_given_block_is_its_statements() -> None:
     tests = parse_tests('scenario "s" {\n  given { part a { log "x" } }\n}\n', "t.tests")
     given = tests.scenarios[0].steps[0]
-    assert isinstance(given, ast.Given)
+    assert isinstance(given, scenario_ast.Given)
     assert [type(s).__name__ for s in given.body.statements] == ["Log"]
 
 

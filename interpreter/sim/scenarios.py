@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rulelang import ast
+from rulelang import ast, scenario_ast
 from rulelang.check.checker import check
 from rulelang.check.settings import Settings, read_settings
 from rulelang.check.variants import read_source
@@ -99,7 +99,7 @@ class _Sources:
     texts: dict[str, str] = field(default_factory=dict)
     problems: list[Diagnostic] = field(default_factory=list)   # syntax errors of scenarios left out
 
-    def parse(self, path: Path) -> ast.TestsFile:
+    def parse(self, path: Path) -> scenario_ast.TestsFile:
         """The test file's AST; a scenario with a syntax error is left out of it, its
         diagnostics kept in ``problems``."""
         shown = str(path)
@@ -129,12 +129,12 @@ class _Sources:
         return " ".join(part.strip() for part in parts)
 
 
-def _scenarios(tests: ast.TestsFile, sources: _Sources,
-               seen: frozenset[str] = frozenset()) -> list[tuple[ast.Scenario, int | None]]:
+def _scenarios(tests: scenario_ast.TestsFile, sources: _Sources,
+               seen: frozenset[str] = frozenset()) -> list[tuple[scenario_ast.Scenario, int | None]]:
     """The scenarios of ``tests``, each with the player count its own file gives (its
     ``players`` line, or None): those of the files it uses (less the ones it leaves out, or
     just the ones it names), then its own."""
-    found: list[tuple[ast.Scenario, int | None]] = []
+    found: list[tuple[scenario_ast.Scenario, int | None]] = []
     for use in tests.uses:
         path = sources.named(use.path, use.span)
         if str(path) in seen or str(path) == tests.path:
@@ -147,9 +147,11 @@ def _scenarios(tests: ast.TestsFile, sources: _Sources,
     return found + [(_with_background(scenario, tests.background), tests.players) for scenario in tests.scenarios]
 
 
-def _with_background(scenario: ast.Scenario, background: tuple[ast.Step, ...]) -> ast.Scenario:
+def _with_background(scenario: scenario_ast.Scenario,
+                     background: tuple[scenario_ast.Step, ...]) -> scenario_ast.Scenario:
     """The scenario with its file's background steps after its settings."""
-    settings = tuple(s for s in scenario.steps if isinstance(s, (ast.SetPlayers, ast.SetSeed, ast.FromPosition)))
+    settings = tuple(s for s in scenario.steps
+                     if isinstance(s, (scenario_ast.SetPlayers, scenario_ast.SetSeed, scenario_ast.FromPosition)))
     rest = scenario.steps[len(settings):]
     return replace(scenario, steps=settings + background + rest) if background else scenario
 
@@ -173,7 +175,7 @@ def run_file(path: str | Path, root: str | Path | None = None, select: str | Non
         return result
     result.problems += sources.problems
     settings, _ = read_settings(declarations, shown)
-    groups: dict[int, list[ast.Scenario]] = {}
+    groups: dict[int, list[scenario_ast.Scenario]] = {}
     for scenario, own_count in scenarios:
         groups.setdefault(_player_count(scenario, own_count, tests.players, settings.players), []).append(scenario)
     for count, group in sorted(groups.items()):
@@ -188,11 +190,12 @@ def _read_ruleset(path: Path, root: Path) -> tuple[list[ast.Decl], Path, str]:
     return declarations, base_dir, shown
 
 
-def _player_count(scenario: ast.Scenario, own: int | None, this_file: int | None, allowed: tuple[int, int]) -> int:
+def _player_count(scenario: scenario_ast.Scenario, own: int | None, this_file: int | None,
+                  allowed: tuple[int, int]) -> int:
     """The scenario's player count: its own ``players`` step; else the count of the file it
     is written in where the ruleset under test allows it (a scenario reused by ``use`` keeps
     its file's); else the count of the file run; else the lowest the ruleset allows."""
-    counts = [step.count for step in scenario.steps if isinstance(step, ast.SetPlayers)]
+    counts = [step.count for step in scenario.steps if isinstance(step, scenario_ast.SetPlayers)]
     if counts:
         return counts[-1]
     if own is not None and allowed[0] <= own <= allowed[1]:
@@ -200,7 +203,7 @@ def _player_count(scenario: ast.Scenario, own: int | None, this_file: int | None
     return this_file if this_file is not None else allowed[0]
 
 
-def _run_group(scenarios: list[ast.Scenario], count: int, declarations: Sequence[ast.Decl], settings: Settings,
+def _run_group(scenarios: list[scenario_ast.Scenario], count: int, declarations: Sequence[ast.Decl], settings: Settings,
                base_dir: Path, shown: str, sources: _Sources) -> list[ScenarioResult]:
     """Run scenarios for ``count`` players: one game holds the rules of all of them. A
     scenario whose own rules have errors fails with the first; the others still run."""
@@ -239,7 +242,7 @@ class _Plan:
     """A scenario made ready to run: its ``given`` blocks as procedures, its expectations as
     functions (with the players as parameters ``p1``, ``p2``...)."""
 
-    def __init__(self, scenario: ast.Scenario, count: int, number: int):
+    def __init__(self, scenario: scenario_ast.Scenario, count: int, number: int):
         self.scenario = scenario
         self.players = tuple(f"p{i + 1}" for i in range(count))
         self.declarations: list[ast.Decl] = []
@@ -252,11 +255,11 @@ class _Plan:
                  ast.Param(span, "scores", ast.TypeRef(span, "list", False, ast.TypeRef(span, "int"))))
         for step in scenario.steps:
             where = f"{Path(step.span.file).name}:{step.span.line}:{step.span.column}, scenario {number}"
-            if isinstance(step, ast.Given):
+            if isinstance(step, scenario_ast.Given):
                 self.names[id(step)] = f"given ({where})"
                 self.declarations.append(ast.ProcedureDecl(step.span, self.names[id(step)], params=player_params,
                                                            body=step.body, name_span=step.span))
-            elif isinstance(step, ast.Expect):
+            elif isinstance(step, scenario_ast.Expect):
                 self.names[id(step)] = f"expect ({where})"
                 self.declarations.append(ast.FunctionDecl(
                     step.span, self.names[id(step)], params=player_params + bound,
@@ -284,54 +287,54 @@ class _Run:
         self._state: State | None = None
         self.players = {name: game.catalog.players[i] for i, name in enumerate(plan.players)}
 
-    def state(self, step: ast.Step) -> State:
+    def state(self, step: scenario_ast.Step) -> State:
         if self._state is None:
             self._state = self._start(step, None)
         return self._state
 
-    def _start(self, step: ast.Step, position: State | None) -> State:
+    def _start(self, step: scenario_ast.Step, position: State | None) -> State:
         try:
             state = position or self.game.new_initial_state(self.seed, explicit_chance=True, events=True)
         except RulelangError as error:
             raise StepFailed(_failure("E702", "the game cannot start", step, error.diagnostics)) from None
         return state
 
-    def step(self, step: ast.Step) -> None:
-        if isinstance(step, (ast.SetPlayers, ast.SetSeed, ast.FromPosition)):
+    def step(self, step: scenario_ast.Step) -> None:
+        if isinstance(step, (scenario_ast.SetPlayers, scenario_ast.SetSeed, scenario_ast.FromPosition)):
             self._setting(step)
             return
-        if not (isinstance(step, ast.Play) and step.player == "chance"):
+        if not (isinstance(step, scenario_ast.Play) and step.player == "chance"):
             self._settle_chance(step)
-        if isinstance(step, ast.Given):
+        if isinstance(step, scenario_ast.Given):
             self._given(step)
-        elif isinstance(step, ast.Play):
+        elif isinstance(step, scenario_ast.Play):
             for label in step.labels:
                 self._play(step, label)
                 if label != step.labels[-1] and step.player != "chance":
                     self._settle_chance(step)
-        elif isinstance(step, ast.Expect):
+        elif isinstance(step, scenario_ast.Expect):
             self._expect(step)
-        elif isinstance(step, ast.ExpectOffered):
+        elif isinstance(step, scenario_ast.ExpectOffered):
             self._expect_offered(step)
-        elif isinstance(step, ast.ExpectPrompt):
+        elif isinstance(step, scenario_ast.ExpectPrompt):
             self._expect_prompt(step)
-        elif isinstance(step, ast.ExpectLog):
+        elif isinstance(step, scenario_ast.ExpectLog):
             self._expect_log(step)
-        elif isinstance(step, ast.ExpectSeen):
+        elif isinstance(step, scenario_ast.ExpectSeen):
             self._expect_seen(step)
 
     # ---- steps ----
-    def _setting(self, step: ast.Step) -> None:
+    def _setting(self, step: scenario_ast.Step) -> None:
         if self._state is not None:
             raise StepFailed(Diagnostic("E702", "players, seed and position come before the steps that play",
                                         step.span))
-        if isinstance(step, ast.SetSeed):
+        if isinstance(step, scenario_ast.SetSeed):
             self.seed = step.seed
             self.chooser = random.Random(step.seed)
-        elif isinstance(step, ast.FromPosition):
+        elif isinstance(step, scenario_ast.FromPosition):
             self._state = self._from_position(step)
 
-    def _from_position(self, step: ast.FromPosition) -> State:
+    def _from_position(self, step: scenario_ast.FromPosition) -> State:
         try:
             path = self.sources.named(step.path, step.span)
             text = read_source(path, str(path), what="position file")
@@ -340,7 +343,7 @@ class _Run:
             raise StepFailed(_failure("E702", f"cannot start from the position {step.path}", step,
                                       error.diagnostics)) from None
 
-    def _given(self, step: ast.Given) -> None:
+    def _given(self, step: scenario_ast.Given) -> None:
         state = self.state(step)
         name = self.plan.names[id(step)]
         state.pending = None   # the decision is asked again after the change
@@ -358,7 +361,7 @@ class _Run:
                                                 f"not hold", step.span))
         state.origin, state.since_origin = state.clone(), 0   # an action that fails comes back here
 
-    def _play(self, step: ast.Play, label: str) -> None:
+    def _play(self, step: scenario_ast.Play, label: str) -> None:
         state = self.state(step)
         player = self._player(step, step.player)
         if step.prompt is not None:
@@ -376,7 +379,7 @@ class _Run:
         except RulelangError as error:
             raise StepFailed(_failure("E702", f"playing {label!r} fails", step, error.diagnostics)) from None
 
-    def _expect(self, step: ast.Expect) -> None:
+    def _expect(self, step: scenario_ast.Expect) -> None:
         state = self.state(step)
         holds = self._value(step, step.condition)
         if holds is True:
@@ -386,7 +389,7 @@ class _Run:
         notes = (f"to act: {', '.join(_who(p) for p in state.current_players()) or 'nobody (the game is over)'}",)
         raise StepFailed(Diagnostic("E701", message, condition.span, notes=notes))
 
-    def _why(self, step: ast.Step, condition: ast.Expr, holds: Value) -> str:
+    def _why(self, step: scenario_ast.Step, condition: ast.Expr, holds: Value) -> str:
         """Why ``condition`` (whose value is ``holds``) is not true: the values of the sides
         of a comparison, found in the first part of an 'and' that does not hold."""
         if isinstance(condition, ast.BinaryOp) and condition.op == "and":
@@ -402,7 +405,7 @@ class _Run:
             return f"it is {display(holds)}, not true or false"
         return f"{self.sources.text_of(condition.span)} is false"
 
-    def _value(self, step: ast.Step, expr: ast.Expr) -> Value:
+    def _value(self, step: scenario_ast.Step, expr: ast.Expr) -> Value:
         state = self.state(step)
         try:
             compiled: Expr = self.game.program.compile_expression(expr, (*self.players, *BOUND_NAMES))
@@ -418,7 +421,7 @@ class _Run:
                                                              if i != CHANCE),
                 "scores": tuple(int(score) for score in state.returns())}
 
-    def _expect_offered(self, step: ast.ExpectOffered) -> None:
+    def _expect_offered(self, step: scenario_ast.ExpectOffered) -> None:
         player = self._player(step, step.player)
         actions = self._offered(step, player)
         labels = [a.label for a in actions]
@@ -432,14 +435,14 @@ class _Run:
         if wrong:
             raise StepFailed(Diagnostic("E701", problem, step.span, notes=(_offer_note(actions),)))
 
-    def _expect_prompt(self, step: ast.ExpectPrompt) -> None:
+    def _expect_prompt(self, step: scenario_ast.ExpectPrompt) -> None:
         player = self._player(step, step.player)
         asked = self.state(step).prompt(player)
         if asked != step.text:
             raise StepFailed(Diagnostic("E701", f"{_who(player)} is asked {_quote(asked)}, not {_quote(step.text)}",
                                         step.span))
 
-    def _expect_log(self, step: ast.ExpectLog) -> None:
+    def _expect_log(self, step: scenario_ast.ExpectLog) -> None:
         state = self.state(step)
         lines, log = [*state.log, *(text for _, _, text in state.private_log)], "the log"
         if step.player is not None:
@@ -455,7 +458,7 @@ class _Run:
         if not step.present and holding:
             raise StepFailed(Diagnostic("E701", f"a line of {log} holds {step.text!r}: {holding[0]!r}", step.span))
 
-    def _expect_seen(self, step: ast.ExpectSeen) -> None:
+    def _expect_seen(self, step: scenario_ast.ExpectSeen) -> None:
         state = self.state(step)
         player = self._player(step, step.player)
         value = self._value(step, step.value)
@@ -473,7 +476,7 @@ class _Run:
                                         step.span))
 
     # ---- helpers ----
-    def _player(self, step: ast.Step, name: str | None) -> int:
+    def _player(self, step: scenario_ast.Step, name: str | None) -> int:
         """The player a step names (``chance``, ``p1``...), or the only one to act."""
         state = self.state(step)
         to_act = state.current_players()
@@ -489,7 +492,7 @@ class _Run:
                                                 f"{', '.join(self.players)} (and chance)", step.span))
         return self.players[name].index
 
-    def _offered(self, step: ast.Step, player: int) -> list[Action]:
+    def _offered(self, step: scenario_ast.Step, player: int) -> list[Action]:
         state = self.state(step)
         if player not in state.current_players():
             listed = ", ".join(_who(p) for p in state.current_players()) or "nobody (the game is over)"
@@ -498,7 +501,7 @@ class _Run:
             return [action for action, _ in state.chance_outcomes()]
         return state.legal_actions(player)
 
-    def _settle_chance(self, step: ast.Step) -> None:
+    def _settle_chance(self, step: scenario_ast.Step) -> None:
         """Draw the chance outcomes due now from the scenario's seed."""
         state = self.state(step)
         for _ in range(MAX_CHANCE_STEPS):
@@ -552,7 +555,7 @@ def _offer_note(actions: Sequence[Action]) -> str:
     return f"offered: {shown or 'nothing'}"
 
 
-def _failure(code: str, message: str, step: ast.Step, causes: Sequence[Diagnostic]) -> Diagnostic:
+def _failure(code: str, message: str, step: scenario_ast.Step, causes: Sequence[Diagnostic]) -> Diagnostic:
     """A failure at ``step`` caused by the diagnostics of the rules (shown as notes)."""
     return Diagnostic(code, message, step.span, notes=tuple(str(d) for d in causes[:3]))
 

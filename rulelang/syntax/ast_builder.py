@@ -14,7 +14,7 @@ from typing import TypeAlias, TypeVar, cast
 from lark import Token, Transformer_NonRecursive, v_args
 from lark.tree import Meta
 
-from rulelang import ast
+from rulelang import ast, scenario_ast
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import RulesetError
 from rulelang.syntax.parts import Spliced, splice_parts, spliced
@@ -207,18 +207,18 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
                      end_column=meta.end_column)
 
     # ---- scenario test files ----
-    def tests_file(self, meta: Meta, *parts: ast.Scenario | ast.Use | tuple[str, object] | None
-                   ) -> ast.TestsFile:
+    def tests_file(self, meta: Meta, *parts: scenario_ast.Scenario | scenario_ast.Use | tuple[str, object] | None
+                   ) -> scenario_ast.TestsFile:
         headers = [part for part in parts if isinstance(part, tuple) and part[0] != "background"]
-        background = [cast(tuple[ast.Step, ...], part[1]) for part in parts
+        background = [cast(tuple[scenario_ast.Step, ...], part[1]) for part in parts
                       if isinstance(part, tuple) and part[0] == "background"]
         ruleset = [value for key, value in headers if key == "ruleset"]
         players = [value for key, value in headers if key == "players"]
-        return ast.TestsFile(self._span(meta), self.path, cast(str, ruleset[-1]) if ruleset else None,
-                             cast(int, players[-1]) if players else None, _only(parts, ast.Use),
-                             _only(parts, ast.Scenario), background[0] if background else ())
+        return scenario_ast.TestsFile(self._span(meta), self.path, cast(str, ruleset[-1]) if ruleset else None,
+                             cast(int, players[-1]) if players else None, _only(parts, scenario_ast.Use),
+                             _only(parts, scenario_ast.Scenario), background[0] if background else ())
 
-    def background(self, meta: Meta, *steps: ast.Step) -> tuple[str, object]:
+    def background(self, meta: Meta, *steps: scenario_ast.Step) -> tuple[str, object]:
         return ("background", steps)
 
     def tests_ruleset(self, meta: Meta, path: Token) -> tuple[str, object]:
@@ -227,61 +227,61 @@ class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
     def tests_players(self, meta: Meta, count: Token) -> tuple[str, object]:
         return ("players", self._int(meta, count))
 
-    def tests_use(self, meta: Meta, path: Token, *left_out: Token | None) -> ast.Use:
-        return ast.Use(self._span(meta), unquote(path), _texts(left_out))
+    def tests_use(self, meta: Meta, path: Token, *left_out: Token | None) -> scenario_ast.Use:
+        return scenario_ast.Use(self._span(meta), unquote(path), _texts(left_out))
 
-    def tests_use_only(self, meta: Meta, path: Token, *names: Token) -> ast.Use:
-        return ast.Use(self._span(meta), unquote(path), _texts(names), only=True)
+    def tests_use_only(self, meta: Meta, path: Token, *names: Token) -> scenario_ast.Use:
+        return scenario_ast.Use(self._span(meta), unquote(path), _texts(names), only=True)
 
-    def scenario(self, meta: Meta, name: Token, *steps: ast.Step) -> ast.Scenario:
-        return ast.Scenario(self._span(meta), unquote(name), steps)
+    def scenario(self, meta: Meta, name: Token, *steps: scenario_ast.Step) -> scenario_ast.Scenario:
+        return scenario_ast.Scenario(self._span(meta), unquote(name), steps)
 
-    def step_players(self, meta: Meta, count: Token) -> ast.SetPlayers:
-        return ast.SetPlayers(self._span(meta), self._int(meta, count))
+    def step_players(self, meta: Meta, count: Token) -> scenario_ast.SetPlayers:
+        return scenario_ast.SetPlayers(self._span(meta), self._int(meta, count))
 
-    def step_seed(self, meta: Meta, seed: Token) -> ast.SetSeed:
-        return ast.SetSeed(self._span(meta), self._int(meta, seed))
+    def step_seed(self, meta: Meta, seed: Token) -> scenario_ast.SetSeed:
+        return scenario_ast.SetSeed(self._span(meta), self._int(meta, seed))
 
-    def step_position(self, meta: Meta, path: Token) -> ast.FromPosition:
-        return ast.FromPosition(self._span(meta), unquote(path))
+    def step_position(self, meta: Meta, path: Token) -> scenario_ast.FromPosition:
+        return scenario_ast.FromPosition(self._span(meta), unquote(path))
 
-    def step_given(self, meta: Meta, body: ast.Block) -> ast.Given:
-        return ast.Given(self._span(meta), splice_parts(body))   # no variant can reach a part here
+    def step_given(self, meta: Meta, body: ast.Block) -> scenario_ast.Given:
+        return scenario_ast.Given(self._span(meta), splice_parts(body))   # no variant can reach a part here
 
-    def step_play(self, meta: Meta, player: Token | None, *labels: Token | str | None) -> ast.Play:
+    def step_play(self, meta: Meta, player: Token | None, *labels: Token | str | None) -> scenario_ast.Play:
         *texts, prompt = labels   # the grammar ends the rule with the optional 'prompt "..."'
-        return ast.Play(self._span(meta), _name_or_none(player), tuple(unquote(t) for t in texts if t is not None),
-                        prompt)
+        return scenario_ast.Play(self._span(meta), _name_or_none(player),
+                                 tuple(unquote(t) for t in texts if t is not None), prompt)
 
     def check_prompt(self, meta: Meta, text: Token) -> str:
         return unquote(text)
 
-    def step_expect(self, meta: Meta, condition: ast.Expr) -> ast.Expect:
-        return ast.Expect(self._span(meta), condition)
+    def step_expect(self, meta: Meta, condition: ast.Expr) -> scenario_ast.Expect:
+        return scenario_ast.Expect(self._span(meta), condition)
 
-    def step_offered(self, meta: Meta, player: Token | None, *labels: Token) -> ast.ExpectOffered:
-        return ast.ExpectOffered(self._span(meta), _name_or_none(player), _texts(labels))
+    def step_offered(self, meta: Meta, player: Token | None, *labels: Token) -> scenario_ast.ExpectOffered:
+        return scenario_ast.ExpectOffered(self._span(meta), _name_or_none(player), _texts(labels))
 
-    def step_not_offered(self, meta: Meta, player: Token | None, *labels: Token) -> ast.ExpectOffered:
-        return ast.ExpectOffered(self._span(meta), _name_or_none(player), _texts(labels), offered=False)
+    def step_not_offered(self, meta: Meta, player: Token | None, *labels: Token) -> scenario_ast.ExpectOffered:
+        return scenario_ast.ExpectOffered(self._span(meta), _name_or_none(player), _texts(labels), offered=False)
 
-    def step_options(self, meta: Meta, player: Token | None, *labels: Token | None) -> ast.ExpectOffered:
-        return ast.ExpectOffered(self._span(meta), _name_or_none(player), _texts(labels), exact=True)
+    def step_options(self, meta: Meta, player: Token | None, *labels: Token | None) -> scenario_ast.ExpectOffered:
+        return scenario_ast.ExpectOffered(self._span(meta), _name_or_none(player), _texts(labels), exact=True)
 
-    def step_prompt(self, meta: Meta, player: Token | None, text: Token) -> ast.ExpectPrompt:
-        return ast.ExpectPrompt(self._span(meta), _name_or_none(player), unquote(text))
+    def step_prompt(self, meta: Meta, player: Token | None, text: Token) -> scenario_ast.ExpectPrompt:
+        return scenario_ast.ExpectPrompt(self._span(meta), _name_or_none(player), unquote(text))
 
-    def step_log(self, meta: Meta, player: Token | None, text: Token) -> ast.ExpectLog:
-        return ast.ExpectLog(self._span(meta), unquote(text), player=_name_or_none(player))
+    def step_log(self, meta: Meta, player: Token | None, text: Token) -> scenario_ast.ExpectLog:
+        return scenario_ast.ExpectLog(self._span(meta), unquote(text), player=_name_or_none(player))
 
-    def step_not_log(self, meta: Meta, player: Token | None, text: Token) -> ast.ExpectLog:
-        return ast.ExpectLog(self._span(meta), unquote(text), present=False, player=_name_or_none(player))
+    def step_not_log(self, meta: Meta, player: Token | None, text: Token) -> scenario_ast.ExpectLog:
+        return scenario_ast.ExpectLog(self._span(meta), unquote(text), present=False, player=_name_or_none(player))
 
-    def step_seen(self, meta: Meta, player: Token, value: ast.Expr) -> ast.ExpectSeen:
-        return ast.ExpectSeen(self._span(meta), str(player), value)
+    def step_seen(self, meta: Meta, player: Token, value: ast.Expr) -> scenario_ast.ExpectSeen:
+        return scenario_ast.ExpectSeen(self._span(meta), str(player), value)
 
-    def step_not_seen(self, meta: Meta, player: Token, value: ast.Expr) -> ast.ExpectSeen:
-        return ast.ExpectSeen(self._span(meta), str(player), value, seen=False)
+    def step_not_seen(self, meta: Meta, player: Token, value: ast.Expr) -> scenario_ast.ExpectSeen:
+        return scenario_ast.ExpectSeen(self._span(meta), str(player), value, seen=False)
 
     # ---- statements ----
     def block(self, meta: Meta, *statements: ast.Stmt | Spliced) -> ast.Block:

@@ -28,7 +28,8 @@ from rulelang.files import cache_file
 MAX_FILES = 256
 _PREFIX = "ast-"
 _SOURCES = ("syntax/grammar.lark", "syntax/tests_grammar.lark", "syntax/ast_builder.py", "syntax/parser.py",
-            "syntax/parts.py", "syntax/parse_cache.py", "ast.py", "nodes.py", "diagnostics.py")
+            "syntax/parts.py", "syntax/parse_cache.py", "ast.py", "scenario_ast.py", "nodes.py",
+            "diagnostics.py")
 
 
 def cached_parse(start: str, text: str, path: str, parse: Callable[[], ast.Node]) -> ast.Node:

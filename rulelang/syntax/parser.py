@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, cast, get_args
 
-from rulelang import ast
+from rulelang import ast, scenario_ast
 from rulelang.diagnostics import UNNAMED_TEXT, Diagnostic, Span
 from rulelang.errors import RulesetError
 from rulelang.files import cache_file
@@ -116,7 +116,7 @@ def _parse_piece(piece: str, first_line: int, path: str) -> ast.Ruleset:
     return cast(ast.Ruleset, _parse_as("start", "\n" * (first_line - 1) + piece, path, nesting_checked=True))
 
 
-def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
+def parse_tests(text: str, path: str = UNNAMED_TEXT) -> scenario_ast.TestsFile:
     """Parse a scenario test file (``NAME.tests``); raises RulesetError with every syntax
     diagnostic. Its statements and expressions are the ruleset language's own. As for a
     ruleset, the same text read again (a test file that another uses) is parsed once."""
@@ -124,8 +124,9 @@ def parse_tests(text: str, path: str = UNNAMED_TEXT) -> ast.TestsFile:
 
 
 @lru_cache(maxsize=32)
-def _parse_tests(text: str, path: str) -> ast.TestsFile:
-    return cast(ast.TestsFile, cached_parse("tests_file", text, path, lambda: _parse_as("tests_file", text, path)))
+def _parse_tests(text: str, path: str) -> scenario_ast.TestsFile:
+    return cast(scenario_ast.TestsFile,
+                cached_parse("tests_file", text, path, lambda: _parse_as("tests_file", text, path)))
 
 
 @collector_paused()   # (linear in the text's size: see rulelang/memory.py)

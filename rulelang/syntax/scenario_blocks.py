@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulelang import ast
+from rulelang import scenario_ast
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import RulesetError
 from rulelang.syntax.parser import parse_tests
@@ -19,7 +19,7 @@ from rulelang.syntax.text_scan import blank, code_part, outside_strings
 _OPENING = "scenario"
 
 
-def parse_tests_apart(text: str, path: str) -> tuple[ast.TestsFile, list[Diagnostic]]:
+def parse_tests_apart(text: str, path: str) -> tuple[scenario_ast.TestsFile, list[Diagnostic]]:
     """The test file's AST with every scenario that parses, and the syntax diagnostics of
     those that do not; RulesetError if the file's header (what is outside its scenarios)
     does not parse, or the file has no scenario block to set apart."""
@@ -33,7 +33,7 @@ def parse_tests_apart(text: str, path: str) -> tuple[ast.TestsFile, list[Diagnos
             header = parse_tests(_blanked(text, blocks), path)
         except RulesetError:
             raise whole_error from None
-    scenarios: list[ast.Scenario] = []
+    scenarios: list[scenario_ast.Scenario] = []
     problems: list[Diagnostic] = []
     for block in blocks:
         parsed, found = _parsed_alone(text, blocks, block, path)
@@ -43,7 +43,7 @@ def parse_tests_apart(text: str, path: str) -> tuple[ast.TestsFile, list[Diagnos
 
 
 def _parsed_alone(text: str, blocks: list[tuple[int, int]], block: tuple[int, int],
-                  path: str) -> tuple[tuple[ast.Scenario, ...], list[Diagnostic]]:
+                  path: str) -> tuple[tuple[scenario_ast.Scenario, ...], list[Diagnostic]]:
     """The scenario of ``block`` parsed with the header and without the other blocks, or its
     syntax diagnostics."""
     try:
