@@ -32,6 +32,7 @@ DEPTH = 2  # blocks written in place in a block written in place, and so on, up 
 _SETS = re.compile(r"( *)pc = (\d+)$")
 _COUNTS = re.compile(r" *(steps \+= \d+|if steps > limit:)$")
 _BACK = re.compile(r"( *)if pc <= (\d+):$")
+_GUARD = re.compile(r"if steps \+ \d+ > limit:.*")
 
 
 def in_place(found: list[Block]) -> list[Block]:
@@ -58,14 +59,30 @@ def _joined(body: list[Line], short: dict[int, list[Line]], depth: int) -> list[
             target = _target(body, at, indent) if _at_top(body, at, indent) else None
             if target is not None and target in short and (back is None or target <= int(back.group(2))):
                 lines = _entered_at(short[target], target)
-                joined += [(" " * indent + text, span) for text, span in (
-                    _joined(lines, short, depth - 1) if depth > 1 else lines)]
+                lines = _joined(lines, short, depth - 1) if depth > 1 else lines
+                joined[len(joined) - 3:], lines = _one_test(joined[-3:], lines, " " * indent)
+                joined += [(" " * indent + text, span) for text, span in lines]
                 joined.append((" " * indent + "continue", None))
                 at += 1 if back is None else 2
                 continue
         joined.append(body[at])
         at += 1
     return joined
+
+
+def _one_test(counted: list[Line], lines: list[Line], indent: str) -> tuple[list[Line], list[Line]]:
+    """The count of a step and its test (``counted``: ``steps += n``, ``if steps > limit:``,
+    the raise) then the test of the budget that a block's ``lines`` start with (``if steps +
+    k > limit:``, handing the run to ``run_one``) as one test on the way that goes on: the
+    first made only where the second is true (``steps > limit`` is, only if ``steps + k >
+    limit`` is). Else both as they are."""
+    texts = [line for line, _ in counted]
+    if len(texts) < 3 or len(lines) < 3 or not re.fullmatch(rf"{indent}steps \+= \d+", texts[0]) \
+            or texts[1] != f"{indent}if steps > limit:" or not texts[2].endswith("raise _runaway(limit)") \
+            or not _GUARD.fullmatch(lines[0][0]):
+        return counted, lines
+    guard, raised = lines[0], (f"    {texts[2][len(indent):]}", counted[2][1])
+    return [counted[0]], [guard, ("    if steps > limit:", counted[1][1]), raised, *lines[1:]]
 
 
 def _entered_at(body: list[Line], at: int) -> list[Line]:
