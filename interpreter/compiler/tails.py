@@ -8,10 +8,10 @@ round of a loop. Where ``T`` is known as the text is written (the lines before t
 ``continue`` set ``pc`` to a number and only count the step), the lines of ``T``'s block are
 written there instead, ``pc`` set as the dispatch would have found it: the same lines run, in
 the same order, with the same counters, spans and steps, only the tests of the dispatch are
-not made. The lines written in place are the block's own (not those written in place in it
-again), and only a short block's, so a function grows by a bounded amount; where they fall
-off their end (they went on to the block after ``T``), ``continue`` dispatches on ``pc`` as
-the tests after ``T`` would have.
+not made. Only a short block's lines are written in place, and in them again only DEPTH
+levels deep, so a function grows by a bounded amount; where they fall off their end (they
+went on to the block after ``T``), ``continue`` dispatches on ``pc`` as the tests after ``T``
+would have.
 """
 from __future__ import annotations
 
@@ -38,16 +38,18 @@ _GUARD = re.compile(r"if steps \+ \d+ > limit:.*")
 def in_place(found: list[Block]) -> list[Block]:
     """The blocks ``found`` (blocks.blocks_at), each 'continue' to a short block known where
     it is written replaced by that block's lines."""
-    short = {}
+    short: dict[int, tuple[list[Line], bool]] = {}   # (its lines, and whether it is entered at two)
     for first, side, body in found:
         if len(body) <= SHORT:
-            short[first] = body
+            short[first] = body, side is not None
             if side is not None:
-                short[side] = body
+                short[side] = body, True
     return [(first, side, _joined(body, short, DEPTH)) for first, side, body in found]
 
 
-def _joined(body: list[Line], short: dict[int, list[Line]], depth: int) -> list[Line]:
+def _joined(body: list[Line], short: dict[int, tuple[list[Line], bool]], depth: int) -> list[Line]:
+    """``body`` with each 'continue' to a block of ``short`` replaced by its lines (and so on
+    in them, ``depth`` levels deep)."""
     joined: list[Line] = []
     at = 0
     while at < len(body):
@@ -58,7 +60,7 @@ def _joined(body: list[Line], short: dict[int, list[Line]], depth: int) -> list[
             indent = len(line) - len(line.lstrip(" "))
             target = _target(body, at, indent) if _at_top(body, at, indent) else None
             if target is not None and target in short and (back is None or target <= int(back.group(2))):
-                lines = _entered_at(short[target], target)
+                lines = _entered_at(short[target][0], target) if short[target][1] else short[target][0]
                 lines = _joined(lines, short, depth - 1) if depth > 1 else lines
                 joined[len(joined) - 3:], lines = _one_test(joined[-3:], lines, " " * indent)
                 joined += [(" " * indent + text, span) for text, span in lines]
