@@ -82,12 +82,13 @@ def _reached(code: Code, operations: list[list[Line]]) -> set[int]:
     jump, a test or a 'for' goes to (other than on to the next); the one after an operation
     that goes on elsewhere than there, or to a position known only when it runs (where a
     decision goes on, after it or after the jump that follows it: past an 'otherwise', to
-    a menu's option; where a call goes on)."""
+    a menu's option; where a call goes on), where something goes to it (``Code.resumed``):
+    not after a 'break' or at the end of a menu's option that leaves it, where nothing does."""
     size = len(operations)
     found = {0}
     for at, lines in enumerate(operations):
         targets = goes_to(code, at, lines)
-        if targets is None or at + 1 not in targets:
+        if targets is None or (at + 1 not in targets and at + 1 in code.resumed):
             found.add(at + 1)
         found.update(target for target in targets or () if target != at + 1)
     return {at for at in found if 0 <= at < size}

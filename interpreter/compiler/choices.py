@@ -259,6 +259,7 @@ class ChoiceLowering:
             targets.append(len(code.ops))
             compiler.block(option.body, code)
             exits.append(compiler.emit_jump(code, option.span))
+        code.resumed.update(targets)
         end = len(code.ops)
         for box in exits:
             box[0] = end

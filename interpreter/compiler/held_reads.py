@@ -5,7 +5,9 @@ of the block read that Python local instead of the environment (``env[_k3]`` bec
 ``_k3 in env`` is true): nothing between them binds it again. They stop where a line may bind
 it (writes it, drops it, or hands the frame to a call), at the end of the branch the read is
 in, or where the Python local is set again. The read that fails (the name has no value) is
-the first, at its own statement, as before: the lines after it are not reached.
+the first, at its own statement, as before: the lines after it are not reached. A local that
+a line writes (``env[_k3] = ...``, held or not) is read the same way by the lines after it
+in its branch, from a Python local the write sets too (``env[_k3] = _held3 = ...``).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ __all__ = ["read_once"]
 Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
 
 _READ = re.compile(r"( *)(_t\d+) = env\[(_k\d+)\]")   # a statement's read of a local into a Python local
+_WRITE = re.compile(r"( *)env\[(_k\d+)\] = (?!_seq\[)(.+)")   # a statement's write of a local (not a walk's)
 _COPY = re.compile(r"( *)(_h\d+) = (_t\d+)")   # a search's read of a local (unrolled.py), taken from such a read
 
 
@@ -32,6 +35,7 @@ def read_once(lines: list[Line], held: Collection[str]) -> list[Line]:
         read = _READ.fullmatch(line)
         if read is not None and read.group(3) in held:
             _reuse(found, at + 1, len(read.group(1)), read.group(2), read.group(3))
+        _written_once(found, at)
     at = 0
     while at < len(found):   # (each copy of a search's read of a local, once taken from a Python local)
         uncopied = _uncopied(found, at)
@@ -40,6 +44,33 @@ def read_once(lines: list[Line], held: Collection[str]) -> list[Line]:
         else:
             found = uncopied
     return found
+
+
+def _written_once(lines: list[Line], at: int) -> None:
+    """Where the line at ``at`` writes a local (``env[_k3] = ...``) that lines after it in its
+    branch read: the value kept in a Python local too, which they read instead."""
+    written = _WRITE.fullmatch(lines[at][0])
+    if written is None or f"env[{written.group(2)}]" in written.group(3):
+        return
+    indent, key, local = written.group(1), written.group(2), f"_held{written.group(2)[2:]}"
+    end = next((n for n in range(at + 1, len(lines)) if _rebinds_in_loop(lines, n, key)), len(lines))
+    after = lines[at + 1:end]
+    _reuse(after, 0, len(indent), local, key)
+    if after != lines[at + 1:end]:
+        lines[at] = (f"{indent}env[{key}] = {local} = {written.group(3)}", lines[at][1])
+        lines[at + 1:end] = after
+
+
+def _rebinds_in_loop(lines: list[Line], at: int, key: str) -> bool:
+    """Whether the line at ``at`` opens a loop whose body may bind ``key`` (then a line of
+    the body before that reads it at the next round: it may not be read from a Python local)."""
+    line = lines[at][0]
+    if not line.lstrip(" ").startswith(("for ", "while ")):
+        return False
+    body = [text for text, _ in lines[at + 1:]]
+    inside = next((n for n, text in enumerate(body) if _indent(text) <= _indent(line)), len(body))
+    return any(re.search(rf"env\[{key}\] =[^=]|del env\[{key}\]|env\.pop\({key}\b|\bfr\b", text)
+               for text in [line, *body[:inside]])
 
 
 def _uncopied(lines: list[Line], at: int) -> list[Line] | None:
@@ -63,8 +94,8 @@ def _uncopied(lines: list[Line], at: int) -> list[Line] | None:
 def _reuse(lines: list[Line], start: int, indent: int, local: str, key: str) -> None:
     """Lines from ``start`` on, while they are in the branch of ``indent``, read ``key`` from
     ``local``; up to the first that may bind ``key`` again or sets ``local``."""
-    binds = re.compile(rf"env\[{key}\] =[^=]|del env\[{key}\]|env\.pop\({key}\b|\bfr\b(?!\.pc = )|\b{local} =[^=]"
-                       r"|(?<![.\w])env = ")   # (or another environment taken)
+    binds = re.compile(rf"env\[{key}\] =[^=]|for env\[{key}\] in |del env\[{key}\]|env\.pop\({key}\b"
+                       rf"|\bfr\b(?!\.pc = )|\b{local} =[^=]|(?<![.\w])env = ")   # (or another environment taken)
     for at in range(start, len(lines)):
         line, span = lines[at]
         if len(line) - len(line.lstrip(" ")) < indent or binds.search(line):

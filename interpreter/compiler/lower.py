@@ -130,6 +130,7 @@ class Compiler:
         self.bound_alone, self.held_types = frozenset(), None
         self.writer.held.enter(None, str)
         self._thread()
+        code.resumed.update(box[0] for box in self.targets)
         write_run(code, self.module)
         if name in self.unpaused:
             self._write_unpaused(self.pausing[name], code)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from ..model.program import Code, Run, run_one
 from ..tables.builtins import FREE_WORK
+from . import tails
 from .blocks import blocks_at, dispatch, entries
 from .held_reads import read_once, table_read_once
 
@@ -42,9 +43,10 @@ def write_run(code: Code, module: Module) -> None:
     """Give ``code.ops`` its resumable function (left as it is if Python cannot compile it):
     the generated operations that go on in the code written in place (``Module.inline``),
     or all called if Python cannot compile that (it nests too deeply); in blocks entered at
-    their first operation (blocks.py)."""
+    their first operation (blocks.py), a block that goes on to a short one known where it is
+    written running its lines there (tails.py) where Python compiles that."""
     run_one_name = module.constant(run_one, "<the run loop's one operation>")
-    for inline in (True, False):
+    for inline, joined in ((True, True), (True, False), (False, False)):
         name = module.fresh("_r")
         lines = _plain([f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
                         "    env = fr.env", "    pc = fr.pc", "    while True:"])
@@ -53,8 +55,8 @@ def write_run(code: Code, module: Module) -> None:
         starts = entries(code, operations)
         held = {module.constant(local) for local in code.held}
         found = blocks_at(operations, code, starts, run_one_name)
-        lines += dispatch([(first, side, table_read_once(read_once(body, held))) for first, side, body in found],
-                          size, "        ")
+        blocks = [(first, side, table_read_once(read_once(body, held))) for first, side, body in found]
+        lines += dispatch(tails.in_place(blocks) if joined else blocks, size, "        ")
         lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
                          "        fr.pc = pc   # (a position no block starts at)",
                          f"        return {run_one_name}(st, fr, steps, limit)"])

@@ -86,6 +86,7 @@ class UnpausedWriter(ProcedureWriter):
         self.unpaused = unpaused  # procedure that may pause -> the name of its function
         self.snapshots = snapshots
         self.code = code
+        self.walks: list[tuple[str, str, str]] = []   # the loops that may pause around: walk key, list, next index
 
     def write_unpaused(self, decl: ast.ProcedureDecl, name: str) -> None:
         """Compile ``decl`` as function ``name``; SyntaxError if Python cannot, or if a
@@ -134,8 +135,11 @@ class UnpausedWriter(ProcedureWriter):
     def made_env(self, indent: int, span: Span) -> None:
         """Where the procedure pauses, when its environment is made there: ``env`` as the
         lowered code's is here, its locals in the order they were first bound (none is bound
-        twice, none in a loop: ``env_made_at_pauses``), those bound only on some ways here if they are."""
+        twice, none in a loop: ``env_made_at_pauses``), those bound only on some ways here if they
+        are. Else the walks of the loops it pauses in written to ``env`` (``_walk``)."""
         if not self.lazy:
+            for walk, seq, i in self.walks:
+                self.emit(indent, f"env[{walk}] = ({seq}, {i})", span)
             return
         here, entries = tuple(self.path), []
         for b in self.bindings:
@@ -225,8 +229,10 @@ class UnpausedWriter(ProcedureWriter):
         return False
 
     def _walk(self, node: ast.For, indent: int) -> None:
-        """A 'for' whose body may pause: its walk kept in ``env`` as the lowered code keeps it
-        (the list and the next index), so that a frame can go on inside it."""
+        """A 'for' whose body may pause: its walk (the list and the next index) in Python
+        locals, written to ``env`` as the lowered code keeps it where the body pauses (and
+        first, so that it takes its place in ``env`` before the variable), so that a frame can
+        go on inside it."""
         c = self.compiler
         source = self.expr(node.source)
         c.counter += 1
@@ -235,13 +241,14 @@ class UnpausedWriter(ProcedureWriter):
         if self.lazy:
             self._walk_in_locals(node, indent, source, f"$for{c.counter}", local)
             return
-        for depth, line in ((0, f"env[{walk}] = (_as_list(st, {source}), 0)"), (0, "while True:"),
-                            (1, f"_seq, _i = env[{walk}]"), (1, "if _i >= len(_seq):"), (2, f"del env[{walk}]"),
-                            (2, "break"), (1, f"env[{var}] = {local} = _seq[_i]"),
-                            (1, f"env[{walk}] = (_seq, _i + 1)")):
+        seq, i = self.module.fresh("_seq"), self.module.fresh("_i")
+        for depth, line in ((0, f"{seq} = _as_list(st, {source})"), (0, f"env[{walk}] = ({seq}, 0)"), (0, f"{i} = 0"),
+                            (0, f"for {local} in {seq}:"), (1, f"{i} += 1"), (1, f"env[{var}] = {local}")):
             self.emit(indent + depth, line, node.span)
         self.step(indent + 1, node.span)
+        self.walks.append((walk, seq, i))
         self.block(node.body, indent + 1)
+        self.walks.pop()
         self.emit(indent, f"env.pop({walk}, None)", node.span)
 
     def _walk_in_locals(self, node: ast.For, indent: int, source: str, walk: str, local: str) -> None:

@@ -78,7 +78,7 @@ class Ops(list[Op]):
 class Code:
     """One lowered procedure or phase: its operations and the span of each."""
 
-    __slots__ = ("held", "legacy", "legacy_size", "local", "name", "ops", "shapes", "spans", "stops")
+    __slots__ = ("held", "legacy", "legacy_size", "local", "name", "ops", "resumed", "shapes", "spans", "stops")
 
     def __init__(self, name: str):
         self.name = name
@@ -104,6 +104,11 @@ class Code:
         # binds its name, a simultaneous choice's map (compiler/held.py); a state read back
         # is refused if one of its frames breaks them (E606).
         self.held: dict[str, Declared] = {}
+        # The operations the run may go on at other than from the one before them or after a
+        # pause or a call: where jumps and tests go, a menu's options, a choice's 'otherwise'
+        # (the resumable function is entered there; an operation after a jump that none of
+        # them is can be reached only from a saved state, and runs as any other position does).
+        self.resumed: set[int] = set()
 
 
 class Frame:
