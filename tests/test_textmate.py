@@ -222,17 +222,20 @@ def test_the_extension_contributes_both_languages_and_their_grammars() -> None:
 
 
 def test_the_client_starts_the_configured_command() -> None:
-    """extension.js turns the setting into the server's executable (stdio), falling back
-    to `rulelang lsp` for a setting that is not a list of words."""
+    """extension.js turns the setting into the server's executable (stdio), ${workspaceFolder}
+    replaced, falling back to `rulelang lsp` for a setting that is not a list of words."""
     node = shutil.which("node")
     if node is None:
         unavailable("Node.js is not installed (apt-get install nodejs npm)")
     script = ("const e = require('./extension.js');"
               "console.log(JSON.stringify([e.serverOptions(['python', '-m', 'rulelang', 'lsp']),"
-              " e.serverOptions('rulelang'), e.clientOptions().documentSelector.map((d) => d.language)]));")
+              " e.serverOptions('rulelang'),"
+              " e.serverOptions(['${workspaceFolder}/.venv/bin/rulelang', 'lsp'], '/w'),"
+              " e.clientOptions().documentSelector.map((d) => d.language)]));")
     done = subprocess.run([str(node), "-e", script], cwd=EXTENSION, capture_output=True, text=True, timeout=60,
                           check=True)
-    configured, fallback, languages = json.loads(done.stdout)
+    configured, fallback, in_folder, languages = json.loads(done.stdout)
     assert configured == {"command": "python", "args": ["-m", "rulelang", "lsp"], "transport": 0}
     assert fallback == {"command": "rulelang", "args": ["lsp"], "transport": 0}
+    assert in_folder == {"command": "/w/.venv/bin/rulelang", "args": ["lsp"], "transport": 0}
     assert set(languages) == {"rulelang", "rulelang-tests"}

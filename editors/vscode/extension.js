@@ -8,11 +8,14 @@ const DEFAULT_COMMAND = ["rulelang", "lsp"];
 
 let client = null;
 
-/** The server's executable for vscode-languageclient, from the setting's [program, ...arguments]. */
-function serverOptions(command) {
+/**
+ * The server's executable for vscode-languageclient, from the setting's [program, ...arguments];
+ * ${workspaceFolder} in them is the path of the workspace's first folder.
+ */
+function serverOptions(command, workspaceFolder = "") {
   const words = Array.isArray(command) && command.length && command.every((w) => typeof w === "string")
     ? command : DEFAULT_COMMAND;
-  const [program, ...args] = words;
+  const [program, ...args] = words.map((word) => word.split("${workspaceFolder}").join(workspaceFolder));
   return {command: program, args, transport: 0 /* TransportKind.stdio */};
 }
 
@@ -26,11 +29,13 @@ function clientOptions() {
 async function start(vscode) {
   const {LanguageClient} = require("vscode-languageclient/node");
   const command = vscode.workspace.getConfiguration("rulelang").get("serverCommand", DEFAULT_COMMAND);
-  client = new LanguageClient("rulelang", "rulelang language server", serverOptions(command), clientOptions());
+  const folders = vscode.workspace.workspaceFolders;
+  const executable = serverOptions(command, folders && folders.length ? folders[0].uri.fsPath : "");
+  client = new LanguageClient("rulelang", "rulelang language server", executable, clientOptions());
   try {
     await client.start();
   } catch (error) {
-    vscode.window.showErrorMessage(`rulelang: could not start '${serverOptions(command).command}' ` +
+    vscode.window.showErrorMessage(`rulelang: could not start '${executable.command}' ` +
       `(set rulelang.serverCommand): ${error && error.message ? error.message : error}`);
   }
 }
