@@ -193,6 +193,10 @@ def test_a_tests_file_has_its_own_keywords(tmp_path: Path) -> None:
     assert scopes_at(tokens, 1, 0)[-1] == "keyword.declaration.rulelang.tests"
     assert scopes_at(tokens, 2, 2)[-1] == "keyword.control.rulelang.tests"
     assert scopes_at(tokens, 2, 9)[-1] == "keyword.operator.word.rulelang.tests"
+    # The words that open a header, a setting or a step are keywords where they start a line.
+    tokens = tokens_of('scenario "x" {\n  players 3\n  expect size(players) == 3\n}\n', tmp_path, ".tests")
+    assert scopes_at(tokens, 2, 2)[-1] == "keyword.declaration.rulelang.tests"
+    assert not has_scope(scopes_at(tokens, 3, 14), KEYWORD_SCOPES)   # a name in an expression
     in_rules = tokens_of("expect\n", tmp_path)
     assert not has_scope(scopes_at(in_rules, 1, 0), KEYWORD_SCOPES)   # not a word of rulesets
 

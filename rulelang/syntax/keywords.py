@@ -58,6 +58,17 @@ def tests_keywords() -> KeywordClasses:
                             for mine, theirs in zip(_classes(rules), _classes(tests), strict=True)))
 
 
+@cache
+def tests_line_words() -> tuple[str, ...]:
+    """The words of test files (not of rulesets) that open a header, a setting or a step:
+    keywords where they start a line ('players 3'), names elsewhere ('for p in players')."""
+    words = grammar_words(tests_parser()).terminal_keywords
+    own = set(tests_keywords().all) - set(ruleset_keywords().all)
+    opening = {words[e[0].name] for alternatives in _expansions(tests_parser()).values() for e in alternatives
+               if e and e[0].name in words}
+    return tuple(sorted(own & opening))
+
+
 def _classes(keywords: KeywordClasses) -> tuple[tuple[str, ...], ...]:
     return keywords.declaration, keywords.control, keywords.operator, keywords.constant, keywords.type
 
