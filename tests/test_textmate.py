@@ -152,6 +152,26 @@ def test_the_files_keywords_strings_and_numbers_get_their_scopes(path: Path,
     assert wrong == []
 
 
+def test_names_spelled_as_keywords_stay_names(source_tokens: dict[str, Tokens]) -> None:
+    """A zone called 'deck', 'size(players)' in a test file: the declaration words and the
+    words of test files are keywords only where they open something, so nearly every name
+    that Lark's lexer finds spelled as a keyword is not coloured as one (type names after ':'
+    are types, as they should)."""
+    spelled, coloured = [], []
+    for path in SOURCES:
+        lines = path.read_text().split("\n")
+        words = set(keywords.tests_keywords().all if path.suffix == ".tests" else keywords.ruleset_keywords().all)
+        for token in lark_tokens(path):
+            if token.type != "NAME" or token.value not in words or token.line is None or token.column is None:
+                continue
+            spelled.append(token)
+            scopes = scopes_at(source_tokens[str(path)], token.line, utf16_column(lines[token.line - 1], token.column))
+            if has_scope(scopes, ("keyword.",)):
+                coloured.append(f"{path.name}:{token.line}:{token.column} {token.value}")
+    assert len(spelled) > 200
+    assert len(coloured) < len(spelled) / 20, coloured
+
+
 SAMPLE = ('# a comment with "quotes" and phase\n'
           'component card { rank: int } shown as "{rank} of cards"\n'
           'procedure deal(p: player) {\n'

@@ -4,6 +4,7 @@ TextMate grammar (``rulelang.commands.textmate``) and the web page's editor read
 that a keyword added to ``grammar.lark`` or ``tests_grammar.lark`` is coloured everywhere."""
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -58,15 +59,41 @@ def tests_keywords() -> KeywordClasses:
                             for mine, theirs in zip(_classes(rules), _classes(tests), strict=True)))
 
 
+@dataclass(frozen=True)
+class Openers:
+    """The keywords that are keywords only where they open something: at a line's start, after
+    a '{', or right after one of ``after`` ('override zone', 'end game'); names elsewhere (a
+    zone called 'deck', 'for p in players' in a test file)."""
+
+    words: tuple[str, ...]
+    after: tuple[str, ...]
+
+
 @cache
-def tests_line_words() -> tuple[str, ...]:
-    """The words of test files (not of rulesets) that open a header, a setting or a step:
-    keywords where they start a line ('players 3'), names elsewhere ('for p in players')."""
+def ruleset_openers() -> Openers:
+    """The openers of ``.rules`` files: the declaration words."""
+    return _openers(grammar_parser(), set(ruleset_keywords().declaration))
+
+
+@cache
+def tests_openers() -> Openers:
+    """The openers of ``.tests`` files: those of rulesets, and the words of test files that
+    open a header, a setting or a step ('players 3', 'expect ...')."""
     words = grammar_words(tests_parser()).terminal_keywords
     own = set(tests_keywords().all) - set(ruleset_keywords().all)
     opening = {words[e[0].name] for alternatives in _expansions(tests_parser()).values() for e in alternatives
                if e and e[0].name in words}
-    return tuple(sorted(own & opening))
+    rules = ruleset_openers()
+    tests = _openers(tests_parser(), set(rules.words) | (own & opening))
+    return Openers(tests.words, tuple(sorted({*rules.after, *tests.after})))
+
+
+def _openers(parser: Lark, openers: set[str]) -> Openers:
+    """``openers``, with the openers and the keywords that the grammar writes right before one."""
+    words = grammar_words(parser).terminal_keywords
+    before = {words[a.name] for alternatives in _expansions(parser).values() for e in alternatives
+              for a, b in itertools.pairwise(e) if a.name in words and words.get(b.name) in openers}
+    return Openers(tuple(sorted(openers)), tuple(sorted(openers | before)))
 
 
 def _classes(keywords: KeywordClasses) -> tuple[tuple[str, ...], ...]:
