@@ -72,7 +72,8 @@ class Openers:
 @cache
 def ruleset_openers() -> Openers:
     """The openers of ``.rules`` files: the declaration words."""
-    return _openers(grammar_parser(), set(ruleset_keywords().declaration))
+    declaration = set(ruleset_keywords().declaration)
+    return _openers(grammar_parser(), declaration, declaration)
 
 
 @cache
@@ -84,16 +85,17 @@ def tests_openers() -> Openers:
     opening = {words[e[0].name] for alternatives in _expansions(tests_parser()).values() for e in alternatives
                if e and e[0].name in words}
     rules = ruleset_openers()
-    tests = _openers(tests_parser(), set(rules.words) | (own & opening))
+    tests = _openers(tests_parser(), set(rules.words) | (own & opening), set(rules.after))
     return Openers(tests.words, tuple(sorted({*rules.after, *tests.after})))
 
 
-def _openers(parser: Lark, openers: set[str]) -> Openers:
-    """``openers``, with the openers and the keywords that the grammar writes right before one."""
+def _openers(parser: Lark, openers: set[str], chained: set[str]) -> Openers:
+    """``openers``, after the ``chained`` ones ('override player zone') and the keywords that
+    the grammar writes right before one ('end game')."""
     words = grammar_words(parser).terminal_keywords
     before = {words[a.name] for alternatives in _expansions(parser).values() for e in alternatives
               for a, b in itertools.pairwise(e) if a.name in words and words.get(b.name) in openers}
-    return Openers(tuple(sorted(openers)), tuple(sorted(openers | before)))
+    return Openers(tuple(sorted(openers)), tuple(sorted(chained | before)))
 
 
 def _classes(keywords: KeywordClasses) -> tuple[tuple[str, ...], ...]:
