@@ -30,6 +30,9 @@ from rulelang.interpreter.hosts.protocol import MAX_LINE_BYTES, validator
 from rulelang.interpreter.hosts.seat_view import SeatData
 from rulelang.interpreter.hosts.sessions import Session
 from rulelang.interpreter.hosts.web import MAX_SESSIONS, WebServer, make_server
+from rulelang.syntax.keywords import ruleset_keywords
+from rulelang.syntax.parser import grammar_parser
+from rulelang.syntax.syntax_errors import grammar_words
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -410,6 +413,20 @@ def api(web: str, token: str, request: dict[str, object] | bytes,
     reply: dict[str, Any] = json.loads(data)
     check_reply(reply)
     return status, reply
+
+
+def test_the_editor_colours_the_keywords_that_the_server_reads_from_the_grammar(web: str) -> None:
+    """One list of keywords: the grammar's, served as keywords.js, the same as the TextMate grammar's."""
+    status, headers, body = fetch(f"{web}/keywords.js")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+    served = re.fullmatch(r"(?s)//[^\n]*\nexport const KEYWORDS = (\[.*\]);\n", body.decode())
+    assert served is not None
+    # the grammar's keywords, from the classes the TextMate grammar is generated from
+    assert json.loads(served.group(1)) == list(grammar_words(grammar_parser()).keywords) \
+        == list(ruleset_keywords().all)
+    editor = (ROOT / "interpreter" / "hosts" / "web" / "editor.js").read_text()
+    assert 'import {KEYWORDS as GRAMMAR_KEYWORDS} from "./keywords.js";' in editor
+    assert "otherwise" not in editor   # no list of its own
 
 
 def test_the_server_plays_a_game_through_its_api(web: str) -> None:

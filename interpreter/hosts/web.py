@@ -1,7 +1,9 @@
 """The web page's server (``rulelang web``): the protocol of ``rulelang serve`` over HTTP.
 
 ``GET /`` gives the page (``index.html``, ``style.css`` and its scripts: ES modules, from
-``app.js`` on; package data in ``interpreter/hosts/web/``); ``POST /api/session`` gives a
+``app.js`` on; package data in ``interpreter/hosts/web/``, but for ``keywords.js``, made from
+the grammar's keywords: ``rulelang.syntax.keywords``, which the TextMate grammar of the
+editors reads too); ``POST /api/session`` gives a
 token for a new protocol ``Session``; ``POST /api`` with the header ``X-Rulelang-Session:
 TOKEN`` and one request as its JSON body gives the reply, as ``Session.handle`` makes it
 (HTTP 200 even for a protocol error).
@@ -16,7 +18,9 @@ those of different sessions run side by side, each in its connection's thread.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.resources
+import json
 import re
 import secrets
 import sys
@@ -27,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from rulelang.syntax.keywords import ruleset_keywords
 
 from .budgets import AgentBudget, ConnectionTimeouts
 from .http_server import MAX_CONNECTIONS, TimedHandler, WebServer
@@ -44,6 +50,7 @@ MAX_SESSIONS = 16              # pages served at once; the least recently used s
 MAX_DRAINED = 4 * MAX_LINE_BYTES   # a body too long but below this is read and dropped before the 413
 SESSION_HEADER = "X-Rulelang-Session"
 STATIC_FILES = {"/": "index.html", "/index.html": "index.html", "/style.css": "style.css"}
+KEYWORDS_SCRIPT = "keywords.js"   # the page's module of the language's keywords, made from the grammar
 SCRIPT_PATH = re.compile(r"/([a-z][a-z0-9_]*\.js)")   # the page's modules: /app.js, /editor.js...
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
@@ -103,11 +110,22 @@ class WebApp:
 
     def static_file(self, name: str) -> bytes | None:
         """A file of the page, or None when it is not there."""
+        if name == KEYWORDS_SCRIPT:
+            return keywords_script()
         try:
             data: bytes = self.static.joinpath(name).read_bytes()
         except OSError:
             return None
         return data
+
+
+@functools.cache
+def keywords_script() -> bytes:
+    """The module ``keywords.js`` of the page: the keywords of rulesets, read from the grammar,
+    which the editor colours."""
+    words = json.dumps(list(ruleset_keywords().all))
+    return (f"// The keywords of rulesets, made by the server from the grammar (rulelang.syntax.keywords).\n"
+            f"export const KEYWORDS = {words};\n").encode()
 
 
 def static_name(route: str) -> str | None:

@@ -4,11 +4,9 @@
 import {$, el, escapeHtml} from "./dom.js";
 import {ProtocolError, api, errorText, hideBanner, showBanner} from "./api.js";
 import {app, showTab} from "./page.js";
+import {KEYWORDS as GRAMMAR_KEYWORDS} from "./keywords.js";
 
-const KEYWORDS = new Set(("and as board break by call choose component continue deck desc die elif else end enum extends " +
-  "false for from function gain game if in invariant let list log map move next none not option or otherwise override pay " +
-  "phase player procedure prompt random repeat return reveal roll score setup shown shuffle simultaneous size space " +
-  "supply then tiebreak to total true until var visible when while zone players").split(" "));
+const KEYWORDS = new Set(GRAMMAR_KEYWORDS);   // served by rulelang web, read from the grammar
 
 const TOKEN = /(#.*)|("(?:[^"\\]|\\.)*"?)|(\b\d+(?:\.\d+)?\b)|([A-Za-z_][A-Za-z0-9_]*)|(\s+)|(.)/g;
 
