@@ -175,8 +175,14 @@ def write_grammars(folder: Path) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m rulelang.commands.textmate [FOLDER]``."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    for path in write_grammars(Path(args[0]) if args else DEFAULT_FOLDER):
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m rulelang.commands.textmate",
+                                     description="Write the TextMate grammars of .rules and .tests files, "
+                                                 "generated from the Lark grammars' keywords.")
+    parser.add_argument("folder", nargs="?", type=Path, default=DEFAULT_FOLDER,
+                        help=f"where to write them (default: {DEFAULT_FOLDER})")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    for path in write_grammars(args.folder):
         print(f"wrote {path}")
     return 0
 
