@@ -67,7 +67,7 @@ def test_the_generated_code_is_python_that_says_where_each_function_comes_from(t
 def test_rulelang_code_prints_it():
     result = CliRunner().invoke(main, ["code", str(ROOT / "games" / "tic_tac_toe.rules")])
     assert result.exit_code == 0
-    assert "def _e" in result.output and "# line 16, column 22" in result.output
+    assert "def _e" in result.output and "# line 17, column 22" in result.output   # the choice's list
     missing = CliRunner().invoke(main, ["code", str(ROOT / "games" / "no_such.rules")])
     assert missing.exit_code == 1 and "E001" in missing.output
 

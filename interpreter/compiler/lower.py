@@ -17,11 +17,11 @@ from rulelang.check.tree import bound_by_one, names_bound_once
 
 from ..model.problems import unchecked
 from ..model.program import Code, Env, Expr, Frame, LogLine, Op, Ops, Paused, pause
-from ..model.values import RuleError, Value, kind_of
+from ..model.values import Value
 from ..tables import effects
 from ..tables.attributes import attribute_setter, is_owned_variable
 from ..tables.builtins import as_list
-from ..tables.declared import Declared, checked_write, global_promise
+from ..tables.declared import Declared, global_promise
 from ..tables.runtime import make_room_for_calls
 from .chance import ChanceLowering
 from .choices import ChoiceLowering
@@ -29,7 +29,9 @@ from .codegen import ExpressionWriter
 from .held import hold_item, let_promise
 from .lets import facts_of
 from .module import Module
-from .procedures import ProcedureWriter, lowered_size, never_pausing, runs_through, text_and_values
+from .pausing import lowered_size, never_pausing, runs_through
+from .places import global_access, item_access, local_access
+from .procedures import ProcedureWriter, text_and_values
 from .resumable import write_run
 from .scope import Scope
 from .unpaused import Snapshot, UnpausedWriter, pauses_at_once, snapshot
@@ -305,31 +307,13 @@ class Compiler:
         """(read, write) of an assignable place: a local, a global, an attribute, or an item
         of a list held by one of those (``piles[i]``: the list is replaced by a new one)."""
         if isinstance(target, ast.Index):
-            read_list, write_list = self.access(target.target)
-            index = self.expr(target.index)
-
-            def position(st: State, env: Env) -> tuple[tuple[Value, ...], int]:
-                items, i = read_list(st, env), index(st, env)
-                if not isinstance(items, tuple):
-                    raise RuleError(f"only an item of a list can be assigned, not of {kind_of(items)}")
-                if type(i) is not int or not -len(items) <= i < len(items):
-                    raise RuleError(f"index {i} is out of range for a list of {len(items)}")
-                return items, i % len(items)
-
-            def read_item(st: State, env: Env) -> Value:
-                items, i = position(st, env)
-                return items[i]
-
-            def write_item(st: State, env: Env, new: Value) -> None:
-                items, i = position(st, env)
-                write_list(st, env, (*items[:i], new, *items[i + 1:]))
-            return read_item, write_item
+            return item_access(self.access(target.target), self.expr(target.index))
         if isinstance(target, ast.Name):
             name = target.name
             if name in self.scope:
-                read, write = _local_access(self.key(name))
+                read, write = local_access(self.key(name))
             elif name in self.cat.global_vars:
-                read, write = _global_access(name, global_promise(self.cat, name))
+                read, write = global_access(name, global_promise(self.cat, name))
             else:
                 raise unchecked(f"'{name}' is not a variable", target.span)
         elif isinstance(target, ast.Attribute):
@@ -578,26 +562,6 @@ class Compiler:
         def reveal(st: State, env: Env) -> None:
             effects.reveal(st, value(st, env), audience(st, env))
         self.emit_step(code, reveal, node.span)
-
-
-def _local_access(name: str) -> tuple[Expr, Write]:
-    """(read, write) of the local variable ``name``."""
-    def read(st: State, env: Env) -> Value:
-        return env[name]
-
-    def write(st: State, env: Env, value: Value) -> None:
-        env[name] = value
-    return read, write
-
-
-def _global_access(name: str, promise: Declared | None) -> tuple[Expr, Write]:
-    """(read, write) of the global variable ``name``, of type ``promise`` (declared.py)."""
-    def read(st: State, env: Env) -> Value:
-        return st.global_values[name]
-
-    def write(st: State, env: Env, value: Value) -> None:
-        effects.set_global(st, name, checked_write(value, promise, name))
-    return read, write
 
 
 def _pushing(name: str, code: Ops, params: tuple[str, ...]) -> Callable[..., Paused]:

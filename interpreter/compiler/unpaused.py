@@ -35,7 +35,8 @@ from rulelang.diagnostics import Span
 
 from ..model.program import Code
 from .lets import bound_once, teach
-from .procedures import ProcedureWriter, continues, runs_through
+from .pausing import continues, runs_through
+from .procedures import ProcedureWriter
 from .scope import Scope
 
 if TYPE_CHECKING:
