@@ -17,6 +17,7 @@ from ..tables.builtins import FREE_WORK
 from .copies import merging
 from .moves import players_zone_slot
 from .scope import Scope
+from .zone_flow import proof_test
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -131,7 +132,8 @@ def options_function(compiler: Compiler, node: ast.Simultaneous, note: str) -> O
                   "    _o = tuple(st.zones[_o.slot])", "else:", f"    _o = {general}"]
     merge = merging(compiler, node.source, node.by_position, scope)   # (copies of a component: one option, copies.py)
     merged = [] if merge is None else [
-        f"if not (_t := {module.constant(merge.twins, '<the components that have a copy>')}).isdisjoint(_o) "
+        f"if {proof_test(compiler, node.source)}not "   # (a list from zones no copy reaches: no test, zone_flow.py)
+        f"(_t := {module.constant(merge.twins, '<the components that have a copy>')}).isdisjoint(_o) "
         "and len(_t.intersection(_o)) > 1:",
         f"    _o = {module.constant(merge.merged, '<the options, copies merged>')}(st, _o)"]
     name = module.fresh("_s")
