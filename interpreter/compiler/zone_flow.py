@@ -55,14 +55,14 @@ def zones_of_source(cat: Catalog, source: ast.Expr) -> Zones:
 
 
 def proof_test(compiler: Compiler, source: ast.Expr) -> str:
-    """What the code of a choice over ``source`` tests before it looks for copies: that the
-    game's proof is broken (``<apart>.broken and ``) where its list comes only from zones no
-    component that has a copy reaches by the rules; else nothing."""
+    """What the code of a choice over ``source`` reads before it looks for copies, where its
+    list comes only from zones no component that has a copy reaches by the rules: whether the
+    game's proof is broken (``<apart>.broken``); else nothing (it always looks)."""
     apart, reached = copies_apart(compiler.cat)
     zones = zones_of_source(compiler.cat, source)
     if reached is None or zones is None or not zones.isdisjoint(reached):
         return ""
-    return f"{compiler.module.constant(apart, '<the zones no copy reaches>')}.broken and "
+    return f"{compiler.module.constant(apart, '<the zones no copy reaches>')}.broken"
 
 
 def _walk(node: ast.Node) -> Iterator[ast.Node]:
