@@ -190,3 +190,21 @@ def test_the_groups_own_zones_read_by_their_slots_give_the_options_of_the_zones(
     assert "_o.slot" in rulelang.load(HANDS.replace("SIZE", "3").replace("STEPS", "1000")).generated_code()
     assert by_slot == [_hands_played(size, steps) for size, steps in cases]
     assert len(by_slot[-1][0]) == 6 and len(by_slot[-1][0][0]) == 70 and by_slot[4][1]["zones"] is not None
+
+
+def test_a_group_that_names_each_player_once_picks_without_the_test_for_a_player_named_twice(tmp_path: Path) -> None:
+    once = GROUP.replace("[players[1], players[0], players[1], players[2]]", "[players[1], players[0], players[2]]")
+    states = []
+    for name, source in (("twice", GROUP), ("once", once)):
+        path = tmp_path / f"{name}.rules"
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+        states.append(rulelang.load(path, players=3).new_initial_state())
+    twice, each_once = states
+    assert type(twice.pending) is not type(each_once.pending)   # (the class of a group without a player twice)
+    assert twice.current_players() == [1, 0, 1, 2] and each_once.current_players() == [1, 0, 2]
+    for state in states:
+        for player, option in ((1, 2), (2, 0), (0, 1)):
+            first = type(state.pending)
+            state.apply_action(state.legal_actions(player)[option], player=player)
+            assert state.is_terminal() or type(state.pending) is first
+        assert state.to_json()["globals"]["got"] == [2, 3, 1]

@@ -285,35 +285,43 @@ class ChoiceLowering:
         picks_key = f"$picks{compiler.counter}"
         span = node.span
 
-        def resume(decision: Picks, st: State, fr: Frame, value: Value, player_index: int) -> None:
-            """A pick of a player of ``decision``: the others are left to pick, with the same
-            options (a pick changes neither the state nor what the others may pick: running
-            the operation again would compute them); the last pick makes the map of the picks,
-            as running it again would, and goes on."""
-            env = fr.env
-            picks: dict[Value, Value] | None = env.get(picks_key)  # type: ignore[assignment]  # (no cast: a call)
-            picks_now: dict[Value, Value] = {seats[player_index]: value} if picks is None \
-                else {**picks, seats[player_index]: value}
-            to_pick = decision.players
-            if to_pick[0] == player_index:   # (the first to pick, as hosts mostly ask: no search)
-                waiting = to_pick[1:]
-            else:
-                at = to_pick.index(player_index)
-                waiting = to_pick[:at] + to_pick[at + 1:]
-            if player_index in waiting:   # (a player the group names twice picks once for both)
-                waiting = tuple([i for i in waiting if i != player_index])
-            if not waiting:  # all picked: known together
-                if picks is not None:
-                    del env[picks_key]
-                group = decision.group   # (picked in the group's order: the map as it is)
-                env[var] = picks_now if tuple(picks_now) == group else {p: picks_now[p] for p in group}
-                fr.pc += 1
-                return
-            env[picks_key] = picks_now
-            following = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
-            following.players, following.per_player = waiting, decision.per_player
-            following.group, following.actions = decision.group, None
-            st.pending = following
+        def picks_class(twice: bool) -> type[Picks]:
+            """The class of this statement's decisions for a group that names a player twice
+            (``twice``: a pick is then made once for both) or names each once (no test)."""
+            own: type[Picks]
+
+            def resume(decision: Picks, st: State, fr: Frame, value: Value, player_index: int) -> None:
+                """A pick of a player of ``decision``: the others are left to pick, with the
+                same options (a pick changes neither the state nor what the others may pick:
+                running the operation again would compute them); the last pick makes the map
+                of the picks, as running it again would, and goes on."""
+                env = fr.env
+                picks: dict[Value, Value] | None = env.get(picks_key)  # type: ignore[assignment]  # (no cast: a call)
+                picks_now: dict[Value, Value] = {seats[player_index]: value} if picks is None \
+                    else {**picks, seats[player_index]: value}
+                to_pick = decision.players
+                if to_pick[0] == player_index:   # (the first to pick, as hosts mostly ask: no search)
+                    waiting = to_pick[1:]
+                else:
+                    at = to_pick.index(player_index)
+                    waiting = to_pick[:at] + to_pick[at + 1:]
+                if twice and player_index in waiting:   # (a player the group names twice picks once for both)
+                    waiting = tuple([i for i in waiting if i != player_index])
+                if not waiting:  # all picked: known together
+                    if picks is not None:
+                        del env[picks_key]
+                    group = decision.group   # (picked in the group's order: the map as it is)
+                    env[var] = picks_now if tuple(picks_now) == group else {p: picks_now[p] for p in group}
+                    fr.pc += 1
+                    return
+                env[picks_key] = picks_now
+                following = new_decision(own)   # (as Picks(...), without a call of __init__)
+                following.players, following.per_player = waiting, decision.per_player
+                following.group, following.actions = decision.group, None
+                st.pending = following
+
+            own = picks_of(resume, prompt_of, span)
+            return own
 
         def prompt_of(st: State, index: int) -> str:  # (made once: the locals are those of the state asked)
             env = st.frames[-1].env
@@ -338,13 +346,17 @@ class ChoiceLowering:
                 env.pop(picks_key, None)
                 fr.pc += 1
                 return
-            first = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
             per_player = options_of(st, env, waiting)   # (by index, in their order: their indices where none is twice)
-            first.players = tuple(per_player) if len(per_player) == len(waiting) else tuple([p.index for p in waiting])
+            if len(per_player) == len(waiting):   # (each named once: no pick tests for a twice-named player)
+                first = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
+                first.players = tuple(per_player)
+            else:
+                first = new_decision(waiting_twice)
+                first.players = tuple([p.index for p in waiting])
             first.per_player = per_player
             first.group, first.actions = group, None
             st.pending = first
-        waiting_for = picks_of(resume, prompt_of, span)   # (the decisions of this statement)
+        waiting_for, waiting_twice = picks_class(False), picks_class(True)   # (the decisions of this statement)
         code.stops.add(compiler.emit(code, simultaneous, span))
 
     def proven_player(self, node: ast.Expr) -> bool:

@@ -25,6 +25,7 @@ from ..tables.catalog import Catalog
 from ..tables.declared import Declared, checked_write, variable_promise
 from .lower import Compiler
 from .player_rules import of_players
+from .zone_flow import copies_apart
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -77,7 +78,7 @@ class _ProgramCompiler:
         score = self._player_rule(ast.ScoreDecl, "score")
         tiebreak = self._player_rule(ast.TiebreakDecl, "tiebreak")
         return Program(code, score, tiebreak, self._initial_values(), self._invariants(), compiler.module,
-                       compiler.never_pausing, self.compile_expression)
+                       compiler.never_pausing, self.compile_expression, copies_apart(self.catalog)[0])
 
     def _code(self) -> dict[str, Code]:
         """The lowered code of the setup (``$setup``), each phase and each procedure."""

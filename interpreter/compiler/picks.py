@@ -17,6 +17,7 @@ from ..tables.builtins import FREE_WORK
 from .copies import merging
 from .moves import players_zone_slot
 from .scope import Scope
+from .zone_flow import proof_test
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -130,14 +131,17 @@ def options_function(compiler: Compiler, node: ast.Simultaneous, note: str) -> O
         listed = [f"if type(_o) is _ZoneRef and len(st.zones[_o.slot]) <= {FREE_WORK}:",
                   "    _o = tuple(st.zones[_o.slot])", "else:", f"    _o = {general}"]
     merge = merging(compiler, node.source, node.by_position, scope)   # (copies of a component: one option, copies.py)
+    proof = proof_test(compiler, node.source) if merge is not None else ""
     merged = [] if merge is None else [
-        f"if not (_t := {module.constant(merge.twins, '<the components that have a copy>')}).isdisjoint(_o) "
+        f"if {'_copies and ' if proof else ''}not "   # (a list from zones no copy reaches: no test, zone_flow.py)
+        f"(_t := {module.constant(merge.twins, '<the components that have a copy>')}).isdisjoint(_o) "
         "and len(_t.intersection(_o)) > 1:",
         f"    _o = {module.constant(merge.merged, '<the options, copies merged>')}(st, _o)"]
     name = module.fresh("_s")
     body = [*compute, *listed, *merged, "if not _o:", f"    raise {module.constant(no_option)}(_p)",
             f"_per[_p.index] = (_o, {ids})"]
-    lines = [f"def {name}(st, env, waiting):  # the options of {note}", "    _per = {}", "    for _p in waiting:",
+    lines = [f"def {name}(st, env, waiting):  # the options of {note}", "    _per = {}",
+             *([f"    _copies = {proof}   # (the proof broken: read once)"] if proof else []), "    for _p in waiting:",
              *("        " + line for line in body), "    return _per"]
     found: OptionsOf = module.define(name, "\n".join(lines) + "\n")
     return found

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias
 from rulelang import ast
 from rulelang.diagnostics import Span
 
+from .copies_apart import CopiesApart
 from .values import Player, RuleError, Value, display
 
 if TYPE_CHECKING:
@@ -339,3 +340,6 @@ class Program:
     never_pausing: Mapping[str, str]
     """The procedures compiled to Python functions (they never pause), with their names."""
     compile_expression: ExpressionCompiler
+    apart: CopiesApart | None = None
+    """The zones the rules never bring a component that has a copy to (zone_flow.py): a state
+    made from data checks them (``CopiesApart.check``)."""

@@ -228,6 +228,8 @@ class _Loader:
                                           len(catalog.components))
         st.supply_counts = self._supplies(data["supplies"])
         self._place_components(st, data["zones"])
+        if (apart := game.program.apart) is not None:   # (components placed where no rule brings them?)
+            apart.check(st.zones)
         st.frames = self._frames(data["frames"], st)
         if not st.terminal and not st.frames:
             raise _Bad("$.frames", "an unfinished game needs at least one frame")

@@ -525,6 +525,8 @@ def _built(st: State, mapping: Mapping, fresh: _Fresh, relabelling: Relabelling,
         relabelling.apply(sample, mapping)
         if not relabelling.derived.kept_in(sample):
             return None
+        if (apart := st.game.program.apart) is not None:   # (a copy swapped where no rule brings one?)
+            apart.check(sample.zones)
     pure = _rebuilt(sample)
     return None if pure is None else (sample, pure)
 
