@@ -305,3 +305,22 @@ def test_formatting_gives_the_text_in_rulelang_fmts_layout(editor: Editor, works
     assert edits[0].range.start == lsp.Position(0, 0) and edits[0].new_text == format_source(messy, "base.rules")
     assert "  p.score += n\n" in edits[0].new_text and "phase main {" in edits[0].new_text
     editor.change(base, BASE)
+
+
+def test_a_choice_without_otherwise_gets_one_added_by_its_quick_fix(editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    editor.open(base)
+    choice = "  choose c in [x for x in 1..3 if x > 1] by players[0]   # pick\n"
+    risky = BASE.replace("  if lead == blue {\n", choice + "  if lead == blue {\n")
+    found = editor.change(base, risky)
+    assert [d.code for d in found] == ["W308"]
+    actions = editor.run(editor.client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri_of(base)), range=found[0].range,
+        context=lsp.CodeActionContext(diagnostics=found))))
+    assert actions is not None and len(actions) == 1
+    action = actions[0]
+    assert isinstance(action, lsp.CodeAction) and action.edit is not None and action.edit.changes is not None
+    fixed = apply(risky, action.edit.changes[uri_of(base)][0])
+    assert "by players[0] otherwise { }   # pick" in fixed
+    assert editor.change(base, fixed) == []
+    editor.change(base, BASE)

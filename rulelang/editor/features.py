@@ -162,8 +162,11 @@ class QuickFix:
 
 
 def quick_fixes(diagnostic: Diagnostic, text: str) -> list[QuickFix]:
-    """The fix a diagnostic's hint names ("did you mean 'mark'?"): the wrong word inside
-    the diagnostic's span replaced by the suggestion."""
+    """The fixes a diagnostic's hint names: "did you mean 'mark'?" (the wrong word inside
+    the diagnostic's span replaced by the suggestion), "add 'otherwise { ... }'" (an empty
+    one after the choice, where the text then parses)."""
+    if diagnostic.code in NEEDS_OTHERWISE:
+        return _otherwise_added(diagnostic, text)
     suggested = SUGGESTION.search(diagnostic.hint or "")
     wrong = QUOTED.search(diagnostic.message)
     if suggested is None or wrong is None or diagnostic.span is None:
@@ -172,6 +175,32 @@ def quick_fixes(diagnostic: Diagnostic, text: str) -> list[QuickFix]:
     if span is None:
         return []
     return [QuickFix(f"change '{wrong.group(1)}' to '{suggested.group(1)}'", diagnostic, span, suggested.group(1))]
+
+
+NEEDS_OTHERWISE = frozenset({"W308"})   # a choice over a filtered list without 'otherwise'
+ADDED_OTHERWISE = " otherwise { }"
+
+
+def _otherwise_added(diagnostic: Diagnostic, text: str) -> list[QuickFix]:
+    """An empty ``otherwise { }`` at the end of the line where the choice's list ends, if the
+    text then parses (a choice whose prompt or label follows on another line gets none)."""
+    from rulelang.syntax.parser import parse
+    from rulelang.syntax.text_scan import code_part
+    if diagnostic.span is None:
+        return []
+    lines = text.split("\n")
+    number = diagnostic.span.end_line
+    if not 0 < number <= len(lines):
+        return []
+    end = len(code_part(lines[number - 1]).rstrip()) + 1
+    at = Span(diagnostic.span.file, number, end, number, end)
+    line = lines[number - 1]
+    fixed = "\n".join([*lines[:number - 1], line[:end - 1] + ADDED_OTHERWISE + line[end - 1:], *lines[number:]])
+    try:
+        parse(fixed, diagnostic.span.file)
+    except RulesetError:
+        return []
+    return [QuickFix("add 'otherwise { }': do nothing when nothing passes the filter", diagnostic, at, ADDED_OTHERWISE)]
 
 
 def _word_in(text: str, span: Span, word: str) -> Span | None:
