@@ -89,6 +89,20 @@ def fit_screen(view: SeatView, state: State, player: int, width: int, height: in
     return _Fitter(view, state, player, width, height).screen(page)
 
 
+def whole_log(view: SeatView, state: State, player: int) -> RenderableType:
+    """Every line of the log seat ``player`` may see (the key ``LOG_KEY``)."""
+    log = log_of(state, player, mapping_of(state.observation(player)))
+    return view.log_panel(log, len(log)) or Text("the log is empty", style="dim")
+
+
+def screen_keys(shown: OptionPage | None) -> dict[str, str]:
+    """The keys a screen offers (key: what it shows): the pages of its options, the whole
+    log, the whole view, the screen again."""
+    keys = {NEXT_PAGE_KEY: "next page"} if shown and shown.page + 1 < shown.pages else {}
+    keys |= {PREVIOUS_PAGE_KEY: "previous page"} if shown and shown.page > 0 else {}
+    return keys | {LOG_KEY: "whole log", WHOLE_VIEW_KEY: "whole view", SCREEN_KEY: "screen"}
+
+
 def page_of_options(count: int, longest_label: int, inner_width: int, max_rows: int, page: int) -> OptionPage:
     """Which of ``count`` options a page shows: the fewest columns that hold them all in
     ``max_rows`` rows, as long as each column is wide enough for the longest label (what
