@@ -78,3 +78,19 @@ def test_many_options_go_in_columns_then_pages():
     assert (paged.columns, paged.rows, paged.pages, paged.first, paged.count) == (2, 15, 3, 30, 30)
     last = page_of_options(75, 50, 116, 15, 9)    # a page past the end shows the last one
     assert (last.page, last.first, last.count) == (2, 60, 15)
+
+
+@pytest.mark.parametrize(("width", "height"), [(40, 10), (60, 16), (80, 24), (200, 60)])
+def test_seventy_five_options_fit_small_and_large_screens_on_every_page(width, height):
+    """Tobago's first placement: the page line wraps on a narrow screen and is counted."""
+    game = rulelang.load("games/tobago.rules")
+    state = game.new_initial_state(seed=3, events=True)
+    while 0 not in state.current_players():
+        state.apply_action(state.legal_actions(state.current_players()[0])[0], player=state.current_players()[0])
+    view, seen = SeatView(game), set()
+    pages = fit_screen(view, state, 0, width, height).options.pages
+    for page in range(pages):
+        screen = fit_screen(view, state, 0, width, height, page=page)
+        assert len(plain_text(screen.renderable, width).splitlines()) <= height
+        seen |= set(range(screen.options.first, screen.options.first + screen.options.count))
+    assert seen == set(range(len(state.legal_actions(0))))

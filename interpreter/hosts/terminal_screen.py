@@ -32,8 +32,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from rulelang.report import counted
-
 from .seat_view import items_of, mapping_of, whole_number
 from .terminal_view import SeatView, log_of
 
@@ -185,25 +183,26 @@ class _Fitter:
     def question(self, left: int, page: int) -> tuple[RenderableType, OptionPage | None]:
         """The question panel within ``left`` lines: its options paged when they do not fit."""
         view, state = self.view, self.state
-        decision = None if state.is_terminal() else state.decision(self.player)
-        if decision is None:
+        question = view.question_parts(state, self.player, self.obs, self.marks)
+        if question is None:
             return view.question_panel(state, self.player, self.obs, self.marks), None
-        cards = {card.id: card for card in view._visible_cards(self.obs)}
-        options = [view.option_text(a.id, str(a), self.marks, cards) for a in decision.actions]
-        heading: list[RenderableType] = [Text(decision.prompt or "choose", style="bold")]
-        chosen = [view.seat_name(whole_number(p)) for p in items_of(self.obs.get("already_chosen"))]
-        heading += [Text("already chosen: " + ", ".join(chosen), style="dim")] if chosen else []
+        title, heading, options = question
+        labels = [str(action) for action in state.legal_actions(self.player)]
         inner = self.width - 4
         heading_lines = sum(self.lines(Panel(h, width=self.width)) - PANEL_FRAME for h in heading)
         rows = min(left, max(MIN_OPTION_ROWS, left // 2)) - PANEL_FRAME - heading_lines
         digits = len(str(len(options)))
-        longest = max(len(str(a)) for a in decision.actions) + digits + 2
+        longest = max(map(len, labels)) + digits + 2
         shown = page_of_options(len(options), longest, inner, rows, page)
-        if shown.pages > 1:   # a line for the pages: one row fewer
-            shown = page_of_options(len(options), longest, inner, rows - 1, page)
-        body = [*heading, option_grid(options, shown)]
+        if shown.pages > 1:   # the line (or lines, when it wraps) of the pages: rows fewer, as
+            # many on every page (its longest), so that the pages do not shift as they turn
+            total = len(options)
+            pages = page_of_options(total, longest, inner, rows - 1, 0).pages
+            hint_lines = max(self.lines(Panel(page_hint(page_of_options(total, longest, inner, rows - 1, n), total),
+                                              width=self.width)) - PANEL_FRAME for n in range(pages))
+            shown = page_of_options(total, longest, inner, rows - hint_lines, page)
+        body: list[RenderableType] = [*heading, option_grid(options, shown)]
         body += [page_hint(shown, len(options))] if shown.pages > 1 else []
-        title = f"your choice ({decision.kind}): {counted(len(options), 'option')}"
         return view.panel(Group(*body), title), shown
 
     # -- the other parts --------------------------------------------------------

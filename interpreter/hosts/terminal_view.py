@@ -228,18 +228,28 @@ class SeatView(SeatData):
     def question_panel(self, state: State, player: int, obs: Mapping[str, object],
                        marks: Mapping[tuple[str, str], list[str]]) -> Panel:
         """What the seat is asked: kind, prompt and numbered options; or whom it waits for."""
-        decision = None if state.is_terminal() else state.decision(player)
-        if decision is None:
+        question = self.question_parts(state, player, obs, marks)
+        if question is None:
             waiting = ", ".join(self.seat_name(whole_number(p)) for p in items_of(obs.get("to_act")))
             body = "the game is over" if obs.get("terminal") else f"waiting for {waiting}"
             return self.panel(Text(body, style="dim"), "question")
+        title, heading, options = question
+        return self.panel(Group(*heading, numbered(options)), title)
+
+    def question_parts(self, state: State, player: int, obs: Mapping[str, object],
+                       marks: Mapping[tuple[str, str], list[str]]) -> tuple[str, list[Text], list[str]] | None:
+        """What the seat is asked as its panel's title, the lines above the options (the
+        prompt, who already chose) and the options' texts; None when it is asked nothing."""
+        decision = None if state.is_terminal() else state.decision(player)
+        if decision is None:
+            return None
         cards = {card.id: card for card in self._visible_cards(obs)}
         options = [self.option_text(action.id, str(action), marks, cards) for action in decision.actions]
         prompt = Text(decision.prompt or "choose", style="bold")
         chosen = [self.seat_name(whole_number(p)) for p in items_of(obs.get("already_chosen"))]
         extra = [Text("already chosen: " + ", ".join(chosen), style="dim")] if chosen else []
         title = f"your choice ({decision.kind}): {counted(len(decision.actions), 'option')}"
-        return self.panel(Group(prompt, *extra, numbered(options)), title)
+        return title, [prompt, *extra], options
 
     def option_text(self, action_id: int, label: str, marks: Mapping[tuple[str, str], list[str]],
                     cards: Mapping[int, Card]) -> str:
