@@ -79,10 +79,8 @@ def play(path: str, players: int | None, seat: int, seed: int | None, bots: str,
             reconfigure(errors="replace")
     console = Console(highlight=False) if screen_size is None else Console(
         highlight=False, width=screen_size[0], height=screen_size[1])
-    if screen_size is None and console.is_terminal:
-        screen_size = (console.width, console.height)
     table = _Table(game, seat - 1, agents, random.Random(derive_seed(seed, -1)), console,
-                   ask_always=ask_always, screen_size=screen_size)
+                   ask_always=ask_always, fit=screen_size is not None or console.is_terminal)
     try:
         table.play(game.new_initial_state(seed=seed, events=True))   # the log is narrated
     except _LeftGame:
@@ -128,10 +126,10 @@ class _Table:
     with one option is applied for the person unless ``ask_always``."""
 
     def __init__(self, game: Game, me: int, agents: Mapping[int, Agent], chance: random.Random,
-                 console: Console, *, ask_always: bool = False, screen_size: tuple[int, int] | None = None) -> None:
+                 console: Console, *, ask_always: bool = False, fit: bool = False) -> None:
         from rulelang.interpreter.hosts.terminal_view import SeatView
         self.me, self.agents, self.chance, self.console = me, agents, chance, console
-        self.ask_always, self.screen_size = ask_always, screen_size
+        self.ask_always, self.fit = ask_always, fit   # fit: each screen to the console's size (read anew)
         self.view = SeatView(game)
         # Before each of the person's choices: the state, and the state of every generator
         # that chance and the agents draw from, so that a choice taken back and made again
@@ -186,13 +184,13 @@ class _Table:
                 keys = {k: what for k, what in keys.items() if k not in (NEXT_PAGE_KEY, PREVIOUS_PAGE_KEY)}
 
     def _show(self, state: State, page: int) -> tuple[int, dict[str, str]]:
-        """Print the seat's view: the whole of it, or (given a screen size) page ``page`` of its
+        """Print the seat's view: the whole of it, or (fitting) page ``page`` of its
         screen; the page shown and the keys the screen offers."""
         from rulelang.interpreter.hosts.terminal_screen import fit_screen, screen_keys
-        if self.screen_size is None:
+        if not self.fit:
             self.console.print(self.view.render(state, self.me))
             return 0, {}
-        width, height = self.screen_size
+        width, height = self.console.size   # a terminal's as it is now, resized or not
         screen = fit_screen(self.view, state, self.me, width, height - 1, page=page)   # a line for the answer
         self.console.print(screen.renderable)
         return (screen.options.page if screen.options else 0), screen_keys(screen.options)
