@@ -43,20 +43,21 @@ def assert_fits(view, state, player, page=0):
 
 @pytest.mark.parametrize("path", game_files(), ids=lambda p: p.stem)
 def test_every_decision_of_a_random_game_fits_120_by_40(path):
-    """Seat 1's decisions (the seat `rulelang play` gives a person by default), every page."""
+    """Every seat's every decision (each seat to act at a simultaneous one), every page."""
     game = rulelang.load(path)
     view, rng = SeatView(game), random.Random(7)
     state = game.new_initial_state(seed=7, events=True)
-    asked = 0
+    asked = set()
     while not state.is_terminal():
-        player = state.current_players()[0]
-        if player == 0:
-            asked += 1
-            pages = assert_fits(view, state, 0)
+        acting = [p for p in state.current_players() if p >= 0]
+        for player in acting:
+            asked.add(player)
+            pages = assert_fits(view, state, player)
             for page in range(1, pages):
-                assert_fits(view, state, 0, page)
+                assert_fits(view, state, player, page)
+        player = state.current_players()[0]
         state.apply_action(rng.choice(state.legal_actions(player)), player=player)
-    assert asked
+    assert asked == set(range(game.num_players))
 
 
 def test_a_long_log_keeps_its_last_lines_and_names_the_key_of_the_whole_log():
