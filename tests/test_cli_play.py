@@ -3,6 +3,7 @@ with the person's choice before it), unless --ask-always; counts are worded in t
 for one ("1 option")."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,23 @@ def test_the_header_and_a_bad_seat_count_in_the_singular(tmp_path):
     assert "solo: 1 player, you are player 1" in play(str(path), "1\n")
     bad = CliRunner().invoke(main, ["play", str(path), "--seat", "2"], input="")
     assert bad.exit_code == 2 and "this game has 1 seat" in bad.output and "1 seats" not in bad.output
+
+
+TOBAGO = str(Path(__file__).resolve().parent.parent / "games" / "tobago.rules")
+
+
+def test_a_fitted_screen_turns_pages_and_shows_the_whole_log_and_view_on_demand():
+    output = play(TOBAGO, "n\nl\nz\ns\n", "--screen", "60x30")
+    screens = output.split("your choice [")
+    first = screens[0].splitlines()
+    assert len(first) - 1 <= 29 and "options 1-40 of 75 (page 1 of 2); n: next page" in screens[0]   # 1: the seed line
+    assert "1-75, n: next page, l: whole log, z: whole view, s: screen]" in screens[1]
+    assert "options 41-75 of 75 (page 2 of 2); p: previous page" in screens[1]
+    assert re.search(r"log \(last (\d+) of \1\)", screens[2]) and "l: the whole log" not in screens[2]
+    assert "board island" in screens[3] and "players (* to act)" in screens[3]   # the whole view
+    assert "options 41-75 of 75" in screens[4] and "end of input" in output      # the screen again
+
+
+def test_a_screen_size_that_is_not_one_is_refused():
+    bad = CliRunner().invoke(main, ["play", TOBAGO, "--screen", "wide"], input="")
+    assert bad.exit_code == 2 and "'wide' is not WIDTHxHEIGHT, at least 40x10" in bad.output

@@ -231,14 +231,26 @@ def test_the_ship_of_each_player_is_on_its_space_of_the_track():
     assert "P1" in next(line for line in lines[1:] if line.split()[1] == at)
 
 
-def test_a_hex_map_offsets_its_rows_and_shows_terrain_initials():
+def test_a_hex_map_offsets_its_rows_and_shows_terrain_initials_and_coordinates():
     board = hex_grid("h", [{"q": q, "r": r, "terrain": t}
                            for q, r, t in [(0, 0, "sea"), (1, 0, "sand"), (0, 1, "forest"), (1, 1, "sea")]])
-    lines = plain_text(draw_hex_map(board, {"1,1": ["P1"]}), 40).splitlines()
-    assert lines[0].rstrip() == "S   A"                     # sea, sand (A: S is taken)
-    assert lines[1].rstrip() == "  F   S1"                   # half a hex to the right; 1: the legend
-    assert "terrain: S sea, A sand, F forest" in lines[2]
-    assert lines[3].strip() == "1: 1,1 (sea) P1"
+    lines = plain_text(draw_hex_map(board, {"1,1": ["P1"]}), 120).splitlines()
+    assert lines[0].rstrip() == "  0   1"                   # q above the top row
+    assert lines[1].rstrip() == "0 S   A"                   # r, then sea, sand (A: S is taken)
+    assert lines[2].rstrip() == "1   F   S*"                # half a hex to the right; *: a footnote
+    assert lines[3].rstrip() == "    0   1"                 # q below the bottom row
+    assert "terrain: S sea, A sand, F forest" in lines[4]
+    assert lines[6].strip() == "1,1 (sea) P1"
+
+
+def test_a_hex_keeps_its_footnote_when_other_hexes_gain_one():
+    """Footnotes are named by their space and kept in board order: not renumbered."""
+    board = hex_grid("h", [(q, r) for r in range(3) for q in range(3)])
+    alone = plain_text(draw_hex_map(board, {"2,2": ["P1"]}), 120).splitlines()
+    more = plain_text(draw_hex_map(board, {"0,0": ["P2"], "1,1": ["X"], "2,2": ["P1"]}), 120).splitlines()
+    assert alone[-1] == more[-1] == "2,2 () P1"
+    assert more[-3:-1] == ["0,0 () P2", "1,1 () X"]
+    assert alone[3].rstrip() == more[3].rstrip() == "2     .   .   .*"   # the hex 2,2 itself
 
 
 def test_tobago_island_is_drawn_with_its_hexes():
@@ -247,7 +259,7 @@ def test_tobago_island_is_drawn_with_its_hexes():
     text = text_of(game, state, 0)
     board = panel(text, "board island")
     rows = sorted({s.attributes["r"] for s in game.catalog.boards["island"].spaces})
-    drawn = [line.strip("│") for line in board if re.fullmatch(r"│[ A-Za-z0-9]+│", line)]
+    drawn = [re.sub(r"^ *\d+ ", "", line.strip("│")) for line in board if re.fullmatch(r"│ *\d+ [ A-Za-z*]+│", line)]
     assert len(drawn) == len(rows)
     indents = [len(line) - len(line.lstrip()) for line in drawn]
     assert indents[0] < indents[1] and indents[0] == indents[2]    # each row half a hex from the last
@@ -256,7 +268,8 @@ def test_tobago_island_is_drawn_with_its_hexes():
     assert all(terrain in legend for terrain in terrains)
     car = state.observation(0)["players"][0]["car"]
     if car is not None:
-        assert any(f"{car['space']} (" in line and "P1" in line for line in board)
+        assert any(line.strip("│ ").startswith(f"{car['space']} (") and "P1" in line for line in board)
+    assert re.fullmatch(r"│ +0 +1 +2 .*│", board[0])   # the q of the top row
 
 
 def test_initials_are_distinct():

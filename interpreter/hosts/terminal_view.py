@@ -8,7 +8,8 @@ web page shares it. Nothing here knows a game. The view is a stack of panels:
 - a header (title, seat, who acts, the result once the game is over);
 - each board drawn as text: a square grid as a table with row 1 at the bottom (``y`` grows
   northward, as board data says), a hex board as offset rows of hexes showing the initials
-  of its text attributes (a terrain, a landmark), a graph board (a track that may fork) as
+  of its text attributes (a terrain, a landmark), its coordinates ``q, r`` in the margins and a
+  footnote named by the space for each hex something lies on, a graph board (a track that may fork) as
   its numbered spaces; on each space the pieces and markers found in the observation (space
   variables, and player, global and component variables whose value is that space);
 - the players: each seat's variables;
@@ -227,18 +228,28 @@ class SeatView(SeatData):
     def question_panel(self, state: State, player: int, obs: Mapping[str, object],
                        marks: Mapping[tuple[str, str], list[str]]) -> Panel:
         """What the seat is asked: kind, prompt and numbered options; or whom it waits for."""
-        decision = None if state.is_terminal() else state.decision(player)
-        if decision is None:
+        question = self.question_parts(state, player, obs, marks)
+        if question is None:
             waiting = ", ".join(self.seat_name(whole_number(p)) for p in items_of(obs.get("to_act")))
             body = "the game is over" if obs.get("terminal") else f"waiting for {waiting}"
             return self.panel(Text(body, style="dim"), "question")
+        title, heading, options = question
+        return self.panel(Group(*heading, numbered(options)), title)
+
+    def question_parts(self, state: State, player: int, obs: Mapping[str, object],
+                       marks: Mapping[tuple[str, str], list[str]]) -> tuple[str, list[Text], list[str]] | None:
+        """What the seat is asked as its panel's title, the lines above the options (the
+        prompt, who already chose) and the options' texts; None when it is asked nothing."""
+        decision = None if state.is_terminal() else state.decision(player)
+        if decision is None:
+            return None
         cards = {card.id: card for card in self._visible_cards(obs)}
         options = [self.option_text(action.id, str(action), marks, cards) for action in decision.actions]
         prompt = Text(decision.prompt or "choose", style="bold")
         chosen = [self.seat_name(whole_number(p)) for p in items_of(obs.get("already_chosen"))]
         extra = [Text("already chosen: " + ", ".join(chosen), style="dim")] if chosen else []
         title = f"your choice ({decision.kind}): {counted(len(decision.actions), 'option')}"
-        return self.panel(Group(prompt, *extra, numbered(options)), title)
+        return title, [prompt, *extra], options
 
     def option_text(self, action_id: int, label: str, marks: Mapping[tuple[str, str], list[str]],
                     cards: Mapping[int, Card]) -> str:
@@ -347,20 +358,23 @@ def initials(values: Iterable[str], *, lower: bool = False) -> dict[str, str]:
 
 def draw_hex_map(board: Board, marks: Mapping[str, list[str]]) -> Group:
     """A hex board as rows of hexes (pointy-topped: each row half a hex right of the one
-    above it, by its axial coordinates). Each hex shows the initial of its first text
-    attribute (a capital: its terrain), of its second one if it has it (a small letter: a
-    landmark), and the number of its legend entry when something lies on it; then the
-    legends."""
+    above it, by its axial coordinates), with its coordinates: ``r`` left of each row, ``q``
+    above the top row and below the bottom one (a ``q`` runs down to the right). Each hex
+    shows the initial of its first text attribute (a capital: its terrain), of its second
+    one if it has it (a small letter: a landmark), and ``*`` when something lies on it;
+    then the legends, and a footnote for each such hex, named by the space and in board
+    order, so that a hex keeps its footnote from turn to turn."""
     shown = text_attributes(board)[:2]
     letters = {name: initials((str(s.attributes[name]) for s in board.spaces if name in s.attributes),
                               lower=number > 0) for number, name in enumerate(shown)}
-    numbered = {name: n for n, name in enumerate((s.name for s in board.spaces if s.name in marks), 1)}
-    cells = {s.name: _hex_cell(s.attributes, letters) + str(numbered.get(s.name, "")) for s in board.spaces}
-    parts: list[RenderableType] = [Text("\n".join(_hex_lines(board, cells)))]
+    cells = {s.name: _hex_cell(s.attributes, letters) + ("*" if s.name in marks else "") for s in board.spaces}
+    parts: list[RenderableType] = [*_hex_lines(board, cells)]
     parts += [Text(f"{name}: " + ", ".join(f"{c} {v}" for v, c in table.items()), style="dim")
               for name, table in letters.items()]
-    parts += [Text(f"{n}: {name} ({_described(board, name, shown)}) {_short(marks[name])}")
-              for name, n in numbered.items()]
+    parts += [Text("coordinates q,r: r left of each row, q above and below (a q runs down to the right); "
+                   "* something lies there", style="dim")]
+    parts += [Text(f"{s.name} ({_described(board, s.name, shown)}) {_short(marks[s.name])}")
+              for s in board.spaces if s.name in marks]
     return Group(*parts)
 
 
@@ -370,16 +384,26 @@ def _hex_cell(attributes: Mapping[str, object], letters: Mapping[str, Mapping[st
     return "".join(found) or "."
 
 
-def _hex_lines(board: Board, cells: Mapping[str, str]) -> list[str]:
-    """The rows of a hex board, north first: hex (q, r) at half-hex column 2q + r, so each
-    row sits half a hex east of the one above it."""
-    half = (max(map(len, cells.values())) + 2) // 2      # characters per half hex, a space between hexes
+def _hex_lines(board: Board, cells: Mapping[str, str]) -> list[Text]:
+    """The rows of a hex board, north first, each after its ``r``, between the ``q`` of the
+    top row and those of the bottom row: hex (q, r) at half-hex column 2q + r, so each row
+    sits half a hex east of the one above it."""
+    half = (max(len(c) for c in cells.values()) + 2) // 2   # characters per half hex, a space between hexes
+    half = max(half, 2)                                      # room for a q of two characters
     rows: dict[int, dict[int, str]] = {}
     for space in board.spaces:
         q, r = whole_number(space.attributes.get("q")), whole_number(space.attributes.get("r"))
         rows.setdefault(r, {})[2 * q + r] = cells[space.name]
     left = min(column for row in rows.values() for column in row)
-    return [_hex_row(row, left, half) for _, row in sorted(rows.items())]
+    margin = max(len(str(r)) for r in rows) + 1
+    top, bottom = min(rows), max(rows)
+
+    def q_line(r: int) -> Text:
+        return Text(" " * margin + _hex_row({c: str((c - r) // 2) for c in rows[r]}, left, half), style="dim")
+
+    drawn = [Text.assemble((f"{r:>{margin - 1}} ", "dim"), _hex_row(row, left, half))
+             for r, row in sorted(rows.items())]
+    return [q_line(top), *drawn, q_line(bottom)]
 
 
 def _hex_row(row: Mapping[int, str], left: int, half: int) -> str:

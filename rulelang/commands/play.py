@@ -28,6 +28,17 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+def _screen_size(context: click.Context, parameter: click.Parameter, value: str | None) -> tuple[int, int] | None:
+    """``WIDTHxHEIGHT`` as two whole numbers (at least 40 by 10)."""
+    if value is None:
+        return None
+    width, _, height = value.lower().partition("x")
+    sizes = (_whole_number(width.strip()), _whole_number(height.strip()))
+    if sizes[0] is None or sizes[1] is None or sizes[0] < 40 or sizes[1] < 10:
+        raise click.BadParameter(f"{value!r} is not WIDTHxHEIGHT, at least 40x10 (say 120x40)")
+    return sizes[0], sizes[1]
+
+
 @click.command()
 @click.argument("path")
 @click.option("--players", "-p", type=click.IntRange(min=1), default=None, help="Default: the fewest allowed.")
@@ -40,11 +51,15 @@ T = TypeVar("T")
                    "random, greedy, greedy:FUNCTION, mcts:N or mcts:Ns (docs/agents.md).")
 @click.option("--ask-always", is_flag=True,
               help="Ask every choice, even one with a single option (by default it is applied for you and shown).")
+@click.option("--screen", "screen_size", default=None, metavar="WIDTHxHEIGHT", callback=_screen_size,
+              help="Fit each screen to this size (default: the terminal's; output that is not a terminal "
+                   "gets the whole view).")
 @click.option("--root", type=click.Path(file_okay=False), default=None, help=ROOT_HELP)
 def play(path: str, players: int | None, seat: int, seed: int | None, bots: str, ask_always: bool = False,
-         root: str | None = None) -> None:
+         root: str | None = None, screen_size: tuple[int, int] | None = None) -> None:
     """Play one seat in the terminal against agents; choose by number, 'u' takes back your last choice.
-    A choice with one option is applied for you (--ask-always: asked too)."""
+    A choice with one option is applied for you (--ask-always: asked too). The screen fits the
+    terminal: 'l' shows the whole log, 'z' the whole view, 'n'/'p' turn a page of options."""
     from rich.console import Console
 
     from rulelang.interpreter.agents import AgentSpecError, derive_seed, parse_agents
@@ -62,8 +77,10 @@ def play(path: str, players: int | None, seat: int, seed: int | None, bots: str,
     if reconfigure is not None:   # bytes that are not text read as a mistyped answer
         with contextlib.suppress(OSError, ValueError):
             reconfigure(errors="replace")
-    table = _Table(game, seat - 1, agents, random.Random(derive_seed(seed, -1)), Console(highlight=False),
-                   ask_always=ask_always)
+    console = Console(highlight=False) if screen_size is None else Console(
+        highlight=False, width=screen_size[0], height=screen_size[1])
+    table = _Table(game, seat - 1, agents, random.Random(derive_seed(seed, -1)), console,
+                   ask_always=ask_always, fit=screen_size is not None or console.is_terminal)
     try:
         table.play(game.new_initial_state(seed=seed, events=True))   # the log is narrated
     except _LeftGame:
@@ -86,6 +103,14 @@ class _Undo:
 UNDO = _Undo()
 
 
+@dataclass(frozen=True)
+class ScreenKey:
+    """An answer that asks for more of the screen instead of choosing (a page of options,
+    the whole log, the whole view)."""
+
+    key: str
+
+
 @dataclass
 class _Before:
     """The state before one of the seat's choices, the state of every generator then, and
@@ -101,10 +126,10 @@ class _Table:
     with one option is applied for the person unless ``ask_always``."""
 
     def __init__(self, game: Game, me: int, agents: Mapping[int, Agent], chance: random.Random,
-                 console: Console, *, ask_always: bool = False) -> None:
+                 console: Console, *, ask_always: bool = False, fit: bool = False) -> None:
         from rulelang.interpreter.hosts.terminal_view import SeatView
         self.me, self.agents, self.chance, self.console = me, agents, chance, console
-        self.ask_always = ask_always
+        self.ask_always, self.fit = ask_always, fit   # fit: each screen to the console's size (read anew)
         self.view = SeatView(game)
         # Before each of the person's choices: the state, and the state of every generator
         # that chance and the agents draw from, so that a choice taken back and made again
@@ -129,13 +154,46 @@ class _Table:
         actions = state.legal_actions(self.me)
         if len(actions) == 1 and not self.ask_always:
             return self._apply_only_option(state, actions[0])
-        self.console.print(self.view.render(state, self.me))
-        answer = ask_action(actions, can_undo=self._can_undo())
+        answer = self._answer(state, actions)
         if isinstance(answer, _Undo):
             return self._take_back()
         self._remember(state, applied_for_you=False)
         state.apply_action(answer, player=self.me)
         return state
+
+    def _answer(self, state: State, actions: Sequence[Action]) -> Action | _Undo:
+        """The person's answer to the question of ``state``; the keys of the screen (a page of
+        options, the whole log or view) followed until it comes."""
+        from rulelang.interpreter.hosts.terminal_screen import (
+            LOG_KEY,
+            NEXT_PAGE_KEY,
+            PREVIOUS_PAGE_KEY,
+            SCREEN_KEY,
+            whole_log,
+        )
+        page, keys = self._show(state, 0)
+        while True:
+            answer = ask_action(actions, can_undo=self._can_undo(), keys=keys)
+            if not isinstance(answer, ScreenKey):
+                return answer
+            if answer.key in (NEXT_PAGE_KEY, PREVIOUS_PAGE_KEY, SCREEN_KEY):
+                page, keys = self._show(state, page + {NEXT_PAGE_KEY: 1, PREVIOUS_PAGE_KEY: -1}.get(answer.key, 0))
+            else:   # printed below the screen, which is drawn again by its key
+                self.console.print(whole_log(self.view, state, self.me) if answer.key == LOG_KEY
+                                   else self.view.render(state, self.me, log_lines=0))
+                keys = {k: what for k, what in keys.items() if k not in (NEXT_PAGE_KEY, PREVIOUS_PAGE_KEY)}
+
+    def _show(self, state: State, page: int) -> tuple[int, dict[str, str]]:
+        """Print the seat's view: the whole of it, or (fitting) page ``page`` of its
+        screen; the page shown and the keys the screen offers."""
+        from rulelang.interpreter.hosts.terminal_screen import fit_screen, screen_keys
+        if not self.fit:
+            self.console.print(self.view.render(state, self.me))
+            return 0, {}
+        width, height = self.console.size   # a terminal's as it is now, resized or not
+        screen = fit_screen(self.view, state, self.me, width, height - 1, page=page)   # a line for the answer
+        self.console.print(screen.renderable)
+        return (screen.options.page if screen.options else 0), screen_keys(screen.options)
 
     def _apply_only_option(self, state: State, action: Action) -> State:
         """Apply the only option of a choice for the person, and say so."""
@@ -173,13 +231,17 @@ class _Table:
 MAX_ANSWER = 1000   # characters of one answer read by ``play``; the rest of a longer line is ignored
 
 
-def ask_action(actions: Sequence[T], can_undo: bool = False) -> T | _Undo:
+def ask_action(actions: Sequence[T], can_undo: bool = False,
+               keys: Mapping[str, str] | None = None) -> T | _Undo | ScreenKey:
     """Ask for an action by its number in the view (or its exact label) until the answer is
-    valid, or ``u`` (undo) when ``can_undo``; any other answer (not a number, out of range,
-    empty, unreadable) asks again; end of input raises _LeftGame."""
+    valid, or ``u`` (undo) when ``can_undo``, or one of the screen's ``keys`` (key: what it
+    shows); any other answer (not a number, out of range, empty, unreadable) asks again; end
+    of input raises _LeftGame."""
     if not actions:
         raise RulesRuntimeError(Diagnostic("E604", "this choice offers no option"))
+    keys = keys or {}
     hint = f"1-{len(actions)}" + (", u: undo" if can_undo else "")
+    hint += "".join(f", {key}: {what}" for key, what in keys.items())
     while True:
         click.echo(f"your choice [{hint}]: ", nl=False)
         line = _read_line(MAX_ANSWER + 1)
@@ -195,6 +257,8 @@ def ask_action(actions: Sequence[T], can_undo: bool = False) -> T | _Undo:
                 return UNDO
             click.echo("nothing to take back yet")
             continue
+        if answer.lower() in keys:
+            return ScreenKey(answer.lower())
         number = _whole_number(answer)
         if number is not None and 1 <= number <= len(actions):
             return actions[number - 1]
