@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from test_blocks import RULES, counters_recorded, one_by_one, outcome, ran
+from test_blocks import RULES, counters_recorded, failures_where_all_agree, one_by_one, ran
 
 import rulelang
 from rulelang.interpreter.compiler import resumable, tails
@@ -68,13 +68,7 @@ def test_blocks_written_in_place_fail_at_every_budget_where_the_dispatch_does(
         dispatched = loaded(tmp_path, rules, "dispatched")
     slow = one_by_one(loaded(tmp_path, rules, "slow"))
     assert joined.generated_code().count("continue") > dispatched.generated_code().count("continue")
-    failures = set()
-    for seed in range(3):
-        for budget in range(1, 120):
-            seen = [outcome(game, budget, seed) for game in (joined, dispatched, slow)]
-            assert seen[0] == seen[1] == seen[2], (seed, budget)
-            if len(seen[0]) == 3:
-                failures.add(seen[0][0].split(":")[0])
+    failures = {str(f[0]).split(":")[0] for f in failures_where_all_agree((joined, dispatched, slow), 3, range(1, 120))}
     assert failures
 
 

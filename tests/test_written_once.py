@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from test_blocks import counters_recorded, one_by_one, outcome
+from test_blocks import counters_recorded, failures_where_all_agree, one_by_one
 
 import rulelang
 from rulelang.interpreter.compiler import held_reads
@@ -51,11 +51,5 @@ def test_a_local_written_then_read_in_a_block_is_read_from_a_python_local(
     assert " = _held" in kept.generated_code() and " = _held" not in read.generated_code()
     # (a loop whose body binds the local again reads it from the environment at each round)
     assert re.search(r"not in \(env\[_k\d+\] if", kept.generated_code())
-    failures = set()
-    for seed in range(4):
-        for budget in range(1, 60):
-            seen = [outcome(game, budget, seed) for game in (kept, read, slow)]
-            assert seen[0] == seen[1] == seen[2], (seed, budget)
-            if len(seen[0]) == 3:
-                failures.add(seen[0][0].split(": ")[1][:4])
+    failures = {str(f[0]).split(": ")[1][:4] for f in failures_where_all_agree((kept, read, slow), 4, range(1, 60))}
     assert "E603" in failures
