@@ -324,3 +324,13 @@ def test_a_choice_without_otherwise_gets_one_added_by_its_quick_fix(editor: Edit
     assert "by players[0] otherwise { }   # pick" in fixed
     assert editor.change(base, fixed) == []
     editor.change(base, BASE)
+
+
+def test_hover_on_a_keyword_gives_its_section_of_the_language_docs(editor: Editor, workspace: Path) -> None:
+    base = workspace / "base.rules"
+    editor.open(base)
+    found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(base, *where(BASE, "log")))))
+    assert found is not None and isinstance(found.contents, lsp.MarkupContent)
+    assert found.contents.value.startswith("**`log`**") and "game log" in found.contents.value
+    nothing = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(base, *where(BASE, "Marks")))))
+    assert nothing is None

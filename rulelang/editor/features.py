@@ -74,6 +74,56 @@ def hover_text(symbol: Symbol, path: str) -> str:
     return shown + f"{symbol.kind} `{symbol.name}`, line {symbol.span.line}{where}"
 
 
+# ---------------------------------------------------------------- a keyword's help
+
+HEADING = re.compile(r"^### (.+)$", re.M)
+WORD_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def word_at(line: str, column: int) -> str | None:
+    """The word of ``line`` under the (1-based) ``column``, if any."""
+    for match in WORD_AT.finditer(line):
+        if match.start() < column <= match.end() + 1:
+            return match.group()
+    return None
+
+
+def keyword_help(word: str) -> str | None:
+    """Markdown for a keyword: the section of docs/language.md whose heading names it (its
+    heading, first paragraph and first example), or None."""
+    if word not in keywords():
+        return None
+    return _sections().get(word)
+
+
+@cache
+def _sections() -> dict[str, str]:
+    """Each keyword a heading of docs/language.md names in backquotes (`log`, `log ... to`),
+    with the start of the first such section."""
+    from rulelang.report import docs_file
+    try:
+        text = docs_file("language.md").read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    found: dict[str, str] = {}
+    headings = list(HEADING.finditer(text))
+    for heading, following in zip(headings, [*headings[1:], None], strict=True):
+        body = text[heading.end():following.start() if following else len(text)]
+        words = {w for quoted in re.findall(r"`([^`]+)`", heading.group(1)) for w in WORD_AT.findall(quoted)}
+        for word in words - set(found):
+            found[word] = f"**{heading.group(1)}**\n\n" + _opening(body)
+    return found
+
+
+def _opening(body: str) -> str:
+    """The first paragraph of a section and its first example, at most 20 lines."""
+    parts = [part.strip("\n") for part in re.split(r"\n\s*\n", body.strip()) if part.strip()]
+    paragraph = next((p for p in parts if not p.startswith(("```", "|", "#"))), "")
+    example = next((p for p in parts if p.startswith("```")), "")
+    shown = "\n\n".join(p for p in (paragraph, example) if p)
+    return "\n".join(shown.split("\n")[:20])
+
+
 # ---------------------------------------------------------------- completion
 
 @dataclass(frozen=True)

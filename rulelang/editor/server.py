@@ -24,11 +24,13 @@ from rulelang.editor.features import (
     completions,
     formatted,
     hover_text,
+    keyword_help,
     outline,
     outline_name,
     quick_fixes,
     rename_edits,
     semantic_tokens,
+    word_at,
 )
 from rulelang.editor.index import NameIndex, Occurrence, Symbol, real_file
 
@@ -158,7 +160,7 @@ def make_server() -> RulesServer:
     def hover(ls: RulesServer, params: lsp.HoverParams) -> lsp.Hover | None:
         found = ls.occurrence(params.text_document.uri, params.position)
         if found is None:
-            return None
+            return _keyword_hover(ls, params)
         text = hover_text(found.symbol, _path(params.text_document.uri))
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
                          range=_range(found.span))
@@ -234,6 +236,17 @@ def make_server() -> RulesServer:
         return [_document_symbol(decl, name_span) for decl, name_span in outline(index.declarations)]
 
     return server
+
+
+def _keyword_hover(ls: RulesServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    """The help of the keyword under the position (its section of docs/language.md), if any."""
+    lines = ls.workspace.get_text_document(params.text_document.uri).lines
+    line = lines[params.position.line] if params.position.line < len(lines) else ""
+    word = word_at(line, params.position.character + 1)
+    text = keyword_help(word) if word is not None else None
+    if text is None:
+        return None
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
 
 
 def _code_action(uri: str, fix: QuickFix) -> lsp.CodeAction:
