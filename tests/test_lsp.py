@@ -132,11 +132,30 @@ def where(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
+BOARDED = '''game "Boarded" {
+  players 1
+}
+
+board track = load_board("loop/board.yaml")
+var at: space = space(track, "far")
+
+phase main {
+  log at
+  end game
+}
+'''
+
+BOARD = "kind: graph\nspaces:\n  - {id: start, next: far}\n  - {id: far, next: start}\n"
+
+
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("lsp")
     (root / "base.rules").write_text(BASE)
     (root / "variant.rules").write_text(VARIANT)
+    (root / "boarded.rules").write_text(BOARDED)
+    (root / "loop").mkdir()
+    (root / "loop" / "board.yaml").write_text(BOARD)
     return root
 
 
@@ -334,3 +353,13 @@ def test_hover_on_a_keyword_gives_its_section_of_the_language_docs(editor: Edito
     assert found.contents.value.startswith("**`log`**") and "game log" in found.contents.value
     nothing = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(base, *where(BASE, "Marks")))))
     assert nothing is None
+
+
+def test_definition_of_a_space_named_in_quotes_is_its_line_in_the_board_file(editor: Editor, workspace: Path) -> None:
+    boarded = workspace / "boarded.rules"
+    assert editor.open(boarded) == []
+    line, column = where(BOARDED, '"far"')
+    found = editor.run(editor.client.text_document_definition_async(lsp.DefinitionParams(
+        **at(boarded, line, column + 2))))
+    assert isinstance(found, lsp.Location) and found.uri == uri_of(workspace / "loop" / "board.yaml")
+    assert found.range.start == lsp.Position(3, BOARD.split("\n")[3].index("id: far"))

@@ -70,6 +70,7 @@ class NameIndex:
     attributes: dict[str, list[Symbol]] = field(default_factory=dict)
     locals: list[Binding] = field(default_factory=list)
     declared_at: dict[Span, Symbol] = field(default_factory=dict)   # each symbol by its name's span
+    board_files: dict[str, str] = field(default_factory=dict)   # a board loaded from a file: that file
     occurrences: dict[str, list[Occurrence]] = field(default_factory=dict)
 
     def at(self, file: str, line: int, column: int) -> Occurrence | None:
@@ -133,6 +134,20 @@ def _declare(index: NameIndex, decl: ast.Decl, tokens: list[NameToken], sources:
                 Symbol(item.name, "field", where, f"{item.name}: {item.type} (a field of {decl.name})"))
     if isinstance(decl, SCOPED):
         index.locals.extend(_bindings(decl, tokens, sources))
+    file = board_file(decl)
+    if file is not None:
+        index.board_files[decl.name] = file
+
+
+def board_file(decl: ast.Decl) -> str | None:
+    """The data file of a board built by ``load_board("FILE")``, beside its ruleset."""
+    source = decl.source if isinstance(decl, ast.BoardDecl) else None
+    if not (isinstance(source, ast.Call) and source.function == "load_board" and len(source.args) == 1):
+        return None
+    name = source.args[0]
+    if not (isinstance(name, ast.Literal) and isinstance(name.value, str)):
+        return None
+    return os.path.join(os.path.dirname(decl.span.file), name.value)
 
 
 def _bindings(decl: ast.Decl, tokens: list[NameToken], sources: _Sources) -> Iterator[Binding]:

@@ -21,6 +21,7 @@ from rulelang.editor.features import (
     Analysis,
     Completion,
     QuickFix,
+    board_space,
     completions,
     formatted,
     hover_text,
@@ -168,9 +169,9 @@ def make_server() -> RulesServer:
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: RulesServer, params: lsp.DefinitionParams) -> lsp.Location | None:
         found = ls.occurrence(params.text_document.uri, params.position)
-        if found is None or found.symbol.span is None:
-            return None
-        return _location(found.symbol.span)
+        if found is None:
+            return _board_space_location(ls, params)
+        return _location(found.symbol.span) if found.symbol.span is not None else None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     def references(ls: RulesServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
@@ -236,6 +237,16 @@ def make_server() -> RulesServer:
         return [_document_symbol(decl, name_span) for decl, name_span in outline(index.declarations)]
 
     return server
+
+
+def _board_space_location(ls: RulesServer, params: lsp.DefinitionParams) -> lsp.Location | None:
+    """Where a board file declares the space a ``space(BOARD, "ID")`` under the position names."""
+    index = ls.index(params.text_document.uri)
+    lines = ls.workspace.get_text_document(params.text_document.uri).lines
+    if index is None or params.position.line >= len(lines):
+        return None
+    span = board_space(index, lines[params.position.line], params.position.character + 1)
+    return _location(span) if span is not None else None
 
 
 def _keyword_hover(ls: RulesServer, params: lsp.HoverParams) -> lsp.Hover | None:
