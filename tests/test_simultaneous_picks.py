@@ -208,3 +208,21 @@ def test_a_group_that_names_each_player_once_picks_without_the_test_for_a_player
             state.apply_action(state.legal_actions(player)[option], player=player)
             assert state.is_terminal() or type(state.pending) is first
         assert state.to_json()["globals"]["got"] == [2, 3, 1]
+
+
+def test_a_pick_after_two_leaves_a_clone_made_between_them_with_its_own_picks(tmp_path: Path) -> None:
+    """The map of the picks so far is copied at each pick (``dict.copy``, then the pick), never
+    changed in place: a clone shares its frame's locals shallowly, so a pick of the state must
+    not reach the clone's map (nor the clone's pick the state's)."""
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
+    state = rulelang.load(path, players=3).new_initial_state()
+    state.apply_action(state.legal_actions(1)[2], player=1)
+    clone = state.clone()
+    state.apply_action(state.legal_actions(2)[0], player=2)
+    assert clone.current_players() == [0, 2] and clone.observation(0)["already_chosen"] == [1, 1]
+    clone.apply_action(clone.legal_actions(0)[0], player=0)
+    assert state.observation(2)["already_chosen"] == [1, 1, 2] and clone.current_players() == [2]
+    for copy, player, option in ((state, 0, 1), (clone, 2, 2)):
+        copy.apply_action(copy.legal_actions(player)[option], player=player)
+    assert state.to_json()["globals"]["got"] == [2, 3, 1] and clone.to_json()["globals"]["got"] == [1, 3, 3]
