@@ -202,9 +202,54 @@ def test_a_group_that_names_each_player_once_picks_without_the_test_for_a_player
     twice, each_once = states
     assert type(twice.pending) is not type(each_once.pending)   # (the class of a group without a player twice)
     assert twice.current_players() == [1, 0, 1, 2] and each_once.current_players() == [1, 0, 2]
-    for state in states:
+    classes: list[set[type]] = [set(), set()]
+    for state, seen in zip(states, classes, strict=True):
         for player, option in ((1, 2), (2, 0), (0, 1)):
-            first = type(state.pending)
+            seen.add(type(state.pending))
             state.apply_action(state.legal_actions(player)[option], player=player)
-            assert state.is_terminal() or type(state.pending) is first
         assert state.to_json()["globals"]["got"] == [2, 3, 1]
+    assert not classes[0] & classes[1]   # (a pick of a group without a player twice never makes the other's)
+
+
+def test_a_pick_after_two_leaves_a_clone_made_between_them_with_its_own_picks(tmp_path: Path) -> None:
+    """The map of the picks so far is copied at each pick (``dict.copy``, then the pick), never
+    changed in place: a clone shares its frame's locals shallowly, so a pick of the state must
+    not reach the clone's map (nor the clone's pick the state's)."""
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
+    state = rulelang.load(path, players=3).new_initial_state()
+    state.apply_action(state.legal_actions(1)[2], player=1)
+    clone = state.clone()
+    state.apply_action(state.legal_actions(2)[0], player=2)
+    assert clone.current_players() == [0, 2] and clone.observation(0)["already_chosen"] == [1, 1]
+    clone.apply_action(clone.legal_actions(0)[0], player=0)
+    assert state.observation(2)["already_chosen"] == [1, 1, 2] and clone.current_players() == [2]
+    for copy, player, option in ((state, 0, 1), (clone, 2, 2)):
+        copy.apply_action(copy.legal_actions(player)[option], player=player)
+    assert state.to_json()["globals"]["got"] == [2, 3, 1] and clone.to_json()["globals"]["got"] == [1, 3, 3]
+
+
+def test_picks_in_the_groups_order_from_none_make_decisions_of_a_class_of_their_own(tmp_path: Path) -> None:
+    """Picks that come in the group's order from no pick leave the map in that order: their
+    decisions are of a class whose last pick takes the map as it is (no test of its order); a
+    pick out of order, or a state loaded between picks, makes decisions of the class that tests.
+    The map is in the group's order every way (``IN_ORDER``'s group is players 2, 0, 1)."""
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(IN_ORDER), encoding="utf-8")
+    game = rulelang.load(path, players=3)
+    picks = [[{"player": 2}, 3], [{"player": 0}, 1], [{"player": 1}, 2]]
+    classes = []
+    for order, loaded in (((2, 0, 1), False), ((2, 1, 0), False), ((2, 0, 1), True)):
+        state = game.new_initial_state()
+        seen = []
+        for player in order:
+            if loaded:
+                state = game.state_from_json(state.to_json())
+            seen.append(type(state.pending))
+            state.apply_action(state.legal_actions(player)[player], player=player)
+        classes.append(seen)
+        (frame,) = state.to_json()["frames"]
+        assert json.dumps(frame["env"]) == json.dumps({"x": {"map": picks}})
+    in_order, out_of_order, loaded_between = classes
+    assert len(set(in_order)) == 1 and out_of_order[:2] == in_order[:2] and out_of_order[2] is not in_order[0]
+    assert loaded_between[0] is in_order[0] and in_order[0] not in loaded_between[1:]

@@ -24,7 +24,7 @@ from .known import known_list
 from .module import Inline, Module
 from .option_labels import NothingKept, labelled
 from .options import SUBSET
-from .picks import Picks, options_function, picks_of, unique
+from .picks import Picks, following_picks, options_function, picks_of, unique
 from .scope import Scope
 from .subsets import subset_ids
 from .zone_choices import may_be_zone, zone_offer
@@ -285,9 +285,11 @@ class ChoiceLowering:
         picks_key = f"$picks{compiler.counter}"
         span = node.span
 
-        def picks_class(twice: bool) -> type[Picks]:
+        def picks_class(twice: bool, in_order: bool) -> type[Picks]:
             """The class of this statement's decisions for a group that names a player twice
-            (``twice``: a pick is then made once for both) or names each once (no test)."""
+            (``twice``: a pick is then made once for both) or names each once (no test);
+            ``in_order``: every pick so far came in the group's order, from no pick (the map
+            is then in the group's order: the last pick takes it as it is, without the test)."""
             own: type[Picks]
 
             def resume(decision: Picks, st: State, fr: Frame, value: Value, player_index: int) -> None:
@@ -297,21 +299,30 @@ class ChoiceLowering:
                 of the picks, as running it again would, and goes on."""
                 env = fr.env
                 picks: dict[Value, Value] | None = env.get(picks_key)  # type: ignore[assignment]  # (no cast: a call)
-                picks_now: dict[Value, Value] = {seats[player_index]: value} if picks is None \
-                    else {**picks, seats[player_index]: value}
+                if picks is None:
+                    picks_now: dict[Value, Value] = {seats[player_index]: value}
+                else:   # (a copy by its C method, then the pick: fewer instructions than {**picks, ...})
+                    picks_now = picks.copy()
+                    picks_now[seats[player_index]] = value
                 to_pick = decision.players
                 if to_pick[0] == player_index:   # (the first to pick, as hosts mostly ask: no search)
                     waiting = to_pick[1:]
-                else:
+                else:   # (out of the group's order: never the last; the next decisions test the map's order)
                     at = to_pick.index(player_index)
                     waiting = to_pick[:at] + to_pick[at + 1:]
+                    if twice and player_index in waiting:
+                        waiting = tuple([i for i in waiting if i != player_index])
+                    if waiting:
+                        env[picks_key] = picks_now
+                        st.pending = following_picks(unordered, decision, waiting)
+                        return
                 if twice and player_index in waiting:   # (a player the group names twice picks once for both)
                     waiting = tuple([i for i in waiting if i != player_index])
                 if not waiting:  # all picked: known together
                     if picks is not None:
                         del env[picks_key]
                     group = decision.group   # (picked in the group's order: the map as it is)
-                    env[var] = picks_now if tuple(picks_now) == group else {p: picks_now[p] for p in group}
+                    env[var] = picks_now if in_order or tuple(picks_now) == group else {p: picks_now[p] for p in group}
                     fr.pc += 1
                     return
                 env[picks_key] = picks_now
@@ -321,6 +332,7 @@ class ChoiceLowering:
                 st.pending = following
 
             own = picks_of(resume, prompt_of, span)
+            unordered = waiting_for if in_order else own   # (a pick out of order: the class that tests)
             return own
 
         def prompt_of(st: State, index: int) -> str:  # (made once: the locals are those of the state asked)
@@ -348,7 +360,7 @@ class ChoiceLowering:
                 return
             per_player = options_of(st, env, waiting)   # (by index, in their order: their indices where none is twice)
             if len(per_player) == len(waiting):   # (each named once: no pick tests for a twice-named player)
-                first = new_decision(waiting_for)   # (as Picks(...), without a call of __init__)
+                first = new_decision(waiting_in_order if picks is None else waiting_for)   # (Picks(...), no __init__)
                 first.players = tuple(per_player)
             else:
                 first = new_decision(waiting_twice)
@@ -356,7 +368,8 @@ class ChoiceLowering:
             first.per_player = per_player
             first.group, first.actions = group, None
             st.pending = first
-        waiting_for, waiting_twice = picks_class(False), picks_class(True)   # (the decisions of this statement)
+        waiting_for, waiting_twice = picks_class(False, False), picks_class(True, False)   # (its decisions)
+        waiting_in_order = picks_class(False, True)   # (from no pick, each in the group's order so far)
         code.stops.add(compiler.emit(code, simultaneous, span))
 
     def proven_player(self, node: ast.Expr) -> bool:

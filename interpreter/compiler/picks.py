@@ -66,6 +66,15 @@ class Picks(Decision):
         return tuple(sorted(picked))
 
 
+def following_picks(picks_class: type[Picks], decision: Picks, waiting: tuple[int, ...]) -> Picks:
+    """The decision of ``picks_class`` after a pick of ``decision`` that leaves ``waiting`` to
+    pick, with the same options and group (as ``Picks(...)``, without a call of ``__init__``)."""
+    following = object.__new__(picks_class)
+    following.players, following.per_player = waiting, decision.per_player
+    following.group, following.actions = decision.group, None
+    return following
+
+
 def picks_of(resume: Callable[[Picks, State, Frame, Value, int], None], prompt_of: Callable[[State, int], str],
              span: Span) -> type[Picks]:
     """The class of the decisions of one simultaneous choice: ``Picks`` that goes on by
