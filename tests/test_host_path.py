@@ -162,6 +162,19 @@ def test_a_menu_without_conditions_written_in_place_is_the_menu_run_as_its_opera
         assert errors[0] == errors[1] and message in errors[0].message and errors[0].span.line == 7
 
 
+def test_a_menu_by_a_proven_player_finds_its_kept_decision_with_no_test_of_its_kind(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def lines(text: str) -> set[str]:
+        return {line.strip() for line in rulelang.load(text).generated_code().splitlines() if ".get(_p.index)" in line}
+    assert all(line.endswith(".get(_p.index)") for line in lines(MENUS.replace("CHOOSER", "p")))
+    assert all(line.endswith(".get(_p.index)") for line in lines(MENUS.replace("CHOOSER", "seats[2]")))   # (a dummy)
+    assert all(line.endswith("else None") for line in lines(MENUS.replace("CHOOSER", "3")))
+    fast = [play_out(rulelang.load(MENUS.replace("CHOOSER", "p")), seed) for seed in range(4)]
+    monkeypatch.setattr(choices.ChoiceLowering, "proven_player", lambda self, node: False)   # (the general path)
+    assert all(line.endswith("else None") for line in lines(MENUS.replace("CHOOSER", "p")))
+    assert fast == [play_out(rulelang.load(MENUS.replace("CHOOSER", "p")), seed) for seed in range(4)]
+
+
 def test_a_choice_goes_on_by_its_data_as_its_resume_would() -> None:
     game = rulelang.load(HANDS.replace("SOURCE", "[x for x in p.hand]"))
     state = game.new_initial_state(seed=2)

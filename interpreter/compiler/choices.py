@@ -254,7 +254,8 @@ class ChoiceLowering:
         if always_open:
             chooser_lines = compiler.writer.assigned(node.chooser, compiler.scope, compiler.key, "_p")
             compiler.module.inline[menu] = menu_in_place(compiler.module, chooser_lines, kept, open_menu,
-                                                         f"menu at line {span.line}, column {span.column}")
+                                                         f"menu at line {span.line}, column {span.column}",
+                                                         self.proven_player(node.chooser))
         for option in node.options:
             targets.append(len(code.ops))
             compiler.block(option.body, code)
@@ -518,13 +519,18 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
 
 
 def menu_in_place(module: Module, chooser: list[str], kept: dict[int, Decision],
-                  open_menu: Callable[[State, Frame, Value], None], note: str) -> Inline:
+                  open_menu: Callable[[State, Frame, Value], None], note: str, proven_chooser: bool = False) -> Inline:
     """The body of a menu without conditions as the resumable function writes it: the lines
     that compute its chooser (into ``_p``) in place, then the decision kept for that player
-    awaited at once; ``open_menu``, the menu's own code, in every other case."""
+    awaited at once; ``open_menu``, the menu's own code, in every other case (a dummy seat
+    too: no decision is kept for one). ``proven_chooser``: the chooser is certainly a player,
+    its kind not tested."""
     decisions, rest = module.constant(kept), module.constant(open_menu)
+    kept_one = f"{decisions}.get(_p.index)"
+    if not proven_chooser:
+        kept_one += " if type(_p) is _Player else None"
     return Inline((*chooser,
-                   f"_d = {decisions}.get(_p.index) if type(_p) is _Player else None",
+                   f"_d = {kept_one}",
                    "if _d is None:", f"    {rest}(st, fr, _p)",
                    "else:", "    st.pending = _d"), None, (), note)
 

@@ -26,6 +26,7 @@ from .module import Module
 from .moves import zone_list
 from .players_written_out import players_written_out
 from .scope import Scope
+from .tallied import tallied
 
 if TYPE_CHECKING:
     from .codegen import ExpressionWriter
@@ -119,6 +120,9 @@ def lifted(expressions: ExpressionWriter, node: ast.Expr, scope: Scope) -> tuple
             written.insert(-1, f"{entry[0]} = {entry[1]} if {items} else None")
         lines += ["    " * depth + line for line in written]
     lines += ["    " * len(loops) + line for line in [*counting, *before]]
+    counter = tallied(expressions.module, text, listed, element, loops, source)
+    if counter is not None:   # (its items counted as they pass: no list)
+        return counter, [f"{counter} = 0", *lines[1:], f"{'    ' * len(loops)}{counter} += 1"]
     return text, [*lines, f"{'    ' * len(loops)}{listed}.append({element})"]
 
 

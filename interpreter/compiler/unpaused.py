@@ -248,7 +248,7 @@ class UnpausedWriter(ProcedureWriter):
             self.emit(indent + depth, line, node.span)
         self.step(indent + 1, node.span)
         self.walks.append((walk, seq, i))
-        self.block(node.body, indent + 1)
+        self._walked_body(node, local, indent + 1)
         self.walks.pop()
         self.emit(indent, f"env.pop({walk}, None)", node.span)
 
@@ -263,8 +263,20 @@ class UnpausedWriter(ProcedureWriter):
             self.emit(indent + depth, line, node.span)
         self.bound(indent + 1, local, node.span)
         self.step(indent + 1, node.span)
-        self.block(node.body, indent + 1)
+        self._walked_body(node, local, indent + 1)
         self.path.pop()
+
+    def _walked_body(self, node: ast.For, local: str, indent: int) -> None:
+        """The body of a walk, what its variable's Python ``local`` holds known there where
+        each item of the source is certainly a player, space or component, or an integer of a
+        bound, and the body binds no variable of its name (``_learn_item``): the function
+        returns where the body pauses, so the local holds the item wherever it is read."""
+        outer = self.known.get(local)
+        self._learn_item(local, node)
+        self.block(node.body, indent)
+        self.known.pop(local, None)
+        if outer is not None:
+            self.known[local] = outer
 
     def _paused_call(self, node: ast.CallStmt | ast.CallLet, indent: int, place: Snapshot) -> None:
         """A call of a procedure that may pause, run as its function: if it paused, this
