@@ -252,20 +252,18 @@ class _Sources:
 
 
 def name_tokens(text: str, file: str) -> Iterable[NameToken]:
-    """The name tokens of ``text`` in order, as the grammar's lexer reads them (up to a
-    character it cannot read, where the linter reports the problem)."""
-    from lark.exceptions import LarkError
-
-    from rulelang.syntax.parser import grammar_parser
-    previous = ""
+    """The name tokens of ``text`` in order, split as the formatter splits a text (the
+    grammar's own tokens: ``format_pieces.scan``), each knowing whether a dot stands before
+    it; none for a text with a character no token holds (such a text does not parse)."""
+    from rulelang.syntax.format_pieces import UnknownCharacter, scan
     try:
-        for token in grammar_parser().lex(text):
-            if str(token).isidentifier():   # a name, or a keyword the parser may take as one ('score')
-                line, column = token.line or 1, token.column or 1
-                yield NameToken(str(token), Span(file, line, column, line, column + len(token)), previous == "DOT")
-            previous = token.type
-    except LarkError:
+        pieces = [piece for piece in scan(text) if not piece.is_comment]
+    except UnknownCharacter:
         return
+    for previous, piece in zip([None, *pieces], pieces, strict=False):
+        if piece.kind == "word" and piece.text.isidentifier():
+            span = Span(file, piece.line, piece.column, piece.line, piece.column + len(piece.text))
+            yield NameToken(piece.text, span, previous is not None and previous.text == ".")
 
 
 def real_file(path: str) -> str:
