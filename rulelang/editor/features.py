@@ -76,6 +76,8 @@ def hover_text(symbol: Symbol, path: str) -> str:
 
 # ---------------------------------------------------------------- a board's spaces
 
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # a name as the grammar spells it
+NAME_AT_END = re.compile(NAME.pattern + "$")
 SPACE_CALL = re.compile(r"""\bspace\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,\s*"([^"]*)"\s*\)""")
 
 
@@ -106,12 +108,11 @@ def _space_in_file(file: str, space: str) -> Span | None:
 # ---------------------------------------------------------------- a keyword's help
 
 HEADING = re.compile(r"^### (.+)$", re.M)
-WORD_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def word_at(line: str, column: int) -> str | None:
     """The word of ``line`` under the (1-based) ``column``, if any."""
-    for match in WORD_AT.finditer(line):
+    for match in NAME.finditer(line):
         if match.start() < column <= match.end() + 1:
             return match.group()
     return None
@@ -138,7 +139,7 @@ def _sections() -> dict[str, str]:
     headings = list(HEADING.finditer(text))
     for heading, following in zip(headings, [*headings[1:], None], strict=True):
         body = text[heading.end():following.start() if following else len(text)]
-        words = {w for quoted in re.findall(r"`([^`]+)`", heading.group(1)) for w in WORD_AT.findall(quoted)}
+        words = {w for quoted in re.findall(r"`([^`]+)`", heading.group(1)) for w in NAME.findall(quoted)}
         for word in words - set(found):
             found[word] = f"**{heading.group(1)}**\n\n" + _opening(body)
     return found
@@ -167,7 +168,7 @@ def completions(index: NameIndex | None, line_text: str, file: str, line: int, c
     line's text before it): attributes after a dot, else keywords, locals in scope,
     declared names and builtins."""
     before = line_text[:column - 1]
-    word = re.search(r"[A-Za-z_][A-Za-z0-9_]*$", before)
+    word = NAME_AT_END.search(before)
     start = before[:len(before) - len(word.group())] if word else before
     if start.endswith("."):
         return _attributes(index)
@@ -204,16 +205,13 @@ def keywords() -> tuple[str, ...]:
 
 # ---------------------------------------------------------------- rename
 
-IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
 def rename_edits(index: NameIndex, symbol: Symbol, new_name: str,
                  occurrences: Sequence[Occurrence]) -> dict[str, list[Span]]:
     """The spans of ``occurrences`` (the symbol's, in every file) to rewrite as ``new_name``,
     by file; ValueError when it cannot be done."""
     if symbol.span is None:
         raise ValueError(f"'{symbol.name}' is a builtin function: it cannot be renamed")
-    if not IDENTIFIER.fullmatch(new_name) or new_name in keywords():
+    if not NAME.fullmatch(new_name) or new_name in keywords():
         raise ValueError(f"'{new_name}' is not a name a ruleset can declare")
     taken = set(index.globals) | set(index.attributes)
     if new_name in taken and new_name != symbol.name:
