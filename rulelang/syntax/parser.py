@@ -80,8 +80,11 @@ def _parse_by_declarations(text: str, path: str) -> ast.Ruleset:
     below it, where the edit added or removed lines). Where a piece does not parse alone,
     the whole text is parsed, for its exact syntax diagnostics."""
     from rulelang.syntax.syntax_errors import grammar_words
+    too_deep = _nesting_problem(text, path)   # (once for the whole text and its pieces)
+    if too_deep:
+        raise RulesetError([too_deep])
     pieces = declaration_pieces(text, grammar_words(grammar_parser()).declaration_start)
-    if len(pieces) > 1 and _nesting_problem(text, path) is None:
+    if len(pieces) > 1:
         try:
             with collector_paused():   # (once for every piece)
                 declarations = tuple(d for first, piece in pieces
@@ -92,7 +95,7 @@ def _parse_by_declarations(text: str, path: str) -> ast.Ruleset:
             first_span, last_span = declarations[0].span, declarations[-1].span
             span = Span(path, first_span.line, first_span.column, last_span.end_line, last_span.end_column)
             return ast.Ruleset(span, path, declarations)
-    return cast(ast.Ruleset, _parse_as("start", text, path))
+    return cast(ast.Ruleset, _parse_as("start", text, path, nesting_checked=True))
 
 
 def declaration_pieces(text: str, declaration_start: re.Pattern[str]) -> list[tuple[int, str]]:
