@@ -363,3 +363,21 @@ def test_definition_of_a_space_named_in_quotes_is_its_line_in_the_board_file(edi
         **at(boarded, line, column + 2))))
     assert isinstance(found, lsp.Location) and found.uri == uri_of(workspace / "loop" / "board.yaml")
     assert found.range.start == lsp.Position(3, BOARD.split("\n")[3].index("id: far"))
+
+
+def test_saving_a_base_lints_the_open_variant_that_extends_it_again(editor: Editor, workspace: Path) -> None:
+    base, variant = workspace / "base.rules", workspace / "variant.rules"
+    editor.open(base)
+    assert editor.open(variant) == []
+
+    def saved(text: str) -> list[lsp.Diagnostic]:
+        """The variant's diagnostics once the base is saved with ``text`` (a base is read as saved)."""
+        base.write_text(text)
+        params = lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri_of(base)))
+        return editor.diagnostics_after(lambda: editor.client.text_document_did_save(params), uri_of(variant))
+
+    renamed = BASE.replace("procedure award(", "procedure grant(").replace("call award(", "call grant(")
+    try:
+        assert [d.code for d in saved(renamed)] == ["E105"]   # the variant still calls award()
+    finally:
+        assert saved(BASE) == []

@@ -37,17 +37,36 @@ class Analysis:
             self.previous = previous if previous.parses else previous.previous
 
     @cached_property
+    def declarations(self) -> Declarations | None:
+        """The ruleset as parsed and with its variants merged (None: it does not parse)."""
+        return declarations_of(self.text, self.path, self.root)
+
+    @cached_property
+    def bases(self) -> frozenset[str]:
+        """The files whose declarations the ruleset takes (those it extends), by full path:
+        read from its merged declarations, without indexing its names."""
+        found = self.declarations
+        if found is None:
+            return self.previous.bases if self.previous is not None else frozenset()
+        _, merged, full = found
+        return frozenset(d.span.file for d in merged) - {full}
+
+    @cached_property
     def index(self) -> NameIndex | None:
         """The names of the ruleset (None until some text of it has parsed)."""
-        found = names_of(self.text, self.path, self.texts, self.root)
-        if found is None and self.previous is not None:
-            found = self.previous.index
-        self.previous = None
-        return found
+        found = self.declarations
+        if found is None:
+            return self.previous.index if self.previous is not None else None
+        ruleset, merged, full = found
+        return build_index(ruleset, merged, full, {**self.texts, full: self.text})
 
 
-def names_of(text: str, path: str, texts: Mapping[str, str], root: str | None = None) -> NameIndex | None:
-    """The name index of a ruleset, or None when it does not parse."""
+Declarations = tuple[ast.Ruleset, list[ast.Decl], str]   # the file's own, merged with its bases, its full path
+
+
+def declarations_of(text: str, path: str, root: str | None = None) -> Declarations | None:
+    """A ruleset's own declarations and those merged with its bases, or None when it does
+    not parse."""
     from rulelang.check.variants import resolve
     from rulelang.syntax.parser import parse
     full = real_file(path)
@@ -60,7 +79,7 @@ def names_of(text: str, path: str, texts: Mapping[str, str], root: str | None = 
         merged = resolve(ruleset, folder, (full,), Path(root) if root is not None else folder)
     except RulesetError:
         merged = list(ruleset.declarations)
-    return build_index(ruleset, merged, full, {**texts, full: text})
+    return ruleset, merged, full
 
 
 # ---------------------------------------------------------------- hover

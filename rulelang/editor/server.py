@@ -1,7 +1,8 @@
 """``rulelang lsp``: a Language Server Protocol server over stdio, built on pygls.
 
-Each open ruleset is linted as ``rulelang lint`` lints it whenever its text changes (and the
-open rulesets that extend it with it), and its names indexed (``index``); the requests
+Each open ruleset is linted as ``rulelang lint`` lints it whenever its text changes (and,
+when it is saved, the open rulesets that extend it: the linter reads a base as saved), and
+its names indexed (``index``); the requests
 read that analysis: hover, definition, references, completion, rename, quick fixes and the
 outline. Lines and columns are the linter's, 1-based, turned into the protocol's 0-based
 positions here.
@@ -65,11 +66,13 @@ class RulesServer(LanguageServer):
                 found[real_file(path)] = document.source
         return found
 
-    def refresh(self, uri: str) -> None:
-        """Lint and index the document ``uri`` again, and the open rulesets that extend it."""
+    def refresh(self, uri: str, saved: bool = False) -> None:
+        """Lint and index the document ``uri`` again; once it is ``saved``, the open rulesets
+        that extend it too (before, their linter would read the same base as it did)."""
         texts = self.texts()
         changed = _path(uri)
-        for path in [changed] + [p for p in self.analyses if p != changed and _extends(self.analyses[p], changed)]:
+        extending = [p for p in self.analyses if p != changed and changed in self.analyses[p].bases] if saved else []
+        for path in [changed, *extending]:
             if path not in texts:
                 continue
             previous = self.analyses.get(path)
@@ -104,11 +107,6 @@ class RulesServer(LanguageServer):
 
 def _path(uri: str) -> str:
     return real_file(to_fs_path(uri) or uri)
-
-
-def _extends(analysis: Analysis, path: str) -> bool:
-    index = analysis.index
-    return index is not None and path in index.occurrences and path != index.path
 
 
 def _in_file(diagnostic: Diagnostic, path: str) -> bool:
@@ -149,7 +147,7 @@ def make_server() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: RulesServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.refresh(params.text_document.uri)
+        ls.refresh(params.text_document.uri, saved=True)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: RulesServer, params: lsp.DidCloseTextDocumentParams) -> None:
