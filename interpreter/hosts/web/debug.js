@@ -16,8 +16,12 @@ function debugCall(op, fields = {}) {
   return api.call(op, fields, {route: "/api/debug"});
 }
 
-/** A JSON value as a tree: objects and arrays fold (their children made when first opened). */
-export function jsonTree(value, key = null, open = false) {
+/**
+ * A JSON value as a tree: objects and arrays fold (their children made when first opened).
+ * ``opened``: the paths of the nodes open (kept up to date), so that a tree drawn again for
+ * a new value opens the same nodes.
+ */
+export function jsonTree(value, key, opened, path = "") {
   const label = key === null ? null : el("span", {class: "json-key"}, String(key));
   if (value === null || typeof value !== "object") {
     return el("div", {class: "json-leaf", "data-testid": "json-leaf", "data-key": key === null ? null : String(key)},
@@ -30,21 +34,23 @@ export function jsonTree(value, key = null, open = false) {
     el("summary", {}, label, el("span", {class: "json-size"}, " " + size)));
   let filled = false;
   const fill = () => {
+    if (node.open) opened.add(path); else opened.delete(path);
     if (filled || !node.open) return;
     filled = true;
-    node.append(el("div", {class: "json-children"}, entries.map(([k, v]) => jsonTree(v, k))));
+    node.append(el("div", {class: "json-children"}, entries.map(([k, v]) => jsonTree(v, k, opened, `${path}/${k}`))));
   };
   node.addEventListener("toggle", fill);
-  if (open) { node.open = true; fill(); }
+  if (opened.has(path)) { node.open = true; fill(); }
   return node;
 }
 
 export const debug = {
-  host: false,
   present: null,     // the view of the present (the last that Play drew)
   past: null,        // while travelling: {state, step, steps, view, seq, text}
   showing: "view",   // the inspector shows "view" (the seat's) or "full" (the host's)
+  opened: {view: new Set([""]), full: new Set([""])},   // the paths of the tree's open nodes
   travelSeq: 0,
+  inspectorSeq: 0,
 
   init() {
     const panel = $("debug-panel");
@@ -71,12 +77,7 @@ export const debug = {
       const line = event.target.closest("li[data-seq]");
       if (line) this.travel(Number(line.dataset.seq), line.textContent);
     });
-    api.ready().then(() => {
-      this.host = api.host;
-      $("debug-show-full").disabled = !this.host;
-      $("debug-seat").disabled = !this.host;
-      panel.dataset.host = this.host ? "1" : "0";
-    }).catch(() => {});
+    api.ready().then(() => this.showHost()).catch(() => {});
     debugCall("agents").then((found) => {
       $("debug-agents").replaceChildren(...found.agents.map((spec) => el("option", {value: spec})));
       $("debug-agent").title = found.syntax;
@@ -88,12 +89,20 @@ export const debug = {
     if (this.past) this.leavePast(false);
     this.present = view;
     $("debug-panel").hidden = false;
+    this.showHost();
     const select = $("debug-seat");
     if (select.options.length !== play.game.players) {
       select.replaceChildren(...Array.from({length: play.game.players}, (_, i) => el("option", {value: i}, seatName(i))));
     }
     select.value = String(play.seat);
     this.drawInspector();
+  },
+
+  /** What the host's page may do, and a seat's page not. */
+  showHost() {
+    $("debug-show-full").disabled = !api.host;
+    $("debug-seat").disabled = !api.host;
+    $("debug-panel").dataset.host = api.host ? "1" : "0";
   },
 
   phase() {
@@ -114,18 +123,21 @@ export const debug = {
   async drawInspector() {
     const tree = $("debug-tree");
     const state = this.past ? this.past.state : play.state;
-    if (this.showing === "full" && this.host && state) {
+    const ticket = ++this.inspectorSeq;
+    if (this.showing === "full" && api.host && state) {
+      let shown;
       try {
-        const whole = await debugCall("full_state", {state});
-        tree.replaceChildren(jsonTree(whole, "full state", true));
+        shown = jsonTree(await debugCall("full_state", {state}), "full state", this.opened.full);
       } catch (error) {
-        tree.replaceChildren(el("div", {class: "error"}, errorText(error)));
+        shown = el("div", {class: "error"}, errorText(error));
       }
+      if (ticket === this.inspectorSeq) tree.replaceChildren(shown);   // else a later one is drawn
       return;
     }
     const view = this.past ? this.past.view : this.present;
     const seat = seatName(play.seat);
-    tree.replaceChildren(view ? jsonTree(view, `the view of ${seat}${this.past ? ` at step ${this.past.step}` : ""}`, true) : "");
+    const title = `the view of ${seat}${this.past ? ` at step ${this.past.step}` : ""}`;
+    tree.replaceChildren(view ? jsonTree(view, title, this.opened.view) : "");
   },
 
   // -- time travel ---------------------------------------------------------------
@@ -223,7 +235,7 @@ export const debug = {
   // -- play any seat, step one bot move ------------------------------------------
 
   async switchSeat(seat) {
-    if (!this.host || !play.state || seat === play.seat || play.running !== null) return;
+    if (!api.host || !play.state || seat === play.seat || play.running !== null) return;
     if (this.past) this.leavePast(false);
     play.dropPendingClone();
     play.seat = seat;
