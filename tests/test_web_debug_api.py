@@ -6,13 +6,16 @@ the protocol ops of the page and is near the size a file may have.)"""
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_server import result
-from test_web_api import JSON_TYPE, fetch, new_session, play, serving
+from test_web_api import HANG, JSON_TYPE, fetch, new_session, play, serving
 
 from rulelang.interpreter.hosts.library import GameLibrary
 from rulelang.interpreter.hosts.sessions import Session
@@ -179,3 +182,21 @@ def test_the_host_address_carries_the_token_and_each_server_has_its_own() -> Non
         server.server_close()
         other.server_close()
 
+
+
+def test_rulelang_web_prints_the_hosts_address_after_its_own(tmp_path: Path) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "rulelang", "web", str(tmp_path), "--no-browser", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        first, second = process.stdout.readline(), process.stdout.readline()
+        page = re.fullmatch(r"rulelang web: (http://127\.0\.0\.1:\d+)/\n", first)
+        assert page, (first, second)
+        host = re.fullmatch(rf"the host's page \(every seat's secrets in its debug panel\): "
+                            rf"{re.escape(page.group(1))}/\?host=([A-Za-z0-9_-]{{20,}})\n", second)
+        assert host, second
+        status, opened = post(f"{page.group(1)}/api/session", {"host": host.group(1)})
+        assert status == 200 and opened["host"] is True
+    finally:
+        process.terminate()
+        process.wait(HANG)
