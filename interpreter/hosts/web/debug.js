@@ -144,7 +144,11 @@ export const debug = {
 
   /** Shows the game as it was once the log line of event ``seq`` had happened. */
   async travel(seq, text) {
-    if (!play.state || (!this.past && !SETTLED.includes(this.phase()))) return;
+    if (!play.state) return;
+    if (!this.past && !SETTLED.includes(this.phase())) {
+      this.status("the log takes you back in time once the bots have played (when you are asked, or at the end)");
+      return;
+    }
     const ticket = ++this.travelSeq;
     try {
       const rewound = await debugCall("rewind", {state: play.state, seq});
