@@ -37,6 +37,24 @@ def test_draws_at_once_are_the_draws_one_by_one(state, n):
     assert rng.draws(state, n) == one_by_one
 
 
+@given(st.integers(0, 2**64 - 1), st.integers(1, 254))
+def test_places_taken_at_once_are_below_of_each_draw(state, last):
+    # The packed products give each place's draw below(last + 1 - k) as one byte.
+    expected, generator = [], state
+    for places in range(last + 1, 1, -1):
+        generator, j = rng.below(generator, places)
+        expected.append(j)
+    assert list(rng.places_taken(state, last)) == expected
+
+
+def test_shuffles_around_the_widest_place_of_a_byte_draw_as_below_does():
+    state = rng.seed_state(7)
+    for size in range(250, 262):
+        expected, generator = _shuffled_by_below(state, size, size - 1)
+        items = list(range(size))
+        assert (rng.shuffle(state, items, size - 1), items) == (generator, expected), size
+
+
 def test_the_generator_is_splitmix64():
     # SplitMix64 from the state 0: the reference values of its published implementation.
     state, first = rng.next_u64(0)

@@ -10,10 +10,8 @@ what is wrong where the rules wrote it.
 """
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Callable
-from functools import reduce
 from weakref import WeakKeyDictionary
 
 from rulelang import ast
@@ -123,13 +121,22 @@ def zone_moved(what_slot: str, to_slot: str, general: str, module: Module, cat: 
 def all_moved(source: str, slot: str, module: Module, cat: Catalog) -> list[str]:
     """``State.move_all`` of the zone ``_m_zone`` (in ``source``) to the zone in ``slot``,
     written in place where it holds components and no event is kept: each component's
-    zone and knowledge as the method sets them, then the list moved (onto a zone of another
-    slot: a zone moved onto itself keeps its order, ``State.move_all`` moves it)."""
-    seers = module.constant(cat.zone_seers, "<the players who see each zone>")
+    zone and knowledge as the method sets them (no knowledge where the move adds none:
+    ``_seen_by``), then the list moved (onto a zone of another slot: a zone moved onto itself
+    keeps its order, ``State.move_all`` moves it)."""
     other = "" if source.isdigit() and slot.isdigit() and source != slot else f" and {source} != {slot}"
+    seen = _seen_by((source, source), (slot, slot), module, cat)
+    if seen is None:
+        return [f"if _m_zone and st.event_log is None{other}:",
+                "    _m_of = st.component_zone",
+                "    for _m_moved in _m_zone:",
+                f"        _m_of[_m_moved.id] = {slot}",
+                f"    st.zones[{slot}] += _m_zone",
+                "    _m_zone.clear()",
+                "elif _m_zone:",
+                f"    st.move_all({source}, {slot})"]
     return [f"if _m_zone and st.event_log is None{other}:",
-            f"    _m_seen, _m_of, _m_known = {seers}[{source}] | {seers}[{slot}], st.component_zone, "
-            "st.component_knowledge",
+            f"    _m_seen, _m_of, _m_known = {seen}, st.component_zone, st.component_knowledge",
             "    for _m_moved in _m_zone:",
             "        _m_id = _m_moved.id",
             f"        _m_of[_m_id] = {slot}",
@@ -144,26 +151,26 @@ def _arrived(moved: str, source: tuple[str, str], slot: tuple[str, str], module:
     """The lines after ``moved`` (whose id is ``_m_id``) left the zone in ``source``: it goes
     on top of the zone in ``slot``, and whoever sees either zone knows where it is. Each zone
     is a local or a number, with the text that computed it (its zones may tell who sees it)."""
+    seen = _seen_by(source, slot, module, cat)
     return [f"st.zones[{slot[0]}].append({moved})",
             f"st.component_zone[_m_id] = {slot[0]}",
-            f"st.component_knowledge[_m_id] |= {_seen_by(source, slot, module, cat)}",
+            *([] if seen is None else [f"st.component_knowledge[_m_id] |= {seen}"]),
             "if st.event_log is not None:",
             f"    st.event_log.append(('move', _m_id, {source[0]}, {slot[0]}))"]
 
 
-def _seen_by(source: tuple[str, str], slot: tuple[str, str], module: Module, cat: Catalog) -> str:
-    """The bits of the players who see either zone of a move (``_arrived``): a number where
-    the text tells it (all of them where one of the zones is seen by everyone), else read from
-    the table of every zone's."""
-    everyone = reduce(operator.or_, cat.zone_seers, 0)
-    known = [_seers(text, cat, module) for _, text in (source, slot)]
-    if everyone in known:
-        return str(everyone)
-    table = module.constant(cat.zone_seers, "<the players who see each zone>")
-    zones = (source[0], slot[0])
-    terms = [f"{table}[{zone}]" if bits is None else str(bits) for zone, bits in zip(zones, known, strict=True)
-             if bits != 0]
-    return " | ".join(terms) or "0"
+def _seen_by(source: tuple[str, str], slot: tuple[str, str], module: Module, cat: Catalog) -> str | None:
+    """The bits a move (``_arrived``) adds to what its component's knowledge holds: those of
+    the players who see the zone it enters, as a number where the text tells it, else read
+    from the table of every zone's; None where none can be new (a zone nobody sees in full,
+    or one whose seers all see the zone it leaves: a component's knowledge holds those of
+    its zone already, ``State.component_knowledge``)."""
+    leaves, enters = (_seers(text, cat, module) for _, text in (source, slot))
+    if enters == 0 or (enters is not None and leaves is not None and not enters & ~leaves):
+        return None
+    if enters is not None:
+        return str(enters)
+    return f"{module.constant(cat.zone_seers, '<the players who see each zone>')}[{slot[0]}]"
 
 
 def _seers(text: str, cat: Catalog, module: Module) -> int | None:

@@ -356,6 +356,8 @@ class _Loader:
                 st.component_zone[cid] = slot
         if -1 in st.component_zone:
             raise _Bad("$.zones", f"component {st.component_zone.index(-1)} is in no zone")
+        seers = catalog.zone_seers   # (no history: each known where its zone is seen in full)
+        st.component_knowledge = [seers[slot] for slot in st.component_zone]
 
     # ---- program position
     def _frames(self, data: list[Any], st: State) -> list[Frame]:

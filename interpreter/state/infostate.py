@@ -7,11 +7,13 @@ drawn again. The state tracks, for every component ``c``, in one integer
 
 - in its low bits, one per player, the players who know where ``c`` lies. A new game
   starts with every bit set (the declared layout of the decks is public); a ``move`` adds
-  the players who fully see the zone it leaves or the zone it enters; a ``shuffle`` of a
+  the players who fully see the zone it enters (those who see the zone it leaves are among
+  its bits already: a component's bits always hold its zone's seers); a ``shuffle`` of a
   zone resets its components' bits to the players who fully see that zone; a ``reveal``
-  adds its audience. A state loaded from data has no such history (it is not saved): it
-  starts with no bits set, so only what the viewer sees now counts as known, and its
-  unknown components are only reordered within their zones until a shuffle;
+  adds its audience. A state loaded from data has no such history (it is not saved): each
+  component starts with the bits of its zone's seers, so only what the viewer sees now
+  counts as known, and its unknown components are only reordered within their zones until
+  a shuffle;
 - above them, the shuffle that last put ``c`` in a random place (0: none tracked).
   Components of one type from one shuffle are interchangeable for a player who knows
   neither of them: the sampler permutes them among the places they occupy.

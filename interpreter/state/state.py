@@ -97,9 +97,11 @@ class State(Views):
         self.component_zone: list[int] = list(catalog.initial_zone)
         # Per component: the players who know where it is (a bit per player), and above those
         # bits the shuffle that last put it in a random place (0: none); see infostate.py. A
-        # state made here without a history (loaded) knows nothing; a new game's layout is
-        # public (``initial``).
-        self.component_knowledge: list[int] = [0] * len(catalog.components)
+        # state made here without a history (loaded) knows only what the players who see each
+        # zone in full see; a new game's layout is public (``initial``). A component's bits
+        # always hold those of the players who see its zone in full, so a move adds only those
+        # who see the zone it enters.
+        self.component_knowledge: list[int] = [catalog.zone_seers[slot] for slot in catalog.initial_zone]
         # The program position: running procedures (innermost last), and the decision awaited.
         self.frames: list[Frame] = []
         self.pending: Decision | None = None
@@ -308,8 +310,8 @@ class State(Views):
             zone.remove(component)
         self.zones[slot].append(component)
         self.component_zone[cid] = slot
-        seers = self.game.catalog.zone_seers  # who saw it leave or arrive knows where it is
-        self.component_knowledge[cid] |= seers[source] | seers[slot]
+        # who saw it arrive knows where it is (who saw it leave knew: component_knowledge)
+        self.component_knowledge[cid] |= self.game.catalog.zone_seers[slot]
         if self.event_log is not None:
             self.event_log.append(("move", cid, source, slot))
 
@@ -324,8 +326,8 @@ class State(Views):
         zones[slot].append(component)
         cid = component.id
         self.component_zone[cid] = slot
-        seers = self.game.catalog.zone_seers  # who saw it leave or arrive knows where it is
-        self.component_knowledge[cid] |= seers[source] | seers[slot]
+        # who saw it arrive knows where it is (who saw it leave knew: component_knowledge)
+        self.component_knowledge[cid] |= self.game.catalog.zone_seers[slot]
         if self.event_log is not None:
             self.event_log.append(("move", cid, source, slot))
 
@@ -337,12 +339,16 @@ class State(Views):
         if not moving:
             return  # nothing moves: nobody learns anything
         seers = self.game.catalog.zone_seers
-        seen = seers[source] | seers[slot]
+        seen = seers[slot]   # (who sees the zone they leave knows where they are: component_knowledge)
         zone_of, knowledge = self.component_zone, self.component_knowledge
-        for component in moving:  # (a plain loop: c.id read in place costs less than map(attrgetter))
-            cid = component.id
-            zone_of[cid] = slot
-            knowledge[cid] |= seen
+        if seen & ~seers[source]:
+            for component in moving:  # (a plain loop: c.id read in place costs less than map(attrgetter))
+                cid = component.id
+                zone_of[cid] = slot
+                knowledge[cid] |= seen
+        else:
+            for component in moving:
+                zone_of[component.id] = slot
         if self.event_log is not None:
             self.event_log += [("move", component.id, source, slot) for component in moving]
         if source != slot:  # (a zone moved onto itself keeps its order)

@@ -3,7 +3,8 @@
 The compiler writes a loop (or a nest of loops) whose body only moves the top of one zone
 as one call of ``deal_tops`` (compiler/deals.py), where the zone holds enough components
 and no events are kept: each component goes where ``State.move_top`` would have put it, and
-whoever sees either zone learns where it is, as there.
+whoever sees the zone it enters learns where it is, as there (who sees the zone it leaves
+knew: ``State.component_knowledge``).
 """
 from __future__ import annotations
 
@@ -19,14 +20,13 @@ def deal_tops(st: State, source: int, slots: list[int]) -> None:
     zones = st.zones
     zone = zones[source]
     zone_of, knowledge = st.component_zone, st.component_knowledge
-    seers = st.game.catalog.zone_seers   # who saw it leave or arrive knows where it is
-    left = seers[source]
+    seers = st.game.catalog.zone_seers   # who saw it arrive knows where it is
     for slot in slots:
         component = zone.pop()
         zones[slot].append(component)
         cid = component.id
         zone_of[cid] = slot
-        knowledge[cid] |= left | seers[slot]
+        knowledge[cid] |= seers[slot]
 
 
 def deal_rounds(st: State, source: int, slots: list[int], rounds: int) -> None:
@@ -50,7 +50,11 @@ def deal_rounds(st: State, source: int, slots: list[int], rounds: int) -> None:
     for first, slot in enumerate(slots):
         dealt = taken[first::count]
         zones[slot] += dealt
-        seen = left | seers[slot]
+        seen = seers[slot]
+        if not seen & ~left:   # (nobody new sees them: their zones only)
+            for component in dealt:
+                zone_of[component.id] = slot
+            continue
         for component in dealt:
             cid = component.id
             zone_of[cid] = slot
