@@ -19,7 +19,7 @@ from rulelang.interpreter.compiler import procedures
 ROOT = Path(__file__).resolve().parent.parent
 __all__ = ["counters_recorded"]   # (the fixture, used by name)
 
-WEIGHED = """\
+CARDS_AND_A_CHIP = """\
     game "N" { players 2 }
     enum suit { red, blue }
     component card { suit: suit  rank: int } shown as "{rank}"
@@ -29,6 +29,9 @@ WEIGHED = """\
     deck cards: card in pile = [card(suit: s, rank: r) for s in values(suit) for r in 1..5]
     deck chips: chip in pile = [chip(rank: 1)]
     var total: int = 0
+    setup { shuffle pile }
+"""
+WEIGHED = CARDS_AND_A_CHIP + """\
     procedure weigh(p: player) {
       let c = top(p.played)
       if c.rank > 3 {
@@ -40,7 +43,6 @@ WEIGHED = """\
       }
       PAUSE
     }
-    setup { shuffle pile }
     phase play {
       repeat {
         for p in players {

@@ -31,6 +31,7 @@ from ..tables.builtins import FREE_WORK
 from ..tables.declared import SUPPLY, Declared
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH, MAX_INT
+from .assigned_reads import written_assigning
 from .bulk_rounds import charge_lines, charged_at_once, read_before_the_rounds
 from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
@@ -280,7 +281,7 @@ class ProcedureWriter:
     def _If(self, node: ast.If, indent: int) -> None:
         narrowed: dict[str, Facts | None] = {}
         for k, (condition, body) in enumerate(node.branches):
-            written = self.expr(condition)
+            written = written_assigning(self.compiler.writer, condition, self.scope())
             self.emit(indent, f"{'if' if k == 0 else 'elif'} {written}:", condition.span)
             if k == 0:   # (a local read as a component by the first test: one in the rest, narrowed.py)
                 narrowed = read_first(self, condition, written)
