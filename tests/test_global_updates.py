@@ -4,6 +4,8 @@ errors as ``effects.updated``, at the bounds of the rules' integers and when the
 holds no number."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import rules
 
@@ -21,6 +23,7 @@ phase p {
   for i in 1..3 {
     n += 2
     k -= i
+    k -= 1
     choose x in [1, 2] by players[0]
     n -= x
   }
@@ -50,7 +53,8 @@ def _outcome(start: int, k: int = 0, broken: str = "") -> tuple[object, ...]:
 
 
 CASES = [(0, 0, ""), (MAX_INT - 3, 0, ""), (MAX_INT - 1, 0, ""), (-MAX_INT, 0, ""), (0, 0, "m += 1"),
-         (0, 0, "n += m"), (MAX_INT - 6, 0, "n += 4"), (5, 5 - MAX_INT, ""), (5, 6 - MAX_INT, "")]
+         (0, 0, "n += m"), (MAX_INT - 6, 0, "n += 4"), (5, 5 - MAX_INT, ""), (5, 6 - MAX_INT, ""),
+         (5, 9 - MAX_INT, ""), (5, 8 - MAX_INT, ""), (MAX_INT - 2, 0, "")]
 
 
 def _code() -> str:
@@ -60,6 +64,9 @@ def _code() -> str:
 
 def test_a_global_updated_in_place_as_updated_updates_it(monkeypatch: pytest.MonkeyPatch) -> None:
     assert ":= st.global_values[" in _code()
+    # (a variable declared int, by a number written in the rules: its one edge tested, not its kind)
+    assert re.search(r"\(_u\d+ \+ _k\d+ if \(_u\d+ := st\.global_values\[_k\d+\]\) <= _k\d+ else", _code())
+    assert re.search(r"\(_u\d+ - _k\d+ if \(_u\d+ := st\.global_values\[_k\d+\]\) >= _k\d+ else", _code())
     fast = [_outcome(*case) for case in CASES]
     assert any("E602" in str(outcome[0]) for outcome in fast)
     monkeypatch.setattr(procedures, "global_update", lambda writer, name, node, value, op, scope:

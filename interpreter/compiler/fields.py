@@ -124,6 +124,7 @@ def field_of(name: str) -> Callable[[Value], Value]:
         if type(obj) is Component:
             return obj.fields[name]
         raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
+    FIELD_READERS[read] = name, True
     return read
 
 
@@ -143,7 +144,13 @@ def field_read(cat: Catalog, name: str) -> Callable[[Value], Value] | None:
                 return fields[name]
             raise RuleError(f"a {obj.type} has no field '{name}'")
         raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
+    FIELD_READERS[read] = name, False
     return read
+
+
+FIELD_READERS: WeakKeyDictionary[Callable[[Value], Value], tuple[str, bool]] = WeakKeyDictionary()
+"""The functions ``field_of`` and ``field_read`` made: the field each reads, and whether every
+component has it (assigned_reads.py writes them in place)."""
 
 
 def end_index(node: ast.Expr) -> int | None:

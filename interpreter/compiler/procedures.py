@@ -31,6 +31,7 @@ from ..tables.builtins import FREE_WORK
 from ..tables.declared import SUPPLY, Declared
 from ..tables.effects import log_template
 from ..tables.runtime import MAX_DEPTH, MAX_INT
+from .assigned_reads import written_assigning
 from .bulk_rounds import charge_lines, charged_at_once, read_before_the_rounds
 from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
@@ -39,6 +40,7 @@ from .lets import Facts, bound_once, facts_of, teach
 from .logs import kept_line, shows_short
 from .module import CHEAP, Inline
 from .moves import move_lines
+from .narrowed import forget, known_component, read_first
 from .scope import Scope, known_kind, promise_of
 from .tokens import TokenWriter
 from .writes import global_lines, global_update, owned_write
@@ -277,12 +279,18 @@ class ProcedureWriter:
         return self.tokens.holder_slot(text, self._known_kind(node, text))
 
     def _If(self, node: ast.If, indent: int) -> None:
+        narrowed: dict[str, Facts | None] = {}
         for k, (condition, body) in enumerate(node.branches):
-            self.emit(indent, f"{'if' if k == 0 else 'elif'} {self.expr(condition)}:", condition.span)
+            written = written_assigning(self.compiler.writer, condition, self.scope())
+            self.emit(indent, f"{'if' if k == 0 else 'elif'} {written}:", condition.span)
+            if k == 0:   # (a local read as a component by the first test: one in the rest, narrowed.py)
+                narrowed = read_first(self, condition, written)
+                known_component(self, narrowed)
             self.block(body, indent + 1)
         if node.otherwise is not None:
             self.emit(indent, "else:", node.span)
             self.block(node.otherwise, indent + 1)
+        forget(self, narrowed)
 
     def _For(self, node: ast.For, indent: int) -> None:
         if self.in_env:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from ..model.program import Code, Run, run_one
 from ..tables.builtins import FREE_WORK
 from . import tails
+from .bare_tries import untried
 from .blocks import blocks_at, dispatch, entries
 from .held_reads import read_once, table_read_once
 
@@ -55,7 +56,7 @@ def write_run(code: Code, module: Module) -> None:
         starts = entries(code, operations)
         held = {module.constant(local) for local in code.held}
         found = blocks_at(operations, code, starts, run_one_name)
-        blocks = [(first, side, table_read_once(read_once(body, held))) for first, side, body in found]
+        blocks = [(first, side, untried(table_read_once(read_once(body, held)))) for first, side, body in found]
         lines += dispatch(tails.in_place(blocks) if joined else blocks, size, "        ")
         lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
                          "        fr.pc = pc   # (a position no block starts at)",

@@ -12,6 +12,7 @@ from rulelang.boards import Space
 
 from ..model.values import Player, Value
 from ..tables.catalog import Catalog
+from .assigned_reads import written_assigning
 from .known import item_length, known_list
 from .scope import Scope
 from .unrolled import unrolled
@@ -103,7 +104,7 @@ def _deciding_once(writer: ExpressionWriter, name: str, gen: ast.Generator, scop
             inner_indexed = False
         body += inner_lines
     else:
-        value = writer.write(element, scope)
+        value = written_assigning(writer, element, scope)
     body += {"any": [f"if {value}:", f"    {found} = True", "    break"],
              "all": [f"if not {value}:", f"    {found} = False", "    break"],
              "first": [f"{found} = {value}", "break"]}[name]

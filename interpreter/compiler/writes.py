@@ -84,5 +84,11 @@ def global_update(writer: ExpressionWriter, name: str, node: ast.Assign, value: 
         return general
     old, module = writer.module.fresh("_u"), writer.module
     low, high = module.constant(bound - MAX_INT), module.constant(MAX_INT - bound)
+    number = node.value.value if isinstance(node.value, ast.Literal) else None
+    if integer_bound(writer.cat, node.target, scope) is not None and type(number) is int and number >= 0:
+        # (a variable declared int, by a number written in the rules: only one edge to pass)
+        edge = f"<= {high}" if node.op == "+=" else f">= {low}"
+        return (f"({old} {node.op[0]} {value} if ({old} := st.global_values[{name}]) {edge}"
+                f" else _updated({old}, {value}, {op}))")
     return (f"({old} {node.op[0]} {value} if type({old} := st.global_values[{name}]) is int"
             f" and {low} <= {old} <= {high} else _updated({old}, {value}, {op}))")
