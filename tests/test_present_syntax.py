@@ -52,8 +52,11 @@ def test_its_words_stay_names_elsewhere() -> None:
     assert game.new_initial_state().observation(0)["globals"] == {"show": 1}
 
 
-def test_the_formatter_keeps_it() -> None:
-    assert parse(format_source(RULES, "p.rules"), "p.rules") == parse(RULES, "p.rules")
+def test_the_formatter_keeps_it_one_entry_a_line() -> None:
+    formatted = format_source(RULES, "p.rules")
+    assert parse(formatted, "p.rules") == parse(RULES, "p.rules")
+    assert formatted.endswith('present {\n  suit.hearts { name "Hearts" colour "#c62828" symbol "H" }\n'
+                              '  card { title "{suit}" corner "{rank}" colour suit }\n  show show\n}\n')
 
 
 def test_a_ruleset_without_it_has_no_presentation() -> None:

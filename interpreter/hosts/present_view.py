@@ -145,5 +145,6 @@ def with_tokens(seat: SeatData, marks: Mapping[tuple[str, str], list[str]],
     for board, spaces in tokens_on_spaces(seat, placed_cards(seat, obs)).items():
         for space, tokens in spaces.items():
             shown = found.setdefault((board, space), [])
-            shown.extend(str(t.get("symbol", t.get("text", t["label"]))) for t in tokens)
+            shown.extend(str(t.get("symbol", t.get("text", t["label"]))) for t in tokens
+                         if t["label"] not in shown)   # (not twice: a variable marks it already)
     return found

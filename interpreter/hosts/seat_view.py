@@ -194,13 +194,14 @@ class SeatData:
         """A seat's short mark on a board ("P2")."""
         return f"P{seat + 1}"
 
-    def card_text(self, card: Card) -> str:
-        """A card as a line: its face if the presentation gives its kind one (else its
-        label), tokens on it in brackets, variables shown to players that hold something."""
-        parts = [self.face(card).get("text", card.label)]
+    def card_text(self, card: Card, *, face: bool = True) -> str:
+        """A card as a line: its face if the presentation gives its kind one and ``face``
+        (else its label), tokens on it in brackets, variables shown to players that hold
+        something."""
+        parts = [self.face(card).get("text", card.label) if face else card.label]
         if card.tokens:
             parts.append("[" + ", ".join(f"{n} {k}" for k, n in card.tokens.items()) + "]")
-        shown = [f"{k} {self.text(v)}" for k, v in card.variables.items()
+        shown = [f"{self.presentation.display_name(k)} {self.text(v)}" for k, v in card.variables.items()
                  if v not in (None, [], False) and self.presentation.is_shown(k)]
         if shown:
             parts.append("(" + ", ".join(shown) + ")")
@@ -272,23 +273,28 @@ class SeatData:
     def _seat_marks(self, players: list[object]) -> Iterable[tuple[tuple[str, str], str]]:
         """A seat's mark ("P1") on the spaces its variables hold; the variable named when
         several variables of a player may hold spaces."""
-        named = space_holders(self.player_vars) > 1
+        named = space_holders(self._shown(self.player_vars)) > 1
         for seat, view in enumerate(players):
             for name, value in mapping_of(view).items():
                 if name in self.player_vars and self.presentation.is_shown(name):
-                    mark = f"{self.seat_mark(seat)} ({name})" if named else self.seat_mark(seat)
+                    mark = (f"{self.seat_mark(seat)} ({self.presentation.display_name(name)})" if named
+                            else self.seat_mark(seat))
                     yield from ((space, mark) for space in spaces_in(value))
 
     def _component_marks(self, obs: Mapping[str, object]) -> Iterable[tuple[tuple[str, str], str]]:
         """A visible component's label on the spaces its variables hold; the variable named
         when several component variables may hold spaces."""
-        named = space_holders(self.component_vars) > 1
+        named = space_holders(self._shown(self.component_vars)) > 1
         for card in self._visible_cards(obs):
             for name, value in card.variables.items():
                 if not self.presentation.is_shown(name):
                     continue
-                mark = f"{card.label} ({name})" if named else card.label
+                mark = f"{card.label} ({self.presentation.display_name(name)})" if named else card.label
                 yield from ((space, mark) for space in spaces_in(value))
+
+    def _shown(self, variables: Mapping[str, object]) -> dict[str, object]:
+        """The declared variables that players are shown."""
+        return {name: v for name, v in variables.items() if self.presentation.is_shown(name)}
 
     def _space_variable_marks(self, spaces: Mapping[str, object]) -> Iterable[tuple[tuple[str, str], str]]:
         """Space variables that hold something, as ``name value``; a seat alone ("P1") when
@@ -304,10 +310,11 @@ class SeatData:
         """A space variable's value on a board: a seat short ("P1"), named by the variable
         unless ``alone``; any other value after the variable's name."""
         data = mapping_of(value)
+        name = self.presentation.display_name(variable)
         if "player" in data:
             mark = self.seat_mark(whole_number(data["player"]))
-            return mark if alone else f"{variable} {mark}"
-        return f"{variable} {self.text(value)}"
+            return mark if alone else f"{name} {mark}"
+        return f"{name} {self.text(value)}"
 
     def _visible_cards(self, obs: Mapping[str, object]) -> Iterable[Card]:
         """Every component the seat sees face up, in shared zones then players' zones."""

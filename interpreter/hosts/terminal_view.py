@@ -263,7 +263,9 @@ class SeatView(SeatData):
             card = cards.get(action_id - len(self.space_by_id))
             if card is None:
                 return label
-            return self.card_text(card) if label == card.label else f"{label} ({self.card_text(card)})"  # (a label
+            if label == card.label:   # an option reads as the rules label it: that is what a player types
+                return self.card_text(card, face=False)
+            return f"{label} ({self.card_text(card)})"  # (a label
             # of the rules' own, 'shown as' of the choice: with the card)
         if action_id < 0:
             return label
