@@ -4,6 +4,7 @@ per code), and listed by the language server's outline."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,16 @@ def test_colours(text: str, ok: bool) -> None:
 def test_the_outline_lists_it() -> None:
     decls = parse(RULES, "p.rules").declarations
     assert "present" in [outline_name(d) for d, _ in outline(decls)]
+
+
+def test_a_variant_replaces_its_bases_presentation_with_override(tmp_path: Path) -> None:
+    (tmp_path / "base.rules").write_text(RULES, encoding="utf-8")
+    variant = 'extends "base.rules"\noverride present {\n  suit.spades { name "Pikes" }\n}\n'
+    (tmp_path / "variant.rules").write_text(variant, encoding="utf-8")
+    (tmp_path / "again.rules").write_text('extends "base.rules"\npresent {\n  show show\n}\n', encoding="utf-8")
+    game = rulelang.load(tmp_path / "variant.rules", players=2)
+    (decl,) = [d for d in game.catalog.decls if isinstance(d, PresentDecl)]
+    assert [look.title for look in decl.looks] == ["suit.spades"] and decl.shown_variables is None
+    with pytest.raises(rulelang.RulesetError) as error:
+        rulelang.load(tmp_path / "again.rules", players=2)
+    assert [d.code for d in error.value.diagnostics] == ["E504"]

@@ -86,7 +86,7 @@ def test_tokens_are_drawn_only_within_their_zone() -> None:
 def test_only_the_variables_named_by_show_are_shown() -> None:
     shown = _presentation(PRESENTED)
     assert shown["shown_variables"] == {"global": ["round", "trump"], "player": ["gold"], "space": [],
-                                        "component": []}
+                                        "component": [], "supply": []}
 
 
 def test_a_ruleset_without_presentation_shows_everything_as_before() -> None:

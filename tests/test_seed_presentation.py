@@ -3,6 +3,8 @@ terminal (display names, card faces, Jamaica's tolls and points on the track and
 tokens on their lairs, Tobago's landmarks, settings and sort keys left out)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import rulelang
@@ -62,3 +64,15 @@ def test_jolly_roger_shows_display_names_in_the_terminal() -> None:
         state.apply_action(state.legal_actions(state.current_players()[0])[0], player=state.current_players()[0])
     text = render_text(game, state, 0, width=160)
     assert "line (front first)" in text and "no power" in text
+
+
+def _supplies_panel(name: str) -> str:
+    game = rulelang.load(f"games/{name}.rules")
+    text = render_text(game, game.new_initial_state(seed=5), 0, width=160)
+    return text.split("supplies")[1].split("─ game")[0]
+
+
+def test_a_supply_players_never_hold_is_not_shown_for_them_but_on_its_components() -> None:
+    panel = _supplies_panel("jamaica")                  # doubloons, food, gunpowder lie in holds
+    assert "player 1 hold 1" in panel and not re.search(r"player 1\s+0", panel)
+    assert re.search(r"player 1\s+0", _supplies_panel("jolly_roger"))   # gold is shown

@@ -40,10 +40,12 @@ def present_data(seat: SeatData, obs: Mapping[str, object]) -> dict[str, object]
 
 def shown_variables(seat: SeatData) -> dict[str, list[str]]:
     """The variables players are shown, by owner kind (``global``, ``player``, ``space``,
-    ``component``): every declared one without ``show``."""
+    ``component``), and the supplies whose players' counts they are shown (``supply``):
+    every declared one without ``show``."""
     variables = mapping_of(seat.info.get("variables"))
-    return {owner: [name for name in mapping_of(declared) if seat.presentation.is_shown(name)]
-            for owner, declared in variables.items()}
+    shown = {owner: [name for name in mapping_of(declared) if seat.presentation.is_shown(name)]
+             for owner, declared in variables.items()}
+    return {**shown, "supply": [name for name in seat.supplies if seat.presentation.is_shown(name)]}
 
 
 # ------------------------------------------------------------------ cards

@@ -200,17 +200,19 @@ class SeatView(SeatData):
             table.add_row(Text(whose if number == 0 else ""), Text(zone), Text(cards))
 
     def supplies_panel(self, obs: Mapping[str, object]) -> Panel | None:
-        """Each supply held by a seat, and every non-zero supply on a visible component."""
+        """Each supply held by a seat (those shown to players), and every non-zero supply on a
+        visible component."""
         if not self.supplies:
             return None
         table = Table(box=None, show_header=True, header_style="bold", expand=False, pad_edge=False)
         table.add_column("holder")
         for name in self.supplies:
             table.add_column(name, justify="right")
+        shown = [name for name in self.supplies if self.presentation.is_shown(name)]
         for seat, view in enumerate(items_of(obs.get("players"))):
             data = mapping_of(view)
-            if any(name in data for name in self.supplies):
-                counts = [self.text(data.get(name, "?")) for name in self.supplies]
+            if any(name in data for name in shown):   # (the players' counts of a supply not shown: left blank)
+                counts = [self.text(data.get(name, "?")) if name in shown else "" for name in self.supplies]
                 table.add_row(*map(Text, [self.seat_name(seat), *counts]))
         for card in self._visible_cards(obs):
             if card.tokens:

@@ -192,9 +192,8 @@ def _templates(look: PresentLook, known: set[str], owner: str, what: str) -> Ite
 
 
 def _show(show: PresentShow, declared: Declared) -> Iterable[Diagnostic]:
-    """E801: 'show' names a variable that is not declared."""
+    """E801: 'show' names a variable or a supply that is not declared."""
     for name, span in zip(show.names, show.name_spans or (show.span,) * len(show.names), strict=False):
-        if name not in declared.variables:
-            hint = ("a supply is always shown" if name in declared.supplies
-                    else did_you_mean(name, declared.variables))
-            yield Diagnostic("E801", f"'show {name}': there is no variable '{name}'", span, hint=hint)
+        if name not in declared.variables and name not in declared.supplies:
+            yield Diagnostic("E801", f"'show {name}': there is no variable or supply '{name}'", span,
+                             hint=did_you_mean(name, [*declared.variables, *declared.supplies]))
