@@ -93,3 +93,14 @@ def test_a_variant_replaces_its_bases_presentation_with_override(tmp_path: Path)
     with pytest.raises(rulelang.RulesetError) as error:
         rulelang.load(tmp_path / "again.rules", players=2)
     assert [d.code for d in error.value.diagnostics] == ["E504"]
+
+
+def test_the_language_server_hovers_names_in_the_block() -> None:
+    from rulelang.editor.features import Analysis, hover_text
+    path = str(Path("games/jamaica.rules").resolve())
+    text = Path(path).read_text(encoding="utf-8")
+    index = Analysis(text, path, {}).index
+    assert index is not None
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith("  marker {"))
+    found = index.at(path, line, 3)
+    assert found is not None and "component marker" in hover_text(found.symbol, path)
