@@ -63,7 +63,8 @@ def test_jolly_roger_shows_display_names_in_the_terminal() -> None:
     while not state.observation(0)["players"][0].get("hand"):
         state.apply_action(state.legal_actions(state.current_players()[0])[0], player=state.current_players()[0])
     text = render_text(game, state, 0, width=160)
-    assert "line (front first)" in text and "no power" in text
+    assert "line (front first)" in text and "open chest holds" in text
+    assert "players (* to act)" not in text     # no player variable is shown: no panel of them
 
 
 def _supplies_panel(name: str) -> str:

@@ -148,8 +148,9 @@ class SeatView(SeatData):
     # -- players and zones ----------------------------------------------
 
     def players_panel(self, obs: Mapping[str, object]) -> Panel | None:
-        """One line per seat: its variables (supplies and zones have their own panels)."""
-        if not self.player_vars:
+        """One line per seat: its variables shown to players (supplies and zones have their
+        own panels); none when no player variable is shown."""
+        if not any(self.presentation.is_shown(name) for name in self.player_vars):
             return None
         me = whole_number(obs.get("player"))
         acting = {whole_number(p) for p in items_of(obs.get("to_act"))}
