@@ -39,6 +39,7 @@ present {
   card { name "playing card"  title "{colour}"  corner "{rank}"  colour colour  on place  within table }
   grid { label "{name}"  corner "{x}" }
   round { name "turn" }
+  table { name "on the table" }
   show round, trump, gold
 }
 """
@@ -105,7 +106,7 @@ def test_the_terminal_shows_display_names_faces_and_hides_what_is_not_shown() ->
     text = render_text(game, game.new_initial_state(seed=1), 0, width=120)
     assert "turn 0" in text and "trump Hearts" in text
     assert "round_limit" not in text and "strength" not in text
-    assert "Hearts | 1" in text
+    assert "Hearts | 1" in text and "on the table" in text and "table " not in text.replace("on the table", "")
     assert "H" in text.split("board grid")[1].split("zones")[0]      # the symbols of the tokens on b1
 
 

@@ -190,11 +190,12 @@ class SeatView(SeatData):
         return self.panel(table, "zones") if table.row_count else None
 
     def _zone_rows(self, table: Table, whose: str, zones: Mapping[str, object]) -> None:
-        """Rows for one owner's zones: one per zone with cards in sight, then one for the
-        sizes of the hidden zones and one for the names of the empty zones."""
-        hidden = [f"{name} {hidden_size(v)}" for name, v in zones.items() if zone_cards(v) is None and hidden_size(v)]
-        empty = [name for name, v in zones.items() if not zone_cards(v) and not hidden_size(v)]
-        rows = [(name, self.cards_text(v)) for name, v in zones.items() if zone_cards(v)]
+        """Rows for one owner's zones (by display name): one per zone with cards in sight, then
+        one for the sizes of the hidden zones and one for the names of the empty zones."""
+        named = {self.presentation.display_name(name): v for name, v in zones.items()}
+        hidden = [f"{name} {hidden_size(v)}" for name, v in named.items() if zone_cards(v) is None and hidden_size(v)]
+        empty = [name for name, v in named.items() if not zone_cards(v) and not hidden_size(v)]
+        rows = [(name, self.cards_text(v)) for name, v in named.items() if zone_cards(v)]
         rows += [("hidden", ", ".join(hidden))] if hidden else []
         rows += [("empty", ", ".join(empty))] if empty else []
         for number, (zone, cards) in enumerate(rows):

@@ -91,12 +91,12 @@ def _look(look: PresentLook, declared: Declared, base_dir: Path) -> Iterator[Dia
     elif look.target in declared.boards:
         yield from _properties(look, BOARD_PROPERTIES, "a board")
         yield from _board(look, declared.boards[look.target], declared, base_dir)
-    elif look.target in declared.variables or look.target in declared.supplies:
-        yield from _properties(look, VARIABLE_PROPERTIES, "a variable")
+    elif look.target in declared.variables or look.target in declared.supplies or look.target in declared.zones:
+        yield from _properties(look, VARIABLE_PROPERTIES, "a variable, supply or zone")
     else:
-        known = [*declared.components, *declared.boards, *declared.variables, *declared.supplies]
-        yield Diagnostic("E801", f"'{look.target}' is no component, board, variable or supply: there is nothing "
-                                 "to present", where,
+        known = [*declared.components, *declared.boards, *declared.variables, *declared.supplies, *declared.zones]
+        yield Diagnostic("E801", f"'{look.target}' is no component, board, variable, supply or zone: there is "
+                                 "nothing to present", where,
                          hint=did_you_mean(look.target, known) or "an enum value is written 'enum.value'")
 
 
