@@ -109,6 +109,14 @@ _CODES = [
     # Scenario tests (rulelang test).
     Code("E701", "expectation-failed", "A scenario's expectation does not hold."),
     Code("E702", "scenario-step-failed", "A scenario step cannot run (an action not offered, a player not to act...)."),
+    # Presentation (present { ... }).
+    Code("E801", "unknown-presented-name",
+         "A presentation names an enum value, component, board, variable, field or zone that does not exist."),
+    Code("E802", "bad-presentation-property",
+         "A presentation gives a thing a property it cannot have, or a value of the wrong form."),
+    Code("E803", "not-a-colour", "A presentation's colour is not #rgb, #rrggbb or a colour name."),
+    Code("E804", "face-names-missing-field",
+         "A card face or a space label names a field or an attribute that its component or board lacks."),
     # rulelang itself.
     Code("E900", "internal-error", "rulelang itself failed: a bug in rulelang, not in the rules."),
 ]

@@ -42,6 +42,7 @@ from rulelang.report import counted
 
 from ..model.values import CHANCE
 from ..state.narrate import line_text
+from .present_view import with_tokens
 from .seat_view import (
     Card,
     SeatData,
@@ -102,7 +103,7 @@ class SeatView(SeatData):
     def render(self, state: State, player: int, *, log_lines: int = 8) -> RenderableType:
         """The view of seat ``player`` of ``state``: the panels of the module docstring."""
         obs = mapping_of(state.observation(player))
-        marks = self.board_marks(obs)
+        marks = with_tokens(self, self.board_marks(obs), obs)
         parts: list[RenderableType | None] = [self.header(obs)]
         parts += [self.board_panel(name, marks) for name in self.boards]
         parts += [self.players_panel(obs), self.zones_panel(obs), self.supplies_panel(obs),
@@ -147,8 +148,9 @@ class SeatView(SeatData):
     # -- players and zones ----------------------------------------------
 
     def players_panel(self, obs: Mapping[str, object]) -> Panel | None:
-        """One line per seat: its variables (supplies and zones have their own panels)."""
-        if not self.player_vars:
+        """One line per seat: its variables shown to players (supplies and zones have their
+        own panels); none when no player variable is shown."""
+        if not any(self.presentation.is_shown(name) for name in self.player_vars):
             return None
         me = whole_number(obs.get("player"))
         acting = {whole_number(p) for p in items_of(obs.get("to_act"))}
@@ -167,9 +169,10 @@ class SeatView(SeatData):
         return self.seat_name(seat) + "".join(notes)
 
     def _pairs(self, data: Mapping[str, object], names: Iterable[str]) -> str:
-        """``name value`` for each of ``names`` that ``data`` holds."""
-        wanted = set(names)
-        return ", ".join(f"{k} {self.text(v)}" for k, v in data.items() if k in wanted)
+        """``name value`` for each of ``names`` that ``data`` holds and players are shown,
+        by its display name."""
+        wanted = {name for name in names if self.presentation.is_shown(name)}
+        return ", ".join(f"{self.presentation.display_name(k)} {self.text(v)}" for k, v in data.items() if k in wanted)
 
     def zones_panel(self, obs: Mapping[str, object]) -> Panel | None:
         """The seat's own zones, the others' zones, then the shared zones: the cards of each
@@ -187,28 +190,31 @@ class SeatView(SeatData):
         return self.panel(table, "zones") if table.row_count else None
 
     def _zone_rows(self, table: Table, whose: str, zones: Mapping[str, object]) -> None:
-        """Rows for one owner's zones: one per zone with cards in sight, then one for the
-        sizes of the hidden zones and one for the names of the empty zones."""
-        hidden = [f"{name} {hidden_size(v)}" for name, v in zones.items() if zone_cards(v) is None and hidden_size(v)]
-        empty = [name for name, v in zones.items() if not zone_cards(v) and not hidden_size(v)]
-        rows = [(name, self.cards_text(v)) for name, v in zones.items() if zone_cards(v)]
+        """Rows for one owner's zones (by display name): one per zone with cards in sight, then
+        one for the sizes of the hidden zones and one for the names of the empty zones."""
+        named = {self.presentation.display_name(name): v for name, v in zones.items()}
+        hidden = [f"{name} {hidden_size(v)}" for name, v in named.items() if zone_cards(v) is None and hidden_size(v)]
+        empty = [name for name, v in named.items() if not zone_cards(v) and not hidden_size(v)]
+        rows = [(name, self.cards_text(v)) for name, v in named.items() if zone_cards(v)]
         rows += [("hidden", ", ".join(hidden))] if hidden else []
         rows += [("empty", ", ".join(empty))] if empty else []
         for number, (zone, cards) in enumerate(rows):
             table.add_row(Text(whose if number == 0 else ""), Text(zone), Text(cards))
 
     def supplies_panel(self, obs: Mapping[str, object]) -> Panel | None:
-        """Each supply held by a seat, and every non-zero supply on a visible component."""
+        """Each supply held by a seat (those shown to players), and every non-zero supply on a
+        visible component."""
         if not self.supplies:
             return None
         table = Table(box=None, show_header=True, header_style="bold", expand=False, pad_edge=False)
         table.add_column("holder")
         for name in self.supplies:
             table.add_column(name, justify="right")
+        shown = [name for name in self.supplies if self.presentation.is_shown(name)]
         for seat, view in enumerate(items_of(obs.get("players"))):
             data = mapping_of(view)
-            if any(name in data for name in self.supplies):
-                counts = [self.text(data.get(name, "?")) for name in self.supplies]
+            if any(name in data for name in shown):   # (the players' counts of a supply not shown: left blank)
+                counts = [self.text(data.get(name, "?")) if name in shown else "" for name in self.supplies]
                 table.add_row(*map(Text, [self.seat_name(seat), *counts]))
         for card in self._visible_cards(obs):
             if card.tokens:
@@ -217,10 +223,11 @@ class SeatView(SeatData):
 
     def globals_panel(self, obs: Mapping[str, object]) -> Panel | None:
         """The global variables the seat sees, ``name value`` side by side."""
-        values = mapping_of(obs.get("globals"))
+        values = {k: v for k, v in mapping_of(obs.get("globals")).items() if self.presentation.is_shown(k)}
         if not values:
             return None
-        cells = [Text.assemble((name, "bold"), " ", self.text(value)) for name, value in values.items()]
+        cells = [Text.assemble((self.presentation.display_name(name), "bold"), " ", self.text(value))
+                 for name, value in values.items()]
         return self.panel(Columns(cells, padding=(0, 3)), "game")
 
     # -- the question and the log -------------------------------------------
@@ -260,7 +267,9 @@ class SeatView(SeatData):
             card = cards.get(action_id - len(self.space_by_id))
             if card is None:
                 return label
-            return self.card_text(card) if label == card.label else f"{label} ({self.card_text(card)})"  # (a label
+            if label == card.label:   # an option reads as the rules label it: that is what a player types
+                return self.card_text(card, face=False)
+            return f"{label} ({self.card_text(card)})"  # (a label
             # of the rules' own, 'shown as' of the choice: with the card)
         if action_id < 0:
             return label

@@ -27,8 +27,8 @@ _PIECE = re.compile(r"""
 """, re.VERBOSE)
 
 # Parse-tree rules whose every subtree child begins a line of its own (when its braces are
-# laid out on several lines): the top of a ruleset or a test file, blocks, scenarios.
-_HOLDERS_OF_ALL = frozenset({"start", "block", "tests_file", "background", "scenario"})
+# laid out on several lines): the top of a ruleset or a test file, blocks, scenarios, a presentation.
+_HOLDERS_OF_ALL = frozenset({"start", "block", "tests_file", "background", "scenario", "present_decl"})
 # Rules of which only the children of one rule begin a line: a game's settings, a menu's options.
 _HOLDERS_OF_ONE = {"game_decl": "setting", "menu_stmt": "option"}
 
