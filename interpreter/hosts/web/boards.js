@@ -13,6 +13,35 @@ const PALETTE = ["#f6bd60", "#84a59d", "#f28482", "#90be6d", "#b8c0ff", "#cdb4db
   "#caffbf", "#ffadad", "#9bf6ff", "#bdb2ff"];
 export const SEAT_COLOURS = ["#d62828", "#1d4ed8", "#2a9d3f", "#e09f00", "#7b2cbf", "#0f766e", "#c2410c", "#db2777"];
 
+// A track's circle and the names beside it, in distances between neighbouring centres: the
+// sizes the server measures with when it chooses the side of each name (label_places.py).
+const CIRCLE_RADIUS = 0.36;
+const NAME_HEIGHT = 0.18;
+const CHARACTER_WIDTH = 0.62;
+const NAME_GAP = 0.05;
+
+/** The box of a name written beside a circle of centre (0, 0) on ``side``, in the unit ``unit``. */
+function nameBox(name, side, unit) {
+  const [sx, sy] = side;
+  const length = Math.hypot(sx, sy) || 1;
+  const reach = (CIRCLE_RADIUS + NAME_GAP) * unit;
+  const x = sx / length * reach;
+  const y = sy / length * reach;
+  const width = Math.max(1, name.length) * CHARACTER_WIDTH * NAME_HEIGHT * unit;
+  const height = NAME_HEIGHT * unit;
+  const left = sx === 0 ? x - width / 2 : sx > 0 ? x : x - width;
+  const top = sy === 0 ? y - height / 2 : sy > 0 ? y : y - height;
+  return {left, top, right: left + width, bottom: top + height, x, y};
+}
+
+/** A track space's name beside its circle, on ``side`` (its edge nearest the circle there). */
+function sideName(name, side, radius, unit, fontSize) {
+  const box = nameBox(name, side, unit);
+  const anchor = side[0] > 0 ? "start" : side[0] < 0 ? "end" : "middle";
+  return svg("text", {class: "space-name", x: box.x.toFixed(1), y: ((box.top + box.bottom) / 2).toFixed(1),
+    "text-anchor": anchor, "dominant-baseline": "central", "font-size": fontSize.toFixed(1), "data-side": side.join(",")}, name);
+}
+
 function boardGeometry(board) {
   const spaces = board.spaces;
   // The distance between neighbouring centres, whatever the server's unit.
@@ -96,6 +125,13 @@ export function drawBoard(board, options = {}) {
     minY = Math.min(minY, s.y); maxY = Math.max(maxY, s.y);
   }
   if (!board.spaces.length) { minX = minY = 0; maxX = maxY = 1; }
+  // A track's names beside their circles, on the side the server chose: room for them too.
+  for (const s of cell === "circle" ? board.spaces : []) {
+    const box = nameBox(s.name, s.label || [0, -1], d);
+    const margin = pad - d * 0.1;   // the names keep a tenth of a cell from the edge
+    minX = Math.min(minX, s.x + box.left + margin); maxX = Math.max(maxX, s.x + box.right - margin);
+    minY = Math.min(minY, s.y + box.top + margin); maxY = Math.max(maxY, s.y + box.bottom - margin);
+  }
   const width = (maxX - minX + 2 * pad) * scale;
   const height = (maxY - minY + 2 * pad) * scale;
   const px = (s) => (s.x - minX + pad) * scale;
@@ -109,7 +145,7 @@ export function drawBoard(board, options = {}) {
       svg("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "link-arrow"}))));
   // Links (graph boards): a line from centre to centre, stopping at the circles' edges.
   const linkLayer = svg("g", {class: "links"});
-  const radius = unit * 0.36;
+  const radius = unit * CIRCLE_RADIUS;
   for (const [from, to] of board.links || []) {
     const a = board.spaces[from];
     const b = board.spaces[to];
@@ -152,11 +188,16 @@ export function drawBoard(board, options = {}) {
     if (fill) shape.setAttribute("style", `fill:${fill}`);
     if (fill && isDark(fill)) group.classList.add("dark");
     group.append(shape);
-    const fontSize = Math.max(7, Math.min(11, unit * 0.2));
-    const nameY = cell === "circle" ? -radius - 3 : -unit * (cell === "hex" ? 0.3 : 0.32);
-    group.append(svg("text", {class: "space-name", y: nameY.toFixed(1), "text-anchor": "middle", "font-size": fontSize}, s.name));
-    if (extra && attributes[extra] !== undefined && attributes[extra] !== null) {
-      group.append(svg("text", {class: "space-extra", y: (unit * 0.36).toFixed(1), "text-anchor": "middle", "font-size": fontSize},
+    const fontSize = cell === "circle" ? unit * NAME_HEIGHT : Math.max(7, Math.min(11, unit * 0.2));
+    if (cell === "circle") {
+      group.append(sideName(s.name, s.label || [0, -1], radius, unit, fontSize));
+    } else {
+      const nameY = -unit * (cell === "hex" ? 0.3 : 0.32);
+      group.append(svg("text", {class: "space-name", y: nameY.toFixed(1), "text-anchor": "middle", "font-size": fontSize}, s.name));
+    }
+    const hasExtra = extra && attributes[extra] !== undefined && attributes[extra] !== null;
+    if (hasExtra) {
+      group.append(svg("text", {class: "space-extra", y: (unit * EXTRA_Y).toFixed(1), "text-anchor": "middle", "font-size": fontSize},
         String(attributes[extra])));
     }
     const tooltip = [board.name + " " + s.name, ...Object.entries(attributes).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)];
@@ -170,7 +211,7 @@ export function drawBoard(board, options = {}) {
     }
     spaceLayer.append(group);
     const here = marks[s.name];
-    if (here && here.length) markLayer.append(drawMarks(here, x, y, unit, cell));
+    if (here && here.length) markLayer.append(drawMarks(here, x, y, markBand(cell, unit, radius, fontSize, hasExtra)));
   }
   root.append(spaceLayer, markLayer);
   const wrapper = el("figure", {class: "board-figure", "data-board": board.name},
@@ -196,24 +237,41 @@ function markColour(label) {
 
 drawBoard.count = 0;
 
-function drawMarks(labels, x, y, unit, cell) {
+/**
+ * The band of a space where its marks go, relative to its centre: below its name, above its
+ * extra attribute (a landmark) when it has one, as wide as the cell; and the tallest mark.
+ */
+function markBand(cell, unit, radius, fontSize, hasExtra) {
+  if (cell === "circle") return {top: -radius, bottom: radius, width: 2 * radius, tallest: unit * 0.24};
+  const nameY = -unit * (cell === "hex" ? 0.3 : 0.32);
+  const floor = unit * (cell === "hex" ? 0.42 : 0.45);
+  return {top: nameY + fontSize * 0.3, bottom: hasExtra ? unit * EXTRA_Y - fontSize * 0.95 : floor,
+    width: unit * 0.9, tallest: unit * (cell === "square" ? 0.28 : 0.2)};
+}
+
+const EXTRA_Y = 0.36;      // the baseline of a space's extra attribute, in cells below its centre
+const MARK_GAP = 1;        // pixels between two marks
+const SMALLEST_MARK = 8;   // pixels: a mark is never lower; fewer are shown, then "+N"
+
+function drawMarks(labels, x, y, band) {
   const group = svg("g", {class: "mark-group", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`});
-  // At most two tokens on a hex or a square (three on a track's circle), then "+N more";
-  // the tooltip lists them all. "green map (sites)": the variable's name is left out.
-  const room = cell === "circle" ? 3 : 2;
+  // As many tokens as the band holds, then "+N" (the tooltip lists them all), never over the
+  // space's name or its landmark. "green map (sites)": the variable's name is left out.
   labels = labels.map((label) => String(label));
   labels = [...labels.filter((l) => seatOfMark(l) !== null), ...labels.filter((l) => seatOfMark(l) === null)];
-  const shown = labels.length > room ? [...labels.slice(0, room - 1), `+${labels.length - room + 1} more`] : labels;
-  const height = Math.max(10, unit * (cell === "square" ? 0.28 : cell === "circle" ? 0.24 : 0.2));
-  const fontSize = height * 0.7;
+  const room = Math.max(1, Math.floor((band.bottom - band.top + MARK_GAP) / (SMALLEST_MARK + MARK_GAP)));
+  const shown = labels.length > room ? [...labels.slice(0, room - 1), `+${labels.length - room + 1}`] : labels;
   const rows = shown.length;
-  const top = -(rows * (height + 1)) / 2 + (cell === "circle" ? 0 : unit * 0.08);
+  const height = Math.max(SMALLEST_MARK, Math.min(band.tallest, (band.bottom - band.top + MARK_GAP) / rows - MARK_GAP));
+  const fontSize = height * 0.7;
+  const top = (band.top + band.bottom) / 2 - (rows * (height + MARK_GAP) - MARK_GAP) / 2;
   shown.forEach((label, i) => {
     const text = label.replace(/\s*\([a-z_]+\)$/, "");
-    const short = text.length > 14 ? text.slice(0, 13) + "…" : text;
-    const w = Math.max(height * 1.6, short.length * fontSize * 0.6 + 6);
+    const fits = Math.max(2, Math.floor((band.width - 6) / (fontSize * 0.6)));
+    const short = text.length > fits ? text.slice(0, fits - 1) + "…" : text;
+    const w = Math.min(band.width, Math.max(height * 1.6, short.length * fontSize * 0.6 + 6));
     const colour = markColour(text);
-    const yy = top + i * (height + 1);
+    const yy = top + i * (height + MARK_GAP);
     group.append(svg("g", {class: "mark" + (seatOfMark(text) !== null ? " seat-mark" : ""), "data-testid": "mark", "data-mark": label},
       svg("rect", {x: -w / 2, y: yy, width: w, height, rx: height / 2, style: colour ? `fill:${colour}` : null}),
       svg("text", {x: 0, y: yy + height * 0.74, "text-anchor": "middle", "font-size": fontSize.toFixed(1)}, short),

@@ -93,6 +93,7 @@ function drawEntries(entries, context) {
 export function drawTable(target, view, context) {
   const obs = view.observation;
   target.replaceChildren();
+  if (context.mine) context.mine.replaceChildren();
   const seats = view.seats || obs.players.map((_, i) => seatName(i));
   // Shared: globals and shared zones.
   const shared = el("section", {class: "panel shared", "data-testid": "shared"}, el("h3", {}, "Table"));
@@ -113,7 +114,8 @@ export function drawTable(target, view, context) {
       view.winners && view.terminal && view.winners.includes(index) ? el("span", {class: "badge winner"}, "winner") : null);
     const panel = el("section", {class: "panel player" + (mine ? " mine" : ""), "data-testid": mine ? "my-seat" : "other-seat", "data-seat": index}, title);
     panel.append(...drawEntries(Object.entries(obs.players[index] || {}), context));
-    players.append(panel);
+    // The seat's own holdings go beside the question (context.mine), the others' below.
+    (mine && context.mine ? context.mine : players).append(panel);
   }
   target.append(players);
 }

@@ -1,0 +1,151 @@
+"""Where to write each space's name beside a track's circle: on the side that no arrow, no
+other circle and no other name takes.
+
+A track (a graph board) draws each space as a circle with its name outside it, and an arrow
+from each space to each of its successors. A name always above its circle crosses the
+arrows of a route that runs up or down (the sides of a loop); this module tries the eight
+sides of each circle, in cell units of ``board_layout``, and keeps the free one (the one
+with least overlap), preferring above, then outward (away from the board's middle), then
+below, then the corners. Names are placed one after the other, each avoiding those placed
+before it.
+
+The page draws the circle and the name at the sizes below (as fractions of the distance
+between neighbouring centres), so that what is measured here is what is drawn.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+CIRCLE_RADIUS = 0.36
+"""The radius of a space's circle, in cells."""
+NAME_HEIGHT = 0.18
+"""The height of a space's name (its font size), in cells."""
+CHARACTER_WIDTH = 0.62
+"""The width of one character of a name, in name heights (a little more than most are)."""
+NAME_GAP = 0.05
+"""The room between a circle and its name, in cells."""
+MAX_PLACED = 600
+"""Boards with more spaces keep every name above its circle (the search is quadratic)."""
+
+Point = tuple[float, float]
+SIDES: tuple[Point, ...] = ((0, -1), (1, 0), (-1, 0), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1))
+"""The sides tried, as directions from the circle's centre (``y`` grows downward)."""
+
+
+@dataclass(frozen=True)
+class Box:
+    """An upright rectangle: its left, top, right and bottom edges."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def overlap(self, other: Box) -> float:
+        """The area the two boxes share (0 when they do not meet)."""
+        width = min(self.right, other.right) - max(self.left, other.left)
+        height = min(self.bottom, other.bottom) - max(self.top, other.top)
+        return width * height if width > 0 and height > 0 else 0.0
+
+    def moved(self, dx: float, dy: float) -> Box:
+        """The box moved by (dx, dy)."""
+        return Box(self.left + dx, self.top + dy, self.right + dx, self.bottom + dy)
+
+
+def name_width(name: str) -> float:
+    """The width of a space's name as the page writes it, in cells."""
+    return max(1, len(name)) * CHARACTER_WIDTH * NAME_HEIGHT
+
+
+def name_box(width: float, side: Point) -> Box:
+    """The box of a name ``width`` wide beside a circle at (0, 0), on ``side``: the name's
+    edge (or corner, on a diagonal) nearest the circle touches the circle's edge plus the gap."""
+    length = math.hypot(*side)
+    reach = CIRCLE_RADIUS + NAME_GAP
+    x, y = side[0] / length * reach, side[1] / length * reach
+    left = x - width / 2 if side[0] == 0 else x if side[0] > 0 else x - width
+    top = y - NAME_HEIGHT / 2 if side[1] == 0 else y if side[1] > 0 else y - NAME_HEIGHT
+    return Box(left, top, left + width, top + NAME_HEIGHT)
+
+
+def segment_inside(box: Box, start: Point, end: Point) -> float:
+    """The length of the segment from ``start`` to ``end`` that lies inside ``box``
+    (Liang-Barsky clipping)."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, start[0] - box.left), (dx, box.right - start[0]),
+                 (-dy, start[1] - box.top), (dy, box.bottom - start[1])):
+        if p == 0:
+            if q < 0:
+                return 0.0
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+    return max(0.0, high - low) * math.hypot(dx, dy)
+
+
+def arrow_segments(centres: Sequence[Point], links: Sequence[Sequence[int]]) -> list[tuple[Point, Point]]:
+    """Each link as the segment the page draws: from circle edge to circle edge."""
+    segments = []
+    for link in links:
+        a, b = centres[link[0]], centres[link[1]]
+        length = math.dist(a, b)
+        if length <= 2 * CIRCLE_RADIUS:
+            continue
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        segments.append(((a[0] + ux * CIRCLE_RADIUS, a[1] + uy * CIRCLE_RADIUS),
+                         (b[0] - ux * CIRCLE_RADIUS, b[1] - uy * CIRCLE_RADIUS)))
+    return segments
+
+
+def circle_box(centre: Point) -> Box:
+    """The upright box around a space's circle."""
+    x, y = centre
+    return Box(x - CIRCLE_RADIUS, y - CIRCLE_RADIUS, x + CIRCLE_RADIUS, y + CIRCLE_RADIUS)
+
+
+def side_order(centre: Point, middle: Point) -> list[Point]:
+    """The sides in the order of preference: above; the side away from the board's middle;
+    below; the other side; then the corners, the outward ones first."""
+    outward = 1 if centre[0] >= middle[0] else -1
+    upward = -1 if centre[1] <= middle[1] else 1
+    return [(0, -1), (outward, 0), (0, 1), (-outward, 0),
+            (outward, upward), (-outward, upward), (outward, -upward), (-outward, -upward)]
+
+
+@dataclass
+class Obstacles:
+    """What a name must not cover: the arrows, the circles and the names placed so far."""
+
+    segments: list[tuple[Point, Point]]
+    boxes: list[Box]
+
+    def cost(self, box: Box) -> float:
+        """How much of ``box`` is covered: the length of arrows in it, the area of boxes."""
+        return (sum(segment_inside(box, a, b) for a, b in self.segments)
+                + sum(box.overlap(other) for other in self.boxes))
+
+
+def label_places(names: Sequence[str], centres: Sequence[Point], links: Sequence[Sequence[int]]) -> list[Point]:
+    """For each space, the side of its circle to write its name on, as a direction
+    (``(0, -1)``: above, ``(1, 0)``: right...)."""
+    if len(centres) > MAX_PLACED or not centres:
+        return [(0, -1)] * len(centres)
+    middle = (sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres))
+    obstacles = Obstacles(arrow_segments(centres, links), [circle_box(c) for c in centres])
+    sides = []
+    for index, (name, centre) in enumerate(zip(names, centres, strict=True)):
+        width = name_width(name)
+        own = obstacles.boxes.pop(index)   # a diagonal name's box meets its circle's box, not the circle
+        candidates = [(obstacles.cost(name_box(width, side).moved(*centre)), rank, side)
+                      for rank, side in enumerate(side_order(centre, middle))]
+        obstacles.boxes.insert(index, own)
+        _, _, side = min(candidates)
+        obstacles.boxes.append(name_box(width, side).moved(*centre))
+        sides.append(side)
+    return sides
