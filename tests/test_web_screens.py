@@ -10,6 +10,7 @@ Screenshots: ``build/screenshots/web-screen-GAME-play.png`` and ``-replay.png`` 
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -32,7 +33,7 @@ from test_web_browser import (
 with contextlib.suppress(ImportError):   # without it, the fixtures skip the tests (or fail them on CI)
     from playwright.sync_api import expect
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, Route
 
 __all__ = ["browser", "playwright", "url"]   # the fixtures, shared with test_web_browser
 
@@ -162,3 +163,47 @@ def test_the_overlap_check_finds_a_name_over_an_arrow(screen: Page, url: str) ->
       const name = document.querySelector("#play-boards [data-space='12'] text.space-name");
       name.setAttribute("x", "0"); name.setAttribute("y", "-30"); name.setAttribute("text-anchor", "middle"); }""")
     assert 'space-name "12" of 12 over an arrow' in overlaps(screen, "#play-boards svg.board")
+
+
+
+# A presentation as the `view` op gives it (docs/web.md, "The presentation"), put into the
+# replies by the test: faces for the seat's hand, texts on spaces of the track, a token.
+TEXTS_ON = ["port_royal", "01", "02", "07", "north_1", "south_1", "08", "09", "10", "18", "west_1", "east_5", "27",
+            "36"]
+
+
+def presented(reply: dict[str, Any]) -> dict[str, Any]:
+    """A `view` reply with a presentation for seat 1's hand and the track's spaces."""
+    hand = reply["observation"]["players"][0].get("hand") or []
+    cards = {str(card["component"]): {"kind": "card", "colour": "#c62828", "title": f"Title {card['component']}",
+                                      "corner": "7", "body": "the body", "text": "Title | 7 | the body"}
+             for card in hand}
+    token = {"component": 9999, "label": "a token on 03", "kind": "marker", "symbol": "X", "colour": "#6a1b9a"}
+    tokens = {"03": [token]}
+    spaces = {name: {"label": "1 food", "corner": "-5"} for name in TEXTS_ON}
+    return {**reply, "presentation": {"declared": True, "cards": cards, "spaces": {"track": spaces},
+                                      "tokens": {"track": tokens}}}
+
+
+def with_presentation(route: Route) -> None:
+    request = json.loads(route.request.post_data or "{}")
+    response = route.fetch()
+    reply = response.json()
+    if request.get("op") == "view" and reply.get("ok"):
+        reply["result"] = presented(reply["result"])
+    route.fulfill(response=response, json=reply)
+
+
+def test_the_page_draws_a_presentations_card_faces_space_texts_and_tokens(screen: Page, url: str) -> None:
+    screen.route("**/api", with_presentation)
+    open_ruleset(screen, url, "games/jamaica.rules")
+    start_game(screen, players=3)
+    hand = screen.locator("#play-mine [data-zone=hand] [data-testid=card]")
+    expect(hand.first.get_by_test_id("card-title")).to_have_text(re.compile(r"^Title \d+$"))
+    expect(hand.first.get_by_test_id("card-corner")).to_have_text("7")
+    expect(hand.first.get_by_test_id("card-body")).to_have_text("the body")
+    track = screen.locator("#play-boards svg[data-board=track]")
+    assert track.locator("[data-space='09'] text.space-label").all_text_contents() == ["1 food", "-5"]
+    assert track.locator("[data-testid=mark].token[data-component='9999']").count() == 1
+    screen.screenshot(path=str(screenshots_dir() / "web-screen-presented-play.png"), full_page=True)
+    assert overlaps(screen, "#play-boards svg.board") == []

@@ -54,7 +54,10 @@ def board_layout(board: Board) -> dict[str, Any]:
     (``width``, ``height``) and each space's centre and attributes; ``links`` are the
     directed successors of a graph board ([] for grids). A graph board's space also has the
     side of its circle to write its name on (``label``: ``[0, -1]`` above, ``[1, 0]`` right...),
-    where no arrow, circle or other name lies (``label_places.py``)."""
+    where no arrow, circle or other name lies, and the side for a corner badge (``corner``:
+    a diagonal such as ``[1, 1]`` below right when one is free) where neither they nor other
+    badges lie
+    (``label_places.py``)."""
     links: list[list[int]] = []
     if board.kind == "square":
         centres, cell, size = square_centres(board), "square", (1.0, 1.0)
@@ -68,9 +71,9 @@ def board_layout(board: Board) -> dict[str, Any]:
     spaces = [{"name": s.name, "index": s.index, "x": x, "y": y, "attributes": dict(s.attributes)}
               for s, (x, y) in zip(board.spaces, shifted, strict=True)]
     if cell == "circle":
-        sides = label_places([s.name for s in board.spaces], shifted, links)
-        for space, side in zip(spaces, sides, strict=True):
-            space["label"] = list(side)
+        sides, corners = label_places([s.name for s in board.spaces], shifted, links)
+        for space, side, corner in zip(spaces, sides, corners, strict=True):
+            space["label"], space["corner"] = list(side), list(corner)
     return {"name": board.name, "kind": board.kind, "cell": cell, "width": width, "height": height,
             "spaces": spaces, "links": links}
 

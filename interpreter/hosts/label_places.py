@@ -26,6 +26,16 @@ CHARACTER_WIDTH = 0.62
 """The width of one character of a name, in name heights (a little more than most are)."""
 NAME_GAP = 0.05
 """The room between a circle and its name, in cells."""
+CORNER_WIDTH = 0.36
+CORNER_HEIGHT = 0.2
+"""The room kept for a space's corner badge (a short text, such as the points printed on a
+space, that a ruleset's presentation writes there), in cells."""
+CORNER_GAP = 0.02
+"""The room between a circle and its corner badge, in cells."""
+CORNERS: tuple[Point, ...] = ((1, 1), (-1, 1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1))
+"""The sides tried for a corner badge: the diagonals first."""
+INSIDE: Point = (0, 0)
+"""The corner badge of a space with no free side: inside its circle, at the top."""
 MAX_PLACED = 600
 """Boards with more spaces keep every name above its circle (the search is quadratic)."""
 
@@ -59,15 +69,24 @@ def name_width(name: str) -> float:
     return max(1, len(name)) * CHARACTER_WIDTH * NAME_HEIGHT
 
 
-def name_box(width: float, side: Point) -> Box:
-    """The box of a name ``width`` wide beside a circle at (0, 0), on ``side``: the name's
-    edge (or corner, on a diagonal) nearest the circle touches the circle's edge plus the gap."""
-    length = math.hypot(*side)
-    reach = CIRCLE_RADIUS + NAME_GAP
-    x, y = side[0] / length * reach, side[1] / length * reach
+def side_box(size: Point, side: Point, gap: float) -> Box:
+    """The box of ``size`` (width, height) beside a circle at (0, 0), on ``side``: its edge
+    (or corner, on a diagonal) nearest the circle ``gap`` off the circle's edge."""
+    (width, height), length = size, math.hypot(*side)
+    x, y = side[0] / length * (CIRCLE_RADIUS + gap), side[1] / length * (CIRCLE_RADIUS + gap)
     left = x - width / 2 if side[0] == 0 else x if side[0] > 0 else x - width
-    top = y - NAME_HEIGHT / 2 if side[1] == 0 else y if side[1] > 0 else y - NAME_HEIGHT
-    return Box(left, top, left + width, top + NAME_HEIGHT)
+    top = y - height / 2 if side[1] == 0 else y if side[1] > 0 else y - height
+    return Box(left, top, left + width, top + height)
+
+
+def name_box(width: float, side: Point) -> Box:
+    """The box of a name ``width`` wide beside a circle at (0, 0), on ``side``."""
+    return side_box((width, NAME_HEIGHT), side, NAME_GAP)
+
+
+def corner_box(side: Point) -> Box:
+    """The box of a corner badge beside a circle at (0, 0), on ``side``."""
+    return side_box((CORNER_WIDTH, CORNER_HEIGHT), side, CORNER_GAP)
 
 
 def segment_inside(box: Box, start: Point, end: Point) -> float:
@@ -131,13 +150,44 @@ class Obstacles:
                 + sum(box.overlap(other) for other in self.boxes))
 
 
-def label_places(names: Sequence[str], centres: Sequence[Point], links: Sequence[Sequence[int]]) -> list[Point]:
+def label_places(names: Sequence[str], centres: Sequence[Point],
+                 links: Sequence[Sequence[int]]) -> tuple[list[Point], list[Point]]:
     """For each space, the side of its circle to write its name on, as a direction
-    (``(0, -1)``: above, ``(1, 0)``: right...)."""
+    (``(0, -1)``: above, ``(1, 0)``: right...); and the side for its corner badge, a diagonal
+    if one is free, where neither arrows, circles, names nor other badges lie (``INSIDE``, in
+    the circle, when no side is)."""
     if len(centres) > MAX_PLACED or not centres:
-        return [(0, -1)] * len(centres)
-    middle = (sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres))
+        return [(0, -1)] * len(centres), [(1, 1)] * len(centres)
     obstacles = Obstacles(arrow_segments(centres, links), [circle_box(c) for c in centres])
+    sides = name_sides(names, centres, obstacles)
+    return sides, corner_sides(centres, obstacles)
+
+
+def corner_sides(centres: Sequence[Point], obstacles: Obstacles) -> list[Point]:
+    """The side of each corner badge (``label_places``), the spaces with fewest free sides
+    first (a space between two branches of a fork before one on a plain stretch)."""
+    costs = [corner_costs(index, centre, obstacles) for index, centre in enumerate(centres)]
+    corners: dict[int, Point] = {}
+    for index in sorted(range(len(centres)), key=lambda i: sum(cost == 0 for cost in costs[i])):
+        cost, _, side = min(zip(corner_costs(index, centres[index], obstacles), range(len(CORNERS)), CORNERS,
+                                strict=False))
+        corners[index] = side if cost == 0 else INSIDE
+        if cost == 0:
+            obstacles.boxes.append(corner_box(side).moved(*centres[index]))
+    return [corners[i] for i in range(len(centres))]
+
+
+def corner_costs(index: int, centre: Point, obstacles: Obstacles) -> list[float]:
+    """How much each side of ``CORNERS`` of space ``index`` is covered (not by its own circle)."""
+    own = obstacles.boxes.pop(index)   # the badge's box meets its circle's box, not the circle
+    costs = [obstacles.cost(corner_box(side).moved(*centre)) for side in CORNERS]
+    obstacles.boxes.insert(index, own)
+    return costs
+
+
+def name_sides(names: Sequence[str], centres: Sequence[Point], obstacles: Obstacles) -> list[Point]:
+    """The side of each name (``label_places``), the names added to ``obstacles``."""
+    middle = (sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres))
     sides = []
     for index, (name, centre) in enumerate(zip(names, centres, strict=True)):
         width = name_width(name)

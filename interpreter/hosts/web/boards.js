@@ -1,6 +1,7 @@
 // Boards: drawn from the `boards` op's data, with the `view` op's marks.
 
 import {counted, el, humanName, svg} from "./dom.js";
+import {drawSpaceTexts, sideBox, tokenMarks} from "./board_texts.js";
 
 const TERRAIN_COLOURS = {
   sea: "#8ec5ea", ocean: "#8ec5ea", water: "#8ec5ea", lake: "#4f9fd8", river: "#a9dcef",
@@ -22,16 +23,8 @@ const NAME_GAP = 0.05;
 
 /** The box of a name written beside a circle of centre (0, 0) on ``side``, in the unit ``unit``. */
 function nameBox(name, side, unit) {
-  const [sx, sy] = side;
-  const length = Math.hypot(sx, sy) || 1;
-  const reach = (CIRCLE_RADIUS + NAME_GAP) * unit;
-  const x = sx / length * reach;
-  const y = sy / length * reach;
   const width = Math.max(1, name.length) * CHARACTER_WIDTH * NAME_HEIGHT * unit;
-  const height = NAME_HEIGHT * unit;
-  const left = sx === 0 ? x - width / 2 : sx > 0 ? x : x - width;
-  const top = sy === 0 ? y - height / 2 : sy > 0 ? y : y - height;
-  return {left, top, right: left + width, bottom: top + height, x, y};
+  return sideBox(width, NAME_HEIGHT * unit, side, CIRCLE_RADIUS * unit, NAME_GAP * unit);
 }
 
 /** A track space's name beside its circle, on ``side`` (its edge nearest the circle there). */
@@ -110,7 +103,8 @@ function seatOfMark(mark) {
 
 /**
  * Draws one board. options: {marks: {space: [labels]}, clickable: Map(space -> option),
- * onChoose(option), testid}.
+ * onChoose(option), testid}; from the ruleset's presentation, texts: {space: {label, corner}}
+ * and tokens: {space: [token]} (board_texts.js).
  */
 export function drawBoard(board, options = {}) {
   const {d, cell, scale} = boardGeometry(board);
@@ -161,6 +155,8 @@ export function drawBoard(board, options = {}) {
   const spaceLayer = svg("g", {class: "spaces"});
   const markLayer = svg("g", {class: "marks"});
   const marks = options.marks || {};
+  const texts = options.texts || {};
+  const tokens = options.tokens || {};
   const clickable = options.clickable || new Map();
   for (const s of board.spaces) {
     const x = px(s);
@@ -196,6 +192,13 @@ export function drawBoard(board, options = {}) {
       group.append(svg("text", {class: "space-name", y: nameY.toFixed(1), "text-anchor": "middle", "font-size": fontSize}, s.name));
     }
     const hasExtra = extra && attributes[extra] !== undefined && attributes[extra] !== null;
+    const band = markBand(cell, unit, radius, fontSize, hasExtra);
+    if (texts[s.name]) {
+      const written = drawSpaceTexts(texts[s.name], {cell, unit, radius, corner: s.corner});
+      group.append(...written.nodes);
+      if (written.floor !== null) band.bottom = Math.min(band.bottom, written.floor);
+      if (written.ceiling !== null) band.top = Math.max(band.top, written.ceiling);
+    }
     if (hasExtra) {
       group.append(svg("text", {class: "space-extra", y: (unit * EXTRA_Y).toFixed(1), "text-anchor": "middle", "font-size": fontSize},
         String(attributes[extra])));
@@ -210,8 +213,8 @@ export function drawBoard(board, options = {}) {
       group.addEventListener("keydown", (event) => { if (event.key === "Enter") options.onChoose(option); });
     }
     spaceLayer.append(group);
-    const here = marks[s.name];
-    if (here && here.length) markLayer.append(drawMarks(here, x, y, markBand(cell, unit, radius, fontSize, hasExtra)));
+    const here = [...(marks[s.name] || []), ...tokenMarks(tokens[s.name])];
+    if (here.length) markLayer.append(drawMarks(here, x, y, band));
   }
   root.append(spaceLayer, markLayer);
   const wrapper = el("figure", {class: "board-figure", "data-board": board.name},
@@ -253,29 +256,33 @@ const EXTRA_Y = 0.36;      // the baseline of a space's extra attribute, in cell
 const MARK_GAP = 1;        // pixels between two marks
 const SMALLEST_MARK = 8;   // pixels: a mark is never lower; fewer are shown, then "+N"
 
-function drawMarks(labels, x, y, band) {
+function drawMarks(marks, x, y, band) {
   const group = svg("g", {class: "mark-group", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`});
   // As many tokens as the band holds, then "+N" (the tooltip lists them all), never over the
-  // space's name or its landmark. "green map (sites)": the variable's name is left out.
-  labels = labels.map((label) => String(label));
-  labels = [...labels.filter((l) => seatOfMark(l) !== null), ...labels.filter((l) => seatOfMark(l) === null)];
+  // space's name or its landmark. A mark is a label ("P1", "green map (sites)": the variable's
+  // name is left out) or a token of the presentation ({text, colour, title}: board_texts.js).
+  const items = marks.map((mark) => typeof mark === "object" && mark !== null ? mark :
+    {text: String(mark).replace(/\s*\([a-z_]+\)$/, ""), colour: null, title: String(mark), mark: String(mark)});
+  const ordered = [...items.filter((m) => seatOfMark(m.text) !== null), ...items.filter((m) => seatOfMark(m.text) === null)];
   const room = Math.max(1, Math.floor((band.bottom - band.top + MARK_GAP) / (SMALLEST_MARK + MARK_GAP)));
-  const shown = labels.length > room ? [...labels.slice(0, room - 1), `+${labels.length - room + 1}`] : labels;
+  const shown = ordered.length > room ? [...ordered.slice(0, room - 1), {text: `+${ordered.length - room + 1}`, colour: null}] : ordered;
   const rows = shown.length;
   const height = Math.max(SMALLEST_MARK, Math.min(band.tallest, (band.bottom - band.top + MARK_GAP) / rows - MARK_GAP));
   const fontSize = height * 0.7;
   const top = (band.top + band.bottom) / 2 - (rows * (height + MARK_GAP) - MARK_GAP) / 2;
-  shown.forEach((label, i) => {
-    const text = label.replace(/\s*\([a-z_]+\)$/, "");
+  const tooltip = ordered.map((m) => m.title || m.text).join("\n");
+  shown.forEach((item, i) => {
     const fits = Math.max(2, Math.floor((band.width - 6) / (fontSize * 0.6)));
-    const short = text.length > fits ? text.slice(0, fits - 1) + "…" : text;
+    const short = item.text.length > fits ? item.text.slice(0, fits - 1) + "…" : item.text;
     const w = Math.min(band.width, Math.max(height * 1.6, short.length * fontSize * 0.6 + 6));
-    const colour = markColour(text);
+    const colour = item.colour || markColour(item.text);
     const yy = top + i * (height + MARK_GAP);
-    group.append(svg("g", {class: "mark" + (seatOfMark(text) !== null ? " seat-mark" : ""), "data-testid": "mark", "data-mark": label},
+    const token = item.component !== undefined;
+    group.append(svg("g", {class: "mark" + (seatOfMark(item.text) !== null ? " seat-mark" : "") + (token ? " token" : ""),
+      "data-testid": "mark", "data-mark": item.mark || item.title || item.text, "data-component": token ? item.component : null},
       svg("rect", {x: -w / 2, y: yy, width: w, height, rx: height / 2, style: colour ? `fill:${colour}` : null}),
       svg("text", {x: 0, y: yy + height * 0.74, "text-anchor": "middle", "font-size": fontSize.toFixed(1)}, short),
-      svg("title", {}, labels.join("\n"))));
+      svg("title", {}, tooltip)));
   });
   return group;
 }
