@@ -455,8 +455,7 @@ def op_replay(session: Session, request: JSON) -> JSON:
     history = state.history()
     if step > len(history):
         raise ProtocolError("P003", f"request.step must be at most {len(history)}, the actions of this game")
-    replayed = state.game.new_initial_state(seed=state.seed, explicit_chance=state.explicit_chance,
-                                            events=state.event_log is not None)
+    replayed = fresh_start(state)
     for player, action_id in history[:max(step - 1, 0)]:
         replayed.apply_action(action_id, player=player)
     last: JSON | None = None
@@ -469,6 +468,12 @@ def op_replay(session: Session, request: JSON) -> JSON:
         last = {"player": player, "action": action_id, "label": label}
     handle = session.add_state(session.game_of(request["state"]), replayed)
     return {"state": handle, "step": step, "steps": len(history), **progress(replayed), "last": last}
+
+
+def fresh_start(state: State) -> State:
+    """A new state of the game of ``state``, as it started: its seed, chance and events."""
+    return state.game.new_initial_state(seed=state.seed, explicit_chance=state.explicit_chance,
+                                        events=state.event_log is not None)
 
 
 def progress(state: State) -> JSON:

@@ -6,7 +6,13 @@ the grammar's keywords: ``rulelang.syntax.keywords``, which the TextMate grammar
 editors reads too); ``POST /api/session`` gives a
 token for a new protocol ``Session``; ``POST /api`` with the header ``X-Rulelang-Session:
 TOKEN`` and one request as its JSON body gives the reply, as ``Session.handle`` makes it
-(HTTP 200 even for a protocol error).
+(HTTP 200 even for a protocol error); ``POST /api/debug`` the same for the requests of the
+page's debug panel (``web_debug.py``).
+
+The page opened at the address with ``?host=TOKEN`` (the token the server makes when it
+starts, printed with that address and opened in the browser) is the host's: its session
+is made with ``{"host": TOKEN}`` and may see a state whole, every seat's secrets included
+(the debug panel's ``full_state``); no other page may.
 
 A server on localhost must not be driven by other web sites: a request whose ``Host`` is not
 this server's (DNS rebinding), a POST whose ``Origin`` is another site's, or that is not
@@ -41,6 +47,7 @@ from .memory import MemoryBudget
 from .protocol import JSON, MAX_LINE_BYTES, ProtocolError, encode, error_reply
 from .server import READ_CHUNK
 from .sessions import Session
+from .web_debug import answer_debug
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -49,7 +56,7 @@ DEFAULT_PORT = 7371
 MAX_SESSIONS = 16              # pages served at once; the least recently used session goes
 MAX_DRAINED = 4 * MAX_LINE_BYTES   # a body too long but below this is read and dropped before the 413
 SESSION_HEADER = "X-Rulelang-Session"
-STATIC_FILES = {"/": "index.html", "/index.html": "index.html", "/style.css": "style.css"}
+STATIC_FILES = {"/": "index.html", "/index.html": "index.html", "/style.css": "style.css", "/debug.css": "debug.css"}
 KEYWORDS_SCRIPT = "keywords.js"   # the page's module of the language's keywords, made from the grammar
 SCRIPT_PATH = re.compile(r"/([a-z][a-z0-9_]*\.js)")   # the page's modules: /app.js, /editor.js...
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -81,32 +88,45 @@ class WebApp:
     agent_budget: AgentBudget = field(default_factory=AgentBudget)
     memory: MemoryBudget = field(default_factory=MemoryBudget)
     hosts: frozenset[str] = frozenset()
+    host_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    host_sessions: set[str] = field(default_factory=set)   # the tokens of the sessions of the host's page
 
     def listen_on(self, host: str, port: int) -> None:
         """Accept the ``Host`` headers that name this server: its address, localhost, 127.0.0.1."""
         names = {host, "localhost", "127.0.0.1", "[::1]"} if host in ("127.0.0.1", "localhost", "::1") else {host}
         self.hosts = frozenset(f"{name}:{port}" for name in names)
 
-    def new_session(self) -> str:
-        """The token of a new session (which may write ruleset files under the root)."""
+    def new_session(self, host: bool = False) -> str:
+        """The token of a new session (which may write ruleset files under the root);
+        ``host``: the host's page."""
         token = secrets.token_urlsafe(24)
         with self.lock:
             self.sessions[token] = (Session(self.library, allow_write=True, agent_budget=self.agent_budget,
                                             memory=self.memory), threading.Lock())
+            if host:
+                self.host_sessions.add(token)
             while len(self.sessions) > MAX_SESSIONS:
-                self.memory.leave(self.sessions.popitem(last=False)[1][0])
+                gone, (session, _) = self.sessions.popitem(last=False)
+                self.host_sessions.discard(gone)
+                self.memory.leave(session)
         return token
 
-    def answer(self, token: str, body: bytes) -> JSON | None:
-        """The reply to one request of the session ``token``; None for an unknown session."""
+    def is_host_token(self, offered: object) -> bool:
+        """Whether ``offered`` is this server's host token."""
+        return isinstance(offered, str) and secrets.compare_digest(offered.encode(), self.host_token.encode())
+
+    def answer(self, token: str, body: bytes, *, debug: bool = False) -> JSON | None:
+        """The reply to one request of the session ``token`` (``debug``: of the debug panel);
+        None for an unknown session."""
         with self.lock:
             held = self.sessions.get(token)
             if held is None:
                 return None
             self.sessions.move_to_end(token)
+            host = token in self.host_sessions
         session, session_lock = held
         with session_lock:
-            return session.handle_line(body)
+            return answer_debug(session, body, host=host) if debug else session.handle_line(body)
 
     def static_file(self, name: str) -> bytes | None:
         """A file of the page, or None when it is not there."""
@@ -162,20 +182,37 @@ class Handler(TimedHandler):
         if not self.host_allowed() or not self.origin_allowed():
             return
         route = self.path.split("?", 1)[0]
-        if route not in ("/api", "/api/session"):
+        if route not in ("/api", "/api/session", "/api/debug"):
             self.send_json(404, refusal("P010", f"no such page: {route[:100]}"))
             return
         body = self.body()
         if body is None:
             return
         if route == "/api/session":
-            self.send_json(200, {"session": self.app.new_session()})
+            self.open_session(body)
             return
-        reply = self.app.answer(self.headers.get(SESSION_HEADER, ""), body)
+        reply = self.app.answer(self.headers.get(SESSION_HEADER, ""), body, debug=route == "/api/debug")
         if reply is None:
             self.send_json(403, refusal("P009", "unknown session: reload the page"))
         else:
             self.send_json(200, reply)
+
+    def open_session(self, body: bytes) -> None:
+        """A new session: the host's page's when the body is ``{"host": TOKEN}`` with this
+        server's token (another token: 403, ``P010``), else a seat's page's."""
+        try:
+            asked = json.loads(body or b"{}")
+        except ValueError:
+            asked = None
+        if not isinstance(asked, dict):
+            self.send_json(400, refusal("P001", "the body of /api/session is a JSON object: {} or {\"host\": TOKEN}"))
+            return
+        if "host" in asked and not self.app.is_host_token(asked["host"]):
+            self.send_json(403, refusal("P010", "not this server's host token: open the address that "
+                                                "'rulelang web' printed"))
+            return
+        host = "host" in asked
+        self.send_json(200, {"session": self.app.new_session(host), "host": host})
 
     # -- checks ----------------------------------------------------------
 
@@ -260,17 +297,23 @@ def address(server: WebServer, host: str) -> str:
     return f"http://{shown}:{server.server_address[1]}/"
 
 
+def host_address(server: WebServer, app: WebApp, host: str) -> str:
+    """The address of the host's page: the page's, with the host token."""
+    return f"{address(server, host)}?host={app.host_token}"
+
+
 def serve(root: str = ".", host: str = "127.0.0.1", port: int = DEFAULT_PORT, open_browser: bool = True,
           echo: Callable[[str], None] = print, *, agent_budget: AgentBudget | None = None,
           timeouts: ConnectionTimeouts | None = None, memory: MemoryBudget | None = None) -> None:
     """Serve the page for the rulesets under ``root`` until Ctrl-C (the budgets and timeouts
     as ``make_server`` takes them)."""
-    server, _ = make_server(Path(root), host, port, timeouts=timeouts, agent_budget=agent_budget, memory=memory)
+    server, app = make_server(Path(root), host, port, timeouts=timeouts, agent_budget=agent_budget, memory=memory)
     url = address(server, host)
     echo(f"rulelang web: {url}")
+    echo(f"the host's page (every seat's secrets in its debug panel): {host_address(server, app, host)}")
     sys.stdout.flush()
     if open_browser:
-        with contextlib.suppress(Exception):   # no browser here: the address is printed
-            webbrowser.open(url)
+        with contextlib.suppress(Exception):   # no browser here: the addresses are printed
+            webbrowser.open(host_address(server, app, host))
     with server, contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()

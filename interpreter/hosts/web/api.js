@@ -1,5 +1,6 @@
-// The protocol over HTTP: one request per POST to /api in the page's session, its errors,
-// and the banner that shows them.
+// The protocol over HTTP: one request per POST to /api in the page's session (the debug
+// panel's to /api/debug), its errors, and the banner that shows them. A page opened with
+// ?host=TOKEN opens its session as the host's (web.py).
 
 import {$} from "./dom.js";
 
@@ -15,30 +16,46 @@ export class ProtocolError extends Error {
 
 export const api = {
   session: null,
+  host: false,       // whether the server took this page's session as the host's
   opening: null,
   nextId: 1,
   inFlight: 0,
   onSessionLost: () => {},   // what the page does when the server forgot its session (app.js sets it)
   async newSession() {
-    const response = await fetch("/api/session", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"});
+    const token = new URLSearchParams(location.search).get("host");
+    const open = (asked) => fetch("/api/session", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(asked)});
+    let response = await open(token === null ? {} : {host: token});
+    if (token !== null && response.status === 403) {   // a token of another run of the server
+      showBanner("This address's host token is not this server's (restarted?): the page is a seat's page, " +
+        "without the full state. Open the address that rulelang web printed last.", "info");
+      response = await open({});
+    }
     if (!response.ok) throw new Error("cannot open a session: HTTP " + response.status);
-    this.session = (await response.json()).session;
+    const opened = await response.json();
+    this.session = opened.session;
+    this.host = opened.host === true;
   },
-  /**
-   * One request; resolves to its result, rejects with a ProtocolError. A ``quiet`` request
-   * (made ahead of need, such as the copy for Undo) does not show the page as working.
-   */
-  async call(op, fields = {}, {quiet = false} = {}) {
+  /** Resolves once the page has a session. */
+  async ready() {
     if (!this.session) {
       // One new session however many requests wait for it.
       this.opening = this.opening || this.newSession().finally(() => { this.opening = null; });
       await this.opening;
     }
+  },
+  /**
+   * One request; resolves to its result, rejects with a ProtocolError. A ``quiet`` request
+   * (made ahead of need, such as the copy for Undo) does not show the page as working;
+   * ``route``: /api/debug for the debug panel's ops.
+   */
+  async call(op, fields = {}, {quiet = false, route = "/api"} = {}) {
+    await this.ready();
     const body = JSON.stringify({id: this.nextId++, op, ...fields});
     const count = quiet ? 0 : 1;
     this.busy(+count);
     try {
-      const response = await fetch("/api", {
+      const response = await fetch(route, {
         method: "POST",
         headers: {"Content-Type": "application/json", "X-Rulelang-Session": this.session},
         body,

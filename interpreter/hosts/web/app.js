@@ -4,8 +4,8 @@
 //
 // This module starts the page: the rulesets list, and the wiring of the parts (ES modules,
 // loaded by index.html with no build step): dom.js (helpers), api.js (the protocol),
-// page.js (the tabs), editor.js, graph.js, boards.js, view.js (a seat's view), play.js and
-// replay.js.
+// page.js (the tabs), editor.js, graph.js, boards.js, view.js (a seat's view), play.js,
+// replay.js and debug.js (Play's debug panel).
 
 import {$, counted, el} from "./dom.js";
 import {api, errorText, hideBanner, showBanner} from "./api.js";
@@ -14,6 +14,7 @@ import {editor} from "./editor.js";
 import {graph} from "./graph.js";
 import {play} from "./play.js";
 import {replay} from "./replay.js";
+import {debug} from "./debug.js";
 
 async function loadRulesets() {
   const list = $("ruleset-list");
@@ -82,6 +83,7 @@ function init() {
   editor.onSaved = loadRulesets;
   play.gameInUse = (handle) => replay.uses(handle);
   play.onReplay = () => replay.fromPlay();
+  play.onRender = (view) => debug.refresh(view);
   onTabShown.graph = () => graph.drawIfStale();
   onTabShown.play = () => play.prepareSetup();
   for (const button of document.querySelectorAll(".tab")) button.addEventListener("click", () => showTab(button.dataset.tab));
@@ -90,6 +92,7 @@ function init() {
   editor.init();
   play.init();
   replay.init();
+  debug.init();
   showTab("editor");
   loadRulesets().then(() => {
     const wanted = new URLSearchParams(location.search).get("open");
@@ -97,5 +100,5 @@ function init() {
   });
 }
 
-window.rulelangPage = {api, app, editor, play, replay, graph};
+window.rulelangPage = {api, app, editor, play, replay, graph, debug};
 document.addEventListener("DOMContentLoaded", init);

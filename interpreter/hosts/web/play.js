@@ -26,6 +26,7 @@ export const play = {
   generation: 0,     // bumps when a game is started or dropped: stale loops stop
   gameInUse: () => false,  // whether Replay still uses a game's handle (app.js sets it)
   onReplay: () => {},      // "Replay this game" (app.js sets it)
+  onRender: () => {},      // after each drawing of the present (app.js sets it: the debug panel)
 
   init() {
     $("play-setup").addEventListener("submit", (event) => { event.preventDefault(); this.start(); });
@@ -298,6 +299,7 @@ export const play = {
     drawBoards($("play-boards"), this.game.boards, question ? view : {...view, question: null}, question ? (option) => this.choose(option) : null);
     drawTable($("play-table"), view, context);
     drawLog($("play-log"), ...this.logWithApplied(this.shownLog(view)));
+    this.onRender(view);
   },
 
   /** The lines of the log the page shows for ``view`` (the notes of applied choices are placed among them). */

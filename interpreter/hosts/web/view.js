@@ -174,7 +174,7 @@ export function drawLog(target, lines, freshFrom) {
   // starts scrolled to its newest line without the page measuring it).
   const items = lines.map((line, i) => el("li", {
     class: [i >= freshFrom ? "fresh" : "", line.heading ? `heading heading-${line.heading}` : ""].join(" ").trim(),
-    "data-testid": "log-line"}, line.text));
+    "data-testid": "log-line", "data-seq": line.seq}, line.text));
   items.reverse();
   target.replaceChildren(...items);
   if (!lines.length) target.append(el("li", {class: "muted"}, "nothing yet"));
