@@ -31,6 +31,7 @@ RUNTIME_PACKAGE = "rulelang.interpreter"
 # From the bottom up: a module may import its own layer and the layers before it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("basics", ("rulelang.diagnostics", "rulelang.errors", "rulelang.files", "rulelang.nodes", "rulelang.ast",
+                "rulelang.present_ast",
                 "rulelang.scenario_ast",
                 "rulelang.report", "rulelang.limits", "rulelang.memory")),
     ("syntax", ("rulelang.syntax",)),

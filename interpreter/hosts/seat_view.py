@@ -24,6 +24,7 @@ from rulelang.boards import Space
 from rulelang.report import counted
 
 from ..model.values import CHANCE, Component
+from .presentation import FACE_KEYS, FACE_SEPARATOR, Presentation, fill
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -132,6 +133,8 @@ class SeatData:
         self.zone_names = [str(mapping_of(z).get("position")) for z in items_of(self.info.get("zones"))]
         self.boards = {name: mapping_of(b) for name, b in mapping_of(self.info.get("boards")).items()}
         self.space_by_id = [(name, mapping_of(s)) for name, b in self.boards.items() for s in items_of(b.get("spaces"))]
+        self.components = items_of(self.info.get("components"))
+        self.presentation = Presentation.of(game.catalog.decls)
 
     # -- values as text ------------------------------------------------
 
@@ -166,7 +169,8 @@ class SeatData:
         if "label" in data:
             return str(data["label"])
         if "enum" in data:
-            return str(data.get("value"))
+            look = self.presentation.enum_look(str(data["enum"]), str(data.get("value")))
+            return look.get("name", str(data.get("value")))
         if "space" in data:
             return str(data["space"])
         if "zone" in data:
@@ -191,14 +195,44 @@ class SeatData:
         return f"P{seat + 1}"
 
     def card_text(self, card: Card) -> str:
-        """A card as a line: label, tokens on it in brackets, variables that hold something."""
-        parts = [card.label]
+        """A card as a line: its face if the presentation gives its kind one (else its
+        label), tokens on it in brackets, variables shown to players that hold something."""
+        parts = [self.face(card).get("text", card.label)]
         if card.tokens:
             parts.append("[" + ", ".join(f"{n} {k}" for k, n in card.tokens.items()) + "]")
-        shown = [f"{k} {self.text(v)}" for k, v in card.variables.items() if v not in (None, [], False)]
+        shown = [f"{k} {self.text(v)}" for k, v in card.variables.items()
+                 if v not in (None, [], False) and self.presentation.is_shown(k)]
         if shown:
             parts.append("(" + ", ".join(shown) + ")")
         return " ".join(parts)
+
+    def component_info(self, component: int) -> Mapping[str, object]:
+        """A component's entry of the catalog info (type, label, fields), by id."""
+        return mapping_of(self.components[component]) if 0 <= component < len(self.components) else {}
+
+    def component_kind(self, component: int) -> str:
+        """The component type of a component, by id."""
+        return str(self.component_info(component).get("type", ""))
+
+    def field_texts(self, card: Card) -> dict[str, str]:
+        """A card's fields and the variables shown with it, as players read them."""
+        fields = mapping_of(self.component_info(card.id).get("fields"))
+        values = {name: self.text(value) for name, value in fields.items()}
+        values.update({name: self.text(value) for name, value in card.variables.items()
+                       if self.presentation.is_shown(name)})
+        return values
+
+    def face(self, card: Card) -> dict[str, str]:
+        """A card's face as its kind's presentation lays it out: ``title``, ``corner``,
+        ``body`` as far as they are declared and filled, and ``text``, the face on one line;
+        empty when the kind has no face."""
+        layout = self.presentation.faces.get(self.component_kind(card.id))
+        if not layout:
+            return {}
+        values = self.field_texts(card)
+        face = {part: text for part in FACE_KEYS if part in layout
+                for text in [fill(layout[part], values)] if text is not None}
+        return {**face, "text": FACE_SEPARATOR.join(face.values())} if face else {}
 
     def cards_text(self, value: object) -> str:
         """An observed zone as text: its cards (equal ones counted), or its size when hidden."""
@@ -231,7 +265,8 @@ class SeatData:
         yield from self._space_variable_marks(mapping_of(obs.get("spaces")))
         yield from self._seat_marks(items_of(obs.get("players")))
         for name, value in mapping_of(obs.get("globals")).items():   # a global named as its space says nothing
-            yield from ((space, name) for space in spaces_in(value) if space[1] != name)
+            if self.presentation.is_shown(name):
+                yield from ((space, name) for space in spaces_in(value) if space[1] != name)
         yield from self._component_marks(obs)
 
     def _seat_marks(self, players: list[object]) -> Iterable[tuple[tuple[str, str], str]]:
@@ -240,7 +275,7 @@ class SeatData:
         named = space_holders(self.player_vars) > 1
         for seat, view in enumerate(players):
             for name, value in mapping_of(view).items():
-                if name in self.player_vars:
+                if name in self.player_vars and self.presentation.is_shown(name):
                     mark = f"{self.seat_mark(seat)} ({name})" if named else self.seat_mark(seat)
                     yield from ((space, mark) for space in spaces_in(value))
 
@@ -250,6 +285,8 @@ class SeatData:
         named = space_holders(self.component_vars) > 1
         for card in self._visible_cards(obs):
             for name, value in card.variables.items():
+                if not self.presentation.is_shown(name):
+                    continue
                 mark = f"{card.label} ({name})" if named else card.label
                 yield from ((space, mark) for space in spaces_in(value))
 
@@ -257,6 +294,8 @@ class SeatData:
         """Space variables that hold something, as ``name value``; a seat alone ("P1") when
         it is the only space variable."""
         for variable, values in spaces.items():
+            if not self.presentation.is_shown(variable):
+                continue
             for (board, space), value in zip(self.space_by_id, items_of(values), strict=False):
                 if value is not None and value is not False:
                     yield (board, str(space.get("name"))), self.mark_text(variable, value, alone=len(spaces) == 1)

@@ -415,13 +415,13 @@ def op_boards(session: Session, request: JSON) -> JSON:
 
 def op_view(session: Session, request: JSON) -> JSON:
     """'view': what one seat (or -1, everything) sees of a state, for the page."""
-    from .seat_view import view_data
+    from .present_view import presented_view_data
     state = session.state(request["state"])
     player = request["player"]
     if player != -1 and player >= state.game.num_players:
         raise IllegalActionError(f"there is no seat {player} (player {player + 1}): "
                                  f"the game has {state.game.num_players}")
-    return view_data(seat_data(state.game), state, player)
+    return presented_view_data(seat_data(state.game), state, player)
 
 
 @functools.lru_cache(maxsize=GAMES_CACHED)

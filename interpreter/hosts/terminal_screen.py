@@ -32,6 +32,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .present_view import with_tokens
 from .seat_view import items_of, mapping_of, whole_number
 from .terminal_view import SeatView, log_of
 
@@ -153,7 +154,7 @@ class _Fitter:
         self.console = Console(width=width, height=height, color_system=None, force_terminal=False,
                                legacy_windows=False, file=io.StringIO())
         self.obs = mapping_of(state.observation(player))
-        self.marks = view.board_marks(self.obs)
+        self.marks = with_tokens(view, view.board_marks(self.obs), self.obs)
         self.log = log_of(state, player, self.obs)
 
     def lines(self, renderable: RenderableType) -> int:

@@ -42,6 +42,7 @@ from rulelang.report import counted
 
 from ..model.values import CHANCE
 from ..state.narrate import line_text
+from .present_view import with_tokens
 from .seat_view import (
     Card,
     SeatData,
@@ -102,7 +103,7 @@ class SeatView(SeatData):
     def render(self, state: State, player: int, *, log_lines: int = 8) -> RenderableType:
         """The view of seat ``player`` of ``state``: the panels of the module docstring."""
         obs = mapping_of(state.observation(player))
-        marks = self.board_marks(obs)
+        marks = with_tokens(self, self.board_marks(obs), obs)
         parts: list[RenderableType | None] = [self.header(obs)]
         parts += [self.board_panel(name, marks) for name in self.boards]
         parts += [self.players_panel(obs), self.zones_panel(obs), self.supplies_panel(obs),
@@ -167,9 +168,10 @@ class SeatView(SeatData):
         return self.seat_name(seat) + "".join(notes)
 
     def _pairs(self, data: Mapping[str, object], names: Iterable[str]) -> str:
-        """``name value`` for each of ``names`` that ``data`` holds."""
-        wanted = set(names)
-        return ", ".join(f"{k} {self.text(v)}" for k, v in data.items() if k in wanted)
+        """``name value`` for each of ``names`` that ``data`` holds and players are shown,
+        by its display name."""
+        wanted = {name for name in names if self.presentation.is_shown(name)}
+        return ", ".join(f"{self.presentation.display_name(k)} {self.text(v)}" for k, v in data.items() if k in wanted)
 
     def zones_panel(self, obs: Mapping[str, object]) -> Panel | None:
         """The seat's own zones, the others' zones, then the shared zones: the cards of each
@@ -217,10 +219,11 @@ class SeatView(SeatData):
 
     def globals_panel(self, obs: Mapping[str, object]) -> Panel | None:
         """The global variables the seat sees, ``name value`` side by side."""
-        values = mapping_of(obs.get("globals"))
+        values = {k: v for k, v in mapping_of(obs.get("globals")).items() if self.presentation.is_shown(k)}
         if not values:
             return None
-        cells = [Text.assemble((name, "bold"), " ", self.text(value)) for name, value in values.items()]
+        cells = [Text.assemble((self.presentation.display_name(name), "bold"), " ", self.text(value))
+                 for name, value in values.items()]
         return self.panel(Columns(cells, padding=(0, 3)), "game")
 
     # -- the question and the log -------------------------------------------

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TypeAlias, TypeVar, cast
 
-from lark import Token, Transformer_NonRecursive, v_args
+from lark import Token, v_args
 from lark.tree import Meta
 
 from rulelang import ast, scenario_ast
@@ -19,6 +19,7 @@ from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import RulesetError
 from rulelang.syntax.parts import Spliced, splice_parts, spliced
 from rulelang.syntax.placeholders import PLACEHOLDER
+from rulelang.syntax.present_builder import PresentBuilder
 from rulelang.syntax.syntax_errors import token_span
 
 MAX_INT_DIGITS = 18  # an integer literal is below 10**18
@@ -57,9 +58,11 @@ Branch: TypeAlias = "tuple[ast.Expr, ast.Block]"   # a condition and the block i
 
 
 @v_args(meta=True, inline=True)
-class AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
+class AstBuilder(PresentBuilder):
     """One method per grammar rule, taking the rule's parts; each builds one AST node.
     ``None`` stands for an optional part ``[...]`` that the text leaves out."""
+
+    _unquote = staticmethod(unquote)   # how the presentation's texts are read too
 
     def __init__(self, path: str) -> None:
         super().__init__(visit_tokens=False)

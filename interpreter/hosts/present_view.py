@@ -1,0 +1,149 @@
+"""A ruleset's presentation rendered for one seat: the ``presentation`` of the seat's view
+data (docs/web.md, "The presentation"), read by the web page and the terminal view.
+
+From the static presentation (``presentation.Presentation``) and one observation it renders:
+the face of every card the seat sees (its title, corner and body texts, with values written
+as players read them), the labels of the board's spaces (from the spaces' attributes and
+space variables), and the components drawn on the spaces where they lie. Nothing here knows
+a game.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .presentation import SPACE_KEYS, fill
+from .seat_view import Card, SeatData, items_of, mapping_of, space_of, view_data, zone_cards
+
+if TYPE_CHECKING:
+    from ..state.state import State
+
+
+def presented_view_data(data: SeatData, state: State, player: int) -> dict[str, Any]:
+    """The view of seat ``player`` as JSON data (``seat_view.view_data``) with its
+    ``presentation`` (``present_data``)."""
+    view = view_data(data, state, player)
+    view["presentation"] = present_data(data, mapping_of(view.get("observation")))
+    return view
+
+
+def present_data(seat: SeatData, obs: Mapping[str, object]) -> dict[str, object]:
+    """The presentation of the view of the seat of ``obs`` as JSON data."""
+    cards = list(placed_cards(seat, obs))
+    data = seat.presentation.data()
+    data["shown_variables"] = shown_variables(seat)
+    data["cards"] = {str(card.id): card_look(seat, card) for _, card in cards if card_look(seat, card)}
+    data["spaces"] = space_labels(seat, obs)
+    data["tokens"] = tokens_on_spaces(seat, cards)
+    return data
+
+
+def shown_variables(seat: SeatData) -> dict[str, list[str]]:
+    """The variables players are shown, by owner kind (``global``, ``player``, ``space``,
+    ``component``): every declared one without ``show``."""
+    variables = mapping_of(seat.info.get("variables"))
+    return {owner: [name for name in mapping_of(declared) if seat.presentation.is_shown(name)]
+            for owner, declared in variables.items()}
+
+
+# ------------------------------------------------------------------ cards
+
+
+def placed_cards(seat: SeatData, obs: Mapping[str, object]) -> Iterator[tuple[str, Card]]:
+    """(zone name, card) for every component the seat sees face up: shared zones, then the
+    players' zones."""
+    for zone, value in mapping_of(obs.get("zones")).items():
+        yield from ((zone, card) for card in zone_cards(value) or [])
+    for view in items_of(obs.get("players")):
+        for zone, value in mapping_of(view).items():
+            if zone in seat.player_zones:
+                yield from ((zone, card) for card in zone_cards(value) or [])
+
+
+def card_look(seat: SeatData, card: Card) -> dict[str, str]:
+    """A card's face (``title``, ``corner``, ``body``, and ``text``: the face on one line),
+    its kind, colour and symbol, as far as the presentation declares them."""
+    kind = seat.component_kind(card.id)
+    look = {k: v for k, v in seat.presentation.kinds.get(kind, {}).items() if k != "name"}
+    colour = card_colour(seat, card, kind)
+    if colour is not None:
+        look["colour"] = colour
+    look.update(seat.face(card))
+    return {"kind": kind, **look} if look else {}
+
+
+def card_colour(seat: SeatData, card: Card, kind: str) -> str | None:
+    """The colour of a card from the enum value of its colouring field, if one is declared."""
+    field = seat.presentation.colour_fields.get(kind)
+    if field is None:
+        return None
+    value = mapping_of(mapping_of(seat.component_info(card.id).get("fields")).get(field))
+    return seat.presentation.enum_look(str(value.get("enum")), str(value.get("value"))).get("colour")
+
+
+# ------------------------------------------------------------------ spaces
+
+
+def space_labels(seat: SeatData, obs: Mapping[str, object]) -> dict[str, dict[str, dict[str, str]]]:
+    """The texts drawn on each space of a presented board: ``{board: {space: {label, corner}}}``."""
+    space_values = mapping_of(obs.get("spaces"))
+    found: dict[str, dict[str, dict[str, str]]] = {}
+    for number, (board, space) in enumerate(seat.space_by_id):
+        texts = seat.presentation.spaces.get(board)
+        if not texts:
+            continue
+        values = space_texts(seat, space, {name: items_of(v)[number] if number < len(items_of(v)) else None
+                                           for name, v in space_values.items()})
+        drawn = {part: text for part in SPACE_KEYS if part in texts
+                 for text in [fill(texts[part], values)] if text is not None}
+        if drawn:
+            found.setdefault(board, {})[str(space.get("name"))] = drawn
+    return found
+
+
+def space_texts(seat: SeatData, space: Mapping[str, object], variables: Mapping[str, object]) -> dict[str, str]:
+    """A space's name, index, attributes and the space variables that hold something, as text."""
+    values = {"name": str(space.get("name")), "index": str(space.get("index"))}
+    values.update({k: seat.text(v) for k, v in mapping_of(space.get("attributes")).items()})
+    values.update({k: seat.text(v) for k, v in variables.items() if v is not None})
+    return values
+
+
+Tokens = dict[str, dict[str, list[dict[str, object]]]]
+"""Components drawn on spaces: ``{board: {space: [token, ...]}}``."""
+
+
+def tokens_on_spaces(seat: SeatData, cards: Iterable[tuple[str, Card]]) -> Tokens:
+    """The components drawn on the spaces where they lie: ``{board: {space: [token, ...]}}``,
+    a token being its component id, label, kind, and colour and symbol if declared."""
+    found: Tokens = {}
+    for zone, card in cards:
+        where = token_space(seat, zone, card)
+        if where is not None:
+            kind = seat.component_kind(card.id)
+            token = {"component": card.id, "label": card.label, "kind": kind, **card_look(seat, card)}
+            found.setdefault(where[0], {}).setdefault(where[1], []).append(token)
+    return found
+
+
+def token_space(seat: SeatData, zone: str, card: Card) -> tuple[str, str] | None:
+    """(board, space) where a card is drawn: the space its placement field or variable names,
+    while it lies in the placement's zone."""
+    placement = seat.presentation.placements.get(seat.component_kind(card.id))
+    if placement is None or placement.within not in (None, zone):
+        return None
+    fields = mapping_of(seat.component_info(card.id).get("fields"))
+    value = fields.get(placement.on, card.variables.get(placement.on))
+    return space_of(value)
+
+
+def with_tokens(seat: SeatData, marks: Mapping[tuple[str, str], list[str]],
+                obs: Mapping[str, object]) -> dict[tuple[str, str], list[str]]:
+    """Board marks (``SeatData.board_marks``) with the components drawn on their spaces, each
+    as its symbol, else its face, else its label: the terminal's tokens."""
+    found = {key: list(shown) for key, shown in marks.items()}
+    for board, spaces in tokens_on_spaces(seat, placed_cards(seat, obs)).items():
+        for space, tokens in spaces.items():
+            shown = found.setdefault((board, space), [])
+            shown.extend(str(t.get("symbol", t.get("text", t["label"]))) for t in tokens)
+    return found

@@ -1,0 +1,136 @@
+"""A ruleset's presentation (``present { ... }``, ``rulelang.present_ast``) as the hosts read it.
+
+What the declarations say about looks, kept out of the engine: display names, colours and
+symbols of enum values and component kinds, card faces, the labels of board spaces, where a
+component is drawn, display names of variables and which variables players are shown. A
+ruleset without a presentation gets an empty one, under which everything looks as it did:
+no display names, every visible variable shown, no faces, labels or placements.
+
+``Presentation`` holds the declarations, read once per game; the seat's view
+(``seat_view``) renders them against an observation (``present_data``).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, field
+
+from rulelang import ast
+from rulelang.present_ast import PresentDecl, PresentLook
+from rulelang.syntax.placeholders import PLACEHOLDER
+
+LOOK_KEYS = ("name", "colour", "symbol")
+"""The properties that say how a named thing looks (an enum value, a component kind)."""
+FACE_KEYS = ("title", "corner", "body")
+"""The parts of a card face, each a text with ``{field}`` placeholders."""
+FACE_SEPARATOR = " | "
+"""Between the parts of a card face written as one line."""
+SPACE_KEYS = ("label", "corner")
+"""The texts drawn on a board's spaces, each with ``{attribute}`` placeholders."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a component kind is drawn: on the space its field (or variable) ``on`` names,
+    while it lies in zone ``within`` (any zone the seat sees when None)."""
+
+    on: str
+    within: str | None
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """The presentation of one game, by what it presents."""
+
+    declared: bool = False
+    enums: Mapping[str, Mapping[str, Mapping[str, str]]] = field(default_factory=dict)
+    kinds: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    colour_fields: Mapping[str, str] = field(default_factory=dict)   # kind -> field whose enum value colours it
+    faces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    placements: Mapping[str, Placement] = field(default_factory=dict)
+    spaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
+    shown: frozenset[str] | None = None
+
+    @staticmethod
+    def of(declarations: Sequence[ast.Decl]) -> Presentation:
+        """The presentation of a game's declarations (its ``present`` block), or the empty one."""
+        decls = [d for d in declarations if isinstance(d, PresentDecl)]
+        boards = {d.name for d in declarations if isinstance(d, ast.BoardDecl)}
+        return Presentation.read(decls[-1], boards) if decls else Presentation()
+
+    @staticmethod
+    def read(decl: PresentDecl, boards: Set[str]) -> Presentation:
+        """The presentation a ``present`` block declares (``boards``: the names of the boards)."""
+        enums: dict[str, dict[str, Mapping[str, str]]] = {}
+        kinds: dict[str, Mapping[str, str]] = {}
+        colour_fields: dict[str, str] = {}
+        faces: dict[str, Mapping[str, str]] = {}
+        placements: dict[str, Placement] = {}
+        spaces: dict[str, Mapping[str, str]] = {}
+        names: dict[str, str] = {}
+        for look in decl.looks:
+            texts = _texts(look)
+            if look.member is not None:
+                enums.setdefault(look.target, {})[look.member] = _keys(texts, LOOK_KEYS)
+                continue
+            if look.target in boards:
+                spaces[look.target] = _keys(texts, SPACE_KEYS)
+                continue
+            if _keys(texts, FACE_KEYS):
+                faces[look.target] = _keys(texts, FACE_KEYS)
+            kinds[look.target] = _keys(texts, LOOK_KEYS)
+            names.update({look.target: texts["name"]} if "name" in texts else {})
+            colour_field = _name_value(look, "colour")
+            if colour_field is not None:
+                colour_fields[look.target] = colour_field
+            on = _name_value(look, "on")
+            if on is not None:
+                placements[look.target] = Placement(on, _name_value(look, "within"))
+        shown = decl.shown_variables
+        return Presentation(True, enums, kinds, colour_fields, faces, placements, spaces, names,
+                            None if shown is None else frozenset(shown))
+
+    def is_shown(self, variable: str) -> bool:
+        """Whether players are shown ``variable`` (every visible one, without ``show``)."""
+        return self.shown is None or variable in self.shown
+
+    def enum_look(self, enum: str, value: str) -> Mapping[str, str]:
+        """How an enum value looks (empty when nothing is declared)."""
+        return self.enums.get(enum, {}).get(value, {})
+
+    def display_name(self, name: str) -> str:
+        """The display name of a variable, supply or component kind (``name`` itself by default)."""
+        return self.names.get(name, name)
+
+    def data(self) -> dict[str, object]:
+        """The static part as JSON data (docs/web.md, "The presentation")."""
+        return {"declared": self.declared,
+                "enums": {e: {v: dict(look) for v, look in values.items()} for e, values in self.enums.items()},
+                "kinds": {k: dict(look) for k, look in self.kinds.items() if look},
+                "faces": {k: dict(face) for k, face in self.faces.items()},
+                "names": dict(self.names),
+                "shown": None if self.shown is None else sorted(self.shown)}
+
+
+def _texts(look: PresentLook) -> dict[str, str]:
+    """The quoted properties of an entry, by name (the last one written wins)."""
+    return {p.name: p.value for p in look.properties if p.quoted}
+
+
+def _name_value(look: PresentLook, name: str) -> str | None:
+    """The value of property ``name`` when it is written as a name (a field, a zone)."""
+    found = [p.value for p in look.properties if p.name == name and not p.quoted]
+    return found[-1] if found else None
+
+
+def _keys(texts: Mapping[str, str], keys: tuple[str, ...]) -> dict[str, str]:
+    return {k: texts[k] for k in keys if k in texts}
+
+
+def fill(template: str, values: Mapping[str, str]) -> str | None:
+    """``template`` with each ``{name}`` replaced by its text in ``values``; None when one of
+    them has no value (a space without that attribute: nothing is drawn)."""
+    missing = [name for name in PLACEHOLDER.findall(template) if name.strip() not in values]
+    if missing:
+        return None
+    return PLACEHOLDER.sub(lambda m: values[m.group(1).strip()], template)
