@@ -10,21 +10,23 @@ Screenshots: ``build/screenshots/web-screen-GAME-play.png`` and ``-replay.png`` 
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from test_web_browser import (
+    ROOT,
     SETTLED,
     browser,
     fresh_page,
     open_ruleset,
     playwright,
     screenshots_dir,
+    serving,
     start_game,
     url,
     wait_for_turn,
@@ -33,7 +35,7 @@ from test_web_browser import (
 with contextlib.suppress(ImportError):   # without it, the fixtures skip the tests (or fail them on CI)
     from playwright.sync_api import expect
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, Route
+    from playwright.sync_api import Browser, Page
 
 __all__ = ["browser", "playwright", "url"]   # the fixtures, shared with test_web_browser
 
@@ -166,44 +168,53 @@ def test_the_overlap_check_finds_a_name_over_an_arrow(screen: Page, url: str) ->
 
 
 
-# A presentation as the `view` op gives it (docs/web.md, "The presentation"), put into the
-# replies by the test: faces for the seat's hand, texts on spaces of the track, a token.
-TEXTS_ON = ["port_royal", "01", "02", "07", "north_1", "south_1", "08", "09", "10", "18", "west_1", "east_5", "27",
-            "36"]
+
+# Jamaica with a presentation (a copy, in a folder of the test's own): faces for the action
+# cards, the price and points of the track's spaces written on them, the treasure tokens
+# drawn on their lairs, the settings (round limit...) and the ship's lap not shown.
+JAMAICA_PRESENTED = """
+present {
+  colour.red { colour "#c62828" }
+  colour.blue { colour "#1565c0" }
+  colour.green { colour "#2e7d32" }
+  colour.yellow { colour "#e0a800" }
+  action_card { title "{colour}"  corner "{number}"  body "{morning} / {evening}"  colour colour }
+  marker { name "treasure token"  symbol "T"  colour "#6a1b9a"  on lair  within on_lairs }
+  track { label "{price}"  corner "{points}" }
+  show round, captain, morning_die, evening_die, at, home
+}
+"""
 
 
-def presented(reply: dict[str, Any]) -> dict[str, Any]:
-    """A `view` reply with a presentation for seat 1's hand and the track's spaces."""
-    hand = reply["observation"]["players"][0].get("hand") or []
-    cards = {str(card["component"]): {"kind": "card", "colour": "#c62828", "title": f"Title {card['component']}",
-                                      "corner": "7", "body": "the body", "text": "Title | 7 | the body"}
-             for card in hand}
-    token = {"component": 9999, "label": "a token on 03", "kind": "marker", "symbol": "X", "colour": "#6a1b9a"}
-    tokens = {"03": [token]}
-    spaces = {name: {"label": "1 food", "corner": "-5"} for name in TEXTS_ON}
-    return {**reply, "presentation": {"declared": True, "cards": cards, "spaces": {"track": spaces},
-                                      "tokens": {"track": tokens}}}
-
-
-def with_presentation(route: Route) -> None:
-    request = json.loads(route.request.post_data or "{}")
-    response = route.fetch()
-    reply = response.json()
-    if request.get("op") == "view" and reply.get("ok"):
-        reply["result"] = presented(reply["result"])
-    route.fulfill(response=response, json=reply)
-
-
-def test_the_page_draws_a_presentations_card_faces_space_texts_and_tokens(screen: Page, url: str) -> None:
-    screen.route("**/api", with_presentation)
-    open_ruleset(screen, url, "games/jamaica.rules")
-    start_game(screen, players=3)
-    hand = screen.locator("#play-mine [data-zone=hand] [data-testid=card]")
-    expect(hand.first.get_by_test_id("card-title")).to_have_text(re.compile(r"^Title \d+$"))
-    expect(hand.first.get_by_test_id("card-corner")).to_have_text("7")
-    expect(hand.first.get_by_test_id("card-body")).to_have_text("the body")
-    track = screen.locator("#play-boards svg[data-board=track]")
-    assert track.locator("[data-space='09'] text.space-label").all_text_contents() == ["1 food", "-5"]
-    assert track.locator("[data-testid=mark].token[data-component='9999']").count() == 1
-    screen.screenshot(path=str(screenshots_dir() / "web-screen-presented-play.png"), full_page=True)
-    assert overlaps(screen, "#play-boards svg.board") == []
+def test_the_page_draws_a_rulesets_card_faces_space_texts_and_tokens(browser: Browser, tmp_path: Path) -> None:
+    (tmp_path / "games").mkdir()
+    shutil.copytree(ROOT / "games" / "jamaica", tmp_path / "games" / "jamaica")
+    rules = (ROOT / "games" / "jamaica.rules").read_text(encoding="utf-8") + JAMAICA_PRESENTED
+    (tmp_path / "games" / "jamaica.rules").write_text(rules, encoding="utf-8")
+    with serving(tmp_path) as local_url:
+        screen = next(pages := fresh_page(browser, VIEWPORT))
+        open_ruleset(screen, local_url, "games/jamaica.rules")
+        start_game(screen, players=3)
+        hand = screen.locator("#play-mine [data-zone=hand] [data-testid=card]")
+        expect(hand.first.get_by_test_id("card-title")).to_have_text(re.compile(r"^(red|blue|green|yellow|white|black)$"))
+        expect(hand.first.get_by_test_id("card-corner")).to_have_text(re.compile(r"^\d+$"))
+        expect(hand.first.get_by_test_id("card-body")).to_have_text(re.compile(r"^\w+ / \w+$"))
+        track = screen.locator("#play-boards svg[data-board=track]")
+        assert track.locator("[data-space='04'] text.space-label").all_text_contents() == ["2", "-5"]
+        assert track.locator("[data-space='03'] text.space-label").all_text_contents() == ["-5"]   # a lair: no price
+        lairs = track.locator("[data-testid=space]").evaluate_all(
+            "spaces => spaces.filter(s => s.querySelector('title').textContent.includes('type: lair'))"
+            ".map(s => s.dataset.space)")
+        assert len(lairs) == 9
+        for lair in lairs:   # each lair's token on it
+            token = track.locator(f"[data-testid=mark].token[data-mark='treasure token on {lair}']")
+            assert token.count() == 1, lair
+        expect(screen.locator("[data-zone=on_lairs] [data-testid=zone-on-board]")).to_have_text("drawn on the board")
+        shown = screen.locator("#play-table [data-testid=shared] dl.values dt").all_text_contents()
+        assert "round" in shown and "round limit" not in shown and "lair optional" not in shown, shown
+        mine = screen.locator("#play-mine [data-testid=my-seat] dl.values dt").all_text_contents()
+        assert "at" in mine and "lap" not in mine, mine
+        screen.screenshot(path=str(screenshots_dir() / "web-screen-jamaica-presented-play.png"), full_page=True)
+        assert overlaps(screen, "#play-boards svg.board") == []
+        assert_in_first_screen(screen, "#play-mine [data-testid=my-seat]")
+        next(pages, None)   # closes the page, and fails the test if its script threw

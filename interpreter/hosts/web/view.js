@@ -13,7 +13,14 @@ import {SEAT_COLOURS, drawBoard} from "./boards.js";
  */
 export function presentationOf(view) {
   const given = (view && view.presentation) || {};
-  return {cards: given.cards || {}, spaces: given.spaces || {}, tokens: given.tokens || {}};
+  return {cards: given.cards || {}, spaces: given.spaces || {}, tokens: given.tokens || {},
+    shown: given.declared ? given.shown_variables || null : null};
+}
+
+/** Whether a value (not a zone) of ``owner`` ("global", "player") is shown to players: every
+ * one, unless the presentation names those shown (settings and sort keys are then left out). */
+function isShown(presentation, owner, name) {
+  return !presentation.shown || !presentation.shown[owner] || presentation.shown[owner].includes(name);
 }
 
 /** The ids (as strings) of the components the presentation draws on a board. */
@@ -140,7 +147,8 @@ export function drawTable(target, view, context) {
   // Shared: globals and shared zones.
   const shared = el("section", {class: "panel shared", "data-testid": "shared"}, el("h3", {}, "Table"));
   const globals = Object.entries(obs.globals || {}).filter(([, v]) => !(Array.isArray(v) && v.length > 20 && v.every((x) => x && x.space)));
-  const sharedParts = drawEntries([...globals, ...Object.entries(obs.zones || {})], context);
+  const sharedParts = drawEntries([...globals.filter(([name]) => isShown(presentation, "global", name)),
+    ...Object.entries(obs.zones || {})], context);
   shared.append(...sharedParts);
   if (sharedParts.length) target.append(shared);
   const players = el("div", {class: "players"});
@@ -155,7 +163,9 @@ export function drawTable(target, view, context) {
       acting ? el("span", {class: "badge acting"}, "to act") : null,
       view.winners && view.terminal && view.winners.includes(index) ? el("span", {class: "badge winner"}, "winner") : null);
     const panel = el("section", {class: "panel player" + (mine ? " mine" : ""), "data-testid": mine ? "my-seat" : "other-seat", "data-seat": index}, title);
-    panel.append(...drawEntries(Object.entries(obs.players[index] || {}), context));
+    const entries = Object.entries(obs.players[index] || {});
+    panel.append(...drawEntries(entries.filter(([name, value]) => isZoneList(value) || isHiddenZone(value) ||
+      isShown(presentation, "player", name)), context));
     // The seat's own holdings go beside the question (context.mine), the others' below.
     (mine && context.mine ? context.mine : players).append(panel);
   }
