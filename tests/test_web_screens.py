@@ -186,15 +186,26 @@ present {
 """
 
 
-def test_the_page_draws_a_rulesets_card_faces_space_texts_and_tokens(browser: Browser, tmp_path: Path) -> None:
+@contextlib.contextmanager
+def presented_game(browser: Browser, tmp_path: Path, game: str, block: str, players: int) -> Iterator[Page]:
+    """A page playing a copy of ``games/GAME.rules`` (and its data folder) with ``block`` added."""
     (tmp_path / "games").mkdir()
-    shutil.copytree(ROOT / "games" / "jamaica", tmp_path / "games" / "jamaica")
-    rules = (ROOT / "games" / "jamaica.rules").read_text(encoding="utf-8") + JAMAICA_PRESENTED
-    (tmp_path / "games" / "jamaica.rules").write_text(rules, encoding="utf-8")
+    shutil.copytree(ROOT / "games" / game, tmp_path / "games" / game)
+    rules = (ROOT / "games" / f"{game}.rules").read_text(encoding="utf-8") + block
+    (tmp_path / "games" / f"{game}.rules").write_text(rules, encoding="utf-8")
     with serving(tmp_path) as local_url:
         screen = next(pages := fresh_page(browser, VIEWPORT))
-        open_ruleset(screen, local_url, "games/jamaica.rules")
-        start_game(screen, players=3)
+        open_ruleset(screen, local_url, f"games/{game}.rules")
+        start_game(screen, players=players)
+        yield screen
+        screen.screenshot(path=str(screenshots_dir() / f"web-screen-{game}-presented-play.png"), full_page=True)
+        assert overlaps(screen, "#play-boards svg.board") == []
+        assert_in_first_screen(screen, "#play-mine [data-testid=my-seat]")
+        next(pages, None)   # closes the page, and fails the test if its script threw
+
+
+def test_the_page_draws_a_rulesets_card_faces_space_texts_and_tokens(browser: Browser, tmp_path: Path) -> None:
+    with presented_game(browser, tmp_path, "jamaica", JAMAICA_PRESENTED, players=3) as screen:
         hand = screen.locator("#play-mine [data-zone=hand] [data-testid=card]")
         expect(hand.first.get_by_test_id("card-title")).to_have_text(re.compile(r"^(red|blue|green|yellow|white|black)$"))
         expect(hand.first.get_by_test_id("card-corner")).to_have_text(re.compile(r"^\d+$"))
@@ -214,7 +225,22 @@ def test_the_page_draws_a_rulesets_card_faces_space_texts_and_tokens(browser: Br
         assert "round" in shown and "round limit" not in shown and "lair optional" not in shown, shown
         mine = screen.locator("#play-mine [data-testid=my-seat] dl.values dt").all_text_contents()
         assert "at" in mine and "lap" not in mine, mine
-        screen.screenshot(path=str(screenshots_dir() / "web-screen-jamaica-presented-play.png"), full_page=True)
-        assert overlaps(screen, "#play-boards svg.board") == []
-        assert_in_first_screen(screen, "#play-mine [data-testid=my-seat]")
-        next(pages, None)   # closes the page, and fails the test if its script threw
+
+
+TOBAGO_PRESENTED = """
+present {
+  amulet { symbol "A"  colour "#b58900"  on at  within amulets_out }
+  island { corner "{r}" }
+}
+"""
+
+
+def test_the_page_draws_tokens_and_texts_on_a_hex_map_clear_of_its_landmarks(browser: Browser, tmp_path: Path) -> None:
+    with presented_game(browser, tmp_path, "tobago", TOBAGO_PRESENTED, players=2) as screen:
+        island = screen.locator("#play-boards svg[data-board=island]")
+        assert island.locator("[data-space='4,3'] text.space-label").all_text_contents() == ["3"]
+        assert island.locator("[data-space='4,2'] text.space-extra").all_text_contents() == ["statue · 2"]
+        amulets = screen.locator("#play-table [data-zone=amulets_out]")
+        expect(amulets.get_by_test_id("zone-on-board")).to_have_text("drawn on the board")
+        assert island.locator("[data-testid=mark].token").count() == 3   # the amulets put out at the start
+        assert island.locator("[data-testid=mark]:not(.token)", has_text="amulet").count() == 0   # not twice

@@ -24,19 +24,20 @@ export function sideBox(width, height, side, radius, gap) {
 
 /**
  * The texts a presentation writes on one space, as SVG nodes around (0, 0): its label inside
- * the cell, low (in a circle: its lower third), its corner as a small badge (on a track, just
- * outside the circle on the diagonal free of arrows, names and other badges; on a grid, at the cell's
- * upper right, beside the name; inside the circle, at the top, where the server found no side
- * free). Gives the nodes and the lowest and highest points left for tokens.
+ * the circle, low, its corner as a small badge just outside the circle on the side the server
+ * found free of arrows, names and other badges (inside the circle, at the top, where it found
+ * none); on a grid, both on one line (gridTexts). Gives the nodes, the lowest and highest
+ * points left for tokens, and on a grid with a landmark the text to write after it.
  */
 export function drawSpaceTexts(texts, place) {
   const {cell, unit, radius, corner} = place;
   const size = unit * LABEL_HEIGHT;
+  if (cell !== "circle") return gridTexts(texts, place, size);
   const nodes = [];
   let floor = null;   // the lowest y the tokens may reach
   let ceiling = null; // the highest
   if (texts.label) {
-    const y = cell === "circle" ? radius * 0.5 : unit * 0.2;
+    const y = radius * 0.5;
     nodes.push(svg("text", {class: "space-label", y: y.toFixed(1), "text-anchor": "middle", "dominant-baseline": "central",
       "font-size": size.toFixed(1)}, texts.label));
     floor = y - size * 0.6;
@@ -44,12 +45,11 @@ export function drawSpaceTexts(texts, place) {
   if (texts.corner) {
     const width = String(texts.corner).length * size * 0.62 + 4;
     const height = size * 1.3;
-    let [cx, cy] = [unit * 0.3, -unit * 0.33];
+    let [cx, cy] = [0, -radius * 0.55];
     const side = corner || [1, 1];
-    if (cell === "circle" && side[0] === 0 && side[1] === 0) {   // no side free: inside, at the top
-      [cx, cy] = [0, -radius * 0.55];
+    if (side[0] === 0 && side[1] === 0) {   // no side free: inside, at the top
       ceiling = cy + height / 2;
-    } else if (cell === "circle") {   // on the side the server chose, just off the circle
+    } else {   // on the side the server chose, just off the circle
       const box = sideBox(width, height, side, radius, CORNER_GAP * unit);
       [cx, cy] = [(box.left + box.right) / 2, (box.top + box.bottom) / 2];
     }
@@ -62,12 +62,24 @@ export function drawSpaceTexts(texts, place) {
   return {nodes, floor, ceiling};
 }
 
+/** A grid cell's texts: label and corner on one line, low in the cell; on the line of its
+ * landmark (the extra attribute written at its bottom) when it has one (``besideExtra``). */
+function gridTexts(texts, place, size) {
+  const text = [texts.label, texts.corner].filter((part) => part !== undefined && part !== null && part !== "").join(" · ");
+  if (!text) return {nodes: [], floor: null, ceiling: null};
+  if (place.hasExtra) return {nodes: [], floor: null, ceiling: null, besideExtra: text};
+  const y = place.unit * 0.2;
+  return {nodes: [svg("text", {class: "space-label", y: y.toFixed(1), "text-anchor": "middle", "dominant-baseline": "central",
+    "font-size": size.toFixed(1)}, text)], floor: y - size * 0.6, ceiling: null};
+}
+
 /** The tokens a presentation draws on a space, as the marks `drawMarks` draws. */
 export function tokenMarks(tokens) {
   return (tokens || []).map((token) => ({
     text: String(token.symbol || token.title || token.label),
     colour: token.colour || null,
     title: token.text || token.label,
+    label: token.label,
     component: token.component,
   }));
 }

@@ -193,15 +193,16 @@ export function drawBoard(board, options = {}) {
     }
     const hasExtra = extra && attributes[extra] !== undefined && attributes[extra] !== null;
     const band = markBand(cell, unit, radius, fontSize, hasExtra);
-    if (texts[s.name]) {
-      const written = drawSpaceTexts(texts[s.name], {cell, unit, radius, corner: s.corner});
+    const written = texts[s.name] ? drawSpaceTexts(texts[s.name], {cell, unit, radius, corner: s.corner, hasExtra}) : null;
+    if (written) {
       group.append(...written.nodes);
       if (written.floor !== null) band.bottom = Math.min(band.bottom, written.floor);
       if (written.ceiling !== null) band.top = Math.max(band.top, written.ceiling);
     }
     if (hasExtra) {
+      const after = written && written.besideExtra ? " · " + written.besideExtra : "";
       group.append(svg("text", {class: "space-extra", y: (unit * EXTRA_Y).toFixed(1), "text-anchor": "middle", "font-size": fontSize},
-        String(attributes[extra])));
+        String(attributes[extra]) + after));
     }
     const tooltip = [board.name + " " + s.name, ...Object.entries(attributes).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)];
     if (option) tooltip.unshift("click to choose: " + option.label);
@@ -213,7 +214,10 @@ export function drawBoard(board, options = {}) {
       group.addEventListener("keydown", (event) => { if (event.key === "Enter") options.onChoose(option); });
     }
     spaceLayer.append(group);
-    const here = [...(marks[s.name] || []), ...tokenMarks(tokens[s.name])];
+    // A mark that only names a component the presentation draws there as a token goes
+    // ("amulet (at)": the component's label, then the variable that holds the space).
+    const drawn = tokenMarks(tokens[s.name]);
+    const here = [...(marks[s.name] || []).filter((mark) => !drawn.some((token) => token.label === markText(mark))), ...drawn];
     if (here.length) markLayer.append(drawMarks(here, x, y, band));
   }
   root.append(spaceLayer, markLayer);
@@ -256,13 +260,18 @@ const EXTRA_Y = 0.36;      // the baseline of a space's extra attribute, in cell
 const MARK_GAP = 1;        // pixels between two marks
 const SMALLEST_MARK = 8;   // pixels: a mark is never lower; fewer are shown, then "+N"
 
+/** A mark's text: "green map (sites)" without the variable's name. */
+function markText(mark) {
+  return String(mark).replace(/\s*\([a-z_]+\)$/, "");
+}
+
 function drawMarks(marks, x, y, band) {
   const group = svg("g", {class: "mark-group", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`});
   // As many tokens as the band holds, then "+N" (the tooltip lists them all), never over the
   // space's name or its landmark. A mark is a label ("P1", "green map (sites)": the variable's
   // name is left out) or a token of the presentation ({text, colour, title}: board_texts.js).
   const items = marks.map((mark) => typeof mark === "object" && mark !== null ? mark :
-    {text: String(mark).replace(/\s*\([a-z_]+\)$/, ""), colour: null, title: String(mark), mark: String(mark)});
+    {text: markText(mark), colour: null, title: String(mark), mark: String(mark)});
   const ordered = [...items.filter((m) => seatOfMark(m.text) !== null), ...items.filter((m) => seatOfMark(m.text) === null)];
   const room = Math.max(1, Math.floor((band.bottom - band.top + MARK_GAP) / (SMALLEST_MARK + MARK_GAP)));
   const shown = ordered.length > room ? [...ordered.slice(0, room - 1), {text: `+${ordered.length - room + 1}`, colour: null}] : ordered;
