@@ -50,7 +50,7 @@ function boardGeometry(board) {
   }
   if (!isFinite(d)) d = 1;
   const cell = board.cell || (board.kind === "hex" ? "hex" : board.kind === "square" ? "square" : "circle");
-  const pixels = cell === "hex" ? 54 : cell === "square" ? 64 : 62;
+  const pixels = cell === "hex" ? 62 : cell === "square" ? 64 : 62;
   return {d, cell, scale: pixels / d};
 }
 
