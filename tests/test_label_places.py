@@ -11,6 +11,7 @@ import rulelang
 from rulelang.boards import board_from_data
 from rulelang.interpreter.hosts.board_layout import board_layout
 from rulelang.interpreter.hosts.label_places import (
+    MAX_PLACED,
     Box,
     arrow_segments,
     circle_box,
@@ -101,6 +102,6 @@ def test_a_corner_badge_with_no_free_side_goes_inside_its_circle() -> None:
 
 
 def test_a_board_too_large_to_search_keeps_its_names_above() -> None:
-    centres = [(float(i), 0.0) for i in range(700)]
-    sides, corners = label_places([str(i) for i in range(700)], centres, [])
+    centres = [(float(i), 0.0) for i in range(MAX_PLACED + 1)]
+    sides, corners = label_places([str(i) for i in range(MAX_PLACED + 1)], centres, [])
     assert set(sides) == {(0, -1)} and set(corners) == {(1, 1)}

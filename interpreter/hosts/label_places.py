@@ -15,8 +15,8 @@ between neighbouring centres), so that what is measured here is what is drawn.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
 CIRCLE_RADIUS = 0.36
 """The radius of a space's circle, in cells."""
@@ -36,8 +36,9 @@ CORNERS: tuple[Point, ...] = ((1, 1), (-1, 1), (1, -1), (-1, -1), (1, 0), (-1, 0
 """The sides tried for a corner badge: the diagonals first."""
 INSIDE: Point = (0, 0)
 """The corner badge of a space with no free side: inside its circle, at the top."""
-MAX_PLACED = 600
-"""Boards with more spaces keep every name above its circle (the search is quadratic)."""
+MAX_PLACED = 2000
+"""Boards with more spaces keep every name above its circle (600 spaces take a quarter of a
+second)."""
 
 Point = tuple[float, float]
 SIDES: tuple[Point, ...] = ((0, -1), (1, 0), (-1, 0), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1))
@@ -137,17 +138,40 @@ def side_order(centre: Point, middle: Point) -> list[Point]:
             (outward, upward), (-outward, upward), (outward, -upward), (-outward, -upward)]
 
 
+Segment = tuple[Point, Point]
+
+
+def segment_box(segment: Segment) -> Box:
+    """The upright box around a segment."""
+    (x1, y1), (x2, y2) = segment
+    return Box(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+
+
+def cells_of(box: Box) -> Iterator[tuple[int, int]]:
+    """The unit cells (of the board's cells) that ``box`` meets."""
+    for x in range(math.floor(box.left), math.floor(box.right) + 1):
+        for y in range(math.floor(box.top), math.floor(box.bottom) + 1):
+            yield x, y
+
+
 @dataclass
 class Obstacles:
-    """What a name must not cover: the arrows, the circles and the names placed so far."""
+    """What a name must not cover: the arrows, the circles and the names placed so far, each
+    filed under the unit cells it meets, so that a box is measured against its neighbours only."""
 
-    segments: list[tuple[Point, Point]]
-    boxes: list[Box]
+    cells: dict[tuple[int, int], list[Box | Segment]] = field(default_factory=dict)
 
-    def cost(self, box: Box) -> float:
-        """How much of ``box`` is covered: the length of arrows in it, the area of boxes."""
-        return (sum(segment_inside(box, a, b) for a, b in self.segments)
-                + sum(box.overlap(other) for other in self.boxes))
+    def add(self, obstacle: Box | Segment) -> None:
+        """Files ``obstacle`` under every cell it meets."""
+        around = obstacle if isinstance(obstacle, Box) else segment_box(obstacle)
+        for cell in cells_of(around):
+            self.cells.setdefault(cell, []).append(obstacle)
+
+    def cost(self, box: Box, ignored: Box | None = None) -> float:
+        """How much of ``box`` is covered: the length of arrows in it, the area of boxes
+        (``ignored`` left out: the space's own circle)."""
+        near = {id(o): o for cell in cells_of(box) for o in self.cells.get(cell, ()) if o is not ignored}
+        return sum(box.overlap(o) if isinstance(o, Box) else segment_inside(box, *o) for o in near.values())
 
 
 def label_places(names: Sequence[str], centres: Sequence[Point],
@@ -158,44 +182,46 @@ def label_places(names: Sequence[str], centres: Sequence[Point],
     the circle, when no side is)."""
     if len(centres) > MAX_PLACED or not centres:
         return [(0, -1)] * len(centres), [(1, 1)] * len(centres)
-    obstacles = Obstacles(arrow_segments(centres, links), [circle_box(c) for c in centres])
-    sides = name_sides(names, centres, obstacles)
-    return sides, corner_sides(centres, obstacles)
+    obstacles = Obstacles()
+    circles = [circle_box(c) for c in centres]
+    for segment in arrow_segments(centres, links):
+        obstacles.add(segment)
+    for circle in circles:
+        obstacles.add(circle)
+    sides = name_sides(names, centres, circles, obstacles)
+    return sides, corner_sides(centres, circles, obstacles)
 
 
-def corner_sides(centres: Sequence[Point], obstacles: Obstacles) -> list[Point]:
+def corner_sides(centres: Sequence[Point], circles: Sequence[Box], obstacles: Obstacles) -> list[Point]:
     """The side of each corner badge (``label_places``), the spaces with fewest free sides
     first (a space between two branches of a fork before one on a plain stretch)."""
-    costs = [corner_costs(index, centre, obstacles) for index, centre in enumerate(centres)]
+    costs = [corner_costs(centre, circle, obstacles) for centre, circle in zip(centres, circles, strict=True)]
     corners: dict[int, Point] = {}
     for index in sorted(range(len(centres)), key=lambda i: sum(cost == 0 for cost in costs[i])):
-        cost, _, side = min(zip(corner_costs(index, centres[index], obstacles), range(len(CORNERS)), CORNERS,
-                                strict=False))
+        found = corner_costs(centres[index], circles[index], obstacles)
+        cost, _, side = min(zip(found, range(len(CORNERS)), CORNERS, strict=True))
         corners[index] = side if cost == 0 else INSIDE
         if cost == 0:
-            obstacles.boxes.append(corner_box(side).moved(*centres[index]))
+            obstacles.add(corner_box(side).moved(*centres[index]))
     return [corners[i] for i in range(len(centres))]
 
 
-def corner_costs(index: int, centre: Point, obstacles: Obstacles) -> list[float]:
-    """How much each side of ``CORNERS`` of space ``index`` is covered (not by its own circle)."""
-    own = obstacles.boxes.pop(index)   # the badge's box meets its circle's box, not the circle
-    costs = [obstacles.cost(corner_box(side).moved(*centre)) for side in CORNERS]
-    obstacles.boxes.insert(index, own)
-    return costs
+def corner_costs(centre: Point, circle: Box, obstacles: Obstacles) -> list[float]:
+    """How much each side of ``CORNERS`` of a space is covered (not by its own circle, whose
+    box a badge beside it meets)."""
+    return [obstacles.cost(corner_box(side).moved(*centre), circle) for side in CORNERS]
 
 
-def name_sides(names: Sequence[str], centres: Sequence[Point], obstacles: Obstacles) -> list[Point]:
+def name_sides(names: Sequence[str], centres: Sequence[Point], circles: Sequence[Box],
+               obstacles: Obstacles) -> list[Point]:
     """The side of each name (``label_places``), the names added to ``obstacles``."""
     middle = (sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres))
     sides = []
-    for index, (name, centre) in enumerate(zip(names, centres, strict=True)):
+    for name, centre, circle in zip(names, centres, circles, strict=True):
         width = name_width(name)
-        own = obstacles.boxes.pop(index)   # a diagonal name's box meets its circle's box, not the circle
-        candidates = [(obstacles.cost(name_box(width, side).moved(*centre)), rank, side)
-                      for rank, side in enumerate(side_order(centre, middle))]
-        obstacles.boxes.insert(index, own)
-        _, _, side = min(candidates)
-        obstacles.boxes.append(name_box(width, side).moved(*centre))
+        # a diagonal name's box meets its circle's box, not the circle
+        _, _, side = min((obstacles.cost(name_box(width, side).moved(*centre), circle), rank, side)
+                         for rank, side in enumerate(side_order(centre, middle)))
+        obstacles.add(name_box(width, side).moved(*centre))
         sides.append(side)
     return sides
