@@ -110,7 +110,12 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     """A fresh page; the test fails if the page's script throws."""
-    context = browser.new_context(viewport={"width": 1400, "height": 950}, accept_downloads=True)
+    yield from fresh_page(browser, {"width": 1400, "height": 950})
+
+
+def fresh_page(browser: Browser, viewport: dict[str, int]) -> Iterator[Page]:
+    """A page in a window of ``viewport``, closed after; fails if the page's script threw."""
+    context = browser.new_context(viewport=viewport, accept_downloads=True)   # type: ignore[arg-type]
     opened = context.new_page()
     opened.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []

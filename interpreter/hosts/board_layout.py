@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .label_places import label_places
+
 if TYPE_CHECKING:
     from rulelang.boards import Board
 
@@ -50,7 +52,12 @@ class Placed:
 def board_layout(board: Board) -> dict[str, Any]:
     """The layout of ``board`` as data: its name, kind, the shape of its cells, its extent
     (``width``, ``height``) and each space's centre and attributes; ``links`` are the
-    directed successors of a graph board ([] for grids)."""
+    directed successors of a graph board ([] for grids). A graph board's space also has the
+    side of its circle to write its name on (``label``: ``[0, -1]`` above, ``[1, 0]`` right...),
+    where no arrow, circle or other name lies, and the side for a corner badge (``corner``:
+    a diagonal such as ``[1, 1]`` below right when one is free) where neither they nor other
+    badges lie
+    (``label_places.py``)."""
     links: list[list[int]] = []
     if board.kind == "square":
         centres, cell, size = square_centres(board), "square", (1.0, 1.0)
@@ -63,6 +70,10 @@ def board_layout(board: Board) -> dict[str, Any]:
     shifted, width, height = fitted(centres, size)
     spaces = [{"name": s.name, "index": s.index, "x": x, "y": y, "attributes": dict(s.attributes)}
               for s, (x, y) in zip(board.spaces, shifted, strict=True)]
+    if cell == "circle":
+        sides, corners = label_places([s.name for s in board.spaces], shifted, links)
+        for space, side, corner in zip(spaces, sides, corners, strict=True):
+            space["label"], space["corner"] = list(side), list(corner)
     return {"name": board.name, "kind": board.kind, "cell": cell, "width": width, "height": height,
             "spaces": spaces, "links": links}
 

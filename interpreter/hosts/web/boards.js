@@ -1,6 +1,7 @@
 // Boards: drawn from the `boards` op's data, with the `view` op's marks.
 
 import {counted, el, humanName, svg} from "./dom.js";
+import {drawSpaceTexts, sideBox, tokenMarks} from "./board_texts.js";
 
 const TERRAIN_COLOURS = {
   sea: "#8ec5ea", ocean: "#8ec5ea", water: "#8ec5ea", lake: "#4f9fd8", river: "#a9dcef",
@@ -12,6 +13,27 @@ const TERRAIN_COLOURS = {
 const PALETTE = ["#f6bd60", "#84a59d", "#f28482", "#90be6d", "#b8c0ff", "#cdb4db", "#ffd6a5", "#a0c4ff",
   "#caffbf", "#ffadad", "#9bf6ff", "#bdb2ff"];
 export const SEAT_COLOURS = ["#d62828", "#1d4ed8", "#2a9d3f", "#e09f00", "#7b2cbf", "#0f766e", "#c2410c", "#db2777"];
+
+// A track's circle and the names beside it, in distances between neighbouring centres: the
+// sizes the server measures with when it chooses the side of each name (label_places.py).
+const CIRCLE_RADIUS = 0.36;
+const NAME_HEIGHT = 0.18;
+const CHARACTER_WIDTH = 0.62;
+const NAME_GAP = 0.05;
+
+/** The box of a name written beside a circle of centre (0, 0) on ``side``, in the unit ``unit``. */
+function nameBox(name, side, unit) {
+  const width = Math.max(1, name.length) * CHARACTER_WIDTH * NAME_HEIGHT * unit;
+  return sideBox(width, NAME_HEIGHT * unit, side, CIRCLE_RADIUS * unit, NAME_GAP * unit);
+}
+
+/** A track space's name beside its circle, on ``side`` (its edge nearest the circle there). */
+function sideName(name, side, radius, unit, fontSize) {
+  const box = nameBox(name, side, unit);
+  const anchor = side[0] > 0 ? "start" : side[0] < 0 ? "end" : "middle";
+  return svg("text", {class: "space-name", x: box.x.toFixed(1), y: ((box.top + box.bottom) / 2).toFixed(1),
+    "text-anchor": anchor, "dominant-baseline": "central", "font-size": fontSize.toFixed(1), "data-side": side.join(",")}, name);
+}
 
 function boardGeometry(board) {
   const spaces = board.spaces;
@@ -28,7 +50,7 @@ function boardGeometry(board) {
   }
   if (!isFinite(d)) d = 1;
   const cell = board.cell || (board.kind === "hex" ? "hex" : board.kind === "square" ? "square" : "circle");
-  const pixels = cell === "hex" ? 54 : cell === "square" ? 64 : 62;
+  const pixels = cell === "hex" ? 62 : cell === "square" ? 64 : 62;
   return {d, cell, scale: pixels / d};
 }
 
@@ -81,7 +103,8 @@ function seatOfMark(mark) {
 
 /**
  * Draws one board. options: {marks: {space: [labels]}, clickable: Map(space -> option),
- * onChoose(option), testid}.
+ * onChoose(option), testid}; from the ruleset's presentation, texts: {space: {label, corner}}
+ * and tokens: {space: [token]} (board_texts.js).
  */
 export function drawBoard(board, options = {}) {
   const {d, cell, scale} = boardGeometry(board);
@@ -96,6 +119,13 @@ export function drawBoard(board, options = {}) {
     minY = Math.min(minY, s.y); maxY = Math.max(maxY, s.y);
   }
   if (!board.spaces.length) { minX = minY = 0; maxX = maxY = 1; }
+  // A track's names beside their circles, on the side the server chose: room for them too.
+  for (const s of cell === "circle" ? board.spaces : []) {
+    const box = nameBox(s.name, s.label || [0, -1], d);
+    const margin = pad - d * 0.1;   // the names keep a tenth of a cell from the edge
+    minX = Math.min(minX, s.x + box.left + margin); maxX = Math.max(maxX, s.x + box.right - margin);
+    minY = Math.min(minY, s.y + box.top + margin); maxY = Math.max(maxY, s.y + box.bottom - margin);
+  }
   const width = (maxX - minX + 2 * pad) * scale;
   const height = (maxY - minY + 2 * pad) * scale;
   const px = (s) => (s.x - minX + pad) * scale;
@@ -109,7 +139,7 @@ export function drawBoard(board, options = {}) {
       svg("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "link-arrow"}))));
   // Links (graph boards): a line from centre to centre, stopping at the circles' edges.
   const linkLayer = svg("g", {class: "links"});
-  const radius = unit * 0.36;
+  const radius = unit * CIRCLE_RADIUS;
   for (const [from, to] of board.links || []) {
     const a = board.spaces[from];
     const b = board.spaces[to];
@@ -125,6 +155,8 @@ export function drawBoard(board, options = {}) {
   const spaceLayer = svg("g", {class: "spaces"});
   const markLayer = svg("g", {class: "marks"});
   const marks = options.marks || {};
+  const texts = options.texts || {};
+  const tokens = options.tokens || {};
   const clickable = options.clickable || new Map();
   for (const s of board.spaces) {
     const x = px(s);
@@ -152,12 +184,25 @@ export function drawBoard(board, options = {}) {
     if (fill) shape.setAttribute("style", `fill:${fill}`);
     if (fill && isDark(fill)) group.classList.add("dark");
     group.append(shape);
-    const fontSize = Math.max(7, Math.min(11, unit * 0.2));
-    const nameY = cell === "circle" ? -radius - 3 : -unit * (cell === "hex" ? 0.3 : 0.32);
-    group.append(svg("text", {class: "space-name", y: nameY.toFixed(1), "text-anchor": "middle", "font-size": fontSize}, s.name));
-    if (extra && attributes[extra] !== undefined && attributes[extra] !== null) {
-      group.append(svg("text", {class: "space-extra", y: (unit * 0.36).toFixed(1), "text-anchor": "middle", "font-size": fontSize},
-        String(attributes[extra])));
+    const fontSize = cell === "circle" ? unit * NAME_HEIGHT : Math.max(7, Math.min(11, unit * 0.2));
+    if (cell === "circle") {
+      group.append(sideName(s.name, s.label || [0, -1], radius, unit, fontSize));
+    } else {
+      const nameY = -unit * (cell === "hex" ? 0.3 : 0.32);
+      group.append(svg("text", {class: "space-name", y: nameY.toFixed(1), "text-anchor": "middle", "font-size": fontSize}, s.name));
+    }
+    const hasExtra = extra && attributes[extra] !== undefined && attributes[extra] !== null;
+    const band = markBand(cell, unit, radius, fontSize, hasExtra);
+    const written = texts[s.name] ? drawSpaceTexts(texts[s.name], {cell, unit, radius, corner: s.corner, hasExtra}) : null;
+    if (written) {
+      group.append(...written.nodes);
+      if (written.floor !== null) band.bottom = Math.min(band.bottom, written.floor);
+      if (written.ceiling !== null) band.top = Math.max(band.top, written.ceiling);
+    }
+    if (hasExtra) {
+      const after = written && written.besideExtra ? " · " + written.besideExtra : "";
+      group.append(svg("text", {class: "space-extra", y: (unit * EXTRA_Y).toFixed(1), "text-anchor": "middle", "font-size": fontSize},
+        String(attributes[extra]) + after));
     }
     const tooltip = [board.name + " " + s.name, ...Object.entries(attributes).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)];
     if (option) tooltip.unshift("click to choose: " + option.label);
@@ -169,8 +214,11 @@ export function drawBoard(board, options = {}) {
       group.addEventListener("keydown", (event) => { if (event.key === "Enter") options.onChoose(option); });
     }
     spaceLayer.append(group);
-    const here = marks[s.name];
-    if (here && here.length) markLayer.append(drawMarks(here, x, y, unit, cell));
+    // A mark that only names a component the presentation draws there as a token goes
+    // ("amulet (at)": the component's label, then the variable that holds the space).
+    const drawn = tokenMarks(tokens[s.name]);
+    const here = [...(marks[s.name] || []).filter((mark) => !drawn.some((token) => token.label === markText(mark))), ...drawn];
+    if (here.length) markLayer.append(drawMarks(here, x, y, band));
   }
   root.append(spaceLayer, markLayer);
   const wrapper = el("figure", {class: "board-figure", "data-board": board.name},
@@ -196,28 +244,54 @@ function markColour(label) {
 
 drawBoard.count = 0;
 
-function drawMarks(labels, x, y, unit, cell) {
+/**
+ * The band of a space where its marks go, relative to its centre: below its name, above its
+ * extra attribute (a landmark) when it has one, as wide as the cell; and the tallest mark.
+ */
+function markBand(cell, unit, radius, fontSize, hasExtra) {
+  if (cell === "circle") return {top: -radius, bottom: radius, width: 2 * radius, tallest: unit * 0.24};
+  const nameY = -unit * (cell === "hex" ? 0.3 : 0.32);
+  const floor = unit * (cell === "hex" ? 0.42 : 0.45);
+  return {top: nameY + fontSize * 0.3, bottom: hasExtra ? unit * EXTRA_Y - fontSize * 0.95 : floor,
+    width: unit * 0.9, tallest: unit * (cell === "square" ? 0.28 : 0.2)};
+}
+
+const EXTRA_Y = 0.36;      // the baseline of a space's extra attribute, in cells below its centre
+const MARK_GAP = 1;        // pixels between two marks
+const SMALLEST_MARK = 8;   // pixels: a mark is never lower; fewer are shown, then "+N"
+
+/** A mark's text: "green map (sites)" without the variable's name. */
+function markText(mark) {
+  return String(mark).replace(/\s*\([a-z_]+\)$/, "");
+}
+
+function drawMarks(marks, x, y, band) {
   const group = svg("g", {class: "mark-group", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`});
-  // At most two tokens on a hex or a square (three on a track's circle), then "+N more";
-  // the tooltip lists them all. "green map (sites)": the variable's name is left out.
-  const room = cell === "circle" ? 3 : 2;
-  labels = labels.map((label) => String(label));
-  labels = [...labels.filter((l) => seatOfMark(l) !== null), ...labels.filter((l) => seatOfMark(l) === null)];
-  const shown = labels.length > room ? [...labels.slice(0, room - 1), `+${labels.length - room + 1} more`] : labels;
-  const height = Math.max(10, unit * (cell === "square" ? 0.28 : cell === "circle" ? 0.24 : 0.2));
-  const fontSize = height * 0.7;
+  // As many tokens as the band holds, then "+N" (the tooltip lists them all), never over the
+  // space's name or its landmark. A mark is a label ("P1", "green map (sites)": the variable's
+  // name is left out) or a token of the presentation ({text, colour, title}: board_texts.js).
+  const items = marks.map((mark) => typeof mark === "object" && mark !== null ? mark :
+    {text: markText(mark), colour: null, title: String(mark), mark: String(mark)});
+  const ordered = [...items.filter((m) => seatOfMark(m.text) !== null), ...items.filter((m) => seatOfMark(m.text) === null)];
+  const room = Math.max(1, Math.floor((band.bottom - band.top + MARK_GAP) / (SMALLEST_MARK + MARK_GAP)));
+  const shown = ordered.length > room ? [...ordered.slice(0, room - 1), {text: `+${ordered.length - room + 1}`, colour: null}] : ordered;
   const rows = shown.length;
-  const top = -(rows * (height + 1)) / 2 + (cell === "circle" ? 0 : unit * 0.08);
-  shown.forEach((label, i) => {
-    const text = label.replace(/\s*\([a-z_]+\)$/, "");
-    const short = text.length > 14 ? text.slice(0, 13) + "…" : text;
-    const w = Math.max(height * 1.6, short.length * fontSize * 0.6 + 6);
-    const colour = markColour(text);
-    const yy = top + i * (height + 1);
-    group.append(svg("g", {class: "mark" + (seatOfMark(text) !== null ? " seat-mark" : ""), "data-testid": "mark", "data-mark": label},
+  const height = Math.max(SMALLEST_MARK, Math.min(band.tallest, (band.bottom - band.top + MARK_GAP) / rows - MARK_GAP));
+  const fontSize = height * 0.7;
+  const top = (band.top + band.bottom) / 2 - (rows * (height + MARK_GAP) - MARK_GAP) / 2;
+  const tooltip = ordered.map((m) => m.title || m.text).join("\n");
+  shown.forEach((item, i) => {
+    const fits = Math.max(2, Math.floor((band.width - 6) / (fontSize * 0.6)));
+    const short = item.text.length > fits ? item.text.slice(0, fits - 1) + "…" : item.text;
+    const w = Math.min(band.width, Math.max(height * 1.6, short.length * fontSize * 0.6 + 6));
+    const colour = item.colour || markColour(item.text);
+    const yy = top + i * (height + MARK_GAP);
+    const token = item.component !== undefined;
+    group.append(svg("g", {class: "mark" + (seatOfMark(item.text) !== null ? " seat-mark" : "") + (token ? " token" : ""),
+      "data-testid": "mark", "data-mark": item.mark || item.title || item.text, "data-component": token ? item.component : null},
       svg("rect", {x: -w / 2, y: yy, width: w, height, rx: height / 2, style: colour ? `fill:${colour}` : null}),
       svg("text", {x: 0, y: yy + height * 0.74, "text-anchor": "middle", "font-size": fontSize.toFixed(1)}, short),
-      svg("title", {}, labels.join("\n"))));
+      svg("title", {}, tooltip)));
   });
   return group;
 }

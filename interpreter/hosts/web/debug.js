@@ -182,7 +182,8 @@ export const debug = {
     $("play-question").hidden = true;
     $("play-over").hidden = true;
     drawBoards($("play-boards"), play.game.boards, {...past.view, question: null}, null);
-    drawTable($("play-table"), past.view, {seat: play.seat, cardOptions: null, onChoose: null, botName: (i) => play.botName(i)});
+    drawTable($("play-table"), past.view, {seat: play.seat, cardOptions: null, onChoose: null, botName: (i) => play.botName(i),
+      mine: $("play-mine")});
     const lines = logLines(past.view);
     drawLog($("play-log"), lines, lines.length);
     for (const item of $("play-log").querySelectorAll("li")) item.classList.toggle("travelled", item.dataset.seq === String(past.seq));

@@ -13,6 +13,7 @@ export const onTabShown = {};
 
 export function showTab(name) {
   app.tab = name;
+  document.body.dataset.tab = name;   // Play and Replay give the rulesets' column to the game (style.css)
   for (const button of document.querySelectorAll(".tab")) {
     const on = button.dataset.tab === name;
     button.classList.toggle("active", on);

@@ -289,7 +289,7 @@ export const play = {
     const obs = view.observation;
     $("play-undo").disabled = !this.canUndo();
     const context = {seat: this.seat, cardOptions: null, onChoose: (option) => this.choose(option),
-      botName: (i) => this.botName(i)};
+      botName: (i) => this.botName(i), mine: $("play-mine")};
     const question = view.question && !botsThinking && (view.question.players || obs.to_act || []).includes(this.seat) ? view.question : null;
     if (question) {
       context.cardOptions = new Map();

@@ -146,7 +146,7 @@ export const replay = {
       over.hidden = true;
     }
     drawBoards($("replay-boards"), this.source.boards, {...view, question: null}, null, "replay-board-svg");
-    drawTable($("replay-table"), view, {seat: this.seat, cardOptions: null, onChoose: null, botName: null});
+    drawTable($("replay-table"), view, {seat: this.seat, cardOptions: null, onChoose: null, botName: null, mine: $("replay-mine")});
     drawLog($("replay-log"), logLines(view), Infinity);
   },
 };

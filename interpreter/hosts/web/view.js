@@ -4,6 +4,34 @@
 import {el, humanName, seatName, show} from "./dom.js";
 import {SEAT_COLOURS, drawBoard} from "./boards.js";
 
+/**
+ * THE PLACE WHERE THE PAGE READS THE RULESET'S PRESENTATION: the `presentation` of a `view`
+ * reply (docs/web.md, "The presentation"), the ruleset's `present` block rendered for the
+ * seat. `cards`: each card's face by component id; `spaces`: the texts written on each space
+ * ({board: {space: {label, corner}}}); `tokens`: the components drawn on the spaces where
+ * they lie ({board: {space: [token]}}). Empty tables without one: the page looks as before.
+ */
+export function presentationOf(view) {
+  const given = (view && view.presentation) || {};
+  return {cards: given.cards || {}, spaces: given.spaces || {}, tokens: given.tokens || {},
+    shown: given.declared ? given.shown_variables || null : null};
+}
+
+/** Whether a value (not a zone) of ``owner`` ("global", "player") is shown to players: every
+ * one, unless the presentation names those shown (settings and sort keys are then left out). */
+function isShown(presentation, owner, name) {
+  return !presentation.shown || !presentation.shown[owner] || presentation.shown[owner].includes(name);
+}
+
+/** The ids (as strings) of the components the presentation draws on a board. */
+function tokenIds(presentation) {
+  const ids = new Set();
+  for (const spaces of Object.values(presentation.tokens)) {
+    for (const tokens of Object.values(spaces)) for (const token of tokens) ids.add(String(token.component));
+  }
+  return ids;
+}
+
 function isComponent(value) {
   return value && typeof value === "object" && !Array.isArray(value) && "component" in value && "label" in value;
 }
@@ -16,12 +44,25 @@ function isHiddenZone(value) {
   return value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1 && "count" in value;
 }
 
-/** A card (a component seen face up): its label, the tokens on it, its variables that are set. */
+/** A card's face as the presentation lays it out (title and corner on top, body under
+ * them, in its colour), or its label. */
+function cardFace(card, face) {
+  if (!face || !(face.title || face.body || face.corner || face.symbol)) return [el("div", {class: "card-label"}, card.label)];
+  const top = el("div", {class: "card-top"},
+    face.symbol ? el("span", {class: "card-symbol"}, face.symbol) : null,
+    el("span", {class: "card-label card-title", "data-testid": "card-title"}, face.title || card.label),
+    face.corner ? el("span", {class: "card-corner", "data-testid": "card-corner"}, face.corner) : null);
+  return [top, face.body ? el("div", {class: "card-body", "data-testid": "card-body"}, face.body) : null];
+}
+
+/** A card (a component seen face up): its face (or label), the tokens on it, its variables that are set. */
 function drawCard(card, context) {
   const option = context.cardOptions ? context.cardOptions.get(card.component) : null;
-  const node = el("div", {class: "card" + (option ? " option" : ""), "data-testid": "card", "data-component": card.component,
-    title: option ? "click to choose: " + option.label : null, tabindex: option ? "0" : null},
-  el("div", {class: "card-label"}, card.label));
+  const face = context.faces ? context.faces[String(card.component)] : null;
+  const node = el("div", {class: "card" + (option ? " option" : "") + (face && face.title ? " face" : ""), "data-testid": "card",
+    "data-component": card.component, title: option ? "click to choose: " + option.label : face ? face.text || card.label : null,
+    tabindex: option ? "0" : null, style: face && face.colour ? `--card-colour:${face.colour}` : null},
+  cardFace(card, face));
   if (card.tokens) {
     node.append(el("div", {class: "card-tokens"}, Object.entries(card.tokens).map(([name, count]) =>
       el("span", {class: "token", "data-testid": "card-token"}, `${humanName(name)} ${count}`))));
@@ -48,13 +89,19 @@ function drawZone(name, value, context) {
     return box;
   }
   box.append(el("div", {class: "zone-name"}, el("span", {class: "zone-title"}, humanName(name)), el("span", {class: "zone-size"}, ` ${value.length}`)));
+  if (value.length && context.onBoard && value.every((card) => context.onBoard.has(String(card.component)))) {
+    // Its components are drawn on the board where they lie: not listed again.
+    box.append(el("div", {class: "muted small", "data-testid": "zone-on-board"}, "drawn on the board"));
+    return box;
+  }
   const cards = el("div", {class: "cards"});
   if (!value.length) cards.append(el("span", {class: "muted small"}, "empty"));
   // Alike cards that are not options (8 roses of player 1) are one card "× 8".
   const groups = new Map();
   for (const card of value) {
     const option = context.cardOptions && context.cardOptions.has(card.component);
-    const key = option ? "#" + card.component : JSON.stringify([card.label, card.tokens || null, card.vars || null]);
+    const face = context.faces ? context.faces[String(card.component)] : null;
+    const key = option ? "#" + card.component : JSON.stringify([card.label, card.tokens || null, card.vars || null, face || null]);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(card);
   }
@@ -93,11 +140,15 @@ function drawEntries(entries, context) {
 export function drawTable(target, view, context) {
   const obs = view.observation;
   target.replaceChildren();
+  if (context.mine) context.mine.replaceChildren();
+  const presentation = presentationOf(view);
+  context = {...context, faces: presentation.cards, onBoard: tokenIds(presentation)};
   const seats = view.seats || obs.players.map((_, i) => seatName(i));
   // Shared: globals and shared zones.
   const shared = el("section", {class: "panel shared", "data-testid": "shared"}, el("h3", {}, "Table"));
   const globals = Object.entries(obs.globals || {}).filter(([, v]) => !(Array.isArray(v) && v.length > 20 && v.every((x) => x && x.space)));
-  const sharedParts = drawEntries([...globals, ...Object.entries(obs.zones || {})], context);
+  const sharedParts = drawEntries([...globals.filter(([name]) => isShown(presentation, "global", name)),
+    ...Object.entries(obs.zones || {})], context);
   shared.append(...sharedParts);
   if (sharedParts.length) target.append(shared);
   const players = el("div", {class: "players"});
@@ -112,8 +163,11 @@ export function drawTable(target, view, context) {
       acting ? el("span", {class: "badge acting"}, "to act") : null,
       view.winners && view.terminal && view.winners.includes(index) ? el("span", {class: "badge winner"}, "winner") : null);
     const panel = el("section", {class: "panel player" + (mine ? " mine" : ""), "data-testid": mine ? "my-seat" : "other-seat", "data-seat": index}, title);
-    panel.append(...drawEntries(Object.entries(obs.players[index] || {}), context));
-    players.append(panel);
+    const entries = Object.entries(obs.players[index] || {});
+    panel.append(...drawEntries(entries.filter(([name, value]) => isZoneList(value) || isHiddenZone(value) ||
+      isShown(presentation, "player", name)), context));
+    // The seat's own holdings go beside the question (context.mine), the others' below.
+    (mine && context.mine ? context.mine : players).append(panel);
   }
   target.append(players);
 }
@@ -148,9 +202,10 @@ export function drawBoards(target, boards, view, onChoose, testid) {
       if (!board.has(option.space.space)) board.set(option.space.space, option);
     }
   }
+  const presentation = presentationOf(view);
   for (const board of boards) {
     target.append(drawBoard(board, {marks: (view.marks || {})[board.name] || {}, clickable: spaceOptions.get(board.name),
-      onChoose, testid}));
+      onChoose, testid, texts: presentation.spaces[board.name], tokens: presentation.tokens[board.name]}));
   }
 }
 
