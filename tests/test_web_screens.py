@@ -188,10 +188,13 @@ present {
 
 @contextlib.contextmanager
 def presented_game(browser: Browser, tmp_path: Path, game: str, block: str, players: int) -> Iterator[Page]:
-    """A page playing a copy of ``games/GAME.rules`` (and its data folder) with ``block`` added."""
+    """A page playing a copy of ``games/GAME.rules`` (and its data folder) with ``block`` in place
+    of its own ``present`` block."""
     (tmp_path / "games").mkdir()
     shutil.copytree(ROOT / "games" / game, tmp_path / "games" / game)
-    rules = (ROOT / "games" / f"{game}.rules").read_text(encoding="utf-8") + block
+    written = (ROOT / "games" / f"{game}.rules").read_text(encoding="utf-8")
+    rules = re.sub(r"(?ms)^present \{.*?^\}\n", "", written) + block   # the block replaces the game's own
+    assert rules.count("present {") == 1
     (tmp_path / "games" / f"{game}.rules").write_text(rules, encoding="utf-8")
     with serving(tmp_path) as local_url:
         screen = next(pages := fresh_page(browser, VIEWPORT))
