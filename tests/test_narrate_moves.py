@@ -97,3 +97,28 @@ def test_a_random_pick_is_told_without_the_rules_local_name():
     assert told[0] == "a random pick from players (not shown)"
     assert not any("chosen" in line for line in told)
     assert narrated_text(state.narration(None))[0].startswith("a random pick from players: player ")
+
+
+DICE = rules('''
+    game "Dice" { players 2 }
+    die d6 = [1, 2, 3, 4, 5, 6]
+    var total: int = 0 visible all
+    setup {
+      let a = roll d6
+      let b = roll d6
+      total = a + b
+      let c = roll d6
+      total += c
+    }
+    phase main { end game }
+    score p = 0
+''')
+
+
+def test_consecutive_rolls_of_one_die_are_one_line():
+    state = rulelang.load(DICE, players=2).new_initial_state(seed=2, events=True)
+    told = narrated_text(state.narration(0))
+    assert told[0] == "d6 is rolled twice (not shown)" and told[1].startswith("total is now ")
+    assert told[2] == "d6 is rolled (not shown)"   # a line between: a roll of its own
+    faces = [e["label"] for e in state.events() if e["type"] == "chance"]
+    assert narrated_text(state.narration(None))[0] == f"d6 is rolled twice: {faces[0]} and {faces[1]}"

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..model.serialize import JsonValue
 from ..model.values import display
 from .events import HIDDEN, Event, Viewer, render_event
-from .narrate_moves import MoveGroup, ToldMove, one
+from .narrate_moves import MoveGroup, RollGroup, ToldMove, ToldRoll, one
 
 if TYPE_CHECKING:
     from ..model.values import ZoneRef
@@ -36,18 +36,22 @@ def narrated(st: State, viewer: Viewer, since: int = 0) -> list[Line]:
     log = st.event_log or []
     teller = _Teller(st, viewer)
     lines: list[Line] = []
-    group: MoveGroup | None = None   # the moves the last line tells
+    group: MoveGroup | RollGroup | None = None   # the moves or rolls the last line tells
     for seq, event in enumerate(log):
         told = teller.tell(event)
         if seq < since or not told:
             continue
-        move = teller.last_move
-        if move is not None and group is not None and group.joins(move):
+        move, roll = teller.last_move, teller.last_roll
+        if move is not None and isinstance(group, MoveGroup) and group.joins(move):
             group.add(move)
             things = group.words(teller.noun_in(move.source))
             lines[-1]["text"] = move_sentence(teller, move.source, move.target, things, many=True)
             continue
-        group = MoveGroup(move) if move is not None else None
+        if roll is not None and isinstance(group, RollGroup) and group.joins(roll):
+            group.add(roll)
+            lines[-1]["text"] = group.sentence()
+            continue
+        group = MoveGroup(move) if move is not None else RollGroup(roll) if roll is not None else None
         lines += [{"seq": seq, **line} for line in told]
     return lines
 
@@ -62,11 +66,12 @@ class _Teller:
         self.chooser: int | None = None
         self.heading = False   # the next log line is a heading
         self.last_move: ToldMove | None = None   # the move the last event told, if it was one
+        self.last_roll: ToldRoll | None = None   # the roll the last event told, if it was one
 
     def tell(self, event: Event) -> list[dict[str, JsonValue]]:
         """The lines of ``event`` (none when it is quiet or unseen)."""
         kind = event[0]
-        self.last_move = None
+        self.last_move = self.last_roll = None
         if kind == "narrate":
             self._mark(event[1])
             return []
@@ -221,6 +226,7 @@ def _chance(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
     outcome only for those who see it."""
     asks = str(view["asks"])
     told = f"{_name(asks[5:])} is rolled" if asks.startswith("roll ") else _pick(asks)
+    teller.last_roll = ToldRoll(told, str(view["label"]) if "label" in view else None)
     return f"{told}: {view['label']}" if "label" in view else f"{told} (not shown)"
 
 

@@ -1,6 +1,7 @@
-"""Moves told together: consecutive moves between the same two zones are one line of the
+"""Events told together: consecutive moves between the same two zones are one line of the
 narrated log (narrate.py), "player 2 takes 3 cards from draw pile to their hand" or
-"player 1 takes red 4, blue 6 and hold from draw pile to their hand", not one line each."""
+"player 1 takes red 4, blue 6 and hold from draw pile to their hand", not one line each;
+and so are consecutive rolls of one die: "action die is rolled twice: 3 and 5"."""
 from __future__ import annotations
 
 from collections import Counter
@@ -43,6 +44,38 @@ class MoveGroup:
         if unseen:
             parts.append(f"{unseen} {plural(noun)}" if unseen > 1 else one(noun))
         return joined(parts)
+
+
+class ToldRoll(NamedTuple):
+    """A roll or random pick as one viewer was told it: what was done ("d6 is rolled") and
+    the outcome (None when the viewer may not see it)."""
+
+    told: str
+    label: str | None
+
+
+class RollGroup:
+    """Consecutive told rolls of one die (or picks from one list)."""
+
+    def __init__(self, first: ToldRoll):
+        self.told = first.told
+        self.labels: list[str | None] = [first.label]
+
+    def joins(self, roll: ToldRoll) -> bool:
+        """Whether ``roll`` is of the same die as this group."""
+        return roll.told == self.told
+
+    def add(self, roll: ToldRoll) -> None:
+        self.labels.append(roll.label)
+
+    def sentence(self) -> str:
+        """The rolls in one sentence: "d6 is rolled twice: 3 and 5", "(not shown)" for
+        outcomes the viewer may not see."""
+        count = len(self.labels)
+        times = "twice" if count == 2 else f"{count} times"
+        if all(label is None for label in self.labels):
+            return f"{self.told} {times} (not shown)"
+        return f"{self.told} {times}: " + joined([label or "not shown" for label in self.labels])
 
 
 def plural(noun: str) -> str:
