@@ -246,3 +246,16 @@ def test_a_resampled_state_carries_only_what_its_player_saw(rounds):
     assert sample.events(0) == state.events(0)
     hidden = [e for e in sample.events() if e["type"] == "move" and e["to"] == "hand/1"]
     assert hidden and all("component" not in e for e in hidden)
+
+
+def test_a_line_for_some_players_is_saved_as_json_data():
+    game = rulelang.load(rules('''
+        game "Told" { players 2 }
+        setup { log "for the first player" to [players[0]] }
+        phase main { end game }
+        score p = 0
+    '''), players=2)
+    state = game.new_initial_state(events=True)
+    data = state.to_json()
+    assert ["log", "for the first player", [0]] in data["events"]
+    assert game.state_from_json(json.loads(json.dumps(data))).to_json() == data

@@ -73,10 +73,10 @@ def test_a_hidden_draw_of_another_seat_never_names_the_card():
     labels = [e["component"]["label"] for e in dealt]
     assert len(labels) == 2
     mine, theirs = lines_of(state, 1), lines_of(state, 0)
+    assert f"player 2 takes {labels[0]} and {labels[1]} from pile to their hand" in mine   # told together
     for label in labels:
-        assert f"player 2 takes {label} from pile to their hand" in mine
         assert not any(label in line for line in theirs if "hand" in line and "played" not in line)
-    assert theirs.count("player 2 takes a card from pile to their hand") == 2
+    assert theirs.count("player 2 takes 2 cards from pile to their hand") == 1
     assert "pile is shuffled" in theirs
 
 
@@ -84,7 +84,7 @@ def test_a_choice_from_a_hidden_hand_is_worded_without_the_card_until_it_is_play
     state = played(TABLE)
     card = next(e for e in state.events() if e["type"] == "move" and e["to"] == "played/1")["component"]["label"]
     theirs = lines_of(state, 0)
-    assert "player 2 chooses a card from player 2's hand" in theirs
+    assert "player 2 chooses a card from their hand" in theirs
     assert f"player 2 chooses {card}" in lines_of(state, 1)
     assert f"player 2 moves {card} from their hand to their played" in theirs   # the played zone is public
 
@@ -120,7 +120,7 @@ def test_phases_rounds_and_turns_are_headings():
 def test_the_public_view_sees_what_everyone_sees():
     state = played(TABLE)
     public = lines_of(state, CHANCE)
-    assert public.count("player 1 takes a card from pile to their hand") == 2
+    assert public.count("player 1 takes 2 cards from pile to their hand") == 1
     assert not any("best" in line for line in public)
 
 
@@ -229,7 +229,7 @@ def test_the_seat_view_and_the_terminal_read_the_narration():
     view = view_data(SeatData(state.game), state, 1)
     assert view["narration"] == state.narration(1)
     text = render_text(state.game, state, 1, width=100, log_lines=40)
-    assert "player 1 takes a card from pile to their hand" in text
+    assert "player 1 takes 2 cards from pile to their hand" in text
     quiet = played(TABLE, events=False)
     assert view_data(SeatData(quiet.game), quiet, 1)["narration"] is None
 
@@ -239,7 +239,7 @@ def test_a_scenario_reads_the_narrated_log_of_a_player(tmp_path):
     tests = tmp_path / "table.tests"
     tests.write_text('scenario "narrated" {\n'
                      '  play p1 "card 4"\n'
-                     '  expect log p2 "player 1 chooses a card from player 1\'s hand"\n'
+                     '  expect log p2 "player 1 chooses a card from their hand"\n'
                      '  expect log p1 "player 1 chooses card 4"\n'
                      '  expect not log p2 "player 1 chooses card 4"\n'
                      '}\n'

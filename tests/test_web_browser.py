@@ -297,7 +297,7 @@ def test_asterix_a_card_is_chosen_by_clicking_it_in_the_hand(page: Page, url: st
     # The log is narrated: the phase is a heading, the others' picks are secret, then shown.
     expect(page.locator("[data-testid=log-line].heading-1")).to_have_text(["phase rounds"])
     expect(page.get_by_test_id("log")).to_contain_text("player 1 chooses in secret")
-    expect(page.get_by_test_id("log")).to_contain_text("player 1 moves Astérix")
+    expect(page.get_by_test_id("log")).to_contain_text("player 1 plays Astérix")
     snap(page, "15-asterix-after-a-card")
 
 

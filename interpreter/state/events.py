@@ -323,6 +323,8 @@ def _encoded(event: Event) -> list[JsonValue]:
         return [kind, asks, None if secret == REDACTED else display(value), secret]
     if kind == "set":
         return [*event[:4], encode_value(event[4]), event[5]]
+    if kind == "log" and event[2] is not None:
+        return [kind, event[1], list(event[2])]   # the players of a 'log ... to': a list in JSON
     return list(event)
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from ..model.serialize import JsonValue
 from ..model.values import display
 from .events import HIDDEN, Event, Viewer, render_event
+from .narrate_moves import MoveGroup, RollGroup, ToldMove, ToldRoll, one
 
 if TYPE_CHECKING:
     from ..model.values import ZoneRef
@@ -35,10 +36,23 @@ def narrated(st: State, viewer: Viewer, since: int = 0) -> list[Line]:
     log = st.event_log or []
     teller = _Teller(st, viewer)
     lines: list[Line] = []
+    group: MoveGroup | RollGroup | None = None   # the moves or rolls the last line tells
     for seq, event in enumerate(log):
         told = teller.tell(event)
-        if seq >= since:
-            lines += [{"seq": seq, **line} for line in told]
+        if seq < since or not told:
+            continue
+        move, roll = teller.last_move, teller.last_roll
+        if move is not None and isinstance(group, MoveGroup) and group.joins(move):
+            group.add(move)
+            things = group.words(teller.noun_in(move.source))
+            lines[-1]["text"] = move_sentence(teller, move.source, move.target, things, many=True)
+            continue
+        if roll is not None and isinstance(group, RollGroup) and group.joins(roll):
+            group.add(roll)
+            lines[-1]["text"] = group.sentence()
+            continue
+        group = MoveGroup(move) if move is not None else RollGroup(roll) if roll is not None else None
+        lines += [{"seq": seq, **line} for line in told]
     return lines
 
 
@@ -51,10 +65,13 @@ class _Teller:
         self.quiet = 0
         self.chooser: int | None = None
         self.heading = False   # the next log line is a heading
+        self.last_move: ToldMove | None = None   # the move the last event told, if it was one
+        self.last_roll: ToldRoll | None = None   # the roll the last event told, if it was one
 
     def tell(self, event: Event) -> list[dict[str, JsonValue]]:
         """The lines of ``event`` (none when it is quiet or unseen)."""
         kind = event[0]
+        self.last_move = self.last_roll = None
         if kind == "narrate":
             self._mark(event[1])
             return []
@@ -96,7 +113,9 @@ class _Teller:
         elif secret == HIDDEN:
             lines.append({"text": f"{who} chooses in secret"})
         elif secret >= 0:
-            lines.append({"text": f"{who} chooses {self.kind_in(secret)} from {self.zone(secret)}"})
+            where = self.zone(secret) if self.ref(secret).owner != self.catalog.players[player] \
+                else f"their {_name(self.ref(secret).name)}"
+            lines.append({"text": f"{who} chooses {self.kind_in(secret)} from {where}"})
         else:
             lines.append({"text": f"{who} chooses"})
         return lines
@@ -117,8 +136,12 @@ class _Teller:
 
     def kind_in(self, slot: int) -> str:
         """One of what a zone holds ("a card", "an action card"), for a component not shown."""
+        return one(self.noun_in(slot))
+
+    def noun_in(self, slot: int) -> str:
+        """What a zone holds, as a noun ("card", "action card")."""
         declared = self.catalog.zones[self.ref(slot).name].type
-        return _one("component" if declared is None else _name(declared.name))
+        return "component" if declared is None else _name(declared.name)
 
     def thing(self, view: dict[str, JsonValue], slot: int) -> str:
         """A moved component: its label when shown, else "a card"."""
@@ -128,11 +151,6 @@ class _Teller:
         return self.kind_in(slot)
 
 
-def _one(noun: str) -> str:
-    """``noun`` with its indefinite article: "a card", "an action card"."""
-    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
-
-
 def _name(name: str) -> str:
     """A declaration's name as words: ``draw_pile`` is "draw pile"."""
     return name.replace("_", " ")
@@ -140,14 +158,23 @@ def _name(name: str) -> str:
 
 def _move(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
     _, _, source, target = event
-    thing = teller.thing(view, source)
+    shown = view.get("component")
+    label = str(shown["label"]) if isinstance(shown, dict) else None
+    teller.last_move = ToldMove(source, target, label)
+    return move_sentence(teller, source, target, teller.thing(view, source))
+
+
+def move_sentence(teller: _Teller, source: int, target: int, thing: str, many: bool = False) -> str:
+    """``thing`` (one component or several, in words) moving from zone slot ``source`` to
+    ``target``: who moves it when an owner's zone is either end."""
     owner_from, owner_to = teller.ref(source).owner, teller.ref(target).owner
     if owner_to is not None and owner_to != owner_from:
         return f"{owner_to} takes {thing} from {teller.zone(source)} to their {_name(teller.ref(target).name)}"
     if owner_from is not None:
         there = f"their {_name(teller.ref(target).name)}" if owner_to == owner_from else teller.zone(target)
         return f"{owner_from} moves {thing} from their {_name(teller.ref(source).name)} to {there}"
-    return f"{thing} moves from {teller.zone(source)} to {teller.zone(target)}"
+    verb = "move" if many else "moves"
+    return f"{thing} {verb} from {teller.zone(source)} to {teller.zone(target)}"
 
 
 def _tokens(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
@@ -172,7 +199,7 @@ def _holder(teller: _Teller, holder: JsonValue) -> str:
     zone = str(holder["zone"])
     name, _, seat = zone.partition("/")
     where = _name(name) if not seat else f"{teller.player(int(seat))}'s {_name(name)}"
-    return f"{_one('component')} in {where}"
+    return f"{one('component')} in {where}"
 
 
 LONGEST_VALUE = 60
@@ -195,11 +222,19 @@ def _set(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
 
 
 def _chance(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
-    """A roll ("roll d6": "d6 is rolled: 4") or a random pick ("random x in bag: card 3"); the
+    """A roll ("roll d6": "d6 is rolled: 4") or a random pick ("a random pick from bag: card 3"); the
     outcome only for those who see it."""
     asks = str(view["asks"])
-    told = f"{_name(asks[5:])} is rolled" if asks.startswith("roll ") else asks
+    told = f"{_name(asks[5:])} is rolled" if asks.startswith("roll ") else _pick(asks)
+    teller.last_roll = ToldRoll(told, str(view["label"]) if "label" in view else None)
     return f"{told}: {view['label']}" if "label" in view else f"{told} (not shown)"
+
+
+def _pick(asks: str) -> str:
+    """A random pick as the log tells it: "random x in bag" (the local's name is the
+    rules' own) is "a random pick from bag"."""
+    name, found, source = asks.removeprefix("random ").partition(" in ")
+    return f"a random pick from {source}" if found and asks.startswith("random ") and name.isidentifier() else asks
 
 
 def _shuffle(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
