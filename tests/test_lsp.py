@@ -381,3 +381,24 @@ def test_saving_a_base_lints_the_open_variant_that_extends_it_again(editor: Edit
         assert [d.code for d in saved(renamed)] == ["E105"]   # the variant still calls award()
     finally:
         assert saved(BASE) == []
+
+
+def test_a_variant_reads_the_names_of_its_open_base_as_saved_as_its_diagnostics_do(
+        editor: Editor, workspace: Path) -> None:
+    """A base open with unsaved lines above its declarations: the variant's definitions and
+    references into it are at the base's saved places, where its merged declarations (and so
+    its diagnostics) come from (docs/editors.md)."""
+    base, variant = workspace / "base.rules", workspace / "variant.rules"
+    editor.open(base)
+    editor.change(base, "# a note\n# not saved yet\n" + BASE)
+    editor.open(variant)
+    found = editor.run(editor.client.text_document_definition_async(lsp.DefinitionParams(
+        **(at(variant, *where(VARIANT, "award"))))))
+    assert isinstance(found, lsp.Location)
+    assert found.range.start == lsp.Position(*(n - 1 for n in where(BASE, "award")))
+    uses = editor.run(editor.client.text_document_references_async(lsp.ReferenceParams(
+        context=lsp.ReferenceContext(include_declaration=True), **(at(variant, *where(VARIANT, "award"))))))
+    assert uses is not None
+    assert sorted((Path(u.uri).name, u.range.start.line + 1) for u in uses if u.uri == uri_of(base)) == \
+        [("base.rules", 11), ("base.rules", 19)]
+    editor.change(base, BASE)

@@ -76,7 +76,7 @@ class RulesServer(LanguageServer):
             if path not in texts:
                 continue
             previous = self.analyses.get(path)
-            analysis = Analysis(texts[path], path, texts, self.root(), previous)
+            analysis = Analysis(texts[path], path, self.root(), previous)
             self.analyses[path] = analysis
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
                 uri=from_fs_path(path) or uri,
