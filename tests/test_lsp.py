@@ -402,3 +402,27 @@ def test_a_variant_reads_the_names_of_its_open_base_as_saved_as_its_diagnostics_
     assert sorted((Path(u.uri).name, u.range.start.line + 1) for u in uses if u.uri == uri_of(base)) == \
         [("base.rules", 11), ("base.rules", 19)]
     editor.change(base, BASE)
+
+
+def test_rename_of_a_space_named_in_quotes_reaches_the_board_file(editor: Editor, workspace: Path) -> None:
+    """Renaming ``far`` at ``space(track, "far")``: its id and the ``next`` that names it in
+    the board file, and the quoted id in the ruleset; a taken id and a bad one are refused."""
+    boarded, board = workspace / "boarded.rules", workspace / "loop" / "board.yaml"
+    editor.open(boarded)
+    line, column = where(BOARDED, '"far"')
+    edit = editor.run(editor.client.text_document_rename_async(lsp.RenameParams(
+        new_name="away", **at(boarded, line, column + 2))))
+    assert edit is not None and edit.changes is not None
+    assert all(e.new_text == "away" for edits in edit.changes.values() for e in edits)
+    places = {Path(uri).name: sorted((e.range.start.line + 1, e.range.start.character + 1, e.range.end.character + 1)
+                                     for e in edits) for uri, edits in edit.changes.items()}
+    rows = BOARD.split("\n")
+    assert places == {
+        "board.yaml": [(3, rows[2].index("far") + 1, rows[2].index("far") + 4),      # start's next
+                       (4, rows[3].index("far") + 1, rows[3].index("far") + 4)],     # far's id
+        "boarded.rules": [(line, column + 1, column + 4)]}
+    assert edit.changes.keys() == {uri_of(board), uri_of(boarded)}
+    for taken_or_bad in ("start", "two words"):
+        with pytest.raises(Exception, match=r"already has a space 'start'|not a space id"):
+            editor.run(editor.client.text_document_rename_async(lsp.RenameParams(
+                new_name=taken_or_bad, **at(boarded, line, column + 2))))
