@@ -77,7 +77,7 @@ def test_tobago_sample_during_a_drive_keeps_the_playable_clue() -> None:
     """The example Hypothesis found (seed 345, 120 actions, viewer 0, sample seed 1): seat 3
     is between two legs of a drive and was offered "amulet: play a clue" (its hand holds a
     clue it may play); the sample once drew a hand without one, and choosing that use then
-    stopped at "the clue card to play" with no option (E604 at tobago.rules:366)."""
+    stopped at "the clue card to play" with no option (E604 at its `choose` in play_clue)."""
     state = played(load("tobago", 4), 345, round(300 * 0.399))
     truth = state.to_json()
     chooser = random.Random(1)

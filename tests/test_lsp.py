@@ -381,3 +381,48 @@ def test_saving_a_base_lints_the_open_variant_that_extends_it_again(editor: Edit
         assert [d.code for d in saved(renamed)] == ["E105"]   # the variant still calls award()
     finally:
         assert saved(BASE) == []
+
+
+def test_a_variant_reads_the_names_of_its_open_base_as_saved_as_its_diagnostics_do(
+        editor: Editor, workspace: Path) -> None:
+    """A base open with unsaved lines above its declarations: the variant's definitions and
+    references into it are at the base's saved places, where its merged declarations (and so
+    its diagnostics) come from (docs/editors.md)."""
+    base, variant = workspace / "base.rules", workspace / "variant.rules"
+    editor.open(base)
+    editor.change(base, "# a note\n# not saved yet\n" + BASE)
+    editor.open(variant)
+    found = editor.run(editor.client.text_document_definition_async(lsp.DefinitionParams(
+        **(at(variant, *where(VARIANT, "award"))))))
+    assert isinstance(found, lsp.Location)
+    assert found.range.start == lsp.Position(*(n - 1 for n in where(BASE, "award")))
+    uses = editor.run(editor.client.text_document_references_async(lsp.ReferenceParams(
+        context=lsp.ReferenceContext(include_declaration=True), **(at(variant, *where(VARIANT, "award"))))))
+    assert uses is not None
+    assert sorted((Path(u.uri).name, u.range.start.line + 1) for u in uses if u.uri == uri_of(base)) == \
+        [("base.rules", 11), ("base.rules", 19)]
+    editor.change(base, BASE)
+
+
+def test_rename_of_a_space_named_in_quotes_reaches_the_board_file(editor: Editor, workspace: Path) -> None:
+    """Renaming ``far`` at ``space(track, "far")``: its id and the ``next`` that names it in
+    the board file, and the quoted id in the ruleset; a taken id and a bad one are refused."""
+    boarded, board = workspace / "boarded.rules", workspace / "loop" / "board.yaml"
+    editor.open(boarded)
+    line, column = where(BOARDED, '"far"')
+    edit = editor.run(editor.client.text_document_rename_async(lsp.RenameParams(
+        new_name="away", **at(boarded, line, column + 2))))
+    assert edit is not None and edit.changes is not None
+    assert all(e.new_text == "away" for edits in edit.changes.values() for e in edits)
+    places = {Path(uri).name: sorted((e.range.start.line + 1, e.range.start.character + 1, e.range.end.character + 1)
+                                     for e in edits) for uri, edits in edit.changes.items()}
+    rows = BOARD.split("\n")
+    assert places == {
+        "board.yaml": [(3, rows[2].index("far") + 1, rows[2].index("far") + 4),      # start's next
+                       (4, rows[3].index("far") + 1, rows[3].index("far") + 4)],     # far's id
+        "boarded.rules": [(line, column + 1, column + 4)]}
+    assert edit.changes.keys() == {uri_of(board), uri_of(boarded)}
+    for taken_or_bad in ("start", "two words"):
+        with pytest.raises(Exception, match=r"already has a space 'start'|not a space id"):
+            editor.run(editor.client.text_document_rename_async(lsp.RenameParams(
+                new_name=taken_or_bad, **at(boarded, line, column + 2))))

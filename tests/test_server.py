@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from formatted_places import place_when_formatted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,15 +84,22 @@ def test_every_exchange_in_the_docs_gives_the_reply_shown(monkeypatch: pytest.Mo
     one session from the repository root, each gives exactly the reply shown, which fits the
     schema; every op is shown succeeding, but those whose result depends on the files of the
     repository (tests/test_web_api.py runs them): rulesets, source and save_source (which
-    only the web server's sessions may do: shown refused)."""
+    only the web server's sessions may do: shown refused). A decision's place (``at``) in the
+    ruleset last loaded is shown as it is once the ruleset is formatted (formatted_places.py)."""
     monkeypatch.chdir(ROOT)
     text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
     exchanges = re.findall(r"^> (.*)\n< (.*)$", text, re.M)
     session = Session(GameLibrary())
     succeeded = set()
+    ruleset = ROOT / "games" / "tic_tac_toe.rules"
     for request, shown in exchanges:
         reply = session.handle_line(request.encode())
         check_reply(reply)
+        if reply["ok"] and reply["op"] == "load" and "text" not in json.loads(request):
+            ruleset = ROOT / json.loads(request)["path"]
+        decision = reply.get("result", {}).get("decision") if reply["ok"] else None
+        if decision is not None:
+            decision["at"] = place_when_formatted(ruleset, decision["at"])
         assert reply == json.loads(shown), request
         if reply["ok"]:
             check_request(json.loads(request))

@@ -27,6 +27,7 @@ from .chance import ChanceLowering
 from .choices import ChoiceLowering
 from .codegen import ExpressionWriter
 from .held import hold_item, let_promise
+from .let_keys import hidden_key, let_ordinals
 from .lets import facts_of
 from .module import Module
 from .pausing import lowered_size, never_pausing, runs_through
@@ -67,6 +68,8 @@ class Compiler:
         # variable for the rest of the block, kept in the environment under another key.
         self.renames: dict[str, str] = {}
         self.block_names: list[set[str]] = [set()]
+        self.let_ordinals: dict[Span, int] = {}   # each 'let''s place among its name's (let_keys.py)
+        self.hidden: dict[str, dict[str, tuple[int, int]]] = {}   # the lowered procedure's Code.hidden
         self.loops: list[_Loop] = []
         self.counter = 0
         self.module = Module()  # the generated code of the game's expressions
@@ -94,6 +97,8 @@ class Compiler:
         """Compile the procedures that never pause to Python functions (procedures.py),
         before any code that calls them is lowered. If Python cannot compile one (its code
         nests too deeply), none is compiled: they are all lowered."""
+        for decl in procedures.values():
+            self.let_ordinals.update(let_ordinals(decl.body))
         names = never_pausing(procedures)
         if names:
             make_room_for_calls()
@@ -119,6 +124,8 @@ class Compiler:
     def procedure(self, name: str, params: tuple[str, ...], body: ast.Block) -> Code:
         """The lowered code of a procedure or phase whose parameters are ``params``."""
         code = Code(name)
+        self.let_ordinals.update(let_ordinals(body))
+        self.hidden = code.hidden
         self.scope = set(params)
         self.renames, self.block_names = {}, [set()]
         self.loops = []
@@ -208,7 +215,8 @@ class Compiler:
         """Bind ``name`` by a 'let' (or 'let x = call/roll/random'): a name bound outside the
         current block gets a new variable until the block ends. Its environment key."""
         if name in self.scope and name not in self.block_names[-1]:
-            self.renames[name] = f"{name}@{span.line}:{span.column}"
+            key = self.renames[name] = hidden_key(name, self.let_ordinals[span])
+            self.hidden.setdefault(name, {})[key] = (span.line, span.column)
         self.scope.add(name)
         self.block_names[-1].add(name)
         return self.key(name)

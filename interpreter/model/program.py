@@ -79,7 +79,8 @@ class Ops(list[Op]):
 class Code:
     """One lowered procedure or phase: its operations and the span of each."""
 
-    __slots__ = ("held", "legacy", "legacy_size", "local", "name", "ops", "resumed", "shapes", "spans", "stops")
+    __slots__ = ("held", "hidden", "legacy", "legacy_size", "local", "name", "ops", "resumed", "shapes", "spans",
+                 "stops")
 
     def __init__(self, name: str):
         self.name = name
@@ -105,6 +106,10 @@ class Code:
         # binds its name, a simultaneous choice's map (compiler/held.py); a state read back
         # is refused if one of its frames breaks them (E606).
         self.held: dict[str, Declared] = {}
+        # The 'let's that hide a local (compiler/let_keys.py), by name: the line and column of
+        # each and its environment key, in the order of the text (saved states before format 4
+        # named them by line and column: state/let_keys_read.py).
+        self.hidden: dict[str, dict[str, tuple[int, int]]] = {}
         # The operations the run may go on at other than from the one before them or after a
         # pause or a call: where jumps and tests go, a menu's options, a choice's 'otherwise'
         # (the resumable function is entered there; an operation after a jump that none of

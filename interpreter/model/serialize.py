@@ -12,12 +12,15 @@ from rulelang import boards
 
 from .values import Component, EnumType, EnumValue, Player, Ref, Value, ZoneRef
 
-FORMAT = 3
-"""The version of the saved-state format written. 3 counts a frame's ``pc`` in operations of
-the compiled code, where statements that cannot pause run as one; 2 (still read) counted
+FORMAT = 4
+"""The version of the saved-state format written. 4 names a 'let' that hides a local by its
+name and its place among the 'let's of that name in its procedure (``k@2``), which
+formatting does not move; 3 (still read) named it by its line and column (``k@410:7``) and
+counts a frame's ``pc`` in operations of the compiled code, where statements that cannot
+pause run as one, as 4 does; 2 (still read) counted
 one operation per statement and named a space by its name; 1 (still read) gave a space's
 index on the board."""
-READ_FORMATS = (1, 2, 3)
+READ_FORMATS = (1, 2, 3, 4)
 """The versions that ``state_from_json`` reads."""
 
 BIG_INT = 1 << 63

@@ -38,6 +38,7 @@ from ..model.values import CHANCE, Component, Player, Ref, Value
 from ..tables.declared import frame_problem, table_problem
 from ..tables.runtime import MAX_INT
 from .events import Event, EventDataError, decode_events
+from .let_keys_read import with_let_keys
 from .state import State
 
 if TYPE_CHECKING:
@@ -367,7 +368,7 @@ class _Loader:
         if len(data) > depth:
             raise _Bad("$.frames", f"more than {depth} procedures running")
         frames = []
-        for n, f in enumerate(data):
+        for n, f in enumerate(with_let_keys(data, self.game.program.code)):   # (keys before format 4)
             path = f"$.frames[{n}]"
             code = self.game.program.code.get(f["procedure"])
             if code is None:

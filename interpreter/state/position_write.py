@@ -216,7 +216,7 @@ _LOCAL = re.compile(r"\$?[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _key(name: str) -> str:
-    """A local variable's name: bare, or quoted (the engine's ``x@LINE:COL`` for a ``let``
+    """A local variable's name: bare, or quoted (the engine's ``x@N`` for a ``let``
     that hides an outer one)."""
     return name if _LOCAL.fullmatch(name) else quoted(name)
 

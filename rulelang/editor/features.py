@@ -5,7 +5,7 @@ the linter's hints name. ``server`` turns these into Language Server Protocol me
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -25,10 +25,9 @@ class Analysis:
     first asked (after the problems are out); a text that does not parse keeps the names of
     its last good one (``previous``)."""
 
-    def __init__(self, text: str, path: str, texts: Mapping[str, str], root: str | None = None,
-                 previous: Analysis | None = None):
+    def __init__(self, text: str, path: str, root: str | None = None, previous: Analysis | None = None):
         from rulelang.loader import lint_text
-        self.text, self.path, self.texts, self.root = text, path, dict(texts), root
+        self.text, self.path, self.root = text, path, root
         self.diagnostics: list[Diagnostic] = lint_text(text, path, root)
         self.parses = not any(d.code in SYNTAX_CODES for d in self.diagnostics)
         # the last text that parsed, for the names while this one does not
@@ -57,8 +56,8 @@ class Analysis:
         found = self.declarations
         if found is None:
             return self.previous.index if self.previous is not None else None
-        ruleset, merged, full = found
-        return build_index(ruleset, merged, full, {**self.texts, full: self.text})
+        ruleset, merged, full = found   # (its bases read as saved, as their merged declarations are)
+        return build_index(ruleset, merged, full, {full: self.text})
 
 
 Declarations = tuple[ast.Ruleset, list[ast.Decl], str]   # the file's own, merged with its bases, its full path

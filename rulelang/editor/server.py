@@ -9,6 +9,7 @@ positions here.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -35,6 +36,7 @@ from rulelang.editor.features import (
     word_at,
 )
 from rulelang.editor.index import NameIndex, Occurrence, Symbol, real_file
+from rulelang.editor.space_rename import space_named_at, space_rename_edits
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
             "info": lsp.DiagnosticSeverity.Information}
@@ -76,7 +78,7 @@ class RulesServer(LanguageServer):
             if path not in texts:
                 continue
             previous = self.analyses.get(path)
-            analysis = Analysis(texts[path], path, texts, self.root(), previous)
+            analysis = Analysis(texts[path], path, self.root(), previous)
             self.analyses[path] = analysis
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
                 uri=from_fs_path(path) or uri,
@@ -103,6 +105,22 @@ class RulesServer(LanguageServer):
     def occurrence(self, uri: str, position: lsp.Position) -> Occurrence | None:
         index = self.index(uri)
         return index.at(_path(uri), position.line + 1, position.character + 1) if index is not None else None
+
+
+def _space_rename(ls: RulesServer, index: NameIndex, params: lsp.RenameParams) -> dict[str, list[Span]] | None:
+    """The edits that rename the space of a board file that ``space(BOARD, "ID")`` names at
+    the request's place (space_rename.py), in the board file and the open rulesets that load
+    it and their bases (None: no space named there)."""
+    lines = ls.workspace.get_text_document(params.text_document.uri).lines
+    line = lines[params.position.line] if params.position.line < len(lines) else ""
+    named = space_named_at(line, params.position.character + 1)
+    if named is None or named[0] not in index.board_files:
+        return None
+    board_file, texts = index.board_files[named[0]], ls.texts()
+    files = {file for analysis in ls.analyses.values() if analysis.index is not None
+             and analysis.index.board_files.get(named[0]) == board_file for file in analysis.index.occurrences}
+    rulesets = {file: texts[file] if file in texts else Path(file).read_text(encoding="utf-8") for file in files}
+    return space_rename_edits(named[0], board_file, named[1], params.new_name, rulesets)
 
 
 def _path(uri: str) -> str:
@@ -191,10 +209,15 @@ def make_server() -> RulesServer:
     @server.feature(lsp.TEXT_DOCUMENT_RENAME)
     def rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
         found, index = ls.occurrence(params.text_document.uri, params.position), ls.index(params.text_document.uri)
-        if found is None or index is None:
+        if index is None:
             return None
         # a ValueError (a builtin, a keyword, a name taken) becomes the reply's error: the client shows why
-        edits = rename_edits(index, found.symbol, params.new_name, ls.references(found.symbol))
+        if found is None:
+            edits = _space_rename(ls, index, params)
+            if edits is None:
+                return None
+        else:
+            edits = rename_edits(index, found.symbol, params.new_name, ls.references(found.symbol))
         return lsp.WorkspaceEdit(changes={from_fs_path(file) or file: [lsp.TextEdit(_range(s), params.new_name)
                                                                        for s in spans]
                                           for file, spans in edits.items()})
