@@ -5,19 +5,18 @@ key of a hiding 'let' does not name its line: tests/test_let_keys.py)."""
 from __future__ import annotations
 
 import copy
-import json
 import shutil
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from format2_saved import FORMAT_2, ruleset_saved_with
 
 import rulelang
 from rulelang.interpreter.sim.scenarios import find_test_files, run_file
 from rulelang.syntax.format import format_source
 
 SHIPPED = ("games", "examples")
-FORMAT_2 = json.loads((ROOT / "tests" / "data" / "format2_states.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -44,10 +43,15 @@ def test_every_scenario_test_passes_against_the_formatted_files(formatted: Path)
 
 
 @pytest.mark.parametrize("name", sorted(FORMAT_2))
-def test_the_saved_states_in_tests_load_against_the_formatted_rulesets(name: str, formatted: Path) -> None:
+def test_the_saved_states_in_tests_load_against_the_formatted_rulesets(name: str, tmp_path: Path) -> None:
     saved = FORMAT_2[name]
-    written = rulelang.load(ROOT / "games" / f"{name}.rules", players=saved["players"])
-    layout = rulelang.load(formatted / "games" / f"{name}.rules", players=saved["players"])
+    (tmp_path / "written").mkdir()
+    path = ruleset_saved_with(name, tmp_path / "written")   # the ruleset the state was saved with
+    shutil.copytree(tmp_path / "written", tmp_path / "formatted")
+    for rules in (tmp_path / "formatted").glob("*.rules"):
+        rules.write_text(format_source(rules.read_text(encoding="utf-8"), str(rules)), encoding="utf-8")
+    written = rulelang.load(path, players=saved["players"])
+    layout = rulelang.load(tmp_path / "formatted" / path.name, players=saved["players"])
     here = written.state_from_json(copy.deepcopy(saved["state"]))
     there = layout.state_from_json(copy.deepcopy(saved["state"]))
     assert there.to_json() == here.to_json()

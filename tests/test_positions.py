@@ -16,10 +16,10 @@ from __future__ import annotations
 import copy
 import json
 import random
-import shutil
 from pathlib import Path
 
 import pytest
+from format2_saved import FORMAT_2, ruleset_saved_with
 
 import rulelang
 from rulelang import StateDataError
@@ -359,29 +359,6 @@ def test_state_format_doc_examples_run(index, monkeypatch):
 
 
 # ---------------------------------------------------------------- states saved by format 2
-
-FORMAT_2 = json.loads((ROOT / "tests" / "data" / "format2_states.json").read_text(encoding="utf-8"))
-"""States saved by rulelang at commit d05173c (format 2, one operation per statement), deep
-in random games: up to 11 procedures running, in loops."""
-
-
-FORMAT_2_RULES = json.loads((ROOT / "tests" / "data" / "format2_rules.json").read_text(encoding="utf-8"))["rules"]
-"""The seed rulesets as they were at that commit, where the games' files have changed since
-(the narration's statements): a saved state belongs to the code of its ruleset."""
-
-
-def ruleset_saved_with(name: str, folder: Path) -> Path:
-    """The ruleset that the format-2 state of ``name`` was saved with: a copy of the one of
-    that commit, with the rulesets it extends and the boards it loads, in ``folder``."""
-    if name not in FORMAT_2_RULES:
-        return ROOT / "games" / f"{name}.rules"
-    for stem, text in FORMAT_2_RULES.items():
-        (folder / f"{stem}.rules").write_text(text, encoding="utf-8")
-    for board in ("jamaica/board.yaml", "tobago/island.yaml"):
-        (folder / board).parent.mkdir(exist_ok=True)
-        shutil.copy(ROOT / "games" / board, folder / board)
-    return folder / f"{name}.rules"
-
 
 @pytest.mark.parametrize("name", sorted(FORMAT_2))
 def test_a_state_saved_in_format_2_is_the_state_its_history_gives(name, tmp_path):
