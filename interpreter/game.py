@@ -13,8 +13,9 @@ from .compiler.driver import LoadTimeEvaluator, compile_program
 from .model.problems import diagnostics_of
 from .state.catalog_info import catalog_info
 from .state.deserialize import state_from_json
+from .state.initial_tables import InitialTables
 from .state.position_read import state_from_position
-from .state.state import Action, InitialTables, State
+from .state.state import Action, State
 from .tables.catalog import Catalog
 
 

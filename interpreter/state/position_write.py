@@ -25,7 +25,8 @@ from ..model.values import CHANCE, Component, EnumType, EnumValue, Player, Ref, 
 if TYPE_CHECKING:
     from ..game import Game
     from ..tables.catalog import Catalog
-    from .state import InitialTables, State
+    from .initial_tables import InitialTables
+    from .state import State
 
 HEADER = "# rulelang position"
 """The first line that ``position_text`` writes (a comment: readers need not have it)."""

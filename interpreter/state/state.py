@@ -9,7 +9,7 @@ bases of ``State``); actions and decision contexts are in actions.py.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rulelang.diagnostics import Span
 from rulelang.errors import RulelangError
@@ -23,6 +23,7 @@ from .actions import Action, DecisionContext
 from .events import Event, action_event, tokens_event
 from .failures import cause_of, rulelang_error
 from .infostate import components_in
+from .initial_tables import InitialTables, copied
 from .position_write import position_text
 from .stamps import shuffled_knowledge
 from .views import Views
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CHANCE", "Action", "DecisionContext", "InitialTables", "State"]
 
-_V = TypeVar("_V")
 _LIST_COPY = list.copy
 _FRAME_COPY = Frame.copy
 _new_state = object.__new__
@@ -171,13 +171,13 @@ class State(Views):
         if tables is None or tables.max_steps != game.max_steps:  # (bounded by max_steps too)
             self.set_initial_values()  # an error of the rules is raised again by the next game
             game.initial_values = InitialTables(
-                dict(self.global_values), _copied(self.player_values), _copied(self.space_values),
-                _copied(self.component_values), game.max_steps)
+                dict(self.global_values), copied(self.player_values), copied(self.space_values),
+                copied(self.component_values), game.max_steps)
             return
         self.global_values = dict(tables.global_values)
-        self.player_values = _copied(tables.player_values)
-        self.space_values = _copied(tables.space_values)
-        self.component_values = _copied(tables.component_values)
+        self.player_values = copied(tables.player_values)
+        self.space_values = copied(tables.space_values)
+        self.component_values = copied(tables.component_values)
 
     def set_initial_values(self) -> None:
         """Give every variable its declared initial value (``me``: the owner of an owned
@@ -258,10 +258,10 @@ class State(Views):
         other.game, other.seed, other.explicit_chance, other.rng = self.game, self.seed, self.explicit_chance, self.rng
         other.max_steps = self.max_steps
         other.global_values = self.global_values.copy()
-        other.player_values = _copied(table) if (table := self.player_values) else {}
-        other.space_values = _copied(table) if (table := self.space_values) else {}
-        other.component_values = _copied(table) if (table := self.component_values) else {}
-        other.supply_counts = _copied(counts) if (counts := self.supply_counts) else {}
+        other.player_values = copied(table) if (table := self.player_values) else {}
+        other.space_values = copied(table) if (table := self.space_values) else {}
+        other.component_values = copied(table) if (table := self.component_values) else {}
+        other.supply_counts = copied(counts) if (counts := self.supply_counts) else {}
         other.zones = [*map(copy, self.zones)]
         other.component_zone = copy(self.component_zone)
         other.component_knowledge = copy(self.component_knowledge)
@@ -586,21 +586,3 @@ def _first_decision(prefix: State, steps: int) -> tuple[State, int, int] | None:
     if state.rng != drawn or (state.pending is None and not state.terminal):
         return None
     return state, 0, 0
-
-
-class InitialTables(NamedTuple):
-    """The initial values of a game's variables (``State.set_initial_values``), by owner."""
-
-    global_values: dict[str, Value]
-    player_values: dict[str, list[Value]]
-    space_values: dict[str, list[Value]]
-    component_values: dict[str, list[Value]]
-    max_steps: int  # the bound on the work they were computed within
-
-
-def _copied(table: dict[str, list[_V]]) -> dict[str, list[_V]]:
-    """A table of owned variables whose lists can change without changing ``table``'s."""
-    copy: dict[str, list[_V]] = {}
-    for name, values in table.items():  # (a loop: fewer instructions than a comprehension for a few names)
-        copy[name] = _LIST_COPY(values)
-    return copy
