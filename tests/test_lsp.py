@@ -362,7 +362,8 @@ def test_definition_of_a_space_named_in_quotes_is_its_line_in_the_board_file(edi
     found = editor.run(editor.client.text_document_definition_async(lsp.DefinitionParams(
         **at(boarded, line, column + 2))))
     assert isinstance(found, lsp.Location) and found.uri == uri_of(workspace / "loop" / "board.yaml")
-    assert found.range.start == lsp.Position(3, BOARD.split("\n")[3].index("id: far"))
+    row = BOARD.split("\n")[3]   # the id itself, as references list it
+    assert found.range == lsp.Range(lsp.Position(3, row.index("far")), lsp.Position(3, row.index("far") + 3))
 
 
 def test_saving_a_base_lints_the_open_variant_that_extends_it_again(editor: Editor, workspace: Path) -> None:
@@ -426,3 +427,69 @@ def test_rename_of_a_space_named_in_quotes_reaches_the_board_file(editor: Editor
         with pytest.raises(Exception, match=r"already has a space 'start'|not a space id"):
             editor.run(editor.client.text_document_rename_async(lsp.RenameParams(
                 new_name=taken_or_bad, **at(boarded, line, column + 2))))
+
+
+BOARDED_VARIANT = '''extends "boarded.rules"
+
+var back: space = space(track, "far")
+'''
+
+
+def references_at(editor: Editor, path: Path, line: int, column: int, declaration: bool) -> list[tuple[str, int, int]]:
+    """The places references list for a 1-based position: file name, line and column, 1-based."""
+    found = editor.run(editor.client.text_document_references_async(lsp.ReferenceParams(
+        context=lsp.ReferenceContext(include_declaration=declaration), **at(path, line, column))))
+    assert found is not None
+    return sorted((Path(u.uri).name, u.range.start.line + 1, u.range.start.character + 1) for u in found)
+
+
+def test_references_of_a_space_named_in_quotes_reach_the_board_file_and_the_rulesets_that_load_it(
+        editor: Editor, workspace: Path) -> None:
+    """At ``space(track, "far")`` of a variant: the board file's id and the ``next`` that names
+    far, the base's ``space(track, "far")`` and the variant's own; without the declaration, no id."""
+    boarded, variant = workspace / "boarded.rules", workspace / "boarded_variant.rules"
+    variant.write_text(BOARDED_VARIANT)
+    editor.open(boarded)
+    try:
+        editor.open(variant)
+        rows = BOARD.split("\n")
+        line, column = where(BOARDED_VARIANT, '"far"')
+        in_base = where(BOARDED, '"far"')
+        expected = [("board.yaml", 3, rows[2].index("far") + 1), ("board.yaml", 4, rows[3].index("far") + 1),
+                    ("boarded.rules", in_base[0], in_base[1] + 1), ("boarded_variant.rules", line, column + 1)]
+        assert references_at(editor, variant, line, column + 2, declaration=True) == expected
+        assert references_at(editor, variant, line, column + 2, declaration=False) == \
+            [place for place in expected if place[1:] != (4, rows[3].index("far") + 1)]
+    finally:
+        editor.client.text_document_did_close(lsp.DidCloseTextDocumentParams(
+            text_document=lsp.TextDocumentIdentifier(uri_of(variant))))
+        variant.unlink()
+
+
+def test_definition_and_references_from_inside_the_board_file(editor: Editor, workspace: Path) -> None:
+    """Asked about board.yaml (not linted): from the ``next: far`` of start, definition is far's
+    id and references are the board file's places and the open ruleset's ``space(track, "far")``;
+    rename from far's id rewrites the same places."""
+    boarded, board = workspace / "boarded.rules", workspace / "loop" / "board.yaml"
+    editor.open(boarded)
+    editor.client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
+        uri=uri_of(board), language_id="yaml", version=1, text=BOARD)))
+    rows = BOARD.split("\n")
+    try:
+        found = editor.run(editor.client.text_document_definition_async(lsp.DefinitionParams(
+            **at(board, 3, rows[2].index("far") + 2))))
+        assert isinstance(found, lsp.Location) and found.uri == uri_of(board)
+        assert found.range.start == lsp.Position(3, rows[3].index("far"))
+        in_ruleset = where(BOARDED, '"far"')
+        assert references_at(editor, board, 3, rows[2].index("far") + 2, declaration=True) == [
+            ("board.yaml", 3, rows[2].index("far") + 1), ("board.yaml", 4, rows[3].index("far") + 1),
+            ("boarded.rules", in_ruleset[0], in_ruleset[1] + 1)]
+        assert uri_of(board) not in editor.published   # a board file is not linted as a ruleset
+        edit = editor.run(editor.client.text_document_rename_async(lsp.RenameParams(
+            new_name="away", **at(board, 4, rows[3].index("far") + 2))))
+        assert edit is not None and edit.changes is not None
+        assert {Path(uri).name: len(edits) for uri, edits in edit.changes.items()} == \
+            {"board.yaml": 2, "boarded.rules": 1}
+    finally:
+        editor.client.text_document_did_close(lsp.DidCloseTextDocumentParams(
+            text_document=lsp.TextDocumentIdentifier(uri_of(board))))

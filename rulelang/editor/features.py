@@ -99,30 +99,6 @@ NAME_AT_END = re.compile(NAME.pattern + "$")
 SPACE_CALL = re.compile(r"""\bspace\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,\s*"([^"]*)"\s*\)""")
 
 
-def board_space(index: NameIndex, line: str, column: int) -> Span | None:
-    """Where the board file declares the space that ``space(BOARD, "ID")`` names, when the
-    (1-based) ``column`` of ``line`` is on its quoted id."""
-    for call in SPACE_CALL.finditer(line):
-        if call.start(2) <= column <= call.end(2) + 1 and call.group(1) in index.board_files:
-            return _space_in_file(index.board_files[call.group(1)], call.group(2))
-    return None
-
-
-def _space_in_file(file: str, space: str) -> Span | None:
-    """The span of ``id: SPACE`` (quoted or not) in a board file."""
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    pattern = re.compile(rf"""\bid:\s*(["']?){re.escape(space)}\1(?=[\s,}}]|$)""", re.M)
-    found = pattern.search(text)
-    if found is None:
-        return None
-    line = text.count("\n", 0, found.start()) + 1
-    column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
-    return Span(file, line, column, line, column + found.end() - found.start())
-
-
 # ---------------------------------------------------------------- a keyword's help
 
 HEADING = re.compile(r"^### (.+)$", re.M)

@@ -9,7 +9,6 @@ positions here.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -18,12 +17,12 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from rulelang import ast
 from rulelang.diagnostics import Diagnostic, Span
+from rulelang.editor.board_spaces import BoardSpace, is_board_file, loading_rulesets, space_at
 from rulelang.editor.features import (
     TOKEN_TYPES,
     Analysis,
     Completion,
     QuickFix,
-    board_space,
     completions,
     formatted,
     hover_text,
@@ -36,7 +35,7 @@ from rulelang.editor.features import (
     word_at,
 )
 from rulelang.editor.index import NameIndex, Occurrence, Symbol, real_file
-from rulelang.editor.space_rename import space_named_at, space_rename_edits
+from rulelang.editor.space_rename import declared_space, space_places, space_rename_edits
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
             "info": lsp.DiagnosticSeverity.Information}
@@ -75,7 +74,7 @@ class RulesServer(LanguageServer):
         changed = _path(uri)
         extending = [p for p in self.analyses if p != changed and changed in self.analyses[p].bases] if saved else []
         for path in [changed, *extending]:
-            if path not in texts:
+            if path not in texts or is_board_file(path):   # a board file is read, not linted
                 continue
             previous = self.analyses.get(path)
             analysis = Analysis(texts[path], path, self.root(), previous)
@@ -106,21 +105,35 @@ class RulesServer(LanguageServer):
         index = self.index(uri)
         return index.at(_path(uri), position.line + 1, position.character + 1) if index is not None else None
 
+    def space(self, uri: str, position: lsp.Position) -> BoardSpace | None:
+        """The space of a board file named at the position (board_spaces.py), if any."""
+        text = self.workspace.get_text_document(uri).source
+        return space_at(self.index(uri), _path(uri), text, position.line + 1, position.character + 1)
 
-def _space_rename(ls: RulesServer, index: NameIndex, params: lsp.RenameParams) -> dict[str, list[Span]] | None:
-    """The edits that rename the space of a board file that ``space(BOARD, "ID")`` names at
-    the request's place (space_rename.py), in the board file and the open rulesets that load
-    it and their bases (None: no space named there)."""
-    lines = ls.workspace.get_text_document(params.text_document.uri).lines
-    line = lines[params.position.line] if params.position.line < len(lines) else ""
-    named = space_named_at(line, params.position.character + 1)
-    if named is None or named[0] not in index.board_files:
+    def loading(self, space: BoardSpace) -> dict[str, tuple[str, set[str]]]:
+        """The open rulesets that load the space's board file and their bases (board_spaces.py)."""
+        indexes = (a.index for a in self.analyses.values() if a.index is not None)
+        return loading_rulesets(indexes, self.texts(), space.board_file)
+
+    def board_text(self, space: BoardSpace) -> str | None:
+        """The editor's text of the space's board file, if it holds it (else it is read)."""
+        return self.texts().get(space.board_file)
+
+
+def _space_places(ls: RulesServer, space: BoardSpace) -> dict[str, list[Span]]:
+    """Every place of a board file's space: its ids in the board file and its
+    ``space(BOARD, "ID")`` in the open rulesets that load that file and their bases."""
+    return space_places(space.board_file, space.space, ls.loading(space), ls.board_text(space))
+
+
+def _space_rename(ls: RulesServer, params: lsp.RenameParams) -> dict[str, list[Span]] | None:
+    """The edits that rename the space of a board file named at the request's place
+    (space_rename.py), in the board file and the open rulesets that load it and their bases
+    (None: no space named there)."""
+    space = ls.space(params.text_document.uri, params.position)
+    if space is None:
         return None
-    board_file, texts = index.board_files[named[0]], ls.texts()
-    files = {file for analysis in ls.analyses.values() if analysis.index is not None
-             and analysis.index.board_files.get(named[0]) == board_file for file in analysis.index.occurrences}
-    rulesets = {file: texts[file] if file in texts else Path(file).read_text(encoding="utf-8") for file in files}
-    return space_rename_edits(named[0], board_file, named[1], params.new_name, rulesets)
+    return space_rename_edits(space.board_file, space.space, params.new_name, ls.loading(space), ls.board_text(space))
 
 
 def _path(uri: str) -> str:
@@ -186,14 +199,17 @@ def make_server() -> RulesServer:
     def definition(ls: RulesServer, params: lsp.DefinitionParams) -> lsp.Location | None:
         found = ls.occurrence(params.text_document.uri, params.position)
         if found is None:
-            return _board_space_location(ls, params)
+            space = ls.space(params.text_document.uri, params.position)
+            declared = declared_space(space.board_file, space.space, ls.board_text(space)) if space else None
+            return _location(declared) if declared is not None else None
         return _location(found.symbol.span) if found.symbol.span is not None else None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     def references(ls: RulesServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
-        found, index = ls.occurrence(params.text_document.uri, params.position), ls.index(params.text_document.uri)
-        if found is None or index is None:
-            return []
+        found = ls.occurrence(params.text_document.uri, params.position)
+        if found is None:
+            space = ls.space(params.text_document.uri, params.position)
+            return [] if space is None else _space_references(ls, space, params.context.include_declaration)
         return [_location(o.span) for o in ls.references(found.symbol)
                 if params.context.include_declaration or o.span != found.symbol.span]
 
@@ -209,11 +225,9 @@ def make_server() -> RulesServer:
     @server.feature(lsp.TEXT_DOCUMENT_RENAME)
     def rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
         found, index = ls.occurrence(params.text_document.uri, params.position), ls.index(params.text_document.uri)
-        if index is None:
-            return None
         # a ValueError (a builtin, a keyword, a name taken) becomes the reply's error: the client shows why
-        if found is None:
-            edits = _space_rename(ls, index, params)
+        if found is None or index is None:
+            edits = _space_rename(ls, params)
             if edits is None:
                 return None
         else:
@@ -260,14 +274,11 @@ def make_server() -> RulesServer:
     return server
 
 
-def _board_space_location(ls: RulesServer, params: lsp.DefinitionParams) -> lsp.Location | None:
-    """Where a board file declares the space a ``space(BOARD, "ID")`` under the position names."""
-    index = ls.index(params.text_document.uri)
-    lines = ls.workspace.get_text_document(params.text_document.uri).lines
-    if index is None or params.position.line >= len(lines):
-        return None
-    span = board_space(index, lines[params.position.line], params.position.character + 1)
-    return _location(span) if span is not None else None
+def _space_references(ls: RulesServer, space: BoardSpace, with_declaration: bool) -> list[lsp.Location]:
+    """The places of a board file's space (its declaring ``id`` left out unless asked for)."""
+    declared = declared_space(space.board_file, space.space, ls.board_text(space))
+    return [_location(span) for spans in _space_places(ls, space).values() for span in spans
+            if with_declaration or span != declared]
 
 
 def _keyword_hover(ls: RulesServer, params: lsp.HoverParams) -> lsp.Hover | None:
