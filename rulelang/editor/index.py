@@ -20,6 +20,7 @@ from rulelang import ast
 from rulelang.check.signatures import SIGNATURES, Signature
 from rulelang.check.tree import bound_names, walk
 from rulelang.diagnostics import Span
+from rulelang.editor.present_words import property_word_spans
 
 SCOPED = (ast.SetupDecl, ast.PhaseDecl, ast.ProcedureDecl, ast.FunctionDecl, ast.ScoreDecl, ast.TiebreakDecl,
           ast.InvariantDecl)
@@ -109,8 +110,9 @@ def build_index(ruleset: ast.Ruleset, merged: list[ast.Decl], path: str,
                    *(b.symbol for b in index.locals)]:
         if symbol.span is not None:
             index.declared_at.setdefault(symbol.span, symbol)
+    property_words = set(property_word_spans(merged))   # a presentation's property words name nothing declared
     for file, names in tokens.items():
-        index.occurrences[file] = list(_resolve(index, file, names))
+        index.occurrences[file] = [o for o in _resolve(index, file, names) if o.span not in property_words]
     return index
 
 

@@ -35,6 +35,7 @@ from rulelang.editor.features import (
     word_at,
 )
 from rulelang.editor.index import NameIndex, Occurrence, Symbol, real_file
+from rulelang.editor.present_words import present_completions, present_hover, present_place
 from rulelang.editor.space_rename import declared_space, space_places, space_rename_edits
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
@@ -48,7 +49,8 @@ COMPLETION_KINDS = {"keyword": lsp.CompletionItemKind.Keyword, "builtin": lsp.Co
                     "procedure": lsp.CompletionItemKind.Function, "function": lsp.CompletionItemKind.Function,
                     "enum value": lsp.CompletionItemKind.EnumMember, "enum": lsp.CompletionItemKind.Enum,
                     "field": lsp.CompletionItemKind.Field, "attribute": lsp.CompletionItemKind.Property,
-                    "component": lsp.CompletionItemKind.Struct, "phase": lsp.CompletionItemKind.Event}
+                    "component": lsp.CompletionItemKind.Struct, "phase": lsp.CompletionItemKind.Event,
+                    "property": lsp.CompletionItemKind.Property}
 
 
 class RulesServer(LanguageServer):
@@ -100,6 +102,11 @@ class RulesServer(LanguageServer):
                 for occurrence in index.references(symbol):
                     found.setdefault(occurrence.span, occurrence)
         return sorted(found.values(), key=lambda o: (o.span.file, o.span.line, o.span.column))
+
+    def kinds(self, uri: str) -> dict[str, str]:
+        """The kind of each name the ruleset declares (a component, a board...)."""
+        index = self.index(uri)
+        return {name: symbol.kind for name, symbol in index.globals.items()} if index is not None else {}
 
     def occurrence(self, uri: str, position: lsp.Position) -> Occurrence | None:
         index = self.index(uri)
@@ -188,6 +195,11 @@ def make_server() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: RulesServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        text = ls.workspace.get_text_document(params.text_document.uri).source
+        help_text = present_hover(text, params.position.line + 1, params.position.character + 1,
+                                  ls.kinds(params.text_document.uri))
+        if help_text is not None:   # a property word of 'present', not a name it shares
+            return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=help_text))
         found = ls.occurrence(params.text_document.uri, params.position)
         if found is None:
             return _keyword_hover(ls, params)
@@ -216,6 +228,11 @@ def make_server() -> RulesServer:
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
     def completion(ls: RulesServer, params: lsp.CompletionParams) -> lsp.CompletionList:
         document = ls.workspace.get_text_document(params.text_document.uri)
+        place = present_place(document.source, params.position.line + 1, params.position.character + 1)
+        if place is not None and place.target is not None and place.at_property:   # a property's word
+            words = present_completions(place, ls.kinds(params.text_document.uri))
+            return lsp.CompletionList(is_incomplete=False, items=[
+                _completion_item(Completion(word, "property", detail)) for word, detail in words])
         lines = document.lines
         line = lines[params.position.line] if params.position.line < len(lines) else ""
         found = completions(ls.index(params.text_document.uri), line, _path(params.text_document.uri),
