@@ -99,7 +99,7 @@ def test_the_language_server_hovers_names_in_the_block() -> None:
     from rulelang.editor.features import Analysis, hover_text
     path = str(Path("games/jamaica.rules").resolve())
     text = Path(path).read_text(encoding="utf-8")
-    index = Analysis(text, path, {}).index
+    index = Analysis(text, path).index
     assert index is not None
     line = next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith("  marker {"))
     found = index.at(path, line, 3)
