@@ -36,6 +36,7 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every log line through ``effects.say``, as before."""
     monkeypatch.setattr(procedures, "kept_line", lambda template, values, unproven, local, spent=0: [
         (0, f"_say(st, {template}, ({values}))")])
+    monkeypatch.setattr(procedures, "after_loud_mark", lambda lines, indent: False)
 
 
 def _unproven(monkeypatch: pytest.MonkeyPatch) -> None:

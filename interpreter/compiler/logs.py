@@ -20,6 +20,8 @@ from .integers import integer_bound
 from .scope import Scope
 
 if TYPE_CHECKING:
+    from rulelang.diagnostics import Span
+
     from .codegen import ExpressionWriter
 
 
@@ -62,6 +64,48 @@ def kept_line(template: str, values: str, unproven: list[int], local: str, spent
     names, none, true or false, or integers within the rules' range (or, where it is the only
     one, a list of names short enough, within the room less the ``spent`` that proven texts
     take), as ``say`` tests them; else ``say`` runs."""
+    tests = _value_tests(template, unproven, local, spent)
+    if not tests:   # (the values go straight into the line: no local to hold them)
+        return [(0, "if st.event_log is None:"), (1, f"st.log_lines.append(_LogLine(({template}, ({values}))))"),
+                (0, "else:"), (1, f"_say(st, {template}, ({values}))")]
+    return [(0, f"{local} = ({values})"),
+            (0, f"if {' and '.join(['st.event_log is None', *tests])}:"),
+            (1, f"st.log_lines.append(_LogLine(({template}, {local})))"),
+            (0, "else:"),
+            (1, f"_say(st, {template}, {local})")]
+
+
+LOUD_MARK = "st.event_log.append(('narrate', 'loud'))"
+"""The end of a quiet block, as procedures._Narrate writes it (under ``if st.event_log is not None:``)."""
+
+
+def after_loud_mark(lines: list[tuple[str, Span | None]], indent: int) -> bool:
+    """Whether the last two of ``lines`` are the end of a quiet block written at ``indent``
+    (``log ... instead { }``'s, then its line): the line may take the mark's test in."""
+    pad = "    " * indent
+    return (len(lines) >= 2 and lines[-2][0] == f"{pad}if st.event_log is not None:"
+            and lines[-1][0] == f"{pad}    {LOUD_MARK}")
+
+
+def kept_after_mark(template: str, values: str, unproven: list[int], local: str,
+                    spent: int = 0) -> list[tuple[int, str]]:
+    """``kept_line`` with the end of the quiet block before it (``after_loud_mark``) in one
+    test of the event log instead of two: with none, the line kept as ``kept_line`` keeps it;
+    with one, the mark, then ``say``, as before. The values are computed once either way,
+    after the mark (the same work, and the same error where one fails)."""
+    tests = _value_tests(template, unproven, local, spent)
+    kept = f"st.log_lines.append(_LogLine(({template}, {local})))"
+    lines = [(0, "if st.event_log is None:")]
+    if tests:
+        lines += [(1, f"{local} = ({values})"), (1, f"if {' and '.join(tests)}:"), (2, kept), (1, "else:"),
+                  (2, f"_say(st, {template}, {local})")]
+    else:
+        lines.append((1, f"st.log_lines.append(_LogLine(({template}, ({values}))))"))
+    return [*lines, (0, "else:"), (1, LOUD_MARK), (1, f"_say(st, {template}, ({values}))")]
+
+
+def _value_tests(template: str, unproven: list[int], local: str, spent: int) -> list[str]:
+    """The tests, in Python, that the values at ``unproven`` of ``local`` show short (``kept_line``)."""
     room = f"{template}.room" if spent == 0 else f"({template}.room - {spent})"
     tests = [f"(type({local}[{k}]) in _NAMED or (type({local}[{k}]) is int and -_MAX_INT <= {local}[{k}] <= _MAX_INT))"
              for k in unproven]
@@ -69,8 +113,4 @@ def kept_line(template: str, values: str, unproven: list[int], local: str, spent
         item = f"{local}[{unproven[0]}]"
         tests[0] = (f"{tests[0][:-1]} or (type({item}) is tuple and len({item}) * {template}.item <= {room}"
                     f" and _NAMED.issuperset(map(type, {item}))))")
-    return [(0, f"{local} = ({values})"),
-            (0, f"if {' and '.join(['st.event_log is None', *tests])}:"),
-            (1, f"st.log_lines.append(_LogLine(({template}, {local})))"),
-            (0, "else:"),
-            (1, f"_say(st, {template}, {local})")]
+    return tests
