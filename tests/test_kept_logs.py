@@ -34,8 +34,9 @@ phase p {
 
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every log line through ``effects.say``, as before."""
-    monkeypatch.setattr(procedures, "kept_line", lambda template, values, unproven, local: [
+    monkeypatch.setattr(procedures, "kept_line", lambda template, values, unproven, local, spent=0: [
         (0, f"_say(st, {template}, ({values}))")])
+    monkeypatch.setattr(procedures, "after_loud_mark", lambda lines, indent: False)
 
 
 def _unproven(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,7 +63,7 @@ def test_jamaica_keeps_its_log_lines_in_place_as_the_general_path_does(monkeypat
 def test_a_line_of_proven_values_is_kept_and_others_tested(monkeypatch):
     game = rulelang.load(RULES)
     code = game.generated_code()
-    assert code.count("_LogLine") == 3 and code.count(" in _NAMED") == 3   # (a text, a list and a text: tested)
+    assert code.count("_LogLine") == 3 and code.count(" in _NAMED") == 2   # (a list, a text: tested; "one" not)
     state = game.new_initial_state()
     assert [str(line) for line in state.log] == [
         "player 1 counts 1 of 2", "player 1 says one", "[1, 2] and " + "x" * 600,
@@ -98,3 +99,39 @@ def test_a_line_whose_one_value_is_a_short_list_of_names_is_kept_in_place(monkey
     assert texts[:2] == ["the line is [player 1, player 2, player 3]", "now [player 3, player 1]."]
     _general(monkeypatch)
     assert [str(line) for line in rulelang.load(LISTED).new_initial_state().log_lines] == texts
+
+
+CHOSEN = """\
+game "L" { players 2 }
+var far: bool = false
+var line: list[player] = players
+phase p {
+  for q in players {
+    log "" + q + " goes " + (if far then "forward " else "back ") + 3 + " to " + line
+    log "" + q + " says " + (if far then "LONG" else "no")
+    far = true
+    line = line * 30
+  }
+  end game
+}
+""".replace("LONG", "y" * 500)
+
+
+def test_a_text_chosen_between_literals_is_proven_and_takes_its_room(monkeypatch):
+    game = rulelang.load(CHOSEN)
+    code = game.generated_code()
+    assert "_MAX_INT" in code and ".room - 8)" in code   # (the list tested in the room "forward " leaves)
+    lines = game.new_initial_state().log_lines
+    # (kept; "no" kept by say, as "LONG" cannot be proven to fit; 60 players: built; "LONG": built)
+    assert code.count(" in _NAMED") == 2 and code.count("_say(") == 2   # (the list; the text not proven)
+    assert [type(line) is str for line in lines] == [False, False, True, True]
+    texts = [str(line) for line in lines]
+    assert texts[0] == "player 1 goes back 3 to [player 1, player 2]" and texts[1] == "player 1 says no"
+    with monkeypatch.context() as patched:
+        patched.setattr(procedures, "proven_texts", lambda shown, unproven, room: (unproven, 0))
+        tested = rulelang.load(CHOSEN)
+        assert ".room - 8)" not in tested.generated_code()
+        assert [str(line) for line in tested.new_initial_state().log_lines] == texts
+        assert worked_and_logged(tested) == worked_and_logged(game)
+    _general(monkeypatch)
+    assert [str(line) for line in rulelang.load(CHOSEN).new_initial_state().log_lines] == texts

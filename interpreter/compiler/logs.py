@@ -6,7 +6,8 @@ of the catalog shows, at least 20 characters) and every value is a name, none, t
 or a number within the rules' range: it tests the kinds of the values each time it runs.
 The generated code appends the ``LogLine`` itself, testing in place only the values the text
 does not prove short (a player, a space, a component or a supply, or an integer: scope.py,
-tokens.py, integers.py); with an event log kept, or a value that is not short, ``say`` runs as
+tokens.py, integers.py), nor certainly texts that fit the room together (a literal text, or an
+'if' between such: ``proven_texts``); with an event log kept, or a value that is not short, ``say`` runs as
 before, so the line, its text and its events are the same.
 """
 from __future__ import annotations
@@ -19,6 +20,8 @@ from .integers import integer_bound
 from .scope import Scope
 
 if TYPE_CHECKING:
+    from rulelang.diagnostics import Span
+
     from .codegen import ExpressionWriter
 
 
@@ -31,20 +34,83 @@ def shows_short(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
     return kind is not None and kind[1] == 0
 
 
-def kept_line(template: str, values: str, unproven: list[int], local: str) -> list[tuple[int, str]]:
+def text_width(node: ast.Expr) -> int | None:
+    """The most characters the value of ``node`` has where it is certainly a text: a literal
+    text, or an 'if' between such (``if dir > 0 then "forward " else "backward "``); else None."""
+    if isinstance(node, ast.Literal):
+        return len(node.value) if type(node.value) is str else None
+    if isinstance(node, ast.IfExpr):
+        then, otherwise = text_width(node.then), text_width(node.otherwise)
+        return None if then is None or otherwise is None else max(then, otherwise)
+    return None
+
+
+def proven_texts(shown: list[ast.Expr], unproven: list[int], room: int) -> tuple[list[int], int]:
+    """``unproven`` without the values that are certainly texts (``text_width``) when all of
+    them fit the template's ``room`` together at their longest (``effects._fits`` takes a
+    text's length from the room, which can only shrink: the line is kept unbuilt for the same
+    values), and the room they take (0 when none is taken out)."""
+    widths = {k: text_width(shown[k]) for k in unproven}
+    spent = sum(width for width in widths.values() if width is not None)
+    if spent == 0 or spent > room:
+        return unproven, 0
+    return [k for k in unproven if widths[k] is None], spent
+
+
+def kept_line(template: str, values: str, unproven: list[int], local: str, spent: int = 0) -> list[tuple[int, str]]:
     """The lines (indent, text) that log the line of ``template`` (the constant's source)
     and the values of source ``values`` (each followed by ', '), held by ``local``: kept as
     a ``LogLine`` where the values at ``unproven`` (those the text does not prove short) are
     names, none, true or false, or integers within the rules' range (or, where it is the only
-    one, a list of names short enough), as ``say`` tests them; else ``say`` runs."""
-    tests = [f"(type({local}[{k}]) in _NAMED or (type({local}[{k}]) is int and -_MAX_INT <= {local}[{k}] <= _MAX_INT))"
-             for k in unproven]
-    if len(unproven) == 1:   # (or a list of names, its items within the room left: as effects._fits counts them)
-        item = f"{local}[{unproven[0]}]"
-        tests[0] = (f"{tests[0][:-1]} or (type({item}) is tuple and len({item}) * {template}.item <= {template}.room"
-                    f" and _NAMED.issuperset(map(type, {item}))))")
+    one, a list of names short enough, within the room less the ``spent`` that proven texts
+    take), as ``say`` tests them; else ``say`` runs."""
+    tests = _value_tests(template, unproven, local, spent)
+    if not tests:   # (the values go straight into the line: no local to hold them)
+        return [(0, "if st.event_log is None:"), (1, f"st.log_lines.append(_LogLine(({template}, ({values}))))"),
+                (0, "else:"), (1, f"_say(st, {template}, ({values}))")]
     return [(0, f"{local} = ({values})"),
             (0, f"if {' and '.join(['st.event_log is None', *tests])}:"),
             (1, f"st.log_lines.append(_LogLine(({template}, {local})))"),
             (0, "else:"),
             (1, f"_say(st, {template}, {local})")]
+
+
+LOUD_MARK = "st.event_log.append(('narrate', 'loud'))"
+"""The end of a quiet block, as procedures._Narrate writes it (under ``if st.event_log is not None:``)."""
+
+
+def after_loud_mark(lines: list[tuple[str, Span | None]], indent: int) -> bool:
+    """Whether the last two of ``lines`` are the end of a quiet block written at ``indent``
+    (``log ... instead { }``'s, then its line): the line may take the mark's test in."""
+    pad = "    " * indent
+    return (len(lines) >= 2 and lines[-2][0] == f"{pad}if st.event_log is not None:"
+            and lines[-1][0] == f"{pad}    {LOUD_MARK}")
+
+
+def kept_after_mark(template: str, values: str, unproven: list[int], local: str,
+                    spent: int = 0) -> list[tuple[int, str]]:
+    """``kept_line`` with the end of the quiet block before it (``after_loud_mark``) in one
+    test of the event log instead of two: with none, the line kept as ``kept_line`` keeps it;
+    with one, the mark, then ``say``, as before. The values are computed once either way,
+    after the mark (the same work, and the same error where one fails)."""
+    tests = _value_tests(template, unproven, local, spent)
+    kept = f"st.log_lines.append(_LogLine(({template}, {local})))"
+    lines = [(0, "if st.event_log is None:")]
+    if tests:
+        lines += [(1, f"{local} = ({values})"), (1, f"if {' and '.join(tests)}:"), (2, kept), (1, "else:"),
+                  (2, f"_say(st, {template}, {local})")]
+    else:
+        lines.append((1, f"st.log_lines.append(_LogLine(({template}, ({values}))))"))
+    return [*lines, (0, "else:"), (1, LOUD_MARK), (1, f"_say(st, {template}, ({values}))")]
+
+
+def _value_tests(template: str, unproven: list[int], local: str, spent: int) -> list[str]:
+    """The tests, in Python, that the values at ``unproven`` of ``local`` show short (``kept_line``)."""
+    room = f"{template}.room" if spent == 0 else f"({template}.room - {spent})"
+    tests = [f"(type({local}[{k}]) in _NAMED or (type({local}[{k}]) is int and -_MAX_INT <= {local}[{k}] <= _MAX_INT))"
+             for k in unproven]
+    if len(unproven) == 1:   # (or a list of names, its items within the room left: as effects._fits counts them)
+        item = f"{local}[{unproven[0]}]"
+        tests[0] = (f"{tests[0][:-1]} or (type({item}) is tuple and len({item}) * {template}.item <= {room}"
+                    f" and _NAMED.issuperset(map(type, {item}))))")
+    return tests

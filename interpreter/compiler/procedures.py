@@ -37,7 +37,7 @@ from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
 from .integers import integer_bound, is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
-from .logs import kept_line, shows_short
+from .logs import after_loud_mark, kept_after_mark, kept_line, proven_texts, shows_short
 from .module import CHEAP, Inline
 from .moves import move_lines
 from .narrowed import forget, known_component, read_first
@@ -478,8 +478,12 @@ class ProcedureWriter:
         if audience or made.room < 0:
             self.emit(indent, f"_say(st, {template}, ({values}){audience})", node.span)
             return
-        unproven = [k for k, o in enumerate(shown) if not self._shown_short(o)]
-        for depth, line in kept_line(template, values, unproven, self.module.fresh("_t")):
+        unproven, spent = proven_texts(shown, [k for k, o in enumerate(shown) if not self._shown_short(o)], made.room)
+        written = kept_line
+        if after_loud_mark(self.lines, indent):   # (the end of the quiet block just before: one test for both)
+            del self.lines[-2:]
+            written = kept_after_mark
+        for depth, line in written(template, values, unproven, self.module.fresh("_t"), spent):
             self.emit(indent + depth, line, node.span)
 
     def _shown_short(self, node: ast.Expr) -> bool:
