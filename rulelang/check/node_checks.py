@@ -33,6 +33,7 @@ _SLOTS: dict[type[ast.Node], tuple[tuple[str, str, str], ...]] = {
               ("payee", "holder", "'pay ... to'")),
     ast.Choose: (("source", "items", "'choose ... in'"), ("chooser", "player", "'choose ... by'")),
     ast.Menu: (("chooser", "player", "'choose by'"),),
+    ast.Turn: (("player", "player", "'log turn'"),),
     ast.Simultaneous: (("players", "players", "'simultaneous ... in'"),
                        ("source", "items", "'simultaneous ... choose ... in'")),
     ast.For: (("source", "items", "'for ... in'"),),
