@@ -305,8 +305,8 @@ class Narrate(Node):
 @node
 class Turn(Node):
     """``log turn PLAYER``: the turn of ``PLAYER`` begins here, a heading of the narrated
-    log; a ruleset that writes one says where every turn begins (the narration no longer
-    guesses turns from the players' choices)."""
+    log (``none``: a turn that is no player's, without a heading); a ruleset that writes one
+    says where every turn begins (the narration no longer guesses turns from the choices)."""
     player: Expr
 
 

@@ -10,6 +10,7 @@ from conftest import rules
 
 import rulelang
 from rulelang import RulelangError, StateDataError, ast
+from rulelang.loader import lint_text
 from rulelang.syntax.parser import parse
 
 # Each player's turn: they play a card, then the other player answers (keeps or passes).
@@ -101,3 +102,10 @@ def test_log_turn_of_a_number_is_a_located_runtime_error():
         game.new_initial_state(seed=1, events=True)   # the first turn begins before any decision
     diagnostic = caught.value.diagnostics[0]
     assert "'log turn' needs a player" in diagnostic.message and diagnostic.span.line == TURN_LINE
+
+
+def test_log_turn_none_heads_no_turn_and_stops_the_guess():
+    table = DUEL.replace("log turn p", "log turn none")
+    state = played(table)
+    assert headings(state) == [] and not [e for e in state.events() if e["type"] == "turn"]
+    assert [d.code for d in lint_text(table, "table.rules")] == []

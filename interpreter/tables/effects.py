@@ -193,9 +193,12 @@ def reveal(st: State, shown: Value, audience: Any) -> None:
 
 
 def turn_begins(st: State, player: Value) -> None:
-    """``log turn PLAYER``: the turn of ``player`` begins (an event, for the narration)."""
+    """``log turn PLAYER``: the turn of ``player`` begins (an event, for the narration);
+    ``log turn none``: a turn that is no player's (no event: the narration heads none)."""
+    if player is None:
+        return
     if not isinstance(player, Player):
-        raise RuleError(f"'log turn' needs a player, got {kind_of(player)}")
+        raise RuleError(f"'log turn' needs a player or none, got {kind_of(player)}")
     if st.event_log is not None:
         st.event_log.append(("turn", player.index))
 
