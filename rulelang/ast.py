@@ -303,6 +303,14 @@ class Narrate(Node):
 
 
 @node
+class Turn(Node):
+    """``log turn PLAYER``: the turn of ``PLAYER`` begins here, a heading of the narrated
+    log (``none``: a turn that is no player's, without a heading); a ruleset that writes one
+    says where every turn begins (the narration no longer guesses turns from the choices)."""
+    player: Expr
+
+
+@node
 class Reveal(Node):
     """``reveal VALUE to PLAYERS``: those players alone see the value (in their log)."""
     value: Expr
@@ -321,7 +329,7 @@ class Part(Node):
 
 Stmt: TypeAlias = (Reveal | Let | Roll | RandomPick | CallLet | Assign | If | For | While | Repeat | Break | Continue
                    | Choose | Menu | Simultaneous | Move | Shuffle | Gain | Pay | CallStmt | Return | Next
-                   | EndGame | Log | Narrate | Part)
+                   | EndGame | Log | Narrate | Turn | Part)
 
 
 # ---- declarations ----

@@ -84,6 +84,7 @@ _CODES = [
     Code("W311", "option-labels-may-repeat",
          "A choice's 'shown as' may give two of its options one label (a runtime error, E602)."),
     Code("W312", "quiet-decision", "A decision in a quiet block: the narrated log never tells the choice made."),
+    Code("W313", "quiet-turn", "A 'log turn' in a quiet block: the narrated log never heads the turn."),
     # Data.
     Code("E401", "bad-board-data", "A board data file is missing or breaks its schema."),
     Code("E402", "bad-deck", "A deck cannot be built from its declaration."),

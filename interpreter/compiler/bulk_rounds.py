@@ -22,7 +22,7 @@ from .invariant_fields import fields_read_once
 
 # The statements a body charged at once may hold: none counts a step, none leaves the loop.
 _COUNTING_NO_STEP = (ast.Block, ast.Let, ast.Assign, ast.If, ast.Move, ast.Gain, ast.Pay, ast.Log, ast.Reveal,
-                     ast.Narrate, ast.Continue)
+                     ast.Narrate, ast.Turn, ast.Continue)
 _STATEMENTS = (*get_args(ast.Stmt), ast.Option)
 
 

@@ -547,6 +547,14 @@ class Compiler:
                 st.event_log.append(mark)
         self.emit_step(code, narrate, node.span)
 
+    def _s_Turn(self, node: ast.Turn, code: Code) -> None:
+        player = self.expr(node.player)
+
+        def turn(st: State, env: Env) -> None:
+            if st.event_log is not None:
+                effects.turn_begins(st, player(st, env))
+        self.emit_step(code, turn, node.span)
+
     def _log_message(self, node: ast.Expr) -> Callable[[State, Env], str | LogLine]:
         """``f(st, env) -> str | LogLine``: the line a 'log' statement writes, its text built
         only when the log is read (``LogLine``) when it is known to be short. A message

@@ -34,6 +34,7 @@ HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the 
     "_enter_procedure": runtime.enter_procedure, "_updated": effects.updated, "_set_global": effects.set_global,
     "_move": effects.move, "_supply_named": effects.supply_named, "_amount": effects.amount, "_log": effects.log,
     "_lazy_text": effects.lazy_text, "_reveal": effects.reveal, "_say": effects.say,
+    "_turn_begins": effects.turn_begins,
     "_LogLine": LogLine, "_NAMED": effects.NAMED, "_MAX_INT": runtime.MAX_INT,
     "_runaway": runaway, "_Paused": Paused, "_Frame": Frame, "_new_frame": object.__new__,
     "_Player": Player, "_Component": Component, "_Space": Space, "_ZoneRef": ZoneRef,

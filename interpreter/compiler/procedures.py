@@ -462,6 +462,10 @@ class ProcedureWriter:
         self.emit(indent, "if st.event_log is not None:", node.span)
         self.emit(indent + 1, f"st.event_log.append(('narrate', {node.mark!r}))", node.span)
 
+    def _Turn(self, node: ast.Turn, indent: int) -> None:
+        self.emit(indent, "if st.event_log is not None:", node.span)
+        self.emit(indent + 1, f"_turn_begins(st, {self.expr(node.player)})", node.span)
+
     def _Log(self, node: ast.Log, indent: int) -> None:
         audience = "" if node.audience is None else f", {self.expr(node.audience)}, True"
         parts = text_and_values(node.message)

@@ -217,7 +217,7 @@ class _Fitter:
         """The parts after the question by name, in the order they are drawn."""
         view, obs = self.view, self.obs
         parts: dict[str, _Maker] = {
-            f"board {name}": _Whole(partial(view.board_panel, name, self.marks), WHOLE_VIEW_KEY)
+            f"board {name}": _Whole(partial(view.board_panel, name, self.marks, obs), WHOLE_VIEW_KEY)
             for name in view.boards}
         parts |= {"players": _Whole(lambda: view.players_panel(obs), None),
                   "zones": _Whole(lambda: view.zones_panel(obs), None),

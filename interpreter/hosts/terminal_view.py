@@ -10,8 +10,10 @@ web page shares it. Nothing here knows a game. The view is a stack of panels:
   northward, as board data says), a hex board as offset rows of hexes showing the initials
   of its text attributes (a terrain, a landmark), its coordinates ``q, r`` in the margins and a
   footnote named by the space for each hex something lies on, a graph board (a track that may fork) as
-  its numbered spaces; on each space the pieces and markers found in the observation (space
-  variables, and player, global and component variables whose value is that space);
+  its numbered spaces; the texts the ruleset's presentation declares on the spaces (a label, a
+  corner: terminal_labels) instead of the attributes on a hex map and a track; on each
+  space the pieces and markers found in the observation (space variables, and player,
+  global and component variables whose value is that space);
 - the players: each seat's variables;
 - the seat's own zones, the other players' zones, the shared zones (cards by label, tokens
   on them in brackets; hidden zones by size; empty zones by name);
@@ -54,6 +56,7 @@ from .seat_view import (
     whole_number,
     zone_cards,
 )
+from .terminal_labels import Presented, columns_of, presented_board, track_legend, track_words
 
 if TYPE_CHECKING:
     from rulelang.boards import Board, Space
@@ -105,7 +108,7 @@ class SeatView(SeatData):
         obs = mapping_of(state.observation(player))
         marks = with_tokens(self, self.board_marks(obs), obs)
         parts: list[RenderableType | None] = [self.header(obs)]
-        parts += [self.board_panel(name, marks) for name in self.boards]
+        parts += [self.board_panel(name, marks, obs) for name in self.boards]
         parts += [self.players_panel(obs), self.zones_panel(obs), self.supplies_panel(obs),
                   self.globals_panel(obs), self.question_panel(state, player, obs, marks),
                   self.log_panel(log_of(state, player, obs), log_lines)]
@@ -133,16 +136,19 @@ class SeatView(SeatData):
 
     # -- boards ------------------------------------------------------------
 
-    def board_panel(self, name: str, marks: Mapping[tuple[str, str], list[str]]) -> Panel:
-        """A board drawn as its kind allows, with what lies on its spaces."""
+    def board_panel(self, name: str, marks: Mapping[tuple[str, str], list[str]],
+                    obs: Mapping[str, object] | None = None) -> Panel:
+        """A board drawn as its kind allows, with what lies on its spaces; a hex board or a
+        track with the texts the presentation declares on its spaces (given ``obs``)."""
         board = self.game.catalog.boards[name]
         on_board = {space: found for (b, space), found in marks.items() if b == name}
+        presented = None if obs is None else presented_board(self, name, board, obs, text_attributes(board))
         if board.kind == "square":
             body: RenderableType = draw_square_grid(board, on_board, self.grid_lines)
         elif board.kind == "hex":
-            body = draw_hex_map(board, on_board)
+            body = draw_hex_map(board, on_board, presented)
         else:
-            body = draw_track(board, on_board)
+            body = draw_track(board, on_board, presented)
         return self.panel(body, f"board {name} ({board.kind}, {counted(len(board), 'space')})")
 
     # -- players and zones ----------------------------------------------
@@ -365,31 +371,38 @@ def initials(values: Iterable[str], *, lower: bool = False) -> dict[str, str]:
     return {value: letter.lower() for value, letter in taken.items()} if lower else taken
 
 
-def draw_hex_map(board: Board, marks: Mapping[str, list[str]]) -> Group:
+def draw_hex_map(board: Board, marks: Mapping[str, list[str]], presented: Presented | None = None) -> Group:
     """A hex board as rows of hexes (pointy-topped: each row half a hex right of the one
     above it, by its axial coordinates), with its coordinates: ``r`` left of each row, ``q``
     above the top row and below the bottom one (a ``q`` runs down to the right). Each hex
     shows the initial of its first text attribute (a capital: its terrain), of its second
     one if it has it (a small letter: a landmark), and ``*`` when something lies on it;
     then the legends, and a footnote for each such hex, named by the space and in board
-    order, so that a hex keeps its footnote from turn to turn."""
-    shown = text_attributes(board)[:2]
-    letters = {name: initials((str(s.attributes[name]) for s in board.spaces if name in s.attributes),
+    order, so that a hex keeps its footnote from turn to turn. With ``presented`` (texts the
+    presentation declares on the spaces: terminal_labels), its ground, label and corner
+    instead of the text attributes."""
+    if presented is None:
+        shown = text_attributes(board)[:2]
+        presented = {s.name: {name: str(s.attributes[name]) for name in shown if name in s.attributes}
+                     for s in board.spaces}
+    else:
+        shown = columns_of(presented)
+    letters = {name: initials((values[name] for values in presented.values() if name in values),
                               lower=number > 0) for number, name in enumerate(shown)}
-    cells = {s.name: _hex_cell(s.attributes, letters) + ("*" if s.name in marks else "") for s in board.spaces}
+    cells = {s.name: _hex_cell(presented[s.name], letters) + ("*" if s.name in marks else "") for s in board.spaces}
     parts: list[RenderableType] = [*_hex_lines(board, cells)]
     parts += [Text(f"{name}: " + ", ".join(f"{c} {v}" for v, c in table.items()), style="dim")
               for name, table in letters.items()]
     parts += [Text("coordinates q,r: r left of each row, q above and below (a q runs down to the right); "
                    "* something lies there", style="dim")]
-    parts += [Text(f"{s.name} ({_described(board, s.name, shown)}) {_short(marks[s.name])}")
+    parts += [Text(f"{s.name} ({', '.join(presented[s.name].values())}) {_short(marks[s.name])}")
               for s in board.spaces if s.name in marks]
     return Group(*parts)
 
 
-def _hex_cell(attributes: Mapping[str, object], letters: Mapping[str, Mapping[str, str]]) -> str:
-    """The letters of one hex: one per shown attribute it has; "." for none."""
-    found = [table[str(attributes[name])] for name, table in letters.items() if name in attributes]
+def _hex_cell(values: Mapping[str, str], letters: Mapping[str, Mapping[str, str]]) -> str:
+    """The letters of one hex: one per shown value it has; "." for none."""
+    found = [table[values[name]] for name, table in letters.items() if name in values]
     return "".join(found) or "."
 
 
@@ -423,28 +436,27 @@ def _hex_row(row: Mapping[int, str], left: int, half: int) -> str:
     return line.rstrip()
 
 
-def _described(board: Board, name: str, attributes: Sequence[str]) -> str:
-    """A space's values of ``attributes``, comma-separated."""
-    values = board.space(name).attributes
-    return ", ".join(str(values[a]) for a in attributes if a in values)
-
-
-def draw_track(board: Board, marks: Mapping[str, list[str]]) -> Group:
+def draw_track(board: Board, marks: Mapping[str, list[str]], presented: Presented | None = None) -> Group:
     """A graph board as its spaces, numbered in board order, side by side: each with its
-    attribute values, where it leads when that is not the next space (a fork, a jump, a
-    loop), and what lies on it."""
-    fullest_first = sorted(board.spaces, key=lambda s: -len(s.attributes))
-    names = list(dict.fromkeys(k for s in fullest_first for k in shown_attributes(s.attributes, board.kind)))
-    cells = [_track_cell(board, i, names, marks) for i in range(len(board.spaces))]
-    legend = Text("each space: number, name" + "".join(f", {n}" for n in names) + "; -> where it leads next",
-                  style="dim")
-    return Group(legend, Columns(cells, padding=(0, 2), column_first=True))
+    attribute values (with ``presented``: its ground, label and corner, terminal_labels),
+    where it leads when that is not the next space (a fork, a jump, a loop), and what lies
+    on it."""
+    if presented is None:
+        fullest_first = sorted(board.spaces, key=lambda s: -len(s.attributes))
+        names = list(dict.fromkeys(k for s in fullest_first for k in shown_attributes(s.attributes, board.kind)))
+        words = [[str(s.attributes.get(name, ".")) for name in names] for s in board.spaces]
+        legend = "each space: number, name" + "".join(f", {n}" for n in names)
+    else:
+        words = [track_words(presented[s.name]) for s in board.spaces]
+        legend = track_legend(presented)
+    cells = [_track_cell(board, i, words[i], marks) for i in range(len(board.spaces))]
+    return Group(Text(legend + "; -> where it leads next", style="dim"), Columns(cells, padding=(0, 2),
+                                                                                 column_first=True))
 
 
-def _track_cell(board: Board, index: int, attributes: Sequence[str], marks: Mapping[str, list[str]]) -> Text:
-    """One space of a track."""
+def _track_cell(board: Board, index: int, values: Sequence[str], marks: Mapping[str, list[str]]) -> Text:
+    """One space of a track, with the words ``values``."""
     space = board.spaces[index]
-    values = [str(space.attributes.get(name, ".")) for name in attributes]
     text = Text(f"{index + 1:>3} ", style="dim")
     text.append(space.name, style="bold")
     text.append(" " + " ".join(values) if values else "")

@@ -29,6 +29,8 @@ in the log. The recorded shapes (every item plain data, ``None`` where a part is
 - ``("narrate", mark)``: a mark for the narration (``narrate.py``): "quiet" where a ``quiet``
   block (or the block of a ``log ... instead``) starts, "loud" where it ends (the events
   between are not narrated), "heading" before the line of a ``log heading``.
+- ``("turn", player)``: the turn of ``player`` (an index) begins: a ``log turn`` (for the
+  narration's headings; everyone sees it).
 - ``("hidden",)``: an event taken out of a log redacted for one player (``redacted``),
   shown to nobody; it keeps the numbers of the events after it.
 """
@@ -55,7 +57,8 @@ HIDDEN = -2
 REDACTED = -3
 """``secret`` of a chance event whose value was taken out (``redacted``)."""
 
-TYPES = ("action", "chance", "shuffle", "phase", "log", "move", "tokens", "set", "narrate", "hidden")
+TYPES = ("action", "chance", "shuffle", "phase", "log", "move", "tokens", "set", "narrate", "turn",
+         "hidden")
 """Every event type, as the first item of a recorded event."""
 
 
@@ -266,13 +269,17 @@ def _narrate(st: State, event: Event, viewer: Viewer) -> dict[str, JsonValue]:
     return {"mark": event[1]}
 
 
+def _turn(st: State, event: Event, viewer: Viewer) -> dict[str, JsonValue]:
+    return {"player": event[1]}
+
+
 def _hidden(st: State, event: Event, viewer: Viewer) -> None:
     return None
 
 
 _RENDER: dict[str, Render] = {"action": _action, "chance": _chance, "shuffle": _shuffle, "phase": _phase,
                               "log": _log, "move": _move, "tokens": _tokens, "set": _set, "narrate": _narrate,
-                              "hidden": _hidden}
+                              "turn": _turn, "hidden": _hidden}
 
 
 # ---------------------------------------------------------------- redacted for one viewer
@@ -383,6 +390,7 @@ def _index(part: Any, low: int, high: int) -> bool:
 
 _CHECKS: dict[str, Callable[[Any, _Limits], bool]] = {
     "player": lambda part, n: _index(part, 0, n.players),
+    "seat": lambda part, n: _index(part, 0, n.seats),
     "id": lambda part, n: part is None or _index(part, 0, 1 << 63),
     "text": lambda part, n: type(part) is str,
     "text?": lambda part, n: part is None or type(part) is str,
@@ -411,6 +419,7 @@ _SHAPES: dict[str, tuple[str, ...]] = {
     "tokens": ("supply", "holder", "holder", "amount?", "slot?", "slot?"),
     "set": ("table", "text", "index", "value", "slot?"),
     "narrate": ("mark",),
+    "turn": ("seat",),
     "hidden": (),
 }
 

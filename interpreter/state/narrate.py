@@ -4,8 +4,9 @@ Each event a seat may see (``events.render_event``: the visibility rules of obse
 becomes one line, worded from the declarations' names (an underscore read as a space) and
 the components' labels; what the seat may not see is worded without it ("player 2 takes a
 card from draw pile to their hand"). An author's ``log`` line is its own text. Headings: a
-phase that starts (level 1), the line of a ``log heading`` (level 2: a round), and the first
-choice of a player after another's (level 3: a turn). The events of a ``quiet`` block (and
+phase that starts (level 1), the line of a ``log heading`` (level 2: a round), and a turn
+(level 3): where a ``log turn`` says it begins, or, in a ruleset that writes none, at the
+first choice of a player after another's. The events of a ``quiet`` block (and
 of the block of a ``log ... instead``, whose line follows it) are left out.
 
 A line is JSON data: ``{"seq": n, "text": "..."}``, with ``"heading": 1``, ``2`` or ``3``
@@ -21,6 +22,7 @@ from ..model.serialize import JsonValue
 from ..model.values import display
 from .events import HIDDEN, Event, Viewer, render_event
 from .narrate_moves import MoveGroup, RollGroup, ToldMove, ToldRoll, one
+from .turn_marks import declares_turns
 
 if TYPE_CHECKING:
     from ..model.values import ZoneRef
@@ -64,6 +66,7 @@ class _Teller:
         self.st, self.viewer, self.catalog = st, viewer, st.game.catalog
         self.quiet = 0
         self.chooser: int | None = None
+        self.guess_turns = not declares_turns(self.catalog)   # no 'log turn': a turn is guessed
         self.heading = False   # the next log line is a heading
         self.last_move: ToldMove | None = None   # the move the last event told, if it was one
         self.last_roll: ToldRoll | None = None   # the roll the last event told, if it was one
@@ -87,6 +90,8 @@ class _Teller:
             return [{"text": f"phase {_name(str(event[1]))}", "heading": 1}]
         if kind == "action":
             return self._action(event, view)
+        if kind == "turn":
+            return [{"text": f"{self.player(int(event[1]))}'s turn", "heading": 3}]
         if heading:
             self.chooser = None
             return [{"text": str(view["text"]), "heading": 2}]
@@ -105,7 +110,7 @@ class _Teller:
         player, secret = event[1], event[3]
         who = self.player(player)
         lines: list[dict[str, JsonValue]] = []
-        if secret != HIDDEN and player != self.chooser:
+        if self.guess_turns and secret != HIDDEN and player != self.chooser:
             self.chooser = player
             lines.append({"text": f"{who}'s turn", "heading": 3})
         if "label" in view:

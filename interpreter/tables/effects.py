@@ -192,6 +192,17 @@ def reveal(st: State, shown: Value, audience: Any) -> None:
         st.event_log.append(("log", text, players))
 
 
+def turn_begins(st: State, player: Value) -> None:
+    """``log turn PLAYER``: the turn of ``player`` begins (an event, for the narration);
+    ``log turn none``: a turn that is no player's (no event: the narration heads none)."""
+    if player is None:
+        return
+    if not isinstance(player, Player):
+        raise RuleError(f"'log turn' needs a player or none, got {kind_of(player)}")
+    if st.event_log is not None:
+        st.event_log.append(("turn", player.index))
+
+
 def line(st: State, first: str, values: Sequence[Value]) -> str | LogLine:
     """The line ``first + values[0] + values[1]...`` that a 'log' writes, its text built
     only when the log is read (``LogLine``) while it is known to be short: each '+' joins

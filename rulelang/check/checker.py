@@ -16,7 +16,7 @@ from rulelang.check.names import check_names
 from rulelang.check.node_checks import check_nodes
 from rulelang.check.option_labels import check_option_label_names, check_option_labels_repeat
 from rulelang.check.presentation import check_presentation
-from rulelang.check.quiet_blocks import check_quiet_decisions, check_quiet_exits
+from rulelang.check.quiet_blocks import check_quiet_decisions, check_quiet_exits, check_quiet_turns
 from rulelang.check.settings import read_settings
 from rulelang.check.signatures import SIGNATURES
 from rulelang.check.tree import bound_names, walk
@@ -148,7 +148,7 @@ CHECKS: dict[Check, bool] = {check_settings: True, check_duplicates: True, check
                              check_names: True, check_shown_as: True, check_type_names: True,
                              check_shadowing: False, check_nodes: False, check_option_label_names: True,
                              check_option_labels_repeat: False, check_quiet_exits: True,
-                             check_quiet_decisions: False, check_presentation: True}
+                             check_quiet_decisions: False, check_quiet_turns: False, check_presentation: True}
 
 
 def check(decls: Sequence[ast.Decl], path: str, base_dir: Path | None = None, *,

@@ -21,6 +21,7 @@ _NEEDS = {
     "amount": ({"number"}, "a number"),
     "holder": ({"player", "component"}, "a player or a component"),
     "player": ({"player"}, "a player"),
+    "player?": ({"player", "none"}, "a player or none"),
     "players": ({"list", "zone", "map"}, "a list of players"),
     "items": ({"list", "zone", "enum", "board", "die", "map"}, "a list, a range or a zone"),
     "shuffled": ({"zone", "list"}, "a zone or a list variable"),
@@ -33,6 +34,7 @@ _SLOTS: dict[type[ast.Node], tuple[tuple[str, str, str], ...]] = {
               ("payee", "holder", "'pay ... to'")),
     ast.Choose: (("source", "items", "'choose ... in'"), ("chooser", "player", "'choose ... by'")),
     ast.Menu: (("chooser", "player", "'choose by'"),),
+    ast.Turn: (("player", "player?", "'log turn'"),),
     ast.Simultaneous: (("players", "players", "'simultaneous ... in'"),
                        ("source", "items", "'simultaneous ... choose ... in'")),
     ast.For: (("source", "items", "'for ... in'"),),
@@ -42,6 +44,7 @@ _SLOTS: dict[type[ast.Node], tuple[tuple[str, str, str], ...]] = {
 }
 
 _HINTS = {("player", "number"): "a player is written players[0], p, next_player(p)...: a number is not a player",
+          ("player?", "number"): "a player is written players[0], p, next_player(p)...: a number is not a player",
           ("items", "number"): "a range of numbers is written 1..N",
           ("amount", "string"): "an amount is a number, written without quotes"}
 

@@ -1,7 +1,8 @@
 """E204 for a ``quiet { ... }`` block (or the block of ``log ... instead``) left half-way:
 a ``break`` or ``continue`` of a loop outside it, a ``return`` or a ``next`` inside it would
 leave the block without its end, and the narration would stay quiet after it. W312 for a
-decision written in a quiet block: the narrated log would never tell the choice made.
+decision written in a quiet block: the narrated log would never tell the choice made; W313
+for a ``log turn`` there: the narrated log would never head the turn.
 
 The parser writes a quiet block as its two marks (``ast.Narrate``) around its statements, in
 the block that holds it; this check counts the ends open at each statement.
@@ -34,16 +35,35 @@ def check_quiet_decisions(decls: Sequence[ast.Decl], path: str, base_dir: Path) 
             yield from _decisions(body, 0)
 
 
+def check_quiet_turns(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:
+    """W313: a ``log turn`` written in a quiet block."""
+    for decl in decls:
+        body = getattr(decl, "body", None)
+        if isinstance(body, ast.Block):
+            for statement in _quiet_statements(body, 0):
+                if isinstance(statement, ast.Turn):
+                    yield Diagnostic("W313", "a 'log turn' in a quiet block: the narrated log will not head the "
+                                             "turn", statement.span, hint="write 'log turn' before the quiet block")
+
+
 def _decisions(block: ast.Block, open_outside: int) -> Iterator[Diagnostic]:
+    for statement in _quiet_statements(block, open_outside):
+        if isinstance(statement, DECISIONS):
+            yield Diagnostic("W312", "a decision in a quiet block: the narrated log will not tell the choice made",
+                             statement.span, hint="end the quiet block before the decision")
+
+
+def _quiet_statements(block: ast.Block, open_outside: int) -> Iterator[ast.Stmt]:
+    """The statements written in a quiet block, in ``block`` (inside ``open_outside`` quiet
+    blocks) and the blocks within it."""
     depth = 0
     for statement in block.statements:
         if isinstance(statement, ast.Narrate) and statement.mark != "heading":
             depth += 1 if statement.mark == "quiet" else -1
-        elif isinstance(statement, DECISIONS) and open_outside + depth > 0:
-            yield Diagnostic("W312", "a decision in a quiet block: the narrated log will not tell the choice made",
-                             statement.span, hint="end the quiet block before the decision")
+        elif open_outside + depth > 0:
+            yield statement
         for inner, _ in _inner_blocks(statement):
-            yield from _decisions(inner, open_outside + depth)
+            yield from _quiet_statements(inner, open_outside + depth)
 
 
 def _scan(block: ast.Block, open_in_loop: int, open_in_all: int) -> Iterator[Diagnostic]:

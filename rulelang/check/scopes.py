@@ -349,6 +349,9 @@ class Resolver:
     def _s_Narrate(self, s: ast.Narrate, in_loop: bool) -> list[Task]:
         return []
 
+    def _s_Turn(self, s: ast.Turn, in_loop: bool) -> list[Task]:
+        return [ExprTask(s.player)]
+
     def _s_Reveal(self, s: ast.Reveal, in_loop: bool) -> list[Task]:
         return [ExprTask(s.value), ExprTask(s.audience)]
 

@@ -413,6 +413,9 @@ class AstBuilder(PresentBuilder):
         span = self._span(meta)
         return Spliced((ast.Narrate(span, "heading"), ast.Log(span, message, audience)))
 
+    def log_turn_stmt(self, meta: Meta, player: ast.Expr) -> ast.Turn:
+        return ast.Turn(self._span(meta), player)
+
     def reveal_stmt(self, meta: Meta, value: ast.Expr, audience: ast.Expr) -> ast.Reveal:
         return ast.Reveal(self._span(meta), value, audience)
 
