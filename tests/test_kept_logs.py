@@ -37,6 +37,8 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(procedures, "kept_line", lambda template, values, unproven, local, spent=0: [
         (0, f"_say(st, {template}, ({values}))")])
     monkeypatch.setattr(procedures, "after_loud_mark", lambda lines, indent: False)
+    monkeypatch.setattr(procedures, "kept_private_line", lambda template, values, unproven, local, audience, heard,
+                        spent=0: [(0, f"_say(st, {template}, ({values}), {audience}, True)")])
 
 
 def _unproven(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,3 +137,53 @@ def test_a_text_chosen_between_literals_is_proven_and_takes_its_room(monkeypatch
         assert worked_and_logged(tested) == worked_and_logged(game)
     _general(monkeypatch)
     assert [str(line) for line in rulelang.load(CHOSEN).new_initial_state().log_lines] == texts
+
+
+PRIVATE = """\
+game "L" { players 3 }
+var n: int = 0
+phase p {
+  for q in players {
+    n += 1
+    log "you, " + q + ", hold " + n to [q]
+    log "" + q + " tells " + players[0] + " alone" to players[0]
+    log "the first two hear " + n to [players[0], players[1]]
+    log "" + n + " to a number" to [n]
+  }
+  end game
+}
+"""
+
+
+def test_a_line_to_one_player_is_kept_in_place_as_say_keeps_it(monkeypatch):
+    game = rulelang.load(PRIVATE)
+    code = game.generated_code()
+    assert code.count("st.private_lines.append((len(st.log_lines), (") == 4
+    with pytest.raises(rulelang.RulelangError, match=r"9:5: E602 'to' needs a player or a list of players, not int"):
+        game.new_initial_state()   # the last line: say's own error, at its statement
+    kept = rulelang.load(PRIVATE.replace('    log "" + n + " to a number" to [n]\n', ""))
+    state = kept.new_initial_state()
+    lines = state.private_lines
+    assert [(at, players) for at, players, _ in lines] == [
+        (0, (0,)), (0, (0,)), (0, (0, 1)), (0, (1,)), (0, (0,)), (0, (0, 1)), (0, (2,)), (0, (0,)), (0, (0, 1))]
+    assert [type(text) is str for _, _, text in lines] == [False] * 9   # kept unbuilt: by the code or by say
+    assert str(lines[3][2]) == "you, player 2, hold 2" and str(lines[4][2]) == "player 2 tells player 1 alone"
+    _general(monkeypatch)
+    general = rulelang.load(PRIVATE.replace('    log "" + n + " to a number" to [n]\n', ""))
+    assert "st.private_lines.append" not in general.generated_code()
+    assert worked_and_logged(general) == worked_and_logged(kept)
+    assert [(at, players, str(text)) for at, players, text in general.new_initial_state().private_lines] == [
+        (at, players, str(text)) for at, players, text in lines]
+    with pytest.raises(rulelang.RulelangError, match=r"9:5: E602 'to' needs a player or a list of players, not int"):
+        rulelang.load(PRIVATE).new_initial_state()
+
+
+def test_jolly_roger_keeps_its_lines_to_one_player_as_say_does(monkeypatch):
+    path = GAMES / "jolly_roger.rules"
+    fast = rulelang.load(path, players=4)
+    assert "st.private_lines.append((len(st.log_lines), (" in fast.generated_code()
+    played = worked_and_logged(fast)
+    _general(monkeypatch)
+    slow = rulelang.load(path, players=4)
+    assert "st.private_lines.append" not in slow.generated_code()
+    assert worked_and_logged(slow) == played

@@ -75,6 +75,24 @@ def kept_line(template: str, values: str, unproven: list[int], local: str, spent
             (1, f"_say(st, {template}, {local})")]
 
 
+def kept_private_line(template: str, values: str, unproven: list[int], local: str, audience: str, heard: str,
+                      spent: int = 0) -> list[tuple[int, str]]:
+    """``kept_line`` for a line to some players (``log ... to AUDIENCE``), the audience's
+    source ``audience`` held by ``heard`` and computed after the values, as ``say``'s call
+    computes it: where it is one player, or a list of one, and no event log is kept, the
+    line goes into the private lines with that player's index as ``say`` would put it
+    (``audience_of``: no set made and sorted); else ``say`` runs with the audience."""
+    one = (f"(type({heard}) is _Player"
+           f" or (type({heard}) is tuple and len({heard}) == 1 and type({heard}[0]) is _Player))")
+    tests = ["st.event_log is None", one, *_value_tests(template, unproven, local, spent)]
+    return [(0, f"{local} = ({values})"), (0, f"{heard} = {audience}"),
+            (0, f"if {' and '.join(tests)}:"),
+            (1, f"{heard} = {heard} if type({heard}) is _Player else {heard}[0]"),
+            (1, f"st.private_lines.append((len(st.log_lines), ({heard}.index,), _LogLine(({template}, {local}))))"),
+            (0, "else:"),
+            (1, f"_say(st, {template}, {local}, {heard}, True)")]
+
+
 LOUD_MARK = "st.event_log.append(('narrate', 'loud'))"
 """The end of a quiet block, as procedures._Narrate writes it (under ``if st.event_log is not None:``)."""
 

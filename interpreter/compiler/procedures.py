@@ -37,7 +37,7 @@ from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
 from .integers import integer_bound, is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
-from .logs import after_loud_mark, kept_after_mark, kept_line, proven_texts, shows_short
+from .logs import after_loud_mark, kept_after_mark, kept_line, kept_private_line, proven_texts, shows_short
 from .module import CHEAP, Inline
 from .moves import move_lines
 from .narrowed import forget, known_component, read_first
@@ -479,10 +479,16 @@ class ProcedureWriter:
         values = "".join(f"{self.expr(o)}, " for o in shown)
         made = log_template(self.cat, first, layout)
         template = self.module.constant(made, "a log line's texts")
-        if audience or made.room < 0:
+        if made.room < 0:
             self.emit(indent, f"_say(st, {template}, ({values}){audience})", node.span)
             return
         unproven, spent = proven_texts(shown, [k for k, o in enumerate(shown) if not self._shown_short(o)], made.room)
+        if node.audience is not None:
+            lines = kept_private_line(template, values, unproven, self.module.fresh("_t"),
+                                      self.expr(node.audience), self.module.fresh("_h"), spent)
+            for depth, line in lines:
+                self.emit(indent + depth, line, node.span)
+            return
         written = kept_line
         if after_loud_mark(self.lines, indent):   # (the end of the quiet block just before: one test for both)
             del self.lines[-2:]
