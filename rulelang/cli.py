@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from rulelang.commands.common import ROOT_HELP, declarations, is_terminal, load_game
+from rulelang.commands.common import ROOT_HELP, command_root, declarations, is_terminal, load_game
 from rulelang.commands.formatting import fmt
 from rulelang.commands.play import play
 from rulelang.commands.running import compare, simulate
@@ -87,7 +87,7 @@ def lint(paths: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tupl
     select, ignore = parse_codes(select, "--select"), parse_codes(ignore, "--ignore")
     files, found = collect_rulesets(paths)
     for file in files:
-        found.extend(lint_file(file, root))
+        found.extend(lint_file(file, command_root(file, root)))
     found = filter_codes(sort_diagnostics(found), select, ignore)
     colour = fmt == "text" and is_terminal("stdout")
     click.echo(render(found, fmt, len(files), SourceCache(), colour, max_shown), nl=False, color=colour)
@@ -122,14 +122,15 @@ def explain(code: str, markdown: bool) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="Name every scenario with its result.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--root", type=click.Path(file_okay=False), default=None,
-              help="The folder that files named by a test file must lie in. Default: the test file's folder.")
+              help="The folder that files named by a test file must lie in. Default: the current folder "
+                   "when the test file lies in it, else the test file's folder.")
 def test(paths: tuple[str, ...], select: str | None, verbose: bool, fmt: str, root: str | None = None) -> None:
     """Run scenario tests: .tests files, rulesets (their .tests file) or directories."""
     from rulelang.interpreter.sim.scenarios import find_test_files
     files = find_test_files(paths)
     if not files:
         raise click.BadParameter("no .tests file there", param_hint="PATHS")
-    results = [_run_test_file(file, root, select) for file in files]
+    results = [_run_test_file(file, command_root(file, root), select) for file in files]
     _print_test_results(results, verbose, fmt)
     failed = any(result.problems or result.failed for result in results)
     sys.exit(1 if failed else 0)

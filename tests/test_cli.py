@@ -510,3 +510,38 @@ def test_the_servers_own_main_takes_the_same_limits(monkeypatch):
         with pytest.raises(SystemExit) as stopped:
             tcp_server.main(refused)
         assert stopped.value.code == 2
+
+
+# ---------------------------------------------------------------- the root of a command
+
+def said(*args: str) -> str:
+    """What a command prints, its errors included."""
+    result = run(*args)
+    return result.output + (result.stderr if result.stderr_bytes is not None else "")
+
+
+BASE = 'game "Base" { players 2 }\nphase p { end game }\n'
+
+
+def test_a_command_roots_a_file_in_the_current_folder_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variant in a subfolder of the current folder may extend a ruleset beside that
+    subfolder (as examples/variants/ extend games/); from elsewhere, or with a narrower
+    --root, the file's folder is its root as before (E501)."""
+    (tmp_path / "games").mkdir()
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "games" / "base.rules").write_text(BASE)
+    variant = tmp_path / "variants" / "fast.rules"
+    variant.write_text('extends "../games/base.rules"\n')
+    (tmp_path / "variants" / "fast.tests").write_text(
+        'ruleset "fast.rules"\n\nscenario "it ends" {\n  expect over\n}\n')
+    monkeypatch.chdir(tmp_path)
+    assert said("lint", "variants/fast.rules") == "no problems in 1 file\n"
+    assert "1 passed" in said("test", "variants/fast.tests")
+    assert "E501" in said("lint", "--root", "variants", "variants/fast.rules")
+    assert "E501" in said("test", "--root", "variants", "variants/fast.tests")
+    monkeypatch.chdir(tmp_path / "variants")   # the file's folder: no wider root to take
+    assert "E501" in said("lint", "fast.rules")
+    assert "E501" in said("test", "fast.tests")
+    assert "E501" in said("graph", "fast.rules")
+    monkeypatch.chdir(tmp_path / "games")
+    assert "E501" in said("lint", str(variant))   # a file outside the current folder

@@ -26,7 +26,18 @@ if TYPE_CHECKING:
 COMMAND_STARTED = time.perf_counter()   # the command line's start: this module is among its first imports
 SEED_LIMIT = 2**63 - 1   # seeds of simulate and play lie in -SEED_LIMIT..SEED_LIMIT
 ROOT_HELP = ("The folder that files named by the ruleset (extends, load_board) must lie in. "
-             "Default: the ruleset's folder.")
+             "Default: the current folder when the ruleset lies in it, else the ruleset's folder.")
+
+
+def command_root(path: str | Path, root: str | None) -> str | None:
+    """The root of a ruleset or test file a command reads: ``--root`` when given; else the
+    current folder when the file lies in it (the project a person works in, where a variant
+    of ``examples/`` may extend a ruleset of ``games/``); else None: the file's own folder,
+    as ``load`` takes it."""
+    if root is not None:
+        return root
+    here = Path.cwd().resolve()
+    return str(here) if here in Path(path).resolve().parents else None
 
 
 def is_terminal(stream_name: str) -> bool:
@@ -49,6 +60,7 @@ def declarations(path: str, root: str | None = None) -> list[Decl]:
     """The merged declarations of ``path``, or diagnostics on stderr and exit 1."""
     from rulelang.check.linter import internal_error
     from rulelang.loader import lint_file, read_ruleset
+    root = command_root(path, root)
     problems = errors_in(lint_file(Path(path), root))
     if problems:
         fail(problems, path)
@@ -64,6 +76,7 @@ def load_game(path: str, players: int | None, root: str | None = None) -> Game:
     """The Game of ``path``, or diagnostics on stderr and exit 1."""
     from rulelang.check.linter import internal_error
     from rulelang.loader import load
+    root = command_root(path, root)
     declarations(path, root)
     try:
         return load(Path(path), players=players, root=root)
