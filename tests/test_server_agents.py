@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_server import ROOT, error, result, started, tcp_ask
+from test_server import ROOT, error, result, started
+from test_server_tcp import tcp_ask
 from test_web_api import api, new_session, serving
 
 from rulelang.interpreter.agents import AgentSpec, MctsAgent

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_server import GAMES, HANG, ROOT, plans, play_through_server, server_command, tcp_ask
+from test_server import GAMES, HANG, ROOT, server_command
+from test_server_tcp import plans, play_through_server, tcp_ask
 
 import rulelang
 
