@@ -9,11 +9,11 @@ a game.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .presentation import SPACE_KEYS, fill
-from .seat_view import Card, SeatData, items_of, mapping_of, space_of, view_data, zone_cards
+from .seat_view import Card, SeatData, items_of, mapping_of, space_of, view_data
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -29,12 +29,13 @@ def presented_view_data(data: SeatData, state: State, player: int) -> dict[str, 
 
 def present_data(seat: SeatData, obs: Mapping[str, object]) -> dict[str, object]:
     """The presentation of the view of the seat of ``obs`` as JSON data."""
-    cards = list(placed_cards(seat, obs))
+    cards = list(seat.placed_cards(obs))
+    looks = {card.id: card_look(seat, card) for _, card in cards}
     data = seat.presentation.data()
     data["shown_variables"] = shown_variables(seat)
-    data["cards"] = {str(card.id): card_look(seat, card) for _, card in cards if card_look(seat, card)}
+    data["cards"] = {str(number): look for number, look in looks.items() if look}
     data["spaces"] = space_labels(seat, obs)
-    data["tokens"] = tokens_on_spaces(seat, cards)
+    data["tokens"] = tokens_on_spaces(seat, cards, looks)
     return data
 
 
@@ -49,17 +50,6 @@ def shown_variables(seat: SeatData) -> dict[str, list[str]]:
 
 
 # ------------------------------------------------------------------ cards
-
-
-def placed_cards(seat: SeatData, obs: Mapping[str, object]) -> Iterator[tuple[str, Card]]:
-    """(zone name, card) for every component the seat sees face up: shared zones, then the
-    players' zones."""
-    for zone, value in mapping_of(obs.get("zones")).items():
-        yield from ((zone, card) for card in zone_cards(value) or [])
-    for view in items_of(obs.get("players")):
-        for zone, value in mapping_of(view).items():
-            if zone in seat.player_zones:
-                yield from ((zone, card) for card in zone_cards(value) or [])
 
 
 def card_look(seat: SeatData, card: Card) -> dict[str, str]:
@@ -115,15 +105,18 @@ Tokens = dict[str, dict[str, list[dict[str, object]]]]
 """Components drawn on spaces: ``{board: {space: [token, ...]}}``."""
 
 
-def tokens_on_spaces(seat: SeatData, cards: Iterable[tuple[str, Card]]) -> Tokens:
+def tokens_on_spaces(seat: SeatData, cards: Iterable[tuple[str, Card]],
+                     looks: Mapping[int, dict[str, str]] | None = None) -> Tokens:
     """The components drawn on the spaces where they lie: ``{board: {space: [token, ...]}}``,
-    a token being its component id, label, kind, and colour and symbol if declared."""
+    a token being its component id, label, kind, and colour and symbol if declared (its
+    look: from ``looks``, by component id, where the caller has made them)."""
     found: Tokens = {}
     for zone, card in cards:
         where = token_space(seat, zone, card)
         if where is not None:
             kind = seat.component_kind(card.id)
-            token = {"component": card.id, "label": card.label, "kind": kind, **card_look(seat, card)}
+            look = looks[card.id] if looks is not None else card_look(seat, card)
+            token = {"component": card.id, "label": card.label, "kind": kind, **look}
             found.setdefault(where[0], {}).setdefault(where[1], []).append(token)
     return found
 
@@ -144,7 +137,7 @@ def with_tokens(seat: SeatData, marks: Mapping[tuple[str, str], list[str]],
     """Board marks (``SeatData.board_marks``) with the components drawn on their spaces, each
     as its symbol, else its face, else its label: the terminal's tokens."""
     found = {key: list(shown) for key, shown in marks.items()}
-    for board, spaces in tokens_on_spaces(seat, placed_cards(seat, obs)).items():
+    for board, spaces in tokens_on_spaces(seat, seat.placed_cards(obs)).items():
         for space, tokens in spaces.items():
             shown = found.setdefault((board, space), [])
             shown.extend(str(t.get("symbol", t.get("text", t["label"]))) for t in tokens

@@ -16,7 +16,7 @@ here knows a game:
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -316,14 +316,19 @@ class SeatData:
             return mark if alone else f"{name} {mark}"
         return f"{name} {self.text(value)}"
 
-    def _visible_cards(self, obs: Mapping[str, object]) -> Iterable[Card]:
-        """Every component the seat sees face up, in shared zones then players' zones."""
-        for value in mapping_of(obs.get("zones")).values():
-            yield from zone_cards(value) or []
+    def placed_cards(self, obs: Mapping[str, object]) -> Iterator[tuple[str, Card]]:
+        """(zone name, card) for every component the seat sees face up: shared zones, then
+        the players' zones."""
+        for zone, value in mapping_of(obs.get("zones")).items():
+            yield from ((zone, card) for card in zone_cards(value) or [])
         for view in items_of(obs.get("players")):
-            for name, value in mapping_of(view).items():
-                if name in self.player_zones:
-                    yield from zone_cards(value) or []
+            for zone, value in mapping_of(view).items():
+                if zone in self.player_zones:
+                    yield from ((zone, card) for card in zone_cards(value) or [])
+
+    def _visible_cards(self, obs: Mapping[str, object]) -> Iterator[Card]:
+        """Every component the seat sees face up, in shared zones then players' zones."""
+        return (card for _, card in self.placed_cards(obs))
 
 
 
