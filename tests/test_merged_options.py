@@ -99,6 +99,32 @@ def test_the_same_choice_and_list_merge_as_the_state_says():
     assert labels(state) == ["red", "red", "blue"]   # one red is marked: no longer a copy
 
 
+def test_copies_alike_again_merge_again_with_the_very_same_list():
+    """A decision whose copies were not merged (they differed then) is not kept: when the same
+    list comes back with the copies alike again, they are one option again."""
+    game = rulelang.load(rules("""
+        game "Marks" { players 2 }
+        component chip { colour: string }
+        zone pile: chip visible all
+        component var marked: bool = false
+        deck chips: chip in pile = [chip(colour: "red"), chip(colour: "red"), chip(colour: "blue")]
+        phase play {
+          for r in 1..3 {
+            choose c in pile by players[0]
+            c.marked = not c.marked
+          }
+          end game
+        }
+    """))
+    state = game.new_initial_state()
+    assert labels(state) == ["red", "blue"]
+    state.apply_action(state.legal_actions(0)[0])    # the first red marked
+    assert labels(state) == ["red", "red", "blue"]
+    marked = next(a for a in state.legal_actions(0) if str(a) == "red")
+    state.apply_action(marked)                        # and unmarked: the two reds alike again
+    assert labels(state) == ["red", "blue"]
+
+
 def test_copies_in_two_zones_stay_two_options():
     game = rulelang.load(rules("""
         game "Two zones" { players 2 }

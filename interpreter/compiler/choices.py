@@ -154,7 +154,8 @@ class ChoiceLowering:
             or -1."""
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
-            if twins is not None and len(twins.intersection(options)) > 1 and merge is not None and \
+            copied = twins is not None and len(twins.intersection(options)) > 1
+            if copied and merge is not None and \
                     (shown := merge.merged(st, options)) is not options:   # (never kept: the merge reads the state)
                 st.pending = Decision("choose", (player.index,), shown, option_ids(shown)[0], resume, (),
                                       None, (), prompt_of, span, asks, var, after[0])
@@ -181,8 +182,10 @@ class ChoiceLowering:
             decision.goes = None
             decision.shared = False
             decision.actions = None
-            if interned and len(made) < DECISIONS_KEPT:  # kept from now on, and its actions (not kept: a list
-                decision.shared = True                   # equal to it may hold other values, 1 and true)
+            # kept from now on, and its actions (not kept: a list equal to it may hold other values, 1 and
+            # true; copies not merged now, as they differ, may be alike when the same list comes back)
+            if interned and not copied and len(made) < DECISIONS_KEPT:
+                decision.shared = True
                 made[options] = decision
                 if subset >= 0:
                     by_subset[subset] = decision
