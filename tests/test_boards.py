@@ -26,6 +26,7 @@ from rulelang.boards import (
 from rulelang.diagnostics import REGISTRY, Diagnostic, Span
 from rulelang.errors import RulelangError
 from rulelang.interpreter.hosts.board_layout import HEX_HEIGHT, board_layout, route_places, track_centres
+from rulelang.loader import lint_text
 
 
 def names(spaces):
@@ -56,6 +57,24 @@ def test_square_names_indices_and_coordinates():
     b2 = board.space("b2")
     assert (b2.index, b2.attributes["x"], b2.attributes["y"]) == (4, 1, 1)
     assert board.spaces[b2.index] is b2
+
+
+def test_the_linter_knows_the_coordinates_of_a_square_grids_spaces():
+    """x and y are attributes of every space of a square_grid (docs/language.md): the rules
+    may read them, the linter does not call them unknown (E103), and a label may name them."""
+    text = textwrap.dedent("""\
+        game "Sq" { players 2 }
+        board grid = square_grid(3, 3)
+        var at: space = space(grid, "b3")
+        phase p {
+          log "at " + at.x + "," + at.y
+          end game
+        }
+        present { grid { label "{x},{y}" } }
+    """)
+    assert lint_text(text) == []
+    assert [str(line) for line in rulelang.load(text).new_initial_state().log] == ["at 1,2"]
+    assert [d.code for d in lint_text(text.replace("at.y", "at.z"))] == ["E103"]
 
 
 def test_column_names_continue_after_z():

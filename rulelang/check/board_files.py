@@ -34,6 +34,10 @@ def board_attributes(decls: Sequence[ast.Decl], base_dir: Path) -> tuple[frozens
     return (frozenset(found) if known else None), problems
 
 
+SQUARE_GRID_ATTRIBUTES = frozenset({"x", "y"})
+"""The attributes of every space of a square_grid(...): its column and row (boards/building.py)."""
+
+
 def _board_source(decl: ast.BoardDecl, source: ast.Expr, base_dir: Path) -> frozenset[str] | Diagnostic | None:
     """The space attributes of board ``decl`` built by ``source``, its E401, or None when
     only running tells."""
@@ -41,7 +45,7 @@ def _board_source(decl: ast.BoardDecl, source: ast.Expr, base_dir: Path) -> froz
         return Diagnostic("E401", f"board '{decl.name}' must be built by square_grid(...) or load_board(...)",
                           source.span)
     if source.function == "square_grid":
-        return frozenset()
+        return SQUARE_GRID_ATTRIBUTES
     file = _literal_file(source)
     if source.function == "load_board" and file is None:
         return Diagnostic("E401", "load_board takes the name of a file in quotes", source.span)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rulelang import ast
 from rulelang.check.board_files import board_attributes
-from rulelang.check.declared import did_you_mean
+from rulelang.check.declared import ALWAYS_ATTRIBUTES, did_you_mean
 from rulelang.diagnostics import Diagnostic
 from rulelang.present_ast import PresentDecl, PresentLook, PresentProperty, PresentShow
 from rulelang.syntax.placeholders import PLACEHOLDER
@@ -41,8 +41,6 @@ COLOUR_NAMES = frozenset({
     "darkgrey", "skyblue", "steelblue", "forestgreen", "seagreen", "goldenrod", "firebrick", "slategrey"})
 """The colour names a presentation may use (CSS colour names, the common ones), besides hex."""
 _HEX_COLOUR = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
-SPACE_NAMES = frozenset({"name", "index"})
-"""What a space label may name besides its board's attributes and the space variables."""
 
 
 @dataclass(frozen=True)
@@ -174,8 +172,7 @@ def _board(look: PresentLook, board: ast.BoardDecl, declared: Declared, base_dir
     attributes, _ = board_attributes([board], base_dir)
     if attributes is None:   # a board only known by running
         return
-    coordinates = {"x", "y"} if isinstance(board.source, ast.Call) and board.source.function == "square_grid" else set()
-    known = {*attributes, *coordinates, *SPACE_NAMES, *declared.owned_variables("space")}
+    known = {*attributes, *ALWAYS_ATTRIBUTES, *declared.owned_variables("space")}
     yield from _templates(look, known, f"board '{look.target}'", "attribute")
 
 
