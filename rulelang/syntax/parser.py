@@ -102,8 +102,7 @@ def declaration_pieces(text: str, declaration_start: re.Pattern[str]) -> list[tu
     """``text`` cut before each line that opens a declaration: (the first line's number, the
     piece's text) in order; the text before the first such line goes with the first piece."""
     starts = [m.start() for m in declaration_start.finditer(text)]
-    if not starts or starts[0] != 0:
-        starts = [0, *starts[1:]] if starts else [0]
+    starts = [0, *starts[1:]]   # (the text before the first declaration goes with it)
     pieces: list[tuple[int, str]] = []
     line = 1
     for start, end in zip(starts, [*starts[1:], len(text)], strict=True):
