@@ -286,6 +286,10 @@ class _Run:
         self.chooser = random.Random(0)
         self._state: State | None = None
         self.players = {name: game.catalog.players[i] for i, name in enumerate(plan.players)}
+        # events recorded only where a step reads a seat's narrated log: the rules run as a
+        # host runs them (no event log) everywhere else
+        self.narrated = any(isinstance(step, scenario_ast.ExpectLog) and step.player is not None
+                            for step in plan.scenario.steps)
 
     def state(self, step: scenario_ast.Step) -> State:
         if self._state is None:
@@ -294,7 +298,7 @@ class _Run:
 
     def _start(self, step: scenario_ast.Step, position: State | None) -> State:
         try:
-            state = position or self.game.new_initial_state(self.seed, explicit_chance=True, events=True)
+            state = position or self.game.new_initial_state(self.seed, explicit_chance=True, events=self.narrated)
         except RulelangError as error:
             raise StepFailed(_failure("E702", "the game cannot start", step, error.diagnostics)) from None
         return state
