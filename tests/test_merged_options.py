@@ -78,30 +78,9 @@ def test_position_is_a_keyword_only_after_by_in_a_choice():
 
 def test_the_same_choice_and_list_merge_as_the_state_says():
     """A kept decision is never the merged one of another state: the copies drift apart once
-    a component variable of one of them changes, with the very same list of options."""
-    game = rulelang.load(rules("""
-        game "Marks" { players 2 }
-        component chip { colour: string }
-        zone pile: chip visible all
-        component var marked: bool = false
-        deck chips: chip in pile = [chip(colour: "red"), chip(colour: "red"), chip(colour: "blue")]
-        phase play {
-          for r in 1..2 {
-            choose c in pile by players[0]
-            c.marked = true
-          }
-          end game
-        }
-    """))
-    state = game.new_initial_state()
-    assert labels(state) == ["red", "blue"]
-    state.apply_action(state.legal_actions(0)[0])
-    assert labels(state) == ["red", "red", "blue"]   # one red is marked: no longer a copy
-
-
-def test_copies_alike_again_merge_again_with_the_very_same_list():
-    """A decision whose copies were not merged (they differed then) is not kept: when the same
-    list comes back with the copies alike again, they are one option again."""
+    a component variable of one of them changes, with the very same list of options; and a
+    decision whose copies were not merged (they differed then) is not kept: when the same list
+    comes back with the copies alike again, they are one option again."""
     game = rulelang.load(rules("""
         game "Marks" { players 2 }
         component chip { colour: string }
@@ -118,8 +97,8 @@ def test_copies_alike_again_merge_again_with_the_very_same_list():
     """))
     state = game.new_initial_state()
     assert labels(state) == ["red", "blue"]
-    state.apply_action(state.legal_actions(0)[0])    # the first red marked
-    assert labels(state) == ["red", "red", "blue"]
+    state.apply_action(state.legal_actions(0)[0])
+    assert labels(state) == ["red", "red", "blue"]   # one red is marked: no longer a copy
     marked = next(a for a in state.legal_actions(0) if str(a) == "red")
     state.apply_action(marked)                        # and unmarked: the two reds alike again
     assert labels(state) == ["red", "blue"]
