@@ -41,7 +41,7 @@ def deal_rounds(st: State, source: int, slots: list[int], rounds: int) -> None:
         return
     zones = st.zones
     zone = zones[source]
-    known = one_knowledge(st, source)
+    known = one_knowledge(st, source) if count * rounds * 4 >= len(zone) else None   # (most of it dealt)
     taken = zone[-count * rounds:]
     del zone[-count * rounds:]
     taken.reverse()   # (top first, as they are dealt)
