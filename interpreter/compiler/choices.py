@@ -515,14 +515,14 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
                  "    if _d is not None:", f"        {kept_by}[{SUBSET}] = _d"]
     found_line = None if limit is None or limit[0] >= DECISIONS_KEPT else \
         found_again(module.constant(limit, "<how many decisions are kept>"), module.constant(DECISIONS_KEPT))
-    again = [] if found_line is None else [f"        {found_line}"]
+    again = "" if found_line is None else f"; {found_line}"   # (on the line it follows: tails.py counts lines)
     new = ["elif _o:", *("    " + line for line in chooser),
            f"    {module.constant(offered)}(st, {distinct}, _p, {subset})"] if short else []
     lines = [*(found if short else [f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
                                     *("    " + line for line in found), "else:", "    _d = None"]),
              "if _d is not None:", *("    " + line for line in chooser),
              f"    if {'' if proven_chooser else 'type(_p) is _Player and '}_p.index == _d.players[0]:",
-             "        st.pending = _d", *again,
+             "        st.pending = _d" + again,
              "    else:", *([f"        {taken}"] if taken else []), f"        {rest}(st, fr, _o, _p)",
              *new, "else:", f"    {rest}(st, fr, _o, {missing})"]
     if zone:   # (a short zone offered in place: zone_choices.py)

@@ -38,8 +38,7 @@ def zone_offer(chooser: list[str], names: tuple[str, str, str, str], proven_choo
             "        if _d is None:",
             f"            {offered}(st, _o, _p, -1)",
             f"        elif {chosen}:",
-            "            st.pending = _d",
-            *([] if found is None else [f"            {found}"]),
+            "            st.pending = _d" + ("" if found is None else f"; {found}"),   # (one line: tails.py's count)
             "        else:",
             f"            {given}(st, fr, _o, _p)",
             "else:",
