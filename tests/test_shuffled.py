@@ -79,6 +79,14 @@ def test_a_named_zone_shuffled_in_place_fails_and_goes_on_as_the_operation_calle
     assert "if st.explicit_chance or " not in general.generated_code()
     failures = failures_where_all_agree((fast, general, slow), 4, range(1, 140))
     assert {str(f[0]).split(": ")[1][:4] for f in failures} == {"E603", "E602"}   # (the budget; the division)
+
+
+def test_a_named_zone_shuffled_in_place_plays_as_the_operation_called(monkeypatch):
+    # (apart from the test above: its fixture records the frames of every failure, which only
+    # failures_where_all_agree reads and clears)
+    fast = rulelang.load(RULES)
+    _general(monkeypatch)
+    general = rulelang.load(RULES)
     for seed in range(4):
         for explicit in (False, True):
             assert _played(fast, seed, explicit) == _played(general, seed, explicit)
