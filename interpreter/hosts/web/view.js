@@ -98,7 +98,7 @@ function drawZone(name, value, context) {
   }
   const cards = el("div", {class: "cards"});
   if (!value.length) cards.append(el("span", {class: "muted small"}, "empty"));
-  // Alike cards that are not options (8 roses of player 1) are one card "× 8".
+  // Alike cards that are not options (8 alike tokens of player 1) are one card "× 8".
   const groups = new Map();
   for (const card of value) {
     const option = context.cardOptions && context.cardOptions.has(card.component);
