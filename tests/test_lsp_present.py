@@ -13,7 +13,12 @@ pytest.importorskip("pygls")
 from lsprotocol import types as lsp
 from test_lsp import Editor, at, uri_of, where
 
-from rulelang.check.presentation import COMPONENT_PROPERTIES, ENUM_VALUE_PROPERTIES
+from rulelang.check.presentation import (
+    BOARD_PROPERTIES,
+    BOARD_VALUE_PROPERTIES,
+    COMPONENT_PROPERTIES,
+    ENUM_VALUE_PROPERTIES,
+)
 
 SHOWN = '''game "Shown" {
   players 2
@@ -52,8 +57,8 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Editor, Pa
     editor.close()
 
 
-def hover(editor: Editor, path: Path, needle: str, nth: int = 0) -> str | None:
-    found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(path, *where(SHOWN, needle, nth)))))
+def hover(editor: Editor, path: Path, needle: str, nth: int = 0, text: str = SHOWN) -> str | None:
+    found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(path, *where(text, needle, nth)))))
     if found is None:
         return None
     assert isinstance(found.contents, lsp.MarkupContent)
@@ -100,6 +105,49 @@ def test_completion_inside_an_entry_offers_the_properties_it_allows(shown: tuple
     assert labels(editor, path, *where(SHOWN, "on spot")) == set(COMPONENT_PROPERTIES)   # after a property
     assert labels(editor, path, *where(SHOWN, 'name "Red"')) == set(ENUM_VALUE_PROPERTIES)
     line, column = where(SHOWN, "label")
-    assert labels(editor, path, line, column + 2) == {"label", "corner"}   # a word half typed: 'la'
+    assert labels(editor, path, line, column + 2) == set(BOARD_PROPERTIES)   # a word half typed: 'la'
     value = labels(editor, path, *where(SHOWN, "tint  on"))   # a value goes there: the names in scope
     assert "title" not in value and "lead" in value
+
+
+COLOURED = '''game "Coloured" {
+  players 2
+}
+
+board track = load_board("track.yaml")
+var round: int = 0
+
+phase main {
+  round += 1
+  end game
+}
+
+present {
+  track { colour ground }
+  track.water { name "open water"  colour "#8ec5ea" }
+}
+'''
+
+TRACK = """kind: graph
+spaces:
+  - {id: start, next: shore, ground: meadow}
+  - {id: shore, next: start, ground: water}
+"""
+
+
+def test_a_boards_colouring_attribute_and_its_values_have_their_help_and_completions(
+        tmp_path: Path) -> None:
+    (tmp_path / "track.yaml").write_text(TRACK)
+    path = tmp_path / "coloured.rules"
+    path.write_text(COLOURED)
+    editor = Editor(tmp_path)
+    try:
+        assert editor.open(path) == []
+        by_attribute = hover(editor, path, "colour ground", text=COLOURED)
+        assert by_attribute is not None and "a property of a board" in by_attribute
+        assert "the attribute whose values colour its spaces" in by_attribute
+        by_value = hover(editor, path, 'colour "#8ec5ea"', text=COLOURED)
+        assert by_value is not None and "a property of a board's colouring value" in by_value
+        assert labels(editor, path, *where(COLOURED, 'name "open')) == set(BOARD_VALUE_PROPERTIES)
+    finally:
+        editor.close()
