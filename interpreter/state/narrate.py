@@ -34,14 +34,20 @@ Line = dict[str, JsonValue]
 
 def narrated(st: State, viewer: Viewer, since: int = 0) -> list[Line]:
     """The lines of the narrated log that ``viewer`` may see (None: everything), for the
-    events from number ``since`` on (the quiet blocks and turns open before it counted)."""
+    events from number ``since`` on: those before it are followed, not worded (the quiet
+    blocks, headings and turns open before it count), so a poll costs what it asks for. The
+    lines are the whole log's from ``since`` on, but that a first move (or roll) that the
+    whole log joins to a line begun before ``since`` starts a line of its own."""
     log = st.event_log or []
     teller = _Teller(st, viewer)
+    start = min(max(since, 0), len(log))
+    for event in log[:start]:   # only what the wording of later events reads
+        teller.pass_over(event)
     lines: list[Line] = []
     group: MoveGroup | RollGroup | None = None   # the moves or rolls the last line tells
-    for seq, event in enumerate(log):
-        told = teller.tell(event)
-        if seq < since or not told:
+    for seq in range(start, len(log)):
+        told = teller.tell(log[seq])
+        if not told:
             continue
         move, roll = teller.last_move, teller.last_roll
         if move is not None and isinstance(group, MoveGroup) and group.joins(move):
@@ -97,6 +103,23 @@ class _Teller:
             return [{"text": str(view["text"]), "heading": 2}]
         sentence = _SENTENCES[kind](self, event, view)
         return [] if sentence is None else [{"text": sentence}]
+
+    def pass_over(self, event: Event) -> None:
+        """Follow ``event`` as ``tell`` does, without wording it: only what the wording of
+        later events reads (the quiet depth, a heading to come, the player of the last choice)."""
+        kind = event[0]
+        if kind == "narrate":
+            self._mark(event[1])
+        elif self.quiet:
+            return
+        elif kind == "log" and self.heading:
+            self.heading = False
+            if render_event(self.st, event, self.viewer) is not None:
+                self.chooser = None
+        elif kind == "phase":
+            self.chooser = None
+        elif kind == "action" and self.guess_turns and event[3] != HIDDEN:
+            self.chooser = event[1]
 
     def _mark(self, mark: str) -> None:
         if mark == "quiet":
