@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..model.serialize import JsonValue
+from ..model.serialize import JsonValue, zone_slots
 from ..model.values import display
 from .events import HIDDEN, Event, Viewer, render_event
 from .narrate_moves import MoveGroup, RollGroup, ToldMove, ToldRoll, one
@@ -76,6 +76,7 @@ class _Teller:
         self.heading = False   # the next log line is a heading
         self.last_move: ToldMove | None = None   # the move the last event told, if it was one
         self.last_roll: ToldRoll | None = None   # the roll the last event told, if it was one
+        self.slots: dict[str, int] | None = None   # zone slots by key, once a key is read
 
     def tell(self, event: Event) -> list[dict[str, JsonValue]]:
         """The lines of ``event`` (none when it is quiet or unseen)."""
@@ -162,6 +163,14 @@ class _Teller:
         ref = self.ref(slot)
         return _name(ref.name) if ref.owner is None else f"{ref.owner}'s {_name(ref.name)}"
 
+    def zone_of_key(self, key: str) -> str:
+        """A zone given by its key (``serialize.zone_key``: "hand/1") as ``zone`` names it;
+        a key that names no zone (a shuffled list) as it is."""
+        if self.slots is None:
+            self.slots = zone_slots(self.catalog.zone_refs)
+        slot = self.slots.get(key)
+        return key if slot is None else self.zone(slot)
+
     def kind_in(self, slot: int) -> str:
         """One of what a zone holds ("a card", "an action card"), for a component not shown."""
         return one(self.noun_in(slot))
@@ -224,10 +233,7 @@ def _holder(teller: _Teller, holder: JsonValue) -> str:
         return teller.player(int(str(holder["player"])))
     if "label" in holder:
         return str(holder["label"])
-    zone = str(holder["zone"])
-    name, _, seat = zone.partition("/")
-    where = _name(name) if not seat else f"{teller.player(int(seat))}'s {_name(name)}"
-    return f"{one('component')} in {where}"
+    return f"{one('component')} in {teller.zone_of_key(str(holder['zone']))}"
 
 
 LONGEST_VALUE = 60
@@ -266,11 +272,7 @@ def _pick(asks: str) -> str:
 
 
 def _shuffle(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
-    what = str(view["what"])
-    for slot, ref in enumerate(teller.catalog.zone_refs):
-        if (ref.name if ref.owner is None else f"{ref.name}/{ref.owner.index}") == what:
-            return f"{teller.zone(slot)} is shuffled"
-    return f"{what} is shuffled"
+    return f"{teller.zone_of_key(str(view['what']))} is shuffled"
 
 
 def _log(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str | None:
