@@ -183,6 +183,22 @@ def at_every_budget(rules: str, budgets: range) -> list[tuple]:
     return [states_or_error(rules.replace("STEPS", str(steps))) for steps in budgets]
 
 
+def runs_alike_without(monkeypatch, module, name: str, general, rules: str, budgets: range,
+                       failing: str | None = None) -> tuple:
+    """What a specialised path of the compiler gives, checked to be what the general path
+    gives (``module.name`` set to ``general`` for the rest of the test): for ``rules``, whose
+    step budget is written STEPS, the games at a large budget, at each of ``budgets``
+    (``at_every_budget``) and, if given, those of ``failing`` (rules that fail), each
+    ``states_or_error``. Returned for the test's own checks of where the runs stopped."""
+    def runs() -> tuple:
+        found = (states_or_error(rules.replace("STEPS", "100000")), at_every_budget(rules, budgets))
+        return found if failing is None else (*found, states_or_error(failing))
+    fast = runs()
+    monkeypatch.setattr(module, name, general)
+    assert fast == runs()
+    return fast
+
+
 def protocol_labels(folder: Path, ruleset: str) -> list[str]:
     """The labels of the legal actions the JSON-lines protocol gives for a new game (seed 0)
     of the ruleset ``ruleset`` in ``folder``."""
