@@ -58,6 +58,16 @@ def rules(text: str) -> str:
     return textwrap.dedent(text).strip() + "\n"
 
 
+def load_written(folder: Path, source: str, players: int | None = None):
+    """``source`` (dedented) written as ``folder / "game.rules"`` and loaded from that file
+    (its diagnostics and the rules' errors name it)."""
+    import rulelang
+
+    path = folder / "game.rules"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return rulelang.load(path, players=players)
+
+
 @pytest.fixture
 def load_text():
     """Load a ruleset given as text: load_text(TEXT, players=N)."""

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 from conftest import generated_functions as code
+from conftest import load_written
 
 import rulelang
 
@@ -41,9 +42,7 @@ LOOPS = '''\
 
 
 def load(tmp_path: Path) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(LOOPS), encoding="utf-8")
-    return rulelang.load(path, players=2)
+    return load_written(tmp_path, LOOPS, players=2)
 
 
 def test_a_loop_variable_of_known_items_is_read_without_a_test_of_its_kind(tmp_path: Path) -> None:

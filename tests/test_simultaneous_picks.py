@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import load_written
 
 import rulelang
 
@@ -76,9 +77,7 @@ OPTIONS = '''\
 
 
 def two_players(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=2)
+    return load_written(tmp_path, source, players=2)
 
 
 def failure_of(game: rulelang.Game) -> tuple[str, int, str]:
