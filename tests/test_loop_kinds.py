@@ -5,7 +5,6 @@ body binds it again, every read keeps its test."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 from conftest import generated_functions as code
@@ -77,8 +76,6 @@ SORTED = '''\
 
 
 def test_the_items_of_a_sorted_list_of_known_items_are_known(tmp_path: Path) -> None:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(SORTED), encoding="utf-8")
-    game = rulelang.load(path, players=1)
+    game = load_written(tmp_path, SORTED, players=1)
     assert "is _Component" not in code(game).split("\n    return None")[0] and ".fields[" in code(game)
     assert game.new_initial_state().to_json()["globals"]["seen"] == [5, 3, 2, 5, 3]
