@@ -5,11 +5,11 @@ without copying it; the values and the located errors are those of the checked r
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 from conftest import setup_failure as failure
 
 import rulelang
@@ -35,9 +35,7 @@ CARDS = '''\
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=2 if "players 2" in source else 1)
+    return load_written(tmp_path, source, players=2 if "players 2" in source else 1)
 
 
 def test_fields_of_every_type_read_in_place_and_their_integers_add_in_plain_python(tmp_path):

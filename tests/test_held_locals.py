@@ -6,11 +6,11 @@ an entry is the rules' error at its statement, as before."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 
 import rulelang
 from rulelang.errors import StateDataError
@@ -42,9 +42,7 @@ TURN = '''\
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=3)
+    return load_written(tmp_path, source, players=3)
 
 
 def paused_at_the_choose(game: rulelang.Game) -> rulelang.State:

@@ -5,8 +5,9 @@ a local bound again is read as before."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
+
+from conftest import load_written
 
 import rulelang
 
@@ -35,9 +36,7 @@ RULES = '''\
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=2)
+    return load_written(tmp_path, source, players=2)
 
 
 def unit(game: rulelang.Game, first_line: str) -> str:

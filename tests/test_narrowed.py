@@ -6,10 +6,10 @@ that may pause (written until it pauses, and resumable) as in one that never doe
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import load_written
 from test_blocks import failures_where_all_agree, one_by_one
 from test_tails import counters_recorded
 
@@ -61,9 +61,7 @@ PAUSING = """if total > 6 {
 
 
 def loaded(tmp_path: Path, rules: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"   # (one file for each way: errors name it)
-    path.write_text(textwrap.dedent(rules), encoding="utf-8")
-    return rulelang.load(path)
+    return load_written(tmp_path, rules)
 
 
 @pytest.mark.usefixtures("counters_recorded")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import rulelang
-from rulelang.interpreter.hosts.present_view import presented_view_data
+from rulelang.interpreter.hosts.present_view import presented_view_data, with_tokens
 from rulelang.interpreter.hosts.seat_view import SeatData, view_data
 from rulelang.interpreter.hosts.terminal_view import render_text
 
@@ -158,3 +158,37 @@ def test_the_view_carries_the_colouring_attribute_and_the_looks_of_its_values(tm
 def test_a_board_without_colours_declared_is_left_to_the_page() -> None:
     assert _presentation(PRESENTED)["boards"] == {}
     assert _presentation(PLAIN)["boards"] == {}
+
+
+PLACED = """
+game "placed" { players 2 }
+component piece { name: string } shown as "{name}"
+board grid = square_grid(2, 1)
+zone out: piece visible all
+zone box: piece visible all
+deck pieces: piece in box = [piece(name: "pawn"), piece(name: "rook")]
+component var at: space? = none
+setup {
+  for c in box { c.at = space(grid, "b1") }
+  move top(box) to out
+}
+phase main {
+  choose c in list(out) by players[0]
+  end game
+}
+present {
+  piece { symbol "P"  on at  within out }
+}
+"""
+
+
+def test_a_component_drawn_as_a_token_is_not_also_a_mark_on_its_space() -> None:
+    game = rulelang.load(PLACED, players=2)
+    state = game.new_initial_state(seed=1)
+    seat = SeatData(game)
+    view = presented_view_data(seat, state, 0)
+    drawn = view["presentation"]["tokens"]["grid"]["b1"]
+    assert [t["label"] for t in drawn] == ["rook"]            # in 'out': a token
+    assert view["marks"] == {"grid": {"b1": ["pawn"]}}         # in 'box', not drawn: a mark
+    obs = state.observation(0)
+    assert with_tokens(seat, seat.board_marks(obs), obs) == {("grid", "b1"): ["pawn", "P"]}   # the terminal's

@@ -240,10 +240,8 @@ export function drawBoard(board, options = {}) {
       group.addEventListener("keydown", (event) => { if (event.key === "Enter") options.onChoose(option); });
     }
     spaceLayer.append(group);
-    // A mark that only names a component the presentation draws there as a token goes
-    // ("token (at)": the component's label, then the variable that holds the space).
-    const drawn = tokenMarks(tokens[s.name]);
-    const here = [...(marks[s.name] || []).filter((mark) => !drawn.some((token) => token.label === markText(mark))), ...drawn];
+    // (The view's marks leave out a component the presentation draws there as a token.)
+    const here = [...(marks[s.name] || []), ...tokenMarks(tokens[s.name])];
     if (here.length) markLayer.append(drawMarks(here, x, y, band));
   }
   root.append(spaceLayer, markLayer);
