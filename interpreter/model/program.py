@@ -256,29 +256,32 @@ class LogTemplate:
 
 
 PLAIN = LogTemplate((), (), -1)
-"""The template of a line that is its values joined (``LogLine.plain``)."""
+"""The template of a line that is its values joined (``plain_line``)."""
 
 
-class LogLine(tuple):  # type: ignore[type-arg]
-    """A line of the log kept as ``(template, values)``, its text built only when someone
-    reads the log (``State.log``): ``str(line)`` shows the values between the template's
-    texts as the rules show them. The values are immutable and show the same whenever they
-    are shown (a zone shows its name, not what it holds), so the text is the one the
-    statement would have built. (A tuple: made at C speed, no ``__init__`` to run.)"""
+LogLine: TypeAlias = tuple[Any, ...]
+"""A line of the log kept unbuilt: a plain tuple ``(template, value, value...)``, a
+``LogTemplate`` then the values of its line; its text is built only when someone reads the
+log (``State.log``, ``line_text``). The values are immutable and show the same whenever they
+are shown (a zone shows its name, not what it holds), so the text is the one the statement
+would have built. (A plain tuple, not a class of its own: a tuple is made and freed at C
+speed, where the call of a subclass of tuple and its deallocation cost about a thousand
+instructions a line.) A list of lines holds texts and such tuples: a line is a text once
+``type(line) is str``."""
 
-    __slots__ = ()
 
-    @staticmethod
-    def plain(pieces: tuple[Value, ...]) -> LogLine:
-        """The line of ``pieces`` joined, each value shown as the rules show it."""
-        return LogLine((PLAIN, pieces))
+def plain_line(pieces: Iterable[Value]) -> LogLine:
+    """The line of ``pieces`` joined, each value shown as the rules show it."""
+    return (PLAIN, *pieces)
 
-    def __str__(self) -> str:
-        template: LogTemplate = self[0]
-        return template.text(self[1])
 
-    def __repr__(self) -> str:
-        return repr(str(self))
+def line_text(line: str | LogLine) -> str:
+    """The text of a line of the log: a text as it is, a line kept unbuilt built (its
+    template's texts around its values)."""
+    if isinstance(line, str):
+        return line
+    template: LogTemplate = line[0]
+    return template.text(line[1:])
 
 
 PlayerValues: TypeAlias = Callable[["State", Sequence[Player]], list[Value]]

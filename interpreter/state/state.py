@@ -15,7 +15,7 @@ from rulelang.diagnostics import Span
 from rulelang.errors import RulelangError
 
 from ..model import rng
-from ..model.program import Decision, Env, Expr, Frame, LogLine, run_one, runaway
+from ..model.program import Decision, Env, Expr, Frame, LogLine, line_text, run_one, runaway
 from ..model.values import CHANCE, Component, RuleError, Value
 from ..tables.effects import NOTHING_TO_MOVE
 from ..tables.runtime import MAX_DEPTH
@@ -207,7 +207,7 @@ class State(Views):
             for k in range(built, len(lines)):
                 line = lines[k]
                 if type(line) is not str:
-                    lines[k] = str(line)
+                    lines[k] = line_text(line)
             self.log_built = len(lines)
         return cast("list[str]", lines)
 
@@ -228,7 +228,7 @@ class State(Views):
             for k in range(built, len(lines)):
                 at, players, line = lines[k]
                 if type(line) is not str:
-                    lines[k] = (at, players, str(line))
+                    lines[k] = (at, players, line_text(line))
             self.private_built = len(lines)
         return cast("list[tuple[int, tuple[int, ...], str]]", lines)
 
