@@ -178,7 +178,11 @@ _ASKS = {"choose": "choice"}  # what a decision asks for, by its kind, where the
 class Decision:
     """A point where the run stops for a choice. Rebuilt by re-running its operation, so it
     is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
-    choice has options per player (``per_player``), the others one list for ``players``."""
+    choice has options per player (``per_player``), the others one list for ``players``.
+    A decision with options per player (a pick, compiler/picks.py) goes on by its ``resume``
+    and is never shared: ``State.apply_action`` and ``legal_actions`` read neither ``binds``,
+    ``goes`` nor ``shared`` of it (class attributes of a pick's class, which CPython 3.11 reads
+    through an instance by its generic lookup)."""
 
     __slots__ = ("actions", "asks", "binds", "chosen", "goes", "ids", "kind", "options", "per_player", "players",
                  "probs", "prompt_of", "resume", "shared", "span", "then")

@@ -67,7 +67,7 @@ class Decisions:
                 actions = [*map(made.__getitem__, ids)]   # (no call of list: fewer instructions)
             except KeyError:   # (an action not made yet)
                 actions = self._actions_of(player, *decision.options_of(player))
-            if decision.shared:  # (of this one player)
+            if per_player is None and decision.shared:  # (of this one player; a pick's never is)
                 decision.actions = tuple(actions)
             return actions
         player = self._resolve_player(player)

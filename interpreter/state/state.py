@@ -490,6 +490,7 @@ class State(Views):
             player, chosen, action_id = self._checked(action, player)
             decision = self.pending
             assert decision is not None, "an action was checked against no decision"
+            per_player = decision.per_player
         self.pending = None
         if player == CHANCE:
             self.chance_taken += 1
@@ -500,15 +501,18 @@ class State(Views):
         self.work = self.rounds = 0
         try:
             fr = self.frames[-1]
-            binds = decision.binds
-            if binds is not None:  # (a choice's local takes the value chosen, and the run goes on after it: no call)
-                fr.env[binds] = chosen
+            if per_player is not None:   # (a pick: it goes on by its resume, which binds and goes never say)
+                decision.resume(self, fr, chosen, player)
+                if self.pending is not None:  # (the others are still to pick)
+                    return
+            elif (binds := decision.binds) is not None:  # (a choice's local takes the value chosen, and the run
+                fr.env[binds] = chosen                    # goes on after it: no call)
                 fr.pc = decision.then
             elif decision.goes is not None:  # (a menu's option: the run goes on at its block, no call)
                 fr.pc = decision.goes[decision.options.index(chosen)]
             else:
                 decision.resume(self, fr, chosen, player)
-                if self.pending is not None:  # (a pick of a simultaneous choice: the others are still to pick)
+                if self.pending is not None:
                     return
             steps = fr.code.run(self, fr, 0, limit := self.max_steps)  # then on to the next decision: this frame's
             while self.pending is None and not self.terminal:
