@@ -81,5 +81,5 @@ def test_the_items_of_a_sorted_list_of_known_items_are_known(tmp_path: Path) -> 
     path = tmp_path / "game.rules"
     path.write_text(textwrap.dedent(SORTED), encoding="utf-8")
     game = rulelang.load(path, players=1)
-    assert "is _Component" not in code(game).split("\n    return None")[0] and ".fields[" in code(game)
+    assert "is _Component" not in code(game).split("\n    return None")[0] and ".record[" in code(game)
     assert game.new_initial_state().to_json()["globals"]["seen"] == [5, 3, 2, 5, 3]
