@@ -156,20 +156,27 @@ class Paused:
 
     def under(self, st: State, name: str, code: Ops, pc: int, env: Env, ret: str | None) -> Paused:
         """The calling procedure ``name`` (itself run as a Python function) goes on at ``pc``
-        with ``env`` once the procedures it called are done: its frame goes under theirs."""
+        with ``env`` once the procedures it called are done: its frame goes under theirs.
+        (``PAUSED``, the one every pause returns, is never counted on: a new one counts.)"""
         frames = st.frames
         at = len(frames) - self.count
         frames[at].ret = ret
         frames.insert(at, Frame(name, code, pc, env))
-        self.count += 1
-        return self
+        paused = Paused() if self is PAUSED else self
+        paused.count = self.count + 1
+        return paused
+
+
+PAUSED = Paused()
+"""What a procedure that pauses returns where no caller has counted on it yet (count 1): one
+object for every pause, not one made and freed each time (``Paused.under`` counts on a new one)."""
 
 
 def pause(st: State, name: str, code: Ops, pc: int, env: Env) -> Paused:
     """Procedure ``name``, run as a Python function, stops before operation ``pc`` of its
     lowered ``code``: its frame (with the locals ``env``) goes on from there in the run loop."""
     st.frames.append(Frame(name, code, pc, env))
-    return Paused()
+    return PAUSED
 
 
 _ASKS = {"choose": "choice"}  # what a decision asks for, by its kind, where the two differ
