@@ -58,6 +58,7 @@ def test_a_pick_makes_the_next_decision_of_the_statement_with_the_options_alread
     state.apply_action(state.legal_actions(1)[0], player=1)
     after = state.pending
     assert type(after) is type(first) and after is not first and after.per_player is first.per_player
+    assert type(after).__init__ is object.__init__   # (made by a call of its class: no Picks.__init__, picks_of)
     assert [(state.prompt(p), state.decision(p).span, state.decision(p).kind) for p in (0, 2)] == asked
     assert after.kind == "simultaneous" and after.players == (0, 2) and after.chosen == (1, 1)
 
