@@ -48,8 +48,9 @@ class Picks(Decision):
     then = 0
     goes: tuple[int, ...] | None = None
 
-    def __init__(self, players: tuple[int, ...], per_player: dict[int, Options] | None,
-                 group: tuple[Player, ...]):   # (Decision's fixed fields: class attributes here)
+    def __init__(self, players: tuple[int, ...] = (), per_player: dict[int, Options] | None = None,
+                 group: tuple[Player, ...] = ()):   # (Decision's fixed fields: class attributes here; a
+        # statement's own class, picks_of, has object's __init__ instead: its fields set by the pick)
         self.players, self.per_player, self.group = players, per_player, group
         self.actions = None   # (a field a host may set: the instance's own)
 
