@@ -41,7 +41,7 @@ def load(tmp_path: Path, source: str) -> rulelang.Game:
 def test_fields_of_every_type_read_in_place_and_their_integers_add_in_plain_python(tmp_path):
     game = load(tmp_path, CARDS)
     listing = code(game)
-    assert ".fields[" in listing and "_k6(st, " not in game.generated_code()
+    assert ".record[" in listing and "_k6(st, " not in game.generated_code()
     assert "_plus" not in listing and "_times" not in listing and "_index(" not in listing
     assert game.new_initial_state().to_json()["globals"] == {"strength": 12, "strengths": [23, 32]}
 
@@ -70,7 +70,7 @@ def test_a_field_some_type_lacks_keeps_its_read_and_its_error(tmp_path):
         }
     ''')
     # never one bare subscript: where the field may be missing, its reader raises the error
-    assert re.search(r"\.fields\[(\w+)\](?! if \1 in )", code(game)) is None
+    assert re.search(r"\.record\[(\w+)\](?! if \1 in )", code(game)) is None
     (diagnostic,) = failure(game).diagnostics
     assert diagnostic.span.line == 8 and diagnostic.message == "a token has no field 'rank' (in p)"
 
@@ -90,7 +90,7 @@ def test_large_or_other_values_of_a_field_keep_the_checked_arithmetic(tmp_path):
 def test_the_seed_games_read_fields_and_items_of_zones_in_place():
     game = rulelang.load(ROOT / "games" / "asterix.rules", players=4)
     listing = game.generated_code()
-    assert ".fields[" in listing and "<no item>" in listing and "_plus(st, _times(" not in listing
+    assert ".record[" in listing and "<no item>" in listing and "_plus(st, _times(" not in listing
 
 
 @pytest.mark.parametrize(("index", "in_place"), [("0", True), ("-1", True), ("1", False)])

@@ -54,7 +54,7 @@ def test_counts_by_key_are_one_pass_with_the_same_states_work_and_errors(monkeyp
     assert listing.count("dict.fromkeys(") == 6   # (reds, any_suit, keyed: in the turn run until it pauses, and
     # in its resumable code)
     assert re.search(r"_x = st\.work \+ len\((_s\d+)\) \* len\((_s\d+)\)\n(.*\n){3}\s+(_c\d+) = dict\.fromkeys\(\1, 0\)"
-                     r"\n\s+for (_v\d+) in \2:\n\s+if .*:\n\s+(_f\d+) = \5\.fields\[_k\d+\]\n\s+if \6 in \4:", listing)
+                     r"\n\s+for (_v\d+) in \2:\n\s+if .*:\n\s+(_f\d+) = \5\.record\[_k\d+\]\n\s+if \6 in \4:", listing)
     fast = runs_alike_without(monkeypatch, comprehensions, "counted_by_key", lambda *args: None,
                               RULES.replace("HIGH", "5"), range(1, 160, 3), _rules(high='"5"'))   # (a range that fails)
     assert "dict.fromkeys(" not in rulelang.load(_rules()).generated_code()

@@ -1,4 +1,4 @@
-"""``c.name`` of a component read in place (``c.fields[name]``, codegen.py) where the
+"""``c.name`` of a component read in place (``c.record[name]``, codegen.py) where the
 component has that field; one without it gives the rules' error, as the reader does."""
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def load(tmp_path: Path, source: str) -> rulelang.Game:
 
 def test_a_field_is_read_in_place(tmp_path):
     game = load(tmp_path, RULES.replace("SOURCE", "gems"))
-    assert ".fields[" in code(game)
+    assert ".record[" in code(game)
     assert game.new_initial_state().to_json()["globals"]["out"] == 10
 
 

@@ -238,7 +238,7 @@ def test_a_components_field_is_read_in_place_and_one_it_lacks_is_the_rules_error
         }
     '''
     game = load(tmp_path, source.replace("ZONE", "pile"))
-    assert ".fields[" in code(game)
+    assert ".record[" in code(game)
     assert game.new_initial_state().to_json()["globals"]["ranks"] == [2, 3, 1, 2, 3]
     (diagnostic,) = failure(load(tmp_path, source.replace("ZONE", "purse"))).diagnostics
     assert (diagnostic.span.line, diagnostic.message) == (11, "a coin has no field 'rank' (in p)")

@@ -58,14 +58,14 @@ def _rules() -> str:
 
 def test_a_field_read_each_round_is_read_once_before_the_loop(monkeypatch):
     listing = rulelang.load(_rules()).generated_code()
-    held = re.findall(r"\n( +)(_f\d+) = (_l\d+)\.fields\[_k\d+\]\n", listing)
+    held = re.findall(r"\n( +)(_f\d+) = (_l\d+)\.record\[_k\d+\]\n", listing)
     assert len(held) == 2   # (the kind before the first loop, read twice in it; the rank before the second)
     fast = runs_alike_without(monkeypatch, bulk_rounds, "fields_read_once", lambda lines, at, fresh: at,
                               RULES, range(1, 100))   # (at a large budget, and at every budget up to 100)
-    assert not re.search(r"_f\d+ = _l\d+\.fields", rulelang.load(_rules()).generated_code())
+    assert not re.search(r"_f\d+ = _l\d+\.record", rulelang.load(_rules()).generated_code())
     assert len({outcome[2] for outcome in fast[1] if outcome[0] == "E603"}) >= 3
 
 
 def test_a_local_not_proven_a_component_is_left_as_it_is():
     rules = _rules().replace("procedure share(face: card, best: player)", "procedure share(face: card?, best: player)")
-    assert not re.search(r"_f\d+ = _l\d+\.fields", rulelang.load(rules).generated_code())
+    assert not re.search(r"_f\d+ = _l\d+\.record", rulelang.load(rules).generated_code())

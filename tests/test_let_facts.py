@@ -88,5 +88,5 @@ FUNCTION_VALUE = '''\
 def test_the_value_of_a_function_is_known_by_its_bodys_text(tmp_path):
     game = load(tmp_path, FUNCTION_VALUE)
     code = unit(game, "procedure at line 8")
-    assert ".fields[" in code and "is _Component" not in code   # each g: a component, without a test
+    assert ".record[" in code and "is _Component" not in code   # each g: a component, without a test
     assert game.new_initial_state().to_json()["globals"]["out"] == 10

@@ -77,5 +77,5 @@ SORTED = '''\
 
 def test_the_items_of_a_sorted_list_of_known_items_are_known(tmp_path: Path) -> None:
     game = load_written(tmp_path, SORTED, players=1)
-    assert "is _Component" not in code(game).split("\n    return None")[0] and ".fields[" in code(game)
+    assert "is _Component" not in code(game).split("\n    return None")[0] and ".record[" in code(game)
     assert game.new_initial_state().to_json()["globals"]["seen"] == [5, 3, 2, 5, 3]

@@ -85,6 +85,6 @@ def test_the_reline_reads_the_card_played_once_tested() -> None:
     game = rulelang.load(ROOT / "games" / "jolly_roger.rules", players=4)
     reline = game.generated_code()
     # (its first test of the card's power tests the card's kind; the tests after it do not)
-    first = r"\n( +)if \(\(\((_l\d+)\.fields\[_k\d+\] .* if type\(\2\) is _Component else _no_attribute.*\n"
-    later = r"\1elif \(\(\(\2\.fields\[_k\d+\] if _k\d+ in \2\.fields else _k\d+\(st, \2\)\)\) is not"
+    first = r"\n( +)if \(\(\((_l\d+)\.record\[_k\d+\] .* if type\(\2\) is _Component else _no_attribute.*\n"
+    later = r"\1elif \(\(\(\2\.record\[_k\d+\] if _k\d+ in \2\.record else _k\d+\(st, \2\)\)\) is not"
     assert re.search(first + r"(\1    .*\n)+" + later, reline)

@@ -53,6 +53,7 @@ def test_a_pick_makes_the_next_decision_of_the_statement_with_the_options_alread
     state.apply_action(state.legal_actions(1)[0], player=1)
     after = state.pending
     assert type(after) is type(first) and after is not first and after.per_player is first.per_player
+    assert type(after).__init__ is object.__init__   # (made by a call of its class: no Picks.__init__, picks_of)
     assert [(state.prompt(p), state.decision(p).span, state.decision(p).kind) for p in (0, 2)] == asked
     assert after.kind == "simultaneous" and after.players == (0, 2) and after.chosen == (1, 1)
 
@@ -240,3 +241,26 @@ def test_picks_in_the_groups_order_from_none_make_decisions_of_a_class_of_their_
     in_order, out_of_order, loaded_between = classes
     assert len(set(in_order)) == 1 and out_of_order[:2] == in_order[:2] and out_of_order[2] is not in_order[0]
     assert loaded_between[0] is in_order[0] and in_order[0] not in loaded_between[1:]
+
+
+def test_only_a_pick_has_options_per_player_and_it_goes_on_by_its_resume() -> None:
+    """``State.apply_action`` and ``legal_actions`` take a decision with options per player
+    for a pick (picks.py) and read neither its ``binds``, ``goes`` nor ``shared``: every such
+    decision of a game with simultaneous choices and choices of one player (Astérix) is a
+    pick that says none of them, and the other decisions have no options per player."""
+    from rulelang.interpreter.compiler.picks import Picks
+
+    game = rulelang.load(Path(__file__).resolve().parent.parent / "games" / "asterix.rules", players=3)
+    kinds = set()
+    for seed in range(2):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            decision = state.pending
+            assert (decision.per_player is not None) is isinstance(decision, Picks)
+            if decision.per_player is not None:
+                assert decision.binds is None and decision.goes is None and not decision.shared
+            kinds.add(decision.kind)
+            player = state.current_players()[-1]
+            actions = state.legal_actions(player)
+            state.apply_action(actions[(seed + len(state.action_history)) % len(actions)], player=player)
+    assert kinds == {"simultaneous", "choose", "menu"}
