@@ -12,6 +12,7 @@ from conftest import worked_and_logged
 
 import rulelang
 from rulelang.interpreter.compiler import procedures
+from rulelang.interpreter.model.program import line_text
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -49,7 +50,7 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _private(state: rulelang.State) -> list[tuple[int, tuple[int, ...], bool, str]]:
-    return [(at, players, type(text) is str, str(text)) for at, players, text in state.private_lines]
+    return [(at, players, type(text) is str, line_text(text)) for at, players, text in state.private_lines]
 
 
 def _played(game: rulelang.Game, seed: int) -> list[list[tuple[int, tuple[int, ...], bool, str]]]:

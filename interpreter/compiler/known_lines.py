@@ -63,19 +63,20 @@ def private_line_of_lists(template: str, values: str, unproven: list[int], most:
                           audience: str, listener: str, heard: str) -> list[tuple[int, str]]:
     """The lines (indent, text) that log a line to one player (``one_listener``, written
     ``listener``; the audience written ``audience``) whose values at ``unproven`` of
-    ``values`` (held by ``local``) are lists of names: kept as ``say`` keeps it where no
+    ``values`` (held with the template by ``local``: the line itself, as logs.py keeps
+    lines) are lists of names: kept as ``say`` keeps it where no
     event log is kept and the lists hold at most ``most`` items (``most_items``); else
     ``say``. The audience is computed after the values, as ``say``'s call computes it (once
     in a local ``heard`` unless ``listener`` is a plain Python local and the audience no
     more than it or a list of it)."""
-    counted = " + ".join(f"len({local}[{k}])" for k in unproven)
+    counted = " + ".join(f"len({local}[{k + 1}])" for k in unproven)   # (the line: its template, then its values)
     plain = _PLAIN_LOCAL.match(listener) is not None and audience in (listener, f"({listener}, )", f"({listener},)")
     who = listener if plain else (heard if audience == listener else f"{heard}[0]")
-    lines = [(0, f"{local} = ({values})")]
+    lines = [(0, f"{local} = ({template}, {values})")]
     if not plain:
         lines.append((0, f"{heard} = {audience}"))
         audience = heard
     return [*lines, (0, f"if st.event_log is None and {counted} <= {most}:"),
-            (1, f"st.private_lines.append((len(st.log_lines), ({who}.index,), _LogLine(({template}, {local}))))"),
+            (1, f"st.private_lines.append((len(st.log_lines), ({who}.index,), {local}))"),
             (0, "else:"),
-            (1, f"_say(st, {template}, {local}, {audience}, True)")]
+            (1, f"_say(st, {template}, {local}[1:], {audience}, True)")]
