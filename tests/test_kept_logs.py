@@ -41,6 +41,7 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(procedures, "after_loud_mark", lambda lines, indent: False)
     monkeypatch.setattr(procedures, "kept_private_line", lambda template, values, unproven, local, audience, heard,
                         spent=0: [(0, f"_say(st, {template}, ({values}), {audience}, True)")])
+    monkeypatch.setattr(procedures, "one_listener", lambda writer, audience, scope: None)
 
 
 def _unproven(monkeypatch: pytest.MonkeyPatch) -> None:

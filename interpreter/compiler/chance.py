@@ -22,6 +22,7 @@ from ..state.stamps import shuffled_knowledge
 from ..tables.builtins import as_list
 from .choices import source_text
 from .copies import copy_key
+from .shuffled import SHAPE, named_zone
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -115,7 +116,7 @@ class ChanceLowering:
             if key not in env:
                 value = target(st, env)
                 if type(value) is ZoneRef and not st.explicit_chance:
-                    _shuffle_zone_in_place(st, value)
+                    shuffle_zone_in_place(st, value)
                     fr.pc += 1
                     return
                 if isinstance(value, ZoneRef):
@@ -151,10 +152,14 @@ class ChanceLowering:
                 write(st, env)
                 del env["$shuffled"]
             fr.pc += 1
-        code.stops.add(compiler.emit(code, shuffle, node.span))
+        at = compiler.emit(code, shuffle, node.span)
+        code.stops.add(at)
+        zone = named_zone(compiler.cat, node.target, compiler.scope)
+        if zone is not None:   # (the resumable function shuffles it in place: shuffled.py)
+            code.shapes[at] = (SHAPE, zone, key)
 
 
-def _shuffle_zone_in_place(st: State, zone: ZoneRef) -> None:
+def shuffle_zone_in_place(st: State, zone: ZoneRef) -> None:
     """'shuffle ZONE' drawn from the random generator at once: the zone's own list shuffled in
     place, with the draws (and the events) of a shuffle of a copy put back."""
     components = st.zones[zone.slot]

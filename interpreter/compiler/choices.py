@@ -20,6 +20,7 @@ from ..model.values import Component, Player, RuleError, Value, ZoneRef, display
 from ..tables.builtins import FREE_WORK, as_list
 from .copies import merging
 from .held import hold_item, map_promise
+from .kept_until_found import found_again, kept_limit
 from .known import known_list
 from .module import Inline, Module
 from .option_labels import NothingKept, labelled
@@ -108,6 +109,8 @@ class ChoiceLowering:
         ids_of = subset_ids(compiler.module, in_place[0], compiler.cat) if short and node.shown_as is None else None
         subsets_ids = ids_of or ()
         by_subset: list[Decision | None] = [None] * len(subsets_ids)   # (the decisions kept, by subset)
+        zone = not short and may_be_zone(compiler, node.source)
+        limit = kept_limit(zone, DECISIONS_KEPT)   # (fewer until one is given again: kept_until_found.py)
 
         def choose(st: State, fr: Frame) -> None:
             begin(st, fr, source(st, fr.env), _NOT_YET)
@@ -139,6 +142,7 @@ class ChoiceLowering:
             if decision is None:
                 offered(st, options, player, -1)
                 return
+            limit[0] = DECISIONS_KEPT   # (one given again: kept_until_found.py)
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
             if decision.players[0] != player.index:  # the same options for another player: not kept
@@ -184,7 +188,7 @@ class ChoiceLowering:
             decision.actions = None
             # kept from now on, and its actions (not kept: a list equal to it may hold other values, 1 and
             # true; copies not merged now, as they differ, may be alike when the same list comes back)
-            if interned and not copied and len(made) < DECISIONS_KEPT:
+            if interned and not copied and len(made) < limit[0]:
                 decision.shared = True
                 made[options] = decision
                 if subset >= 0:
@@ -195,7 +199,7 @@ class ChoiceLowering:
         compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, (begin, offer),
                                                           f"choice at line {span.line}, column {span.column}",
                                                           short, proven_chooser, by_subset if ids_of else None,
-                                                          not short and may_be_zone(compiler, node.source))
+                                                          zone, limit=limit)
         if node.otherwise is not None:
             skip = compiler.emit_jump(code, node.span)
             otherwise_box[0] = len(code.ops)
@@ -483,7 +487,8 @@ def _restore(env: Env, var: str, old: object) -> None:
 def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[Value, ...], Decision],
                     choice: tuple[Callable[[State, Frame, Value, Value], None], Offered],
                     note: str, short: bool = False, proven_chooser: bool = False,
-                    by_subset: list[Decision | None] | None = None, zone: bool = False) -> Inline:
+                    by_subset: list[Decision | None] | None = None, zone: bool = False,
+                    limit: list[int] | None = None) -> Inline:
     """The body of a 'choose' as the resumable function writes it (resumable.py): the lines
     that compute its list (into ``_o``) and its chooser (``_p``) in place, then the decision
     kept for that list and that player awaited at once; ``given``, the choice's own code, in
@@ -493,7 +498,8 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
     none), its chooser computed in place; ``proven_chooser``: the chooser is certainly a player
     (its class not tested before its index is compared with the kept decision's); ``by_subset``:
     the decisions kept by the index of their subset (subsets.py), given to ``offered`` with it;
-    ``zone``: the list may be a zone (zone_choices.py), not ``short``."""
+    ``zone``: the list may be a zone (zone_choices.py), not ``short``; ``limit``: how many
+    decisions it keeps for now, raised where one is given again (kept_until_found.py)."""
     source, chooser = computed
     given, offered = choice
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
@@ -507,17 +513,21 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
         source = [line for line in source if line != taken]   # (the options taken only where they are read)
         found = [f"_d = {kept_by}[{SUBSET}]", "if _d is None:", f"    {taken}", f"    _d = {kept}.get(_o)",
                  "    if _d is not None:", f"        {kept_by}[{SUBSET}] = _d"]
+    found_line = None if limit is None or limit[0] >= DECISIONS_KEPT else \
+        found_again(module.constant(limit, "<how many decisions are kept>"), module.constant(DECISIONS_KEPT))
+    again = "" if found_line is None else f"; {found_line}"   # (on the line it follows: tails.py counts lines)
     new = ["elif _o:", *("    " + line for line in chooser),
            f"    {module.constant(offered)}(st, {distinct}, _p, {subset})"] if short else []
     lines = [*(found if short else [f"if type(_o) is tuple and len(_o) <= {FREE_WORK}:",
                                     *("    " + line for line in found), "else:", "    _d = None"]),
              "if _d is not None:", *("    " + line for line in chooser),
              f"    if {'' if proven_chooser else 'type(_p) is _Player and '}_p.index == _d.players[0]:",
-             "        st.pending = _d",
+             "        st.pending = _d" + again,
              "    else:", *([f"        {taken}"] if taken else []), f"        {rest}(st, fr, _o, _p)",
              *new, "else:", f"    {rest}(st, fr, _o, {missing})"]
     if zone:   # (a short zone offered in place: zone_choices.py)
-        lines = zone_offer(chooser, (kept, rest, module.constant(offered), missing), proven_chooser, lines)
+        lines = zone_offer(chooser, (kept, rest, module.constant(offered), missing), proven_chooser, lines,
+                           found_line)
     return Inline((*source, *lines), None, (), note)
 
 

@@ -38,6 +38,7 @@ the read, and whose it is (a Python local, or a held parameter in the environmen
 the scope knows the kind of is always bound)."""
 
 _CLOSED = r"(?:\)|, (?:True|False)| or \(None,\))*"
+_COMPARED = re.compile(r"\((.+) (?:[<>]=?|==|!=) _k\d+\)")   # (a value compared with a constant of the module)
 """What may follow the list a statement's value computes first, in calls that close on it
 (``listed_once``): no other value, so nothing is computed before the list."""
 
@@ -229,7 +230,11 @@ def has_items(node: ast.Expr) -> bool:
 def _computed_first(listed: str, text: str) -> bool:
     """Whether the list ``listed`` is the first value ``text`` computes: ``text`` calls of
     names closing on it (``_CLOSED``), or one call whose first argument (through calls of
-    names) it is, its other arguments after it."""
+    names) it is, its other arguments after it; or such a text compared with a constant
+    (``(count([...]) >= 2)``: the constant, read after it, computes nothing)."""
+    compared = _COMPARED.fullmatch(text)
+    if compared is not None:
+        text = compared.group(1)
     if re.fullmatch(rf"(?:[\w.]+\((?:st, )?)*{listed}{_CLOSED}", text):
         return True
     start = re.match(rf"(?:[\w.]+\((?:st, )?)+{listed}\b", text)

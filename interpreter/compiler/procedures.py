@@ -24,7 +24,7 @@ from rulelang.check.tree import bound_names, walk
 from rulelang.diagnostics import Span
 
 from ..model.problems import unchecked
-from ..model.program import Op
+from ..model.program import LogTemplate, Op
 from ..model.values import Component, ZoneRef
 from ..tables.attributes import owned_variable
 from ..tables.builtins import FREE_WORK
@@ -36,6 +36,7 @@ from .bulk_rounds import charge_lines, charged_at_once, read_before_the_rounds
 from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
 from .integers import integer_bound, is_tuple, short_list
+from .known_lines import most_items, named_lists, one_listener, private_line_of_lists
 from .lets import Facts, bound_once, facts_of, teach
 from .logs import after_loud_mark, kept_after_mark, kept_line, kept_private_line, proven_texts, shows_short
 from .module import CHEAP, Inline
@@ -486,8 +487,9 @@ class ProcedureWriter:
             return
         unproven, spent = proven_texts(shown, [k for k, o in enumerate(shown) if not self._shown_short(o)], made.room)
         if node.audience is not None:
-            lines = kept_private_line(template, values, unproven, self.module.fresh("_t"),
-                                      self.expr(node.audience), self.module.fresh("_h"), spent)
+            lines = (self._line_of_lists(node, shown, unproven, made, template, values, spent)
+                     or kept_private_line(template, values, unproven, self.module.fresh("_t"),
+                                          self.expr(node.audience), self.module.fresh("_h"), spent))
             for depth, line in lines:
                 self.emit(indent + depth, line, node.span)
             return
@@ -497,6 +499,18 @@ class ProcedureWriter:
             written = kept_after_mark
         for depth, line in written(template, values, unproven, self.module.fresh("_t"), spent):
             self.emit(indent + depth, line, node.span)
+
+    def _line_of_lists(self, node: ast.Log, shown: list[ast.Expr], unproven: list[int], made: LogTemplate,
+                       template: str, values: str, spent: int) -> list[tuple[int, str]] | None:
+        """The lines of a line to one player whose unproven values are lists of names, all of
+        it known to the compiler (known_lines.py); else None."""
+        scope = self.learnt_scope()
+        assert node.audience is not None
+        listener = one_listener(self.compiler.writer, node.audience, scope)
+        if listener is None or not named_lists(self.compiler.writer, shown, unproven, scope):
+            return None
+        return private_line_of_lists(template, values, unproven, most_items(made, spent), self.module.fresh("_t"),
+                                     self.expr(node.audience), self.expr(listener), self.module.fresh("_h"))
 
     def _shown_short(self, node: ast.Expr) -> bool:
         """Whether the value of ``node`` certainly shows within the room a log template

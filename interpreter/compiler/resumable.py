@@ -28,7 +28,9 @@ from ..tables.builtins import FREE_WORK
 from . import tails
 from .bare_tries import untried
 from .blocks import blocks_at, dispatch, entries
+from .chance import shuffle_zone_in_place
 from .held_reads import read_once, table_read_once
+from .shuffled import SHAPE, shuffle_lines
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -221,6 +223,9 @@ def _called_operation(code: Code, at: int, module: Module) -> list[str]:
     if shape is not None and shape[0] == "drop":  # a 'for' left by a jump out of it: its walk dropped
         return [f"env.pop({module.constant(shape[1])}, None)", f"fr.pc = pc = {at + 1}", *_COUNT]
     op = module.constant(code.ops[at], f"<operation {at}>")
+    if shape is not None and shape[0] == SHAPE:   # a zone the rules name shuffled in place (shuffled.py)
+        in_place = module.constant(shuffle_zone_in_place, "<a zone shuffled in place>")
+        return shuffle_lines(op, at, module.constant(shape[1]), module.constant(shape[2]), in_place, _COUNT)
     if shape is not None and shape[0] in _CALLS:  # the call runs here, and the caller goes on after it
         return [f"{op}(st, fr)", *_after_call(shape[0])]
     if at in code.local:

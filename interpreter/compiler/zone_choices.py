@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 
 
 def zone_offer(chooser: list[str], names: tuple[str, str, str, str], proven_chooser: bool,
-               other: list[str]) -> list[str]:
+               other: list[str], found: str | None = None) -> list[str]:
     """The lines that follow the computation of ``_o`` (the options, which may be a zone): a
     short zone read as its components and offered in place, and ``other`` (the lines for any
     other value) else; ``chooser``: the lines that compute the chooser ``_p``; ``names``: the
     constants of the decisions kept by list, ``given``, ``offered`` and the chooser not
-    computed yet."""
+    computed yet; ``found``: a line that a kept decision given again runs (kept_until_found.py)."""
     kept, given, offered, missing = names
     chosen = f"{'' if proven_chooser else 'type(_p) is _Player and '}_p.index == _d.players[0]"
     return [f"if type(_o) is _ZoneRef and len(_oz := st.zones[_o.slot]) <= {FREE_WORK}:",
@@ -38,7 +38,7 @@ def zone_offer(chooser: list[str], names: tuple[str, str, str, str], proven_choo
             "        if _d is None:",
             f"            {offered}(st, _o, _p, -1)",
             f"        elif {chosen}:",
-            "            st.pending = _d",
+            "            st.pending = _d" + ("" if found is None else f"; {found}"),   # (one line: tails.py's count)
             "        else:",
             f"            {given}(st, fr, _o, _p)",
             "else:",
