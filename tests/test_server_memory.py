@@ -54,12 +54,14 @@ def test_the_sessions_idle_longest_give_back_their_states_first() -> None:
     memory = MemoryBudget(limit=LIMIT, reclaim_idle_seconds=0)
     library = GameLibrary(ROOT)
     oldest, newer, asking = (Session(library, memory=memory) for _ in range(3))
-    for session in (oldest, newer):
+    third = 0
+    for session in (oldest, newer):   # each holds a third of what the budget takes
         _, state = started(session, "games/tobago.rules", players=4, seed=2)
-        for _ in range(10):
+        third = third or LIMIT // state_size(session.state(state)) // 3
+        for _ in range(third - 1):
             result(session, "clone", state=state)
     _, state = started(asking, "games/tobago.rules", players=4, seed=2)
-    for _ in range(15):   # more than is free: the oldest idle session gives its states back
+    for _ in range(third + 2):   # more than is free: the oldest idle session gives its states back
         result(asking, "clone", state=state)
     gone = error(oldest, "status", state="s2")
     assert gone["code"] == "P005" and "reclaimed for memory" in gone["message"], gone

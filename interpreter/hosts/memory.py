@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rulelang.limits import MAX_MEMORY_BYTES
 
 from ..game import Game
+from ..model.values import Component
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -29,15 +30,16 @@ UNMEASURED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionT
               types.MethodType, Game)
 
 
-def deep_size(value: object, shared: tuple[type, ...] = ()) -> int:
+def deep_size(value: object, shared: tuple[type, ...] = (), left_out: tuple[type, ...] = ()) -> int:
     """The bytes of ``value`` and of what it holds (containers, attributes, slots), each
-    object once; games, classes, functions and modules left out (they are shared), and the
-    objects of the ``shared`` types walked through but not counted."""
+    object once; games, classes, functions and modules left out (they are shared), the
+    objects of the ``shared`` types walked through but not counted, and those of the
+    ``left_out`` types neither counted nor walked."""
     seen: set[int] = set()
     pending, total = [value], 0
     while pending and len(seen) < MAX_OBJECTS_MEASURED:
         item = pending.pop()
-        if id(item) in seen or isinstance(item, UNMEASURED):
+        if id(item) in seen or isinstance(item, UNMEASURED) or isinstance(item, left_out):
             continue
         seen.add(id(item))
         if not isinstance(item, shared):
@@ -67,10 +69,11 @@ _STATE_SIZES: weakref.WeakKeyDictionary[Game, int] = weakref.WeakKeyDictionary()
 
 def state_size(state: State) -> int:
     """The bytes a state of this game takes, beyond what its copies share (its mutable
-    parts: measured on its game's first state)."""
+    parts: measured on its game's first state). Its components are the game's, shared by
+    every state of it (frozen, with their fields): a state's zones only point at them."""
     size = _STATE_SIZES.get(state.game)
     if size is None:
-        size = _STATE_SIZES.setdefault(state.game, deep_size(state, IMMUTABLE))
+        size = _STATE_SIZES.setdefault(state.game, deep_size(state, IMMUTABLE, left_out=(Component,)))
     return size
 
 
