@@ -29,6 +29,7 @@ from . import tails
 from .bare_tries import untried
 from .blocks import blocks_at, dispatch, entries
 from .held_reads import read_once, table_read_once
+from .optimistic import untested
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -61,6 +62,7 @@ def write_run(code: Code, module: Module) -> None:
         lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
                          "        fr.pc = pc   # (a position no block starts at)",
                          f"        return {run_one_name}(st, fr, steps, limit)"])
+        lines = untested(lines)   # (the budget tested where the function goes back: optimistic.py)
         source = "\n".join(line for line, _ in lines) + "\n"
         try:
             run: Run = module.define(name, source, spans=[span for _, span in lines], procedure=code.name)
