@@ -5,12 +5,14 @@ same error, span and frames' counters), and otherwise ends in the same states an
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
 from test_blocks import counters_recorded, failures_where_all_agree, loaded, one_by_one, ran
 
 import rulelang
+from rulelang.errors import RulesRuntimeError
 from rulelang.interpreter.compiler.optimistic import OVERRUN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,3 +66,51 @@ def test_a_state_run_on_past_the_budget_fails_as_one_by_one(tmp_path: Path) -> N
             assert seen[0] == seen[1], (at, budget)
             outcomes.add(repr(seen[0][2]))   # (the span where it fails, or the counters where it pauses)
     assert len(outcomes) > 5
+
+
+START = """\
+    game "S" { players 2 }
+    die d = [1, 2, 3, 4, 5, 6]
+    var n: int = 0
+    phase p {
+      repeat {
+        for j in [2, 3, 4] {
+          n += j
+          if n % 13 == 0 { choose v in [1, 2] by players[1] }
+        }
+        let a = roll d
+        for j in [1, a, 2, a, 3] {
+          n += j
+          if n % 11 == 0 { choose w in [1, 2] by players[0] }
+        }
+        n += 10 / (n % 7)
+        choose x in [1, 2] by players[0]
+        if n > 60 { end game }
+      }
+    }
+"""
+
+
+@pytest.mark.parametrize("explicit_chance", [False, True])
+def test_a_new_game_past_the_budget_fails_as_one_by_one(tmp_path: Path, explicit_chance: bool) -> None:
+    # (a new game runs on from its shared start, up to the roll, or from its setup with explicit chance)
+    path = tmp_path / "start.rules"
+    path.write_text(textwrap.dedent(START), encoding="utf-8")
+    games = (rulelang.load(path), one_by_one(rulelang.load(path)))
+    failures = set()
+    for seed in range(4):
+        for budget in range(1, 40):
+            seen = []
+            for game in games:
+                game.max_steps = budget
+                try:
+                    state = game.new_initial_state(seed=seed, explicit_chance=explicit_chance)
+                    if explicit_chance:
+                        state.apply_action(state.legal_actions()[seed % 6])
+                except RulesRuntimeError as error:
+                    seen.append(("failed", str(error), error.diagnostic.span))
+                    continue
+                seen.append(("ran", state.to_json(), state.work))
+            assert seen[0] == seen[1], (seed, budget)
+            failures.update(str(outcome[2]) for outcome in seen if outcome[0] == "failed")
+    assert len(failures) >= 3   # (the budget, at several statements, and the division by zero)

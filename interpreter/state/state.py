@@ -151,7 +151,12 @@ class State(Views):
                 return state
         state = cls(game, seed, explicit_chance, events)
         state._set_up_and_start()
-        state.run()
+        try:
+            state._run_until_decision()
+        except Exception:   # (set up again, then run one operation at a time: no copy made before)
+            state = cls(game, seed, explicit_chance, events)
+            state._set_up_and_start()
+            run_precisely(state, 0, 0)
         return state
 
     def _set_up_and_start(self) -> None:
@@ -418,8 +423,10 @@ class State(Views):
     # ---- running ----
     def run(self, steps: int = 0, work: int = 0) -> None:
         """Run until a decision or the end. An error of the rules becomes RulesRuntimeError,
-        any other failure InternalError, both located at the operation that failed. (``steps``
-        and ``work``: what this run has already done, when it goes on from where it stopped.)"""
+        any other failure InternalError, both located at the operation that failed (the run
+        made again from a copy of the state before it, one operation at a time: precise.py).
+        (``steps`` and ``work``: what this run has already done, when it goes on from where
+        it stopped.)"""
         before = self.clone()
         try:
             self._run_until_decision(steps, work)
@@ -486,7 +493,8 @@ class State(Views):
     def apply_action(self, action: Action | int, player: int | None = None) -> None:
         """Apply an Action or an action id for ``player``; IllegalActionError if not legal
         (the state unchanged). The run goes on to the next decision or the end: an error of
-        the rules puts the state back as it was (``State._restore``) and is raised located."""
+        the rules puts the state back as it was (``State._restore``), and the action is applied
+        again one operation at a time (precise.py), which raises it located."""
         decision = self.pending
         if type(action) is Action and type(player) is int and decision is not None and player in decision.players:
             per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
