@@ -16,7 +16,9 @@ an operation that is called, passes the frame, may pause or fail outside a state
 (there it is the running operation, and errors are located by it), and before a step past
 the budget fails (the operation the run loop would name); elsewhere the local ``pc`` alone
 moves on, and an error is located by the span of its line. Code that Python cannot compile
-keeps ``run_one``.
+keeps ``run_one``. The budget's tests are then taken out of the function's text, but before
+each ``continue`` (optimistic.py): whatever fails in the function is run again one operation
+at a time (state/precise.py), and located there.
 """
 from __future__ import annotations
 

@@ -40,6 +40,7 @@ def applied_precisely(st: State, player: int, action_id: int) -> None:
     decision = st.pending
     player, chosen, action_id = st._checked(action_id, player)
     assert decision is not None, "an action was checked against no decision"
+    before = st.clone()   # (put back from this copy if it fails again: no second replay)
     st.pending = None
     if player == CHANCE:
         st.chance_taken += 1
@@ -53,7 +54,7 @@ def applied_precisely(st: State, player: int, action_id: int) -> None:
             _ran_on(st, 0, st.max_steps)
     except Exception as error:
         failure = st._as_rulelang_error(error)  # located before the state is put back
-        st._restore()
+        st._taken_from(before)
         raise failure from cause_of(error)
 
 

@@ -431,8 +431,7 @@ class State(Views):
         try:
             self._run_until_decision(steps, work)
         except Exception:   # (run again from the state before, each operation counted one by one)
-            for name in State.__slots__:
-                setattr(self, name, getattr(before, name))
+            self._taken_from(before)
             run_precisely(self, steps, work)
 
     def charge(self, work: int) -> None:
@@ -544,9 +543,12 @@ class State(Views):
     def _restore(self) -> None:
         """Put the state back as it was before the failed action, by replaying from its origin
         (the replayed state's fields become this one's: nothing else holds them)."""
-        replayed = self._replayed(self.since_origin - 1)
+        self._taken_from(self._replayed(self.since_origin - 1))
+
+    def _taken_from(self, other: State) -> None:
+        """Every field of ``other`` becomes this state's (nothing else holds them)."""
         for name in State.__slots__:
-            setattr(self, name, getattr(replayed, name))
+            setattr(self, name, getattr(other, name))
 
     def _replayed(self, count: int) -> State:
         """The origin of this state with its first ``count`` actions since then applied again."""
