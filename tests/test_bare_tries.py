@@ -43,7 +43,7 @@ def test_a_test_without_its_try_fails_at_every_budget_where_it_did(tmp_path: Pat
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     bare = loaded(tmp_path, "bare")
     with monkeypatch.context() as patch:   # (every try kept)
-        patch.setattr(resumable, "untried", lambda lines: lines)
+        patch.setattr(resumable, "untried", lambda lines, anywhere=False: lines)
         tried = loaded(tmp_path, "tried")
     slow = one_by_one(loaded(tmp_path, "slow"))
     test = r"# test at line 12, column 14\n +"

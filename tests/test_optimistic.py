@@ -114,3 +114,33 @@ def test_a_new_game_past_the_budget_fails_as_one_by_one(tmp_path: Path, explicit
             assert seen[0] == seen[1], (seed, budget)
             failures.update(str(outcome[2]) for outcome in seen if outcome[0] == "failed")
     assert len(failures) >= 3   # (the budget, at several statements, and the division by zero)
+
+
+UNBOUND = """\
+    game "U" { players 2 }
+    var n: int = 0
+    phase p {
+      repeat {
+        choose x in [1, 2, 3] by players[0]
+        for i in [] { }
+        for j in [1, x, 2] {
+          n += j
+          if n % 7 == 0 { choose w in [1, 2] by players[1] }
+        }
+        if x == 3 and n > 12 { n += i }
+        if n > 40 { end game }
+      }
+    }
+"""
+
+
+@pytest.mark.usefixtures("counters_recorded")
+def test_a_local_read_before_it_has_a_value_fails_as_one_by_one_without_its_try(tmp_path: Path) -> None:
+    # (the function compiled locates no error: its reads of the environment keep no 'try')
+    path = tmp_path / "unbound.rules"
+    path.write_text(textwrap.dedent(UNBOUND), encoding="utf-8")
+    fast, slow = rulelang.load(path), one_by_one(rulelang.load(path))
+    run = fast.program.generated.units[fast.program.code["p"].ops.run.__name__]
+    assert "env[" in run and "raise _unbound" not in run
+    failures = {f[0].split(": ", 1)[1][:30] for f in failures_where_all_agree((fast, slow), 6, range(1, 80))}
+    assert "E602 'i' has no value here (in" in failures and any(f.startswith("E603") for f in failures)

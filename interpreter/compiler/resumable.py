@@ -59,7 +59,8 @@ def write_run(code: Code, module: Module) -> None:
         starts = entries(code, operations)
         held = {module.constant(local) for local in code.held}
         found = blocks_at(operations, code, starts, run_one_name)
-        blocks = [(first, side, untried(table_read_once(read_once(body, held)))) for first, side, body in found]
+        blocks = [(first, side, untried(table_read_once(read_once(body, held)), anywhere=True))
+                  for first, side, body in found]   # (it locates no error: every 'try' of a local goes)
         lines += dispatch(tails.in_place(blocks) if joined else blocks, size, "        ")
         lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
                          "        fr.pc = pc   # (a position no block starts at)",
