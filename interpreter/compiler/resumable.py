@@ -11,7 +11,9 @@ that may pause, end the game or change the running procedures (one not in ``Code
 and when the procedure is past its last operation (it returns); the run loop goes on from
 there. A state's position stays its frames' program counters, so saved states, clones and
 replays keep their meaning: the function is only a faster way to run the same operations,
-each counted as one step as before. ``frame.pc`` is written where something reads it: before
+each counted as one step as before. The blocks where the run goes on after an operation that
+pauses are written once more before the loop, each under one test (preludes.py): a function
+entered there runs its block without the dispatch. ``frame.pc`` is written where something reads it: before
 an operation that is called, passes the frame, may pause or fail outside a statement's span
 (there it is the running operation, and errors are located by it), and before a step past
 the budget fails (the operation the run loop would name); elsewhere the local ``pc`` alone
@@ -32,6 +34,7 @@ from .bare_tries import untried
 from .blocks import blocks_at, dispatch, entries
 from .held_reads import read_once, table_read_once
 from .optimistic import untested
+from .preludes import preludes
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -52,8 +55,6 @@ def write_run(code: Code, module: Module) -> None:
     run_one_name = module.constant(run_one, "<the run loop's one operation>")
     for inline, joined in ((True, True), (True, False), (False, False)):
         name = module.fresh("_r")
-        lines = _plain([f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
-                        "    env = fr.env", "    pc = fr.pc", "    while True:"])
         size = len(code.ops)
         operations = [_operation(code, at, module, inline) for at in range(size)]
         starts = entries(code, operations)
@@ -61,7 +62,11 @@ def write_run(code: Code, module: Module) -> None:
         found = blocks_at(operations, code, starts, run_one_name)
         blocks = [(first, side, untried(table_read_once(read_once(body, held)), anywhere=True))
                   for first, side, body in found]   # (it locates no error: every 'try' of a local goes)
-        lines += dispatch(tails.in_place(blocks) if joined else blocks, size, "        ")
+        blocks = tails.in_place(blocks) if joined else blocks
+        lines = _plain([f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
+                        "    env = fr.env", "    pc = fr.pc"])
+        lines += [*preludes(code, blocks), *_plain(["    while True:"])]
+        lines += dispatch(blocks, size, "        ")
         lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
                          "        fr.pc = pc   # (a position no block starts at)",
                          f"        return {run_one_name}(st, fr, steps, limit)"])
