@@ -1,7 +1,7 @@
 """A game: a checked ruleset with a player count, ready to make states."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,10 @@ class Game:
         # The Action objects that legal_actions has made, by player and id (an id always
         # names the same value), shared by every state: at most ACTIONS_KEPT a player.
         self.actions: list[dict[int, Action]] = [{} for _ in range(num_players)]
+        # Each player's ``actions[player].__getitem__``, made once: legal_actions maps its ids
+        # through it (a bound method of a dict read from its instance is a generic lookup and a
+        # new object at each read).
+        self.action_of: list[Callable[[int], Action]] = [made.__getitem__ for made in self.actions]
 
     def new_initial_state(self, seed: int = 0, explicit_chance: bool = False, events: bool = False) -> State:
         """A new game at its first decision. ``explicit_chance`` exposes chance events;

@@ -26,7 +26,8 @@ class PresentProperty(Node):
 @node
 class PresentLook(Node):
     """``target[.member] { property ... }``: how one enum value (``colour.red``), component
-    kind (``card``) or board (``track``) looks."""
+    kind (``card``), board (``track``) or value of a board's colouring attribute
+    (``track.port``) looks."""
     target: str
     member: str | None
     properties: tuple[PresentProperty, ...]
@@ -40,6 +41,12 @@ class PresentLook(Node):
     def value(self, name: str) -> str | None:
         """The value of property ``name`` (the last one written), or None."""
         found = [p.value for p in self.properties if p.name == name]
+        return found[-1] if found else None
+
+    def name_value(self, name: str) -> str | None:
+        """The value of property ``name`` where it is written as a name (a field, a zone, an
+        attribute: the last one written), or None."""
+        found = [p.value for p in self.properties if p.name == name and not p.quoted]
         return found[-1] if found else None
 
 

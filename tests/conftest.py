@@ -58,6 +58,16 @@ def rules(text: str) -> str:
     return textwrap.dedent(text).strip() + "\n"
 
 
+def load_written(folder: Path, source: str, players: int | None = None):
+    """``source`` (dedented) written as ``folder / "game.rules"`` and loaded from that file
+    (its diagnostics and the rules' errors name it)."""
+    import rulelang
+
+    path = folder / "game.rules"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return rulelang.load(path, players=players)
+
+
 @pytest.fixture
 def load_text():
     """Load a ruleset given as text: load_text(TEXT, players=N)."""
@@ -181,6 +191,22 @@ def states_or_error(rules: str, games: int = 4) -> tuple:
 def at_every_budget(rules: str, budgets: range) -> list[tuple]:
     """``states_or_error`` of ``rules``, whose step budget is written STEPS, at each of ``budgets``."""
     return [states_or_error(rules.replace("STEPS", str(steps))) for steps in budgets]
+
+
+def runs_alike_without(monkeypatch, module, name: str, general, rules: str, budgets: range,
+                       failing: str | None = None) -> tuple:
+    """What a specialised path of the compiler gives, checked to be what the general path
+    gives (``module.name`` set to ``general`` for the rest of the test): for ``rules``, whose
+    step budget is written STEPS, the games at a large budget, at each of ``budgets``
+    (``at_every_budget``) and, if given, those of ``failing`` (rules that fail), each
+    ``states_or_error``. Returned for the test's own checks of where the runs stopped."""
+    def runs() -> tuple:
+        found = (states_or_error(rules.replace("STEPS", "100000")), at_every_budget(rules, budgets))
+        return found if failing is None else (*found, states_or_error(failing))
+    fast = runs()
+    monkeypatch.setattr(module, name, general)
+    assert fast == runs()
+    return fast
 
 
 def protocol_labels(folder: Path, ruleset: str) -> list[str]:

@@ -6,11 +6,11 @@ items; a text Python would refuse keeps its calls."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from conftest import load_written
 from test_blocks import failures_where_all_agree, one_by_one
 from test_narrowed import CARDS_AND_A_CHIP
 from test_tails import counters_recorded
@@ -39,9 +39,7 @@ TOPS = CARDS_AND_A_CHIP + """\
 
 
 def loaded(tmp_path: Path) -> rulelang.Game:
-    path = tmp_path / "game.rules"   # (one file for each way: errors name it)
-    path.write_text(textwrap.dedent(TOPS), encoding="utf-8")
-    return rulelang.load(path)
+    return load_written(tmp_path, TOPS)
 
 
 @pytest.mark.usefixtures("counters_recorded")
@@ -70,5 +68,5 @@ def test_a_text_python_refuses_keeps_its_call() -> None:
 
 def test_the_reline_reads_the_played_cards_power_in_place() -> None:
     game = rulelang.load(ROOT / "games" / "jolly_roger.rules", players=4)
-    assert re.search(r"if \(+_u\d+\.fields\[_k\d+\] if _k\d+ in _u\d+\.fields else _k\d+\(_u\d+\)\) "
+    assert re.search(r"if \(+_u\d+\.record\[_k\d+\] if _k\d+ in _u\d+\.record else _k\d+\(_u\d+\)\) "
                      r"if type\(_u\d+ := \(st\.zones\[_k\d+\[0\]\]", game.generated_code())

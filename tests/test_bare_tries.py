@@ -7,10 +7,10 @@ otherwise the same states and work."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import load_written
 from test_blocks import failures_where_all_agree, one_by_one
 from test_tails import MENU, counters_recorded
 
@@ -29,9 +29,7 @@ DRAWS = MENU.replace("""\
 
 
 def loaded(tmp_path: Path, name: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"   # (one file for each way: errors name it)
-    path.write_text(textwrap.dedent(DRAWS), encoding="utf-8")
-    return rulelang.load(path)
+    return load_written(tmp_path, DRAWS)
 
 
 def _raid(game: rulelang.Game) -> str:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import load_written
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -104,9 +104,7 @@ def failures_where_all_agree(games: tuple[rulelang.Game, ...], seeds: int, budge
 
 
 def loaded(tmp_path: Path) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(RULES), encoding="utf-8")
-    return rulelang.load(path)
+    return load_written(tmp_path, RULES)
 
 
 @pytest.mark.usefixtures("counters_recorded")

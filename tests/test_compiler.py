@@ -3,11 +3,11 @@ names nothing of the ruleset, procedures that never pause become Python function
 statements that cannot pause become one operation, and errors still point at the rules."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import load_written
 
 import rulelang
 from rulelang.cli import main
@@ -17,9 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def load(tmp_path: Path, source: str, players: int = 1) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=players)
+    return load_written(tmp_path, source, players=players)
 
 
 def failure(game: rulelang.Game) -> RulesRuntimeError:

@@ -5,11 +5,11 @@ without copying it; the values and the located errors are those of the checked r
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 from conftest import setup_failure as failure
 
 import rulelang
@@ -35,15 +35,13 @@ CARDS = '''\
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=2 if "players 2" in source else 1)
+    return load_written(tmp_path, source, players=2 if "players 2" in source else 1)
 
 
 def test_fields_of_every_type_read_in_place_and_their_integers_add_in_plain_python(tmp_path):
     game = load(tmp_path, CARDS)
     listing = code(game)
-    assert ".fields[" in listing and "_k6(st, " not in game.generated_code()
+    assert ".record[" in listing and "_k6(st, " not in game.generated_code()
     assert "_plus" not in listing and "_times" not in listing and "_index(" not in listing
     assert game.new_initial_state().to_json()["globals"] == {"strength": 12, "strengths": [23, 32]}
 
@@ -72,7 +70,7 @@ def test_a_field_some_type_lacks_keeps_its_read_and_its_error(tmp_path):
         }
     ''')
     # never one bare subscript: where the field may be missing, its reader raises the error
-    assert re.search(r"\.fields\[(\w+)\](?! if \1 in )", code(game)) is None
+    assert re.search(r"\.record\[(\w+)\](?! if \1 in )", code(game)) is None
     (diagnostic,) = failure(game).diagnostics
     assert diagnostic.span.line == 8 and diagnostic.message == "a token has no field 'rank' (in p)"
 
@@ -92,7 +90,7 @@ def test_large_or_other_values_of_a_field_keep_the_checked_arithmetic(tmp_path):
 def test_the_seed_games_read_fields_and_items_of_zones_in_place():
     game = rulelang.load(ROOT / "games" / "asterix.rules", players=4)
     listing = game.generated_code()
-    assert ".fields[" in listing and "<no item>" in listing and "_plus(st, _times(" not in listing
+    assert ".record[" in listing and "<no item>" in listing and "_plus(st, _times(" not in listing
 
 
 @pytest.mark.parametrize(("index", "in_place"), [("0", True), ("-1", True), ("1", False)])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import at_every_budget, states_or_error
+from conftest import runs_alike_without
 
 import rulelang
 from rulelang.interpreter.compiler import comprehensions
@@ -49,22 +49,15 @@ def _rules(steps: int = 100_000, high: str = "5") -> str:
     return RULES.replace("STEPS", str(steps)).replace("HIGH", high)
 
 
-def _runs() -> tuple[object, ...]:
-    """Games at a large budget, at each budget up to 160, and with a range that fails."""
-    return (states_or_error(_rules()), at_every_budget(RULES.replace("HIGH", "5"), range(1, 160, 3)),
-            states_or_error(_rules(high='"5"')))
-
-
 def test_counts_by_key_are_one_pass_with_the_same_states_work_and_errors(monkeypatch):
     listing = rulelang.load(_rules()).generated_code()
     assert listing.count("dict.fromkeys(") == 6   # (reds, any_suit, keyed: in the turn run until it pauses, and
     # in its resumable code)
     assert re.search(r"_x = st\.work \+ len\((_s\d+)\) \* len\((_s\d+)\)\n(.*\n){3}\s+(_c\d+) = dict\.fromkeys\(\1, 0\)"
-                     r"\n\s+for (_v\d+) in \2:\n\s+if .*:\n\s+(_f\d+) = \5\.fields\[_k\d+\]\n\s+if \6 in \4:", listing)
-    fast = _runs()
-    monkeypatch.setattr(comprehensions, "counted_by_key", lambda *args: None)
+                     r"\n\s+for (_v\d+) in \2:\n\s+if .*:\n\s+(_f\d+) = \5\.record\[_k\d+\]\n\s+if \6 in \4:", listing)
+    fast = runs_alike_without(monkeypatch, comprehensions, "counted_by_key", lambda *args: None,
+                              RULES.replace("HIGH", "5"), range(1, 160, 3), _rules(high='"5"'))   # (a range that fails)
     assert "dict.fromkeys(" not in rulelang.load(_rules()).generated_code()
-    assert fast == _runs()
     lines = _rules().splitlines()
     counted = {lines.index(line) + 1 for line in lines if "count(" in line}
     assert counted <= {outcome[2] for outcome in fast[1] if outcome[0] == "E603"}   # (each stopped at a budget)

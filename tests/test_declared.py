@@ -5,11 +5,11 @@ state is read back; its reads are then plain Python."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 from conftest import setup_failure as failure
 
 import rulelang
@@ -17,9 +17,7 @@ from rulelang.errors import StateDataError
 
 
 def load(tmp_path: Path, source: str, players: int = 1) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=players)
+    return load_written(tmp_path, source, players=players)
 
 
 HELD = '''\

@@ -1,11 +1,11 @@
-"""``c.name`` of a component read in place (``c.fields[name]``, codegen.py) where the
+"""``c.name`` of a component read in place (``c.record[name]``, codegen.py) where the
 component has that field; one without it gives the rules' error, as the reader does."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 from conftest import generated_functions as code
+from conftest import load_written
 from conftest import setup_failure as failure
 
 import rulelang
@@ -27,14 +27,12 @@ RULES = '''\
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=1)
+    return load_written(tmp_path, source, players=1)
 
 
 def test_a_field_is_read_in_place(tmp_path):
     game = load(tmp_path, RULES.replace("SOURCE", "gems"))
-    assert ".fields[" in code(game)
+    assert ".record[" in code(game)
     assert game.new_initial_state().to_json()["globals"]["out"] == 10
 
 

@@ -5,7 +5,7 @@ step budget; filters of other lists, or with a statement between, left as they a
 from __future__ import annotations
 
 import pytest
-from conftest import at_every_budget, states_or_error
+from conftest import runs_alike_without
 
 import rulelang
 from rulelang.interpreter.compiler import comprehensions, resumable
@@ -56,21 +56,15 @@ def _rules(sorted_: str = "holding") -> str:
     return RULES.replace("STEPS", "100000").replace("SORTED", sorted_)
 
 
-def _runs() -> tuple[object, ...]:
-    """Games at a large budget, at budgets up to 150, and where the first filter fails."""
-    return (states_or_error(_rules()), at_every_budget(RULES.replace("SORTED", "holding"), range(1, 150, 2)),
-            states_or_error(_rules("players")))
-
-
 def test_two_filters_of_one_list_by_one_value_are_one_loop(monkeypatch):
     monkeypatch.setattr(resumable, "preludes", lambda code, blocks: [])   # (each block's lines once: counted)
     listing = rulelang.load(_rules()).generated_code()
     merged = [line for line in listing.splitlines() if line.strip().startswith("if _e") and " is _k" in line]
     assert len(merged) == 4   # (sort's two tests, and the turn's two)
-    fast = _runs()
-    monkeypatch.setattr(comprehensions, "filters_merged", lambda lines, second, indent, fresh: second)
+    fast = runs_alike_without(monkeypatch, comprehensions, "filters_merged",
+                              lambda lines, second, indent, fresh: second,
+                              RULES.replace("SORTED", "holding"), range(1, 150, 2), _rules("players"))
     assert not any(line.strip().startswith("if _e") for line in rulelang.load(_rules()).generated_code().splitlines())
-    assert fast == _runs()
     lines = RULES.splitlines()
     filters = {n for n, line in enumerate(lines, start=1) if "let reds" in line or "let blues" in line
                or "let greens" in line}

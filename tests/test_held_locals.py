@@ -6,11 +6,11 @@ an entry is the rules' error at its statement, as before."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 
 import rulelang
 from rulelang.errors import StateDataError
@@ -42,9 +42,7 @@ TURN = '''\
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=3)
+    return load_written(tmp_path, source, players=3)
 
 
 def paused_at_the_choose(game: rulelang.Game) -> rulelang.State:
@@ -58,7 +56,7 @@ def test_the_list_and_the_map_are_read_in_place_after_the_pause(tmp_path):
     game = load(tmp_path, TURN.replace("READ", "active"))
     resumable = next(unit for unit in code(game).split("\ndef ") if "statements at line 10" in unit)
     assert "_index(st, env[" not in resumable and "_no_attribute" not in resumable   # pick[p].rank, p.hand
-    assert re.search(r"(env\[_k\d+\]|_h\d+)\[_v\d+\]\.fields\[", resumable)   # (the map: read once before the loop)
+    assert re.search(r"(env\[_k\d+\]|_h\d+)\[_v\d+\]\.record\[", resumable)   # (the map: read once before the loop)
     state = paused_at_the_choose(game)
     state.apply_action(state.legal_actions(0)[1], player=0)
     assert state.is_terminal() and state.to_json()["player_vars"]["total"] == [0, 2, 0]

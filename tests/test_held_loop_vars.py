@@ -5,11 +5,11 @@ the kinds of `cell` and `p`, and a saved state whose frame breaks them is refuse
 from __future__ import annotations
 
 import random
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 
 import rulelang
 from rulelang.errors import StateDataError
@@ -38,9 +38,7 @@ MARKS = '''\
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=2)
+    return load_written(tmp_path, source, players=2)
 
 
 def test_the_write_of_held_variables_tests_no_kind(tmp_path):

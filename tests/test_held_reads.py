@@ -93,3 +93,36 @@ def test_a_table_of_the_state_is_read_once_a_block(monkeypatch: pytest.MonkeyPat
 def _tables(code: str) -> int:
     """How many times the resumable function reads a table of the state."""
     return len(re.findall(r"st\.(space|player)_values\[", code[code.index("def _r"):]))
+
+
+REBOUND = """\
+game "R" { players 1  max_steps 100000 }
+var total: int = 0
+phase p {
+  repeat {
+    choose n in [1, 2] by players[0]
+    let t = n
+    let i = 0
+    while i < 3 {
+      total += t
+      i += 1
+      for t in [5, 6] {
+        let t = t + 1
+        total += t
+      }
+    }
+    if total > 500 { end game }
+  }
+}
+"""
+
+
+def test_a_local_written_before_a_loop_whose_inner_for_binds_it_again_is_read_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # ('for t' binds t with 'for env[K] in' (its body binds a t of its own): the next round of
+    # the 'while' reads the t that loop left, not the one 'let' wrote)
+    fast = rulelang.load(REBOUND)
+    assert re.search(r"\n +for env\[_k\d+\] in ", fast.generated_code())
+    played = [worked_states(fast, seed) for seed in range(3)]
+    monkeypatch.setattr(resumable, "read_once", lambda lines, held: lines)
+    assert played == [worked_states(rulelang.load(REBOUND), seed) for seed in range(3)]

@@ -50,7 +50,7 @@ def test_a_supply_parameter_is_read_without_testing_it(tmp_path):
     source = code(game)
     spend = source[source.index("procedure at line 8"):]
     spend = spend[:spend.index("\ndef ")]
-    assert ".kind ==" not in spend and "_supply_named" not in spend and "_LogLine" in spend
+    assert ".kind ==" not in spend and "_supply_named" not in spend and "st.log_lines.append(" in spend
     state = game.new_initial_state()
     data = state.to_json()
     assert data["globals"]["got"] == [2, 0, 2, 1, 4, 1]

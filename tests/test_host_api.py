@@ -86,6 +86,12 @@ def test_actions_are_immutable_values_that_a_game_gives_again(ttt):
     copied = pickle.loads(pickle.dumps(actions[3]))
     assert copied == actions[3] and (copied.id, copied.player, str(copied)) == (actions[3].id, 0, str(actions[3]))
     assert copy.copy(actions[3]) == actions[3]
+    # (legal_actions reads them through each player's getter, made once: bound to the game's own)
+    assert [getter.__self__ for getter in ttt.action_of] == ttt.actions
+    assert all(getter.__self__ is made for getter, made in zip(ttt.action_of, ttt.actions, strict=True))
+    unpickled = pickle.loads(pickle.dumps(ttt))
+    assert all(getter.__self__ is made for getter, made in zip(unpickled.action_of, unpickled.actions, strict=True))
+    assert [str(a) for a in unpickled.new_initial_state(seed=1).legal_actions(0)] == [str(a) for a in actions]
 
 
 def test_history_records_every_action(ttt):

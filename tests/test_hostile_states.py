@@ -267,6 +267,12 @@ def test_components_are_immutable():
         component.id = 5
     with pytest.raises(TypeError):
         component.fields["x"] = 1   # type: ignore[index]
+    with pytest.raises(AttributeError):
+        component.record = {}
+    # (the engine's own dict, which the generated code reads, is the one the read-only view shows)
+    assert component.record == dict(component.fields) and type(component.record) is dict
+    revived = pickle.loads(pickle.dumps(component))
+    assert list(revived.record) == list(component.record) and revived.fields == revived.record
     assert copy.deepcopy(component) is component
 
 

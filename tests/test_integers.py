@@ -4,10 +4,10 @@ checked operations keep their meaning and their located errors."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 from conftest import generated_functions as code
+from conftest import load_written
 from conftest import setup_failure as failure
 
 import rulelang
@@ -16,9 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=1)
+    return load_written(tmp_path, source, players=1)
 
 
 PROVEN = '''\
@@ -240,7 +238,7 @@ def test_a_components_field_is_read_in_place_and_one_it_lacks_is_the_rules_error
         }
     '''
     game = load(tmp_path, source.replace("ZONE", "pile"))
-    assert ".fields[" in code(game)
+    assert ".record[" in code(game)
     assert game.new_initial_state().to_json()["globals"]["ranks"] == [2, 3, 1, 2, 3]
     (diagnostic,) = failure(load(tmp_path, source.replace("ZONE", "purse"))).diagnostics
     assert (diagnostic.span.line, diagnostic.message) == (11, "a coin has no field 'rank' (in p)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import at_every_budget, states_or_error
+from conftest import runs_alike_without
 
 import rulelang
 from rulelang.interpreter.compiler import bulk_rounds
@@ -56,22 +56,16 @@ def _rules() -> str:
     return RULES.replace("STEPS", "100000")
 
 
-def _runs() -> tuple[object, ...]:
-    """Games at a large budget, and at every budget up to 100."""
-    return states_or_error(_rules()), at_every_budget(RULES, range(1, 100))
-
-
 def test_a_field_read_each_round_is_read_once_before_the_loop(monkeypatch):
     listing = rulelang.load(_rules()).generated_code()
-    held = re.findall(r"\n( +)(_f\d+) = (_l\d+)\.fields\[_k\d+\]\n", listing)
+    held = re.findall(r"\n( +)(_f\d+) = (_l\d+)\.record\[_k\d+\]\n", listing)
     assert len(held) == 2   # (the kind before the first loop, read twice in it; the rank before the second)
-    fast = _runs()
-    monkeypatch.setattr(bulk_rounds, "fields_read_once", lambda lines, at, fresh: at)
-    assert not re.search(r"_f\d+ = _l\d+\.fields", rulelang.load(_rules()).generated_code())
-    assert fast == _runs()
+    fast = runs_alike_without(monkeypatch, bulk_rounds, "fields_read_once", lambda lines, at, fresh: at,
+                              RULES, range(1, 100))   # (at a large budget, and at every budget up to 100)
+    assert not re.search(r"_f\d+ = _l\d+\.record", rulelang.load(_rules()).generated_code())
     assert len({outcome[2] for outcome in fast[1] if outcome[0] == "E603"}) >= 3
 
 
 def test_a_local_not_proven_a_component_is_left_as_it_is():
     rules = _rules().replace("procedure share(face: card, best: player)", "procedure share(face: card?, best: player)")
-    assert not re.search(r"_f\d+ = _l\d+\.fields", rulelang.load(rules).generated_code())
+    assert not re.search(r"_f\d+ = _l\d+\.record", rulelang.load(rules).generated_code())

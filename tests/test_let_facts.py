@@ -5,8 +5,9 @@ a local bound again is read as before."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
+
+from conftest import load_written
 
 import rulelang
 
@@ -35,9 +36,7 @@ RULES = '''\
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=2)
+    return load_written(tmp_path, source, players=2)
 
 
 def unit(game: rulelang.Game, first_line: str) -> str:
@@ -89,5 +88,5 @@ FUNCTION_VALUE = '''\
 def test_the_value_of_a_function_is_known_by_its_bodys_text(tmp_path):
     game = load(tmp_path, FUNCTION_VALUE)
     code = unit(game, "procedure at line 8")
-    assert ".fields[" in code and "is _Component" not in code   # each g: a component, without a test
+    assert ".record[" in code and "is _Component" not in code   # each g: a component, without a test
     assert game.new_initial_state().to_json()["globals"]["out"] == 10

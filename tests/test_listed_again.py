@@ -6,7 +6,7 @@ is left as it is."""
 from __future__ import annotations
 
 import pytest
-from conftest import at_every_budget, states_or_error
+from conftest import runs_alike_without
 
 import rulelang
 from rulelang.interpreter.compiler import comprehensions
@@ -54,19 +54,12 @@ def _rules(steps: int = 100_000, zone: str = "hand") -> str:
     return RULES.replace("STEPS", str(steps)).replace("ZONE", zone)
 
 
-def _runs() -> tuple[object, ...]:
-    """Games at a large budget, at budgets up to 120, and where the first listing fails."""
-    return (states_or_error(_rules()), at_every_budget(RULES.replace("ZONE", "hand"), range(1, 120, 2)),
-            states_or_error(_rules(zone="won")))
-
-
 def test_a_value_listed_just_before_is_read_from_its_list(monkeypatch):
     listing = rulelang.load(_rules()).generated_code()
     assert listing.count(" in zip(") == 3   # (judge's; the turn's, run until it pauses and in its resumable code)
-    fast = _runs()
-    monkeypatch.setattr(comprehensions, "listed_again", lambda module, before, lines, indent: lines)
-    assert " in zip(" not in rulelang.load(_rules()).generated_code()
-    assert fast == _runs()
+    fast = runs_alike_without(monkeypatch, comprehensions, "listed_again", lambda module, before, lines, indent: lines,
+                              RULES.replace("ZONE", "hand"), range(1, 120, 2), _rules(zone="won"))
+    assert " in zip(" not in rulelang.load(_rules()).generated_code()   # (and where the first listing fails)
     lines = _rules().splitlines()
     listed = {n for n, line in enumerate(lines, start=1) if "let best" in line or "let top_rank" in line}
     assert listed <= {outcome[2] for outcome in fast[1] if outcome[0] == "E603"}

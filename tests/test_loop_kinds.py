@@ -5,10 +5,10 @@ body binds it again, every read keeps its test."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 from conftest import generated_functions as code
+from conftest import load_written
 
 import rulelang
 
@@ -41,9 +41,7 @@ LOOPS = '''\
 
 
 def load(tmp_path: Path) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(LOOPS), encoding="utf-8")
-    return rulelang.load(path, players=2)
+    return load_written(tmp_path, LOOPS, players=2)
 
 
 def test_a_loop_variable_of_known_items_is_read_without_a_test_of_its_kind(tmp_path: Path) -> None:
@@ -78,8 +76,6 @@ SORTED = '''\
 
 
 def test_the_items_of_a_sorted_list_of_known_items_are_known(tmp_path: Path) -> None:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(SORTED), encoding="utf-8")
-    game = rulelang.load(path, players=1)
-    assert "is _Component" not in code(game).split("\n    return None")[0] and ".fields[" in code(game)
+    game = load_written(tmp_path, SORTED, players=1)
+    assert "is _Component" not in code(game).split("\n    return None")[0] and ".record[" in code(game)
     assert game.new_initial_state().to_json()["globals"]["seen"] == [5, 3, 2, 5, 3]

@@ -3,20 +3,14 @@ diagnostics as the text changes, hover, definition (into a base file too), refer
 completion, rename, a quick fix that makes its diagnostic go away, and the outline."""
 from __future__ import annotations
 
-import asyncio
-import sys
-from collections.abc import Awaitable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 
 pytest.importorskip("pygls")
+from lsp_client import Editor, at, uri_of, where
 from lsprotocol import types as lsp
-from pygls.lsp.client import LanguageClient
-from pygls.uris import from_fs_path
-
-T = TypeVar("T")
 
 BASE = '''game "Marks" {
   players 2
@@ -54,82 +48,6 @@ override phase main {
   end game
 }
 '''
-
-
-class Editor:
-    """A language client on its own event loop, with the diagnostics the server published."""
-
-    def __init__(self, root: Path):
-        self.loop = asyncio.new_event_loop()
-        self.client = LanguageClient("rulelang-tests", "1")
-        self.published: dict[str, list[lsp.Diagnostic]] = {}
-        self.arrived = asyncio.Event()
-        self.versions: dict[str, int] = {}
-
-        @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]
-        def publish(params: lsp.PublishDiagnosticsParams) -> None:
-            self.published[params.uri] = list(params.diagnostics)
-            self.arrived.set()
-
-        self.run(self.client.start_io(sys.executable, "-m", "rulelang.cli", "lsp"))
-        self.run(self.client.initialize_async(lsp.InitializeParams(
-            capabilities=lsp.ClientCapabilities(), root_uri=from_fs_path(str(root)))))
-        self.client.initialized(lsp.InitializedParams())
-
-    def run(self, work: Awaitable[T]) -> T:
-        return self.loop.run_until_complete(asyncio.wait_for(work, 60))
-
-    def diagnostics_after(self, send: Any, uri: str) -> list[lsp.Diagnostic]:
-        """Send a notification and wait for the diagnostics of ``uri`` it brings."""
-        self.arrived.clear()
-        self.published.pop(uri, None)
-        send()
-
-        async def wait() -> list[lsp.Diagnostic]:
-            while uri not in self.published:
-                self.arrived.clear()
-                await self.arrived.wait()
-            return self.published[uri]
-        return self.run(wait())
-
-    def open(self, path: Path) -> list[lsp.Diagnostic]:
-        uri = uri_of(path)
-        self.versions[uri] = 1
-        item = lsp.TextDocumentItem(uri=uri, language_id="rulelang", version=1, text=path.read_text())
-        return self.diagnostics_after(lambda: self.client.text_document_did_open(
-            lsp.DidOpenTextDocumentParams(text_document=item)), uri)
-
-    def change(self, path: Path, text: str) -> list[lsp.Diagnostic]:
-        uri = uri_of(path)
-        self.versions[uri] += 1
-        params = lsp.DidChangeTextDocumentParams(
-            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
-            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)])
-        return self.diagnostics_after(lambda: self.client.text_document_did_change(params), uri)
-
-    def close(self) -> None:
-        self.run(self.client.shutdown_async(None))
-        self.client.exit(None)
-        self.run(self.client.stop())  # type: ignore[no-untyped-call]
-        self.loop.close()
-
-
-def uri_of(path: Path) -> str:
-    return from_fs_path(str(path.resolve())) or ""
-
-
-def at(path: Path, line: int, column: int) -> dict[str, Any]:
-    """The document and position of a 1-based line and column, as a request names them."""
-    return {"text_document": lsp.TextDocumentIdentifier(uri_of(path)), "position": lsp.Position(line - 1, column - 1)}
-
-
-def where(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
-    """The 1-based line and column of the ``nth`` occurrence of ``needle`` in ``text``."""
-    offset = -1
-    for _ in range(nth + 1):
-        offset = text.index(needle, offset + 1)
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 BOARDED = '''game "Boarded" {
@@ -202,10 +120,7 @@ def test_hover_says_what_a_name_is(editor: Editor, workspace: Path) -> None:
     editor.open(base)
 
     def hover(needle: str, nth: int = 0) -> str:
-        found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(
-            **(at(base, *where(BASE, needle, nth))))))
-        assert found is not None and isinstance(found.contents, lsp.MarkupContent)
-        return found.contents.value
+        return str(editor.hover(base, *where(BASE, needle, nth)))
 
     assert "player var score: int = 0" in hover("score", 1) and "var `score`" in hover("score", 1)
     assert "procedure award(p: player, n: int)" in hover("award", 1)
@@ -240,16 +155,10 @@ def test_completion_after_a_dot_gives_attributes_and_at_a_statement_keywords_and
     text = BASE.replace("  let bonus = n + 1\n", "  let bonus = n + 1\n  p.\n  \n")
     editor.change(base, text)
 
-    def labels(line: int, column: int) -> set[str]:
-        found = editor.run(editor.client.text_document_completion_async(lsp.CompletionParams(
-            **(at(base, line, column)))))
-        assert isinstance(found, lsp.CompletionList)
-        return {item.label for item in found.items}
-
     dot_line, dot_column = where(text, "p.\n")
-    after_dot = labels(dot_line, dot_column + 2)
+    after_dot = editor.labels(base, dot_line, dot_column + 2)
     assert {"score", "rank", "index"} <= after_dot and "move" not in after_dot
-    statement = labels(dot_line + 1, 3)
+    statement = editor.labels(base, dot_line + 1, 3)
     assert {"move", "let", "choose", "bonus", "n", "p", "award", "pile", "top"} <= statement
     editor.change(base, BASE)
 
@@ -307,8 +216,8 @@ def test_a_text_that_does_not_parse_keeps_the_names_of_the_last_that_did(editor:
     editor.open(base)
     broken = BASE.replace("  end game\n}", "  end game\n", 1)   # the last phase never closed
     assert [d.code for d in editor.change(base, broken)][:1] in (["E003"], ["E004"])
-    found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(base, *where(BASE, "award", 1)))))
-    assert found is not None and "procedure award" in str(found.contents)
+    found = editor.hover(base, *where(BASE, "award", 1))
+    assert found is not None and "procedure award" in found
     editor.change(base, BASE)
 
 
@@ -348,11 +257,9 @@ def test_a_choice_without_otherwise_gets_one_added_by_its_quick_fix(editor: Edit
 def test_hover_on_a_keyword_gives_its_section_of_the_language_docs(editor: Editor, workspace: Path) -> None:
     base = workspace / "base.rules"
     editor.open(base)
-    found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(base, *where(BASE, "log")))))
-    assert found is not None and isinstance(found.contents, lsp.MarkupContent)
-    assert found.contents.value.startswith("**`log`**") and "game log" in found.contents.value
-    nothing = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(base, *where(BASE, "Marks")))))
-    assert nothing is None
+    found = editor.hover(base, *where(BASE, "log"))
+    assert found is not None and found.startswith("**`log`**") and "game log" in found
+    assert editor.hover(base, *where(BASE, "Marks")) is None
 
 
 def test_definition_of_a_space_named_in_quotes_is_its_line_in_the_board_file(editor: Editor, workspace: Path) -> None:

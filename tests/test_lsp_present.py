@@ -10,10 +10,15 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("pygls")
+from lsp_client import Editor, at, uri_of, where
 from lsprotocol import types as lsp
-from test_lsp import Editor, at, uri_of, where
 
-from rulelang.check.presentation import COMPONENT_PROPERTIES, ENUM_VALUE_PROPERTIES
+from rulelang.check.presentation import (
+    BOARD_PROPERTIES,
+    BOARD_VALUE_PROPERTIES,
+    COMPONENT_PROPERTIES,
+    ENUM_VALUE_PROPERTIES,
+)
 
 SHOWN = '''game "Shown" {
   players 2
@@ -52,18 +57,8 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Editor, Pa
     editor.close()
 
 
-def hover(editor: Editor, path: Path, needle: str, nth: int = 0) -> str | None:
-    found = editor.run(editor.client.text_document_hover_async(lsp.HoverParams(**at(path, *where(SHOWN, needle, nth)))))
-    if found is None:
-        return None
-    assert isinstance(found.contents, lsp.MarkupContent)
-    return found.contents.value
-
-
-def labels(editor: Editor, path: Path, line: int, column: int) -> set[str]:
-    found = editor.run(editor.client.text_document_completion_async(lsp.CompletionParams(**at(path, line, column))))
-    assert isinstance(found, lsp.CompletionList)
-    return {item.label for item in found.items}
+def hover(editor: Editor, path: Path, needle: str, nth: int = 0, text: str = SHOWN) -> str | None:
+    return editor.hover(path, *where(text, needle, nth))
 
 
 def test_hover_on_a_property_word_gives_the_propertys_help_not_the_name_it_shares(
@@ -96,10 +91,53 @@ def test_references_of_an_enum_leave_the_property_words_of_the_same_name_out(sho
 
 def test_completion_inside_an_entry_offers_the_properties_it_allows(shown: tuple[Editor, Path]) -> None:
     editor, path = shown
-    assert labels(editor, path, *where(SHOWN, 'title "')) == set(COMPONENT_PROPERTIES)   # at an entry's start
-    assert labels(editor, path, *where(SHOWN, "on spot")) == set(COMPONENT_PROPERTIES)   # after a property
-    assert labels(editor, path, *where(SHOWN, 'name "Red"')) == set(ENUM_VALUE_PROPERTIES)
+    assert editor.labels(path, *where(SHOWN, 'title "')) == set(COMPONENT_PROPERTIES)   # at an entry's start
+    assert editor.labels(path, *where(SHOWN, "on spot")) == set(COMPONENT_PROPERTIES)   # after a property
+    assert editor.labels(path, *where(SHOWN, 'name "Red"')) == set(ENUM_VALUE_PROPERTIES)
     line, column = where(SHOWN, "label")
-    assert labels(editor, path, line, column + 2) == {"label", "corner"}   # a word half typed: 'la'
-    value = labels(editor, path, *where(SHOWN, "tint  on"))   # a value goes there: the names in scope
+    assert editor.labels(path, line, column + 2) == set(BOARD_PROPERTIES)   # a word half typed: 'la'
+    value = editor.labels(path, *where(SHOWN, "tint  on"))   # a value goes there: the names in scope
     assert "title" not in value and "lead" in value
+
+
+COLOURED = '''game "Coloured" {
+  players 2
+}
+
+board track = load_board("track.yaml")
+var round: int = 0
+
+phase main {
+  round += 1
+  end game
+}
+
+present {
+  track { colour ground }
+  track.water { name "open water"  colour "#8ec5ea" }
+}
+'''
+
+TRACK = """kind: graph
+spaces:
+  - {id: start, next: shore, ground: meadow}
+  - {id: shore, next: start, ground: water}
+"""
+
+
+def test_a_boards_colouring_attribute_and_its_values_have_their_help_and_completions(
+        tmp_path: Path) -> None:
+    (tmp_path / "track.yaml").write_text(TRACK)
+    path = tmp_path / "coloured.rules"
+    path.write_text(COLOURED)
+    editor = Editor(tmp_path)
+    try:
+        assert editor.open(path) == []
+        by_attribute = hover(editor, path, "colour ground", text=COLOURED)
+        assert by_attribute is not None and "a property of a board" in by_attribute
+        assert "the attribute whose values colour its spaces" in by_attribute
+        by_value = hover(editor, path, 'colour "#8ec5ea"', text=COLOURED)
+        assert by_value is not None and "a property of a board's colouring value" in by_value
+        assert editor.labels(path, *where(COLOURED, 'name "open')) == set(BOARD_VALUE_PROPERTIES)
+    finally:
+        editor.close()

@@ -276,3 +276,15 @@ def test_a_heading_for_other_players_leaves_the_next_line_as_it_is():
     assert [line.get("heading") for line in state.narration(0)] == [1, None]
     assert [(line.get("heading"), line["text"]) for line in state.narration(1)][1:] == [
         (2, "only for player 2"), (None, "for everyone")]
+
+
+def test_a_game_narrated_is_not_kept_alive_by_the_narration():
+    import gc
+    import weakref
+
+    state = played(TABLE)
+    assert state.narration(0)
+    catalog = weakref.ref(state.game.catalog)
+    del state
+    gc.collect()
+    assert catalog() is None

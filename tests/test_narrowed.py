@@ -6,10 +6,10 @@ that may pause (written until it pauses, and resumable) as in one that never doe
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import load_written
 from test_blocks import failures_where_all_agree, one_by_one
 from test_tails import counters_recorded
 
@@ -61,9 +61,7 @@ PAUSING = """if total > 6 {
 
 
 def loaded(tmp_path: Path, rules: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"   # (one file for each way: errors name it)
-    path.write_text(textwrap.dedent(rules), encoding="utf-8")
-    return rulelang.load(path)
+    return load_written(tmp_path, rules)
 
 
 @pytest.mark.usefixtures("counters_recorded")
@@ -87,6 +85,6 @@ def test_the_reline_reads_the_card_played_once_tested() -> None:
     game = rulelang.load(ROOT / "games" / "jolly_roger.rules", players=4)
     reline = game.generated_code()
     # (its first test of the card's power tests the card's kind; the tests after it do not)
-    first = r"\n( +)if \(\(\((_l\d+)\.fields\[_k\d+\] .* if type\(\2\) is _Component else _no_attribute.*\n"
-    later = r"\1elif \(\(\(\2\.fields\[_k\d+\] if _k\d+ in \2\.fields else _k\d+\(st, \2\)\)\) is not"
+    first = r"\n( +)if \(\(\((_l\d+)\.record\[_k\d+\] .* if type\(\2\) is _Component else _no_attribute.*\n"
+    later = r"\1elif \(\(\(\2\.record\[_k\d+\] if _k\d+ in \2\.record else _k\d+\(st, \2\)\)\) is not"
     assert re.search(first + r"(\1    .*\n)+" + later, reline)

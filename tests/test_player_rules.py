@@ -4,11 +4,11 @@ each player alone, the same E602 for a value that is not a number (the players a
 computed), the same error of the rules located at the rule."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 
 import rulelang
 
@@ -28,9 +28,7 @@ GAME = '''\
 
 
 def load(tmp_path: Path, score: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(GAME.replace("SCORE", score)), encoding="utf-8")
-    return rulelang.load(path, players=3)
+    return load_written(tmp_path, GAME.replace("SCORE", score), players=3)
 
 
 def one_by_one(state: rulelang.State) -> list[float]:

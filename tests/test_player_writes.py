@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 import re
-import textwrap
 from pathlib import Path
 
 from conftest import generated_functions as code
+from conftest import load_written
 from conftest import setup_failure as failure
 
 import rulelang
@@ -36,9 +36,7 @@ RULES = '''\
 
 
 def load(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=2)
+    return load_written(tmp_path, source, players=2)
 
 
 def test_a_known_players_variable_is_written_in_place_and_logged_as_before(tmp_path):

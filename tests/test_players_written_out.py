@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import at_every_budget, states_or_error
+from conftest import runs_alike_without
 
 import rulelang
 from rulelang.interpreter.compiler import comprehensions
@@ -45,20 +45,14 @@ def _rules(steps: int = 100_000, ranked: str = "q.score > 3") -> str:
     return RULES.replace("STEPS", str(steps)).replace("RANKED", ranked)
 
 
-def _runs() -> tuple[object, ...]:
-    """Games at a large budget, at every budget up to 120, and with a test that fails for a player."""
-    return (states_or_error(_rules()), at_every_budget(RULES.replace("RANKED", "q.score > 3"), range(1, 120)),
-            states_or_error(_rules(ranked="q.hand[1].rank > 2")))
-
-
 def test_a_comprehension_over_the_players_is_written_out(monkeypatch):
     listing = rulelang.load(_rules()).generated_code()
     assert re.search(r"if \(len\(st\.zones\[\d+\]\) > _k\d+\):\n\s+(_a\d+)\.append\(_k\d+\)\n"
                      r"\s+if \(len\(st\.zones\[\d+\]\) > _k\d+\):\n\s+\1\.append\(_k\d+\)\n", listing)
-    fast = _runs()
-    monkeypatch.setattr(comprehensions, "players_written_out", lambda *args: None)
+    fast = runs_alike_without(monkeypatch, comprehensions, "players_written_out", lambda *args: None,
+                              RULES.replace("RANKED", "q.score > 3"), range(1, 120),
+                              _rules(ranked="q.hand[1].rank > 2"))   # (with a test that fails for a player)
     assert not re.search(r"len\(st\.zones\[\d+\]\)", rulelang.load(_rules()).generated_code())
-    assert fast == _runs()
     lines = _rules().splitlines()
     listed = {n for n, line in enumerate(lines, start=1) if "for q in players" in line}
     assert len(listed & {outcome[2] for outcome in fast[1] if outcome[0] == "E603"}) >= 2   # (stopped in them)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import rulelang
-from rulelang.interpreter.hosts.present_view import presented_view_data
+from rulelang.interpreter.hosts.present_view import presented_view_data, with_tokens
 from rulelang.interpreter.hosts.seat_view import SeatData, view_data
 from rulelang.interpreter.hosts.terminal_view import render_text
 
@@ -115,3 +115,80 @@ def test_the_terminal_without_presentation_is_unchanged() -> None:
     text = render_text(game, game.new_initial_state(seed=1), 0, width=120)
     assert "round_limit 100" in text and "strength 0" in text and "trump red" in text
     assert "red 1" in text
+
+
+COLOURED = """
+game "coloured" { players 2 }
+board track = load_board("track.yaml")
+board grid = square_grid(2, 1)
+var round: int = 0
+phase main {
+  round += 1
+  end game
+}
+present {
+  track { label "{price}" }
+  track { colour ground }
+  track.water { colour "#8ec5ea"  name "open water" }
+  track.rock { colour "slategrey" }
+  grid { label "{name}" }
+}
+"""
+
+TRACK = """kind: graph
+spaces:
+  - {id: start, next: shore, ground: meadow, price: 0}
+  - {id: shore, next: ridge, ground: water, price: 2}
+  - {id: ridge, next: start, ground: rock, price: 5}
+"""
+
+
+def test_the_view_carries_the_colouring_attribute_and_the_looks_of_its_values(tmp_path) -> None:
+    (tmp_path / "track.yaml").write_text(TRACK, encoding="utf-8")
+    (tmp_path / "coloured.rules").write_text(COLOURED, encoding="utf-8")
+    game = rulelang.load(str(tmp_path / "coloured.rules"), players=2)
+    shown = presented_view_data(SeatData(game), game.new_initial_state(seed=1), 0)["presentation"]
+    assert shown["boards"] == {"track": {"attribute": "ground",
+                                         "values": {"water": {"colour": "#8ec5ea", "name": "open water"},
+                                                    "rock": {"colour": "slategrey"}}}}
+    assert shown["spaces"]["track"]["shore"] == {"label": "2"}   # two entries for one board: both kept
+    json.dumps(shown)
+
+
+def test_a_board_without_colours_declared_is_left_to_the_page() -> None:
+    assert _presentation(PRESENTED)["boards"] == {}
+    assert _presentation(PLAIN)["boards"] == {}
+
+
+PLACED = """
+game "placed" { players 2 }
+component piece { name: string } shown as "{name}"
+board grid = square_grid(2, 1)
+zone out: piece visible all
+zone box: piece visible all
+deck pieces: piece in box = [piece(name: "pawn"), piece(name: "rook")]
+component var at: space? = none
+setup {
+  for c in box { c.at = space(grid, "b1") }
+  move top(box) to out
+}
+phase main {
+  choose c in list(out) by players[0]
+  end game
+}
+present {
+  piece { symbol "P"  on at  within out }
+}
+"""
+
+
+def test_a_component_drawn_as_a_token_is_not_also_a_mark_on_its_space() -> None:
+    game = rulelang.load(PLACED, players=2)
+    state = game.new_initial_state(seed=1)
+    seat = SeatData(game)
+    view = presented_view_data(seat, state, 0)
+    drawn = view["presentation"]["tokens"]["grid"]["b1"]
+    assert [t["label"] for t in drawn] == ["rook"]            # in 'out': a token
+    assert view["marks"] == {"grid": {"b1": ["pawn"]}}         # in 'box', not drawn: a mark
+    obs = state.observation(0)
+    assert with_tokens(seat, seat.board_marks(obs), obs) == {("grid", "b1"): ["pawn", "P"]}   # the terminal's

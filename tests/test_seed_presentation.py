@@ -77,3 +77,23 @@ def test_a_supply_players_never_hold_is_not_shown_for_them_but_on_its_components
     panel = _supplies_panel("jamaica")                  # doubloons, food, gunpowder lie in holds
     assert "player 1 hold 1" in panel and not re.search(r"player 1\s+0", panel)
     assert re.search(r"player 1\s+0", _supplies_panel("jolly_roger"))   # gold is shown
+
+
+# The colours the page gave these spaces from its own table of words before the rulesets
+# declared them: declaring them kept the page's look.
+JAMAICA_COLOURS = {"home": "#f4a6a6", "port": "#f3d28a", "sea": "#8ec5ea", "lair": "#c49ad9"}
+TOBAGO_COLOURS = {"sea": "#8ec5ea", "lake": "#4f9fd8", "river": "#a9dcef", "jungle": "#3f8b48",
+                  "mountain": "#9c8a73", "beach": "#f1dc9a", "scrubland": "#b5c46e"}
+
+
+@pytest.mark.parametrize("name,board,attribute,colours", [
+    ("jamaica", "track", "type", JAMAICA_COLOURS), ("jamaica_2p", "track", "type", JAMAICA_COLOURS),
+    ("tobago", "island", "terrain", TOBAGO_COLOURS)])
+def test_the_boards_declare_the_colours_of_their_spaces(name: str, board: str, attribute: str,
+                                                        colours: dict[str, str]) -> None:
+    game, shown = _start(name)
+    declared = shown["boards"][board]
+    assert declared["attribute"] == attribute
+    assert {value: look["colour"] for value, look in declared["values"].items()} == colours
+    values = {s.attributes[attribute] for s in game.catalog.boards[board].spaces}
+    assert values == set(colours)       # every space has a declared colour

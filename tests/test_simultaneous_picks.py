@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import load_written
 
 import rulelang
 
@@ -23,9 +24,7 @@ GROUP = '''\
 
 
 def test_each_pick_leaves_the_others_to_pick_in_the_groups_order(tmp_path: Path) -> None:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
-    state = rulelang.load(path, players=3).new_initial_state()
+    state = load_written(tmp_path, GROUP, players=3).new_initial_state()
     seen = []
     for player, option in ((1, 2), (2, 0), (0, 1)):
         seen.append((state.current_players(), state.observation(player).get("already_chosen")))
@@ -36,9 +35,7 @@ def test_each_pick_leaves_the_others_to_pick_in_the_groups_order(tmp_path: Path)
 
 
 def test_a_state_saved_or_cloned_between_picks_goes_on_alike(tmp_path: Path) -> None:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
-    game = rulelang.load(path, players=3)
+    game = load_written(tmp_path, GROUP, players=3)
     state = game.new_initial_state()
     state.apply_action(state.legal_actions(1)[2], player=1)
     copies = [state, state.clone(), game.state_from_json(state.to_json())]
@@ -50,14 +47,13 @@ def test_a_state_saved_or_cloned_between_picks_goes_on_alike(tmp_path: Path) -> 
 
 
 def test_a_pick_makes_the_next_decision_of_the_statement_with_the_options_already_computed(tmp_path: Path) -> None:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
-    state = rulelang.load(path, players=3).new_initial_state()
+    state = load_written(tmp_path, GROUP, players=3).new_initial_state()
     first = state.pending
     asked = [(state.prompt(p), state.decision(p).span, state.decision(p).kind) for p in (0, 2)]
     state.apply_action(state.legal_actions(1)[0], player=1)
     after = state.pending
     assert type(after) is type(first) and after is not first and after.per_player is first.per_player
+    assert type(after).__init__ is object.__init__   # (made by a call of its class: no Picks.__init__, picks_of)
     assert [(state.prompt(p), state.decision(p).span, state.decision(p).kind) for p in (0, 2)] == asked
     assert after.kind == "simultaneous" and after.players == (0, 2) and after.chosen == (1, 1)
 
@@ -76,9 +72,7 @@ OPTIONS = '''\
 
 
 def two_players(tmp_path: Path, source: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=2)
+    return load_written(tmp_path, source, players=2)
 
 
 def failure_of(game: rulelang.Game) -> tuple[str, int, str]:
@@ -134,9 +128,7 @@ def test_the_map_of_the_picks_keeps_the_groups_order_whatever_the_order_of_the_p
                                                                                     order: tuple[int, ...]) -> None:
     """The last pick makes the map in the group's order: the picks' own map where they came in
     that order, a new one otherwise (the same saved locals either way)."""
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(IN_ORDER), encoding="utf-8")
-    state = rulelang.load(path, players=3).new_initial_state()
+    state = load_written(tmp_path, IN_ORDER, players=3).new_initial_state()
     for player in order:
         state.apply_action(state.legal_actions(player)[player], player=player)
     (frame,) = state.to_json()["frames"]
@@ -215,9 +207,7 @@ def test_a_pick_after_two_leaves_a_clone_made_between_them_with_its_own_picks(tm
     """The map of the picks so far is copied at each pick (``dict.copy``, then the pick), never
     changed in place: a clone shares its frame's locals shallowly, so a pick of the state must
     not reach the clone's map (nor the clone's pick the state's)."""
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(GROUP), encoding="utf-8")
-    state = rulelang.load(path, players=3).new_initial_state()
+    state = load_written(tmp_path, GROUP, players=3).new_initial_state()
     state.apply_action(state.legal_actions(1)[2], player=1)
     clone = state.clone()
     state.apply_action(state.legal_actions(2)[0], player=2)
@@ -234,9 +224,7 @@ def test_picks_in_the_groups_order_from_none_make_decisions_of_a_class_of_their_
     decisions are of a class whose last pick takes the map as it is (no test of its order); a
     pick out of order, or a state loaded between picks, makes decisions of the class that tests.
     The map is in the group's order every way (``IN_ORDER``'s group is players 2, 0, 1)."""
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(IN_ORDER), encoding="utf-8")
-    game = rulelang.load(path, players=3)
+    game = load_written(tmp_path, IN_ORDER, players=3)
     picks = [[{"player": 2}, 3], [{"player": 0}, 1], [{"player": 1}, 2]]
     classes = []
     for order, loaded in (((2, 0, 1), False), ((2, 1, 0), False), ((2, 0, 1), True)):
@@ -253,3 +241,26 @@ def test_picks_in_the_groups_order_from_none_make_decisions_of_a_class_of_their_
     in_order, out_of_order, loaded_between = classes
     assert len(set(in_order)) == 1 and out_of_order[:2] == in_order[:2] and out_of_order[2] is not in_order[0]
     assert loaded_between[0] is in_order[0] and in_order[0] not in loaded_between[1:]
+
+
+def test_only_a_pick_has_options_per_player_and_it_goes_on_by_its_resume() -> None:
+    """``State.apply_action`` and ``legal_actions`` take a decision with options per player
+    for a pick (picks.py) and read neither its ``binds``, ``goes`` nor ``shared``: every such
+    decision of a game with simultaneous choices and choices of one player (Astérix) is a
+    pick that says none of them, and the other decisions have no options per player."""
+    from rulelang.interpreter.compiler.picks import Picks
+
+    game = rulelang.load(Path(__file__).resolve().parent.parent / "games" / "asterix.rules", players=3)
+    kinds = set()
+    for seed in range(2):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            decision = state.pending
+            assert (decision.per_player is not None) is isinstance(decision, Picks)
+            if decision.per_player is not None:
+                assert decision.binds is None and decision.goes is None and not decision.shared
+            kinds.add(decision.kind)
+            player = state.current_players()[-1]
+            actions = state.legal_actions(player)
+            state.apply_action(actions[(seed + len(state.action_history)) % len(actions)], player=player)
+    assert kinds == {"simultaneous", "choose", "menu"}

@@ -7,10 +7,10 @@ operation at a time."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import load_written
 from test_blocks import RULES, counters_recorded, failures_where_all_agree, one_by_one, ran
 
 import rulelang
@@ -53,9 +53,7 @@ MENU = """\
 
 
 def loaded(tmp_path: Path, rules: str, name: str) -> rulelang.Game:
-    path = tmp_path / "game.rules"   # (one file for each way: errors name it)
-    path.write_text(textwrap.dedent(rules), encoding="utf-8")
-    return rulelang.load(path)
+    return load_written(tmp_path, rules)
 
 
 @pytest.mark.usefixtures("counters_recorded")

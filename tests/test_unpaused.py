@@ -96,6 +96,9 @@ def test_pauses_in_loops_and_nested_calls_leave_the_frames_of_the_lowered_code(
     for seed in range(6):
         fast_states, slow_states = played(fast, seed), played(slow, seed)
         assert fast_states == slow_states and len(fast_states) > 3
+    # (every pause returns the one PAUSED, which the callers' Paused.under never count on)
+    assert "return _PAUSED" in fast.generated_code() and "_Paused()" not in fast.generated_code()
+    assert vars(program.PAUSED) == {} and program.PAUSED.count == 1
 
 
 def test_lowered_code_calls_a_procedure_s_function_with_its_arguments_in_python_locals(tmp_path: Path) -> None:

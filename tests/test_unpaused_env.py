@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 from conftest import saved_states as played
 
 import rulelang
@@ -72,9 +72,7 @@ GAME = '''\
 
 
 def load(tmp_path: Path, n: int) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(GAME.replace("N", str(n))), encoding="utf-8")
-    return rulelang.load(path, players=1)
+    return load_written(tmp_path, GAME.replace("N", str(n)), players=1)
 
 
 def function_at(game: rulelang.Game, line: int) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 from conftest import saved_states as played
 from conftest import setup_failure as failure
 
@@ -44,9 +44,7 @@ CALLS = '''\
 
 
 def load(tmp_path: Path, source: str, players: int = 2) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    return rulelang.load(path, players=players)
+    return load_written(tmp_path, source, players=players)
 
 
 def unpaused_functions(game: rulelang.Game) -> list[str]:

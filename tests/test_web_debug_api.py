@@ -17,6 +17,8 @@ import pytest
 from test_server import result
 from test_web_api import HANG, JSON_TYPE, fetch, new_session, play, serving
 
+from rulelang.diagnostics import Diagnostic, Span
+from rulelang.errors import RulesetError
 from rulelang.interpreter.hosts.library import GameLibrary
 from rulelang.interpreter.hosts.sessions import Session
 from rulelang.interpreter.hosts.web import WebApp, host_address, make_server
@@ -200,3 +202,22 @@ def test_rulelang_web_prints_the_hosts_address_after_its_own(tmp_path: Path) -> 
     finally:
         process.terminate()
         process.wait(HANG)
+
+
+def test_a_debug_request_that_meets_a_ruleset_error_gets_the_protocols_error(tmp_path: Path) -> None:
+    root = tmp_path / "served root"
+    (root / "games").mkdir(parents=True)
+    (root / "games" / "kuhn_poker.rules").write_text((ROOT / "games" / "kuhn_poker.rules").read_text("utf-8"), "utf-8")
+    session = Session(GameLibrary(root))
+    game = result(session, "load", path="games/kuhn_poker.rules", players=2)["game"]
+    state = result(session, "new_game", game=game, seed=1, events=True)["state"]
+    play(session, state, 1, seed=1)
+    where = str(root / "games" / "kuhn_poker.rules")
+
+    def broken(*args: object, **kwargs: object) -> None:   # (the game's data went bad since it was loaded)
+        raise RulesetError([Diagnostic("E401", f"cannot read {where}", Span.point(where, 1, 1))])
+
+    session.games[game].new_initial_state = broken   # type: ignore[method-assign]
+    reply = debug(session, "rewind", state=state, seq=0)
+    assert not reply["ok"] and "served root" not in json.dumps(reply), reply
+    assert reply["error"] == session.handle({"id": 7, "op": "new_game", "game": game})["error"]

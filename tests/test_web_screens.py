@@ -247,3 +247,38 @@ def test_the_page_draws_tokens_and_texts_on_a_hex_map_clear_of_its_landmarks(bro
         expect(amulets.get_by_test_id("zone-on-board")).to_have_text("drawn on the board")
         assert island.locator("[data-testid=mark].token").count() == 3   # the amulets put out at the start
         assert island.locator("[data-testid=mark]:not(.token)", has_text="amulet").count() == 0   # not twice
+        # Without a declared colouring attribute, the page colours the spaces by the text
+        # attribute they all have (terrain), each value with a tint of its neutral palette by
+        # its rank among the values sorted (beach, jungle, ...): no colours of its own for words.
+        fills = dict(island.locator("[data-testid=space]").evaluate_all(
+            "spaces => spaces.map(s => [s.querySelector('title').textContent.match(/terrain: (\\w+)/)[1], "
+            "s.dataset.fill])"))
+        assert fills["beach"] == "#f6bd60" and fills["jungle"] == "#84a59d", fills
+
+
+JAMAICA_COLOURED = """
+present {
+  track { label "{price}"  colour type }
+  track.lair { colour "#123456"  name "hideout" }
+  track.sea { colour "navy" }
+  show round, captain, at
+}
+"""
+
+
+def test_the_page_colours_spaces_as_the_ruleset_declares(browser: Browser, tmp_path: Path) -> None:
+    with presented_game(browser, tmp_path, "jamaica", JAMAICA_COLOURED, players=3) as screen:
+        track = screen.locator("#play-boards svg[data-board=track]")
+        fills = dict(track.locator("[data-testid=space]").evaluate_all(
+            "spaces => spaces.map(s => [s.dataset.space, s.dataset.fill])"))
+        assert fills["03"] == "#123456"                    # a lair: its declared colour
+        cell = track.locator("[data-space='03'] circle.cell")
+        assert cell.evaluate("c => getComputedStyle(c).fill") == "rgb(18, 52, 86)"
+        dark = "g => g.classList.contains('dark')"   # its name written in white
+        assert track.locator("[data-space='03']").evaluate(dark)
+        assert fills["01"] == "navy" and track.locator("[data-space='01']").evaluate(dark)   # a colour's name too
+        # The other values: the neutral palette, by rank among home, lair, port, sea.
+        assert fills["port_royal"] == "#f6bd60" and fills["02"] == "#f28482"
+        legend = screen.locator("figure[data-board=track] [data-testid=board-legend]")
+        expect(legend.locator(".legend-item[data-value=lair]")).to_have_text("hideout")
+        expect(legend.locator(".legend-item[data-value=port]")).to_have_text("port")

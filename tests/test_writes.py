@@ -2,10 +2,10 @@
 events and errors as ``OwnedVariable.write``, which the other cases still call."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import load_written
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -26,9 +26,7 @@ WRITES = """\
 
 
 def game(tmp_path: Path) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(WRITES), encoding="utf-8")
-    return rulelang.load(path)
+    return load_written(tmp_path, WRITES)
 
 
 def test_a_write_in_place_changes_the_variable_of_its_owner_only(tmp_path: Path) -> None:

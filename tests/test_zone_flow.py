@@ -75,3 +75,15 @@ def test_a_state_made_from_data_with_copies_in_the_hand_merges_them_again():
     restored = game.state_from_json(data)
     assert game.program.apart is not None and game.program.apart.broken
     assert labels(restored, 0) == ["ace1", "king1", "bid"] and labels(restored, 1) == ["ace2", "king2"]
+
+
+def test_a_game_gone_leaves_no_catalog_behind():
+    import gc
+    import weakref
+
+    game = load("")
+    copies_apart(game.catalog)   # (the flow is kept by catalog, and must not keep it alive)
+    catalog = weakref.ref(game.catalog)
+    del game
+    gc.collect()
+    assert catalog() is None

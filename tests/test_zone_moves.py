@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import generated_functions as code
+from conftest import load_written
 from conftest import setup_failure as failure
 
 import rulelang
@@ -34,9 +35,7 @@ MOVES = '''\
 
 
 def load(tmp_path: Path, size: int, source: str = MOVES, players: int = 1) -> rulelang.Game:
-    path = tmp_path / "game.rules"
-    path.write_text(textwrap.dedent(source).replace("SIZE", str(size)), encoding="utf-8")
-    return rulelang.load(path, players=players)
+    return load_written(tmp_path, source.replace("SIZE", str(size)), players=players)
 
 
 def test_a_short_zone_moves_in_place_keeping_its_order(tmp_path: Path) -> None:

@@ -60,8 +60,8 @@ def _in_place(module: Module, text: str) -> str:
             continue
         obj, (name, everywhere) = _in_place(module, text[call.end():end]), read   # (reads within it first)
         local, field, fn = module.fresh("_u"), module.constant(name), call.group(1)
-        value = f"{local}.fields[{field}]" if everywhere else \
-            f"({local}.fields[{field}] if {field} in {local}.fields else {fn}({local}))"
+        value = f"{local}.record[{field}]" if everywhere else \
+            f"({local}.record[{field}] if {field} in {local}.record else {fn}({local}))"
         written = f"({value} if type({local} := {obj}) is _Component else {fn}({local}))"
         text = text[:call.start()] + written + text[end + 1:]
         at = call.start() + len(written)

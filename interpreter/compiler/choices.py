@@ -330,7 +330,7 @@ class ChoiceLowering:
                     fr.pc += 1
                     return
                 env[picks_key] = picks_now
-                following = new_decision(own)   # (as Picks(...), without a call of __init__)
+                following = own()   # (as Picks(...), without a call of Picks.__init__: picks_of)
                 following.players, following.per_player = waiting, decision.per_player
                 following.group, following.actions = decision.group, None
                 st.pending = following
@@ -364,10 +364,10 @@ class ChoiceLowering:
                 return
             per_player = options_of(st, env, waiting)   # (by index, in their order: their indices where none is twice)
             if len(per_player) == len(waiting):   # (each named once: no pick tests for a twice-named player)
-                first = new_decision(waiting_in_order if picks is None else waiting_for)   # (Picks(...), no __init__)
+                first = (waiting_in_order if picks is None else waiting_for)()   # (Picks(...), no __init__: picks_of)
                 first.players = tuple(per_player)
             else:
-                first = new_decision(waiting_twice)
+                first = waiting_twice()
                 first.players = tuple([p.index for p in waiting])
             first.per_player = per_player
             first.group, first.actions = group, None

@@ -343,12 +343,12 @@ class ExpressionWriter(KindKnowledge):
                 return f"{self.module.constant(by_index, f'<the {name} of each space>')}[{obj}.index]"
             return f"{obj}.attributes.get({self.module.constant(reader.name)})"
         if isinstance(reader, ComponentField) and field_everywhere(self.cat, reader.name):  # (fields.py)
-            return f"{obj}.fields[{self.module.constant(reader.name)}]"
+            return f"{obj}.record[{self.module.constant(reader.name)}]"
         if isinstance(reader, ComponentField):   # (a component without it: the reader's error)
             call = f"{self.module.constant(reader.read, f'<reads x.{name}>')}(st, {obj})"
             if not CHEAP.match(obj):
                 return call
-            field, fields = self.module.constant(reader.name), f"{obj}.fields"
+            field, fields = self.module.constant(reader.name), f"{obj}.record"
             return f"({fields}[{field}] if {field} in {fields} else {call})"
         return f"{self.module.constant(reader, f'<reads x.{name}>')}(st, {obj})"
 

@@ -67,7 +67,7 @@ def counted_by_key(module: Module, cat: Catalog, listed: str, element: str, loop
             f"    {counts} = dict.fromkeys({items}, 0)",
             f"    for {parts.item} in {zone}:",
             *("        " + line for line in tested),
-            f"        {inner}{value} = {parts.item}.fields[{parts.field}]",
+            f"        {inner}{value} = {parts.item}.record[{parts.field}]",
             f"        {inner}if {value} in {counts}:",
             f"        {inner}    {counts}[{value}] += 1",
             f"    {listed} = [*map({counts}.__getitem__, {items})]"]
@@ -97,7 +97,7 @@ def _keyed_parts(module: Module, cat: Catalog, key: str, item: str, zone: str, t
 
 
 def _key_field(node: ast.expr, item: str, key: str) -> str | None:
-    """The constant naming the field of ``item.fields[F] == key`` (either way round), or None."""
+    """The constant naming the field of ``item.record[F] == key`` (either way round), or None."""
     if not isinstance(node, ast.Compare) or len(node.ops) != 1 or not isinstance(node.ops[0], ast.Eq):
         return None
     sides = [node.left, node.comparators[0]]
@@ -108,8 +108,8 @@ def _key_field(node: ast.expr, item: str, key: str) -> str | None:
 
 
 def _field_read(node: ast.expr, item: str) -> str | None:
-    """The constant of ``item.fields[_kN]``, or None if ``node`` is not such a read."""
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "fields" \
+    """The constant of ``item.record[_kN]``, or None if ``node`` is not such a read."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "record" \
             and isinstance(node.value.value, ast.Name) and node.value.value.id == item \
             and isinstance(node.slice, ast.Name) and re.fullmatch(r"_k\d+", node.slice.id):
         return node.slice.id
@@ -126,6 +126,6 @@ def _pure(node: ast.expr, item: str, key: str) -> bool:
             return False
         if isinstance(part, ast.Subscript) and _field_read(part, item) is None:
             return False
-        if isinstance(part, ast.Attribute) and part.attr != "fields":
+        if isinstance(part, ast.Attribute) and part.attr != "record":
             return False
     return True

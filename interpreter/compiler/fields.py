@@ -122,7 +122,7 @@ def field_of(name: str) -> Callable[[Value], Value]:
     every component has field ``name``: the dispatch of codegen.py, and its error, in one call."""
     def read(obj: Value) -> Value:
         if type(obj) is Component:
-            return obj.fields[name]
+            return obj.record[name]
         raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
     FIELD_READERS[read] = name, True
     return read
@@ -139,7 +139,7 @@ def field_read(cat: Catalog, name: str) -> Callable[[Value], Value] | None:
 
     def read(obj: Value) -> Value:
         if type(obj) is Component:
-            fields = obj.fields
+            fields = obj.record
             if name in fields:
                 return fields[name]
             raise RuleError(f"a {obj.type} has no field '{name}'")

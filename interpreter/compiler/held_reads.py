@@ -69,8 +69,8 @@ def _rebinds_in_loop(lines: list[Line], at: int, key: str) -> bool:
         return False
     body = [text for text, _ in lines[at + 1:]]
     inside = next((n for n, text in enumerate(body) if _indent(text) <= _indent(line)), len(body))
-    return any(re.search(rf"env\[{key}\] =[^=]|del env\[{key}\]|env\.pop\({key}\b|\bfr\b", text)
-               for text in [line, *body[:inside]])
+    binds = _may_bind(key)
+    return any(binds.search(text) for text in [line, *body[:inside]])
 
 
 def _uncopied(lines: list[Line], at: int) -> list[Line] | None:
@@ -94,14 +94,23 @@ def _uncopied(lines: list[Line], at: int) -> list[Line] | None:
 def _reuse(lines: list[Line], start: int, indent: int, local: str, key: str) -> None:
     """Lines from ``start`` on, while they are in the branch of ``indent``, read ``key`` from
     ``local``; up to the first that may bind ``key`` again or sets ``local``."""
-    binds = re.compile(rf"env\[{key}\] =[^=]|for env\[{key}\] in |del env\[{key}\]|env\.pop\({key}\b"
-                       rf"|\bfr\b(?!\.pc = )|\b{local} =[^=]|(?<![.\w])env = ")   # (or another environment taken)
+    binds = _may_bind(key, local)
     for at in range(start, len(lines)):
         line, span = lines[at]
         if len(line) - len(line.lstrip(" ")) < indent or binds.search(line):
             return
         used = line.replace(f" and {key} in env", "").replace(f"{key} in env", "True").replace(f"env[{key}]", local)
         lines[at] = (used, span)
+
+
+def _may_bind(key: str, local: str | None = None) -> re.Pattern[str]:
+    """What finds a line that may bind the local named by ``key`` again: one that writes it
+    (``env[K] = ...``, ``for env[K] in ...``), drops it, hands the frame to a call (``fr``, but
+    for setting its ``pc``) or takes another environment; and, given ``local``, one that sets
+    that Python local."""
+    sets = "" if local is None else rf"|\b{local} =[^=]"
+    return re.compile(rf"env\[{key}\] =[^=]|for env\[{key}\] in |del env\[{key}\]|env\.pop\({key}\b"
+                      rf"|\bfr\b(?!\.pc = )|(?<![.\w])env = {sets}")
 
 
 _TABLE = re.compile(r"( *)(_t\d+) = (st\.(?:space|player)_values\[_k\d+\])")   # a table of the state read

@@ -2,7 +2,7 @@
 that the body uses for nothing else (``face_up.kind`` in each round), read once before the
 loop into a local that the body reads.
 
-The code reads a field bare (``x.fields[K]``) only where ``x`` is certainly a component and
+The code reads a field bare (``x.record[K]``) only where ``x`` is certainly a component and
 every component has the field (codegen.py: elsewhere behind a test of its type, another use
 of the local, which leaves it as it is); a component's fields never change. So the read can
 neither fail nor give another value before the loop than in any of its rounds; the local is
@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from rulelang.diagnostics import Span
 
-_FIELD_READ = re.compile(r"\b(_l\d+)\.fields\[(_k\d+)\]")
+_FIELD_READ = re.compile(r"\b(_l\d+)\.record\[(_k\d+)\]")
 
 
 def fields_read_once(lines: list[tuple[str, Span | None]], at: int, fresh: Callable[[str], str]) -> int:
@@ -36,10 +36,10 @@ def fields_read_once(lines: list[tuple[str, Span | None]], at: int, fresh: Calla
         text, span = lines[k]
         lines[k] = _FIELD_READ.sub(lambda m: held.get((m.group(1), m.group(2)), m.group(0)), text), span
     span = lines[at][1]
-    lines[at:at] = [(f"{' ' * indent}{local} = {read[0]}.fields[{read[1]}]", span) for read, local in held.items()]
+    lines[at:at] = [(f"{' ' * indent}{local} = {read[0]}.record[{read[1]}]", span) for read, local in held.items()]
     return at + len(held)
 
 
 def _only_fields(body: str, local: str) -> bool:
     """Whether ``body`` uses ``local`` only to read its fields."""
-    return len(re.findall(rf"\b{local}\b", body)) == len(re.findall(rf"\b{local}\.fields\[_k\d+\]", body))
+    return len(re.findall(rf"\b{local}\b", body)) == len(re.findall(rf"\b{local}\.record\[_k\d+\]", body))

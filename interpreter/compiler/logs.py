@@ -4,10 +4,11 @@
 template leaves room for each value (``LogTemplate.room``: each counted at the widest a name
 of the catalog shows, at least 20 characters) and every value is a name, none, true or false,
 or a number within the rules' range: it tests the kinds of the values each time it runs.
-The generated code appends the ``LogLine`` itself, testing in place only the values the text
-does not prove short (a player, a space, a component or a supply, or an integer: scope.py,
-tokens.py, integers.py), nor certainly texts that fit the room together (a literal text, or an
-'if' between such: ``proven_texts``); with an event log kept, or a value that is not short, ``say`` runs as
+The generated code appends the line itself (a plain tuple, the template then the values:
+``program.LogLine``), testing in place only the values the text does not prove short (a
+player, a space, a component or a supply, or an integer: scope.py, tokens.py, integers.py),
+nor certainly texts that fit the room together (a literal text, or an 'if' between such:
+``proven_texts``); with an event log kept, or a value that is not short, ``say`` runs as
 before, so the line, its text and its events are the same.
 """
 from __future__ import annotations
@@ -59,20 +60,21 @@ def proven_texts(shown: list[ast.Expr], unproven: list[int], room: int) -> tuple
 
 def kept_line(template: str, values: str, unproven: list[int], local: str, spent: int = 0) -> list[tuple[int, str]]:
     """The lines (indent, text) that log the line of ``template`` (the constant's source)
-    and the values of source ``values`` (each followed by ', '), held by ``local``: kept as
-    a ``LogLine`` where the values at ``unproven`` (those the text does not prove short) are
-    names, none, true or false, or integers within the rules' range (or, where it is the only
-    one, a list of names short enough, within the room less the ``spent`` that proven texts
-    take), as ``say`` tests them; else ``say`` runs."""
+    and the values of source ``values`` (each followed by ', '), held with the template by
+    ``local`` (the line itself, ``(template, value...)``): kept as it is where the values at
+    ``unproven`` (those the text does not prove short) are names, none, true or false, or
+    integers within the rules' range (or, where it is the only one, a list of names short
+    enough, within the room less the ``spent`` that proven texts take), as ``say`` tests
+    them; else ``say`` runs."""
     tests = _value_tests(template, unproven, local, spent)
     if not tests:   # (the values go straight into the line: no local to hold them)
-        return [(0, "if st.event_log is None:"), (1, f"st.log_lines.append(_LogLine(({template}, ({values}))))"),
+        return [(0, "if st.event_log is None:"), (1, f"st.log_lines.append(({template}, {values}))"),
                 (0, "else:"), (1, f"_say(st, {template}, ({values}))")]
-    return [(0, f"{local} = ({values})"),
+    return [(0, f"{local} = ({template}, {values})"),
             (0, f"if {' and '.join(['st.event_log is None', *tests])}:"),
-            (1, f"st.log_lines.append(_LogLine(({template}, {local})))"),
+            (1, f"st.log_lines.append({local})"),
             (0, "else:"),
-            (1, f"_say(st, {template}, {local})")]
+            (1, f"_say(st, {template}, {local}[1:])")]
 
 
 def kept_private_line(template: str, values: str, unproven: list[int], local: str, audience: str, heard: str,
@@ -85,12 +87,12 @@ def kept_private_line(template: str, values: str, unproven: list[int], local: st
     one = (f"(type({heard}) is _Player"
            f" or (type({heard}) is tuple and len({heard}) == 1 and type({heard}[0]) is _Player))")
     tests = ["st.event_log is None", one, *_value_tests(template, unproven, local, spent)]
-    return [(0, f"{local} = ({values})"), (0, f"{heard} = {audience}"),
+    return [(0, f"{local} = ({template}, {values})"), (0, f"{heard} = {audience}"),
             (0, f"if {' and '.join(tests)}:"),
             (1, f"{heard} = {heard} if type({heard}) is _Player else {heard}[0]"),
-            (1, f"st.private_lines.append((len(st.log_lines), ({heard}.index,), _LogLine(({template}, {local}))))"),
+            (1, f"st.private_lines.append((len(st.log_lines), ({heard}.index,), {local}))"),
             (0, "else:"),
-            (1, f"_say(st, {template}, {local}, {heard}, True)")]
+            (1, f"_say(st, {template}, {local}[1:], {heard}, True)")]
 
 
 LOUD_MARK = "st.event_log.append(('narrate', 'loud'))"
@@ -112,23 +114,23 @@ def kept_after_mark(template: str, values: str, unproven: list[int], local: str,
     with one, the mark, then ``say``, as before. The values are computed once either way,
     after the mark (the same work, and the same error where one fails)."""
     tests = _value_tests(template, unproven, local, spent)
-    kept = f"st.log_lines.append(_LogLine(({template}, {local})))"
     lines = [(0, "if st.event_log is None:")]
     if tests:
-        lines += [(1, f"{local} = ({values})"), (1, f"if {' and '.join(tests)}:"), (2, kept), (1, "else:"),
-                  (2, f"_say(st, {template}, {local})")]
+        lines += [(1, f"{local} = ({template}, {values})"), (1, f"if {' and '.join(tests)}:"),
+                  (2, f"st.log_lines.append({local})"), (1, "else:"), (2, f"_say(st, {template}, {local}[1:])")]
     else:
-        lines.append((1, f"st.log_lines.append(_LogLine(({template}, ({values}))))"))
+        lines.append((1, f"st.log_lines.append(({template}, {values}))"))
     return [*lines, (0, "else:"), (1, LOUD_MARK), (1, f"_say(st, {template}, ({values}))")]
 
 
 def _value_tests(template: str, unproven: list[int], local: str, spent: int) -> list[str]:
-    """The tests, in Python, that the values at ``unproven`` of ``local`` show short (``kept_line``)."""
+    """The tests, in Python, that the values at ``unproven`` of the line ``local`` (its
+    template first, then the values) show short (``kept_line``)."""
     room = f"{template}.room" if spent == 0 else f"({template}.room - {spent})"
-    tests = [f"(type({local}[{k}]) in _NAMED or (type({local}[{k}]) is int and -_MAX_INT <= {local}[{k}] <= _MAX_INT))"
-             for k in unproven]
+    tests = [f"(type({local}[{k + 1}]) in _NAMED or (type({local}[{k + 1}]) is int"
+             f" and -_MAX_INT <= {local}[{k + 1}] <= _MAX_INT))" for k in unproven]
     if len(unproven) == 1:   # (or a list of names, its items within the room left: as effects._fits counts them)
-        item = f"{local}[{unproven[0]}]"
+        item = f"{local}[{unproven[0] + 1}]"
         tests[0] = (f"{tests[0][:-1]} or (type({item}) is tuple and len({item}) * {template}.item <= {room}"
                     f" and _NAMED.issuperset(map(type, {item}))))")
     return tests

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from rulelang.boards import Space
 from rulelang.diagnostics import Span
 
-from ..model.program import Frame, LogLine, Paused, runaway
+from ..model.program import PAUSED, Frame, Paused, runaway
 from ..model.values import Component, Player, ZoneRef, display
 from ..tables import effects, runtime
 from ..tables.builtins import as_list, sequence
@@ -35,8 +35,8 @@ HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the 
     "_move": effects.move, "_supply_named": effects.supply_named, "_amount": effects.amount, "_log": effects.log,
     "_lazy_text": effects.lazy_text, "_reveal": effects.reveal, "_say": effects.say,
     "_turn_begins": effects.turn_begins,
-    "_LogLine": LogLine, "_NAMED": effects.NAMED, "_MAX_INT": runtime.MAX_INT,
-    "_runaway": runaway, "_Paused": Paused, "_Frame": Frame, "_new_frame": object.__new__,
+    "_NAMED": effects.NAMED, "_MAX_INT": runtime.MAX_INT,
+    "_runaway": runaway, "_Paused": Paused, "_PAUSED": PAUSED, "_Frame": Frame, "_new_frame": object.__new__,
     "_Player": Player, "_Component": Component, "_Space": Space, "_ZoneRef": ZoneRef,
     **{f"_order{i}": fn for i, fn in enumerate(runtime.ORDERINGS.values())},
 }

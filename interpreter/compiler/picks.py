@@ -48,8 +48,9 @@ class Picks(Decision):
     then = 0
     goes: tuple[int, ...] | None = None
 
-    def __init__(self, players: tuple[int, ...], per_player: dict[int, Options] | None,
-                 group: tuple[Player, ...]):   # (Decision's fixed fields: class attributes here)
+    def __init__(self, players: tuple[int, ...] = (), per_player: dict[int, Options] | None = None,
+                 group: tuple[Player, ...] = ()):   # (Decision's fixed fields: class attributes here; a
+        # statement's own class, picks_of, has object's __init__ instead: its fields set by the pick)
         self.players, self.per_player, self.group = players, per_player, group
         self.actions = None   # (a field a host may set: the instance's own)
 
@@ -68,8 +69,8 @@ class Picks(Decision):
 
 def following_picks(picks_class: type[Picks], decision: Picks, waiting: tuple[int, ...]) -> Picks:
     """The decision of ``picks_class`` after a pick of ``decision`` that leaves ``waiting`` to
-    pick, with the same options and group (as ``Picks(...)``, without a call of ``__init__``)."""
-    following = object.__new__(picks_class)
+    pick, with the same options and group (as ``Picks(...)``, by the class's own call: ``picks_of``)."""
+    following = picks_class()
     following.players, following.per_player = waiting, decision.per_player
     following.group, following.actions = decision.group, None
     return following
@@ -78,9 +79,12 @@ def following_picks(picks_class: type[Picks], decision: Picks, waiting: tuple[in
 def picks_of(resume: Callable[[Picks, State, Frame, Value, int], None], prompt_of: Callable[[State, int], str],
              span: Span) -> type[Picks]:
     """The class of the decisions of one simultaneous choice: ``Picks`` that goes on by
-    ``resume`` (a method: it reads the decision it answers), with its prompt and span."""
-    return type("Picks", (Picks,), {"__slots__": (), "resume": resume, "prompt_of": staticmethod(prompt_of),
-                                    "span": span})
+    ``resume`` (a method: it reads the decision it answers), with its prompt and span. Its
+    ``__init__`` is object's: a pick is made by a call of the class with no arguments, its
+    fields then set by the pick (``object.__new__(cls)`` would do the same through a call that
+    packs its argument in a tuple and checks it: about 300 instructions more an object)."""
+    return type("Picks", (Picks,), {"__slots__": (), "__init__": object.__init__, "resume": resume,
+                                    "prompt_of": staticmethod(prompt_of), "span": span})
 
 
 SAME_WHEN_EQUAL = frozenset({int, str, bool, type(None), Space, Component, Player, EnumValue})

@@ -39,6 +39,7 @@ from .integers import integer_bound, is_tuple, short_list
 from .lets import Facts, bound_once, facts_of, teach
 from .logs import after_loud_mark, kept_after_mark, kept_line, kept_private_line, proven_texts, shows_short
 from .module import CHEAP, Inline
+from .moved_values import held_by_the_block
 from .moves import move_lines
 from .narrowed import forget, known_component, read_first
 from .scope import Scope, known_kind, promise_of
@@ -476,7 +477,8 @@ class ProcedureWriter:
         first, operands = parts
         layout = [o.value if isinstance(o, ast.Literal) and type(o.value) is str else None for o in operands]
         shown = [o for o, text in zip(operands, layout, strict=True) if text is None]
-        values = "".join(f"{self.expr(o)}, " for o in shown)
+        texts = held_by_the_block([line for line, _ in self.lines[-200:]], indent, [self.expr(o) for o in shown])
+        values = "".join(f"{text}, " for text in texts)
         made = log_template(self.cat, first, layout)
         template = self.module.constant(made, "a log line's texts")
         if made.room < 0:

@@ -225,7 +225,7 @@ class UnpausedWriter(ProcedureWriter):
             fields = f"{where[0]}, {where[1]}, {place.pc}, env, None"
             self.emit(indent, f"_f.name, _f.code, _f.pc, _f.env, _f.ret = {fields}", stmt.span)
             self.emit(indent, "st.frames.append(_f)", stmt.span)
-            self.emit(indent, "return _Paused()", stmt.span)   # (program.pause in place)
+            self.emit(indent, "return _PAUSED", stmt.span)   # (program.pause in place)
             return True
         return False
 

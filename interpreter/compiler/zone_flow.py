@@ -40,7 +40,7 @@ def copies_apart(cat: Catalog) -> tuple[CopiesApart, frozenset[str] | None]:
     kept = _KEPT.get(cat)
     if kept is None:
         flow = _Flow(cat)
-        reached = flow.zones_with_copies()
+        reached = flow.zones_with_copies(cat)
         slots = frozenset(ref.slot for ref in cat.zone_refs if reached is not None and ref.name not in reached)
         classes = copy_classes(cat)
         kept = _KEPT[cat] = (CopiesApart(slots, frozenset(c.id for c in cat.components if classes[c.id] >= 0)),
@@ -76,7 +76,7 @@ class _Flow:
     ruleset: a conservative union of every binding of that name)."""
 
     def __init__(self, cat: Catalog):
-        self.cat = cat
+        # (keeps no reference to ``cat``: it is kept in _KEPT, whose keys it would keep alive)
         self.zone_names = frozenset(ref.name for ref in cat.zone_refs)
         self.player_zones = frozenset(ref.name for ref in cat.zone_refs if ref.owner is not None)
         self.shared_zones = self.zone_names - self.player_zones
@@ -111,9 +111,9 @@ class _Flow:
         elif isinstance(node, (ast.Roll, ast.CallLet, ast.Param, ast.VarDecl)):
             self._bind(node.name, None)
 
-    def zones_with_copies(self) -> frozenset[str] | None:
-        """The zones a component that has a copy may reach; None: any."""
-        cat, classes = self.cat, copy_classes(self.cat)
+    def zones_with_copies(self, cat: Catalog) -> frozenset[str] | None:
+        """The zones a component of ``cat`` (this flow's) that has a copy may reach; None: any."""
+        classes = copy_classes(cat)
         reached = {cat.zone_refs[slot].name for c, slot in zip(cat.components, cat.initial_zone, strict=True)
                    if classes[c.id] >= 0}
         if not reached:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .presentation import SPACE_KEYS, fill
-from .seat_view import Card, SeatData, items_of, mapping_of, space_of, view_data
+from .seat_view import Card, SeatData, items_of, mapping_of, view_data
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -112,7 +112,7 @@ def tokens_on_spaces(seat: SeatData, cards: Iterable[tuple[str, Card]],
     look: from ``looks``, by component id, where the caller has made them)."""
     found: Tokens = {}
     for zone, card in cards:
-        where = token_space(seat, zone, card)
+        where = seat.token_space(zone, card)
         if where is not None:
             kind = seat.component_kind(card.id)
             look = looks[card.id] if looks is not None else card_look(seat, card)
@@ -121,25 +121,13 @@ def tokens_on_spaces(seat: SeatData, cards: Iterable[tuple[str, Card]],
     return found
 
 
-def token_space(seat: SeatData, zone: str, card: Card) -> tuple[str, str] | None:
-    """(board, space) where a card is drawn: the space its placement field or variable names,
-    while it lies in the placement's zone."""
-    placement = seat.presentation.placements.get(seat.component_kind(card.id))
-    if placement is None or placement.within not in (None, zone):
-        return None
-    fields = mapping_of(seat.component_info(card.id).get("fields"))
-    value = fields.get(placement.on, card.variables.get(placement.on))
-    return space_of(value)
-
-
 def with_tokens(seat: SeatData, marks: Mapping[tuple[str, str], list[str]],
                 obs: Mapping[str, object]) -> dict[tuple[str, str], list[str]]:
-    """Board marks (``SeatData.board_marks``) with the components drawn on their spaces, each
-    as its symbol, else its face, else its label: the terminal's tokens."""
+    """Board marks (``SeatData.board_marks``, which leave out a component drawn as a token)
+    with the components drawn on their spaces, each as its symbol, else its face, else its
+    label: the terminal's tokens."""
     found = {key: list(shown) for key, shown in marks.items()}
     for board, spaces in tokens_on_spaces(seat, seat.placed_cards(obs)).items():
         for space, tokens in spaces.items():
-            shown = found.setdefault((board, space), [])
-            shown.extend(str(t.get("symbol", t.get("text", t["label"]))) for t in tokens
-                         if t["label"] not in shown)   # (not twice: a variable marks it already)
+            found.setdefault((board, space), []).extend(str(t.get("symbol", t.get("text", t["label"]))) for t in tokens)
     return found

@@ -1,8 +1,9 @@
 """A ruleset's presentation (``present { ... }``, ``rulelang.present_ast``) as the hosts read it.
 
 What the declarations say about looks, kept out of the engine: display names, colours and
-symbols of enum values and component kinds, card faces, the labels of board spaces, where a
-component is drawn, display names of variables and which variables players are shown. A
+symbols of enum values and component kinds, card faces, the labels of board spaces and the
+colours of their values, where a component is drawn, display names of variables and which
+variables players are shown. A
 ruleset without a presentation gets an empty one, under which everything looks as it did:
 no display names, every visible variable shown, no faces, labels or placements.
 
@@ -26,6 +27,8 @@ FACE_SEPARATOR = " | "
 """Between the parts of a card face written as one line."""
 SPACE_KEYS = ("label", "corner")
 """The texts drawn on a board's spaces, each with ``{attribute}`` placeholders."""
+VALUE_KEYS = ("colour", "name")
+"""How the spaces whose colouring attribute has one value look: their colour, the legend's name."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,19 @@ class Placement:
 
     on: str
     within: str | None
+
+
+@dataclass(frozen=True)
+class SpaceColours:
+    """How a board's spaces are coloured: by the values of their attribute ``attribute``,
+    each value's ``colour`` and display ``name`` (the legend's) in ``values``."""
+
+    attribute: str
+    values: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def data(self) -> dict[str, object]:
+        """As JSON data: ``{"attribute": ..., "values": {value: {colour, name}}}``."""
+        return {"attribute": self.attribute, "values": {v: dict(look) for v, look in self.values.items()}}
 
 
 @dataclass(frozen=True)
@@ -50,6 +66,7 @@ class Presentation:
     spaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)
     shown: frozenset[str] | None = None
+    space_colours: Mapping[str, SpaceColours] = field(default_factory=dict)   # by board
 
     @staticmethod
     def of(declarations: Sequence[ast.Decl]) -> Presentation:
@@ -70,25 +87,27 @@ class Presentation:
         names: dict[str, str] = {}
         for look in decl.looks:
             texts = _texts(look)
+            if look.target in boards:   # its spaces' texts; their colours: space_colours
+                if look.member is None:
+                    spaces[look.target] = {**spaces.get(look.target, {}), **_keys(texts, SPACE_KEYS)}
+                continue
             if look.member is not None:
                 enums.setdefault(look.target, {})[look.member] = _keys(texts, LOOK_KEYS)
-                continue
-            if look.target in boards:
-                spaces[look.target] = _keys(texts, SPACE_KEYS)
                 continue
             if _keys(texts, FACE_KEYS):
                 faces[look.target] = _keys(texts, FACE_KEYS)
             kinds[look.target] = _keys(texts, LOOK_KEYS)
             names.update({look.target: texts["name"]} if "name" in texts else {})
-            colour_field = _name_value(look, "colour")
+            colour_field = look.name_value("colour")
             if colour_field is not None:
                 colour_fields[look.target] = colour_field
-            on = _name_value(look, "on")
+            on = look.name_value("on")
             if on is not None:
-                placements[look.target] = Placement(on, _name_value(look, "within"))
+                placements[look.target] = Placement(on, look.name_value("within"))
         shown = decl.shown_variables
-        return Presentation(True, enums, kinds, colour_fields, faces, placements, spaces, names,
-                            None if shown is None else frozenset(shown))
+        return Presentation(True, enums, kinds, colour_fields, faces, placements,
+                            {board: texts for board, texts in spaces.items() if texts}, names,
+                            None if shown is None else frozenset(shown), space_colours(decl, boards))
 
     def is_shown(self, variable: str) -> bool:
         """Whether players are shown ``variable`` (every visible one, without ``show``)."""
@@ -109,18 +128,27 @@ class Presentation:
                 "kinds": {k: dict(look) for k, look in self.kinds.items() if look},
                 "faces": {k: dict(face) for k, face in self.faces.items()},
                 "names": dict(self.names),
-                "shown": None if self.shown is None else sorted(self.shown)}
+                "shown": None if self.shown is None else sorted(self.shown),
+                "boards": {board: colours.data() for board, colours in self.space_colours.items()}}
+
+
+def space_colours(decl: PresentDecl, boards: Set[str]) -> dict[str, SpaceColours]:
+    """How a ``present`` block colours each board's spaces: ``BOARD { colour ATTRIBUTE }``
+    and ``BOARD.VALUE { colour "..."  name "..." }`` (only the boards with an attribute: the
+    checker refuses values without one, E801)."""
+    attributes: dict[str, str] = {}
+    values: dict[str, dict[str, Mapping[str, str]]] = {}
+    for look in (look for look in decl.looks if look.target in boards):
+        if look.member is not None:
+            values.setdefault(look.target, {})[look.member] = _keys(_texts(look), VALUE_KEYS)
+        elif (attribute := look.name_value("colour")) is not None:
+            attributes[look.target] = attribute
+    return {board: SpaceColours(attribute, values.get(board, {})) for board, attribute in attributes.items()}
 
 
 def _texts(look: PresentLook) -> dict[str, str]:
     """The quoted properties of an entry, by name (the last one written wins)."""
     return {p.name: p.value for p in look.properties if p.quoted}
-
-
-def _name_value(look: PresentLook, name: str) -> str | None:
-    """The value of property ``name`` when it is written as a name (a field, a zone)."""
-    found = [p.value for p in look.properties if p.name == name and not p.quoted]
-    return found[-1] if found else None
 
 
 def _keys(texts: Mapping[str, str], keys: tuple[str, ...]) -> dict[str, str]:

@@ -9,7 +9,8 @@ here knows a game:
 - ``SeatData.text`` writes an observed value for people (players by seat name, components
   by label, spaces by name, hidden zones by size);
 - ``SeatData.board_marks`` finds what lies on each space: space variables' values, seats
-  whose variables hold the space, global variables and visible components that do;
+  whose variables hold the space, global variables and visible components that do (but
+  where the presentation draws a component as a token);
 - ``view_data`` is the whole view of a seat as JSON data (the protocol's ``view``): the
   observation, the marks, the question with each option tagged with the space or the
   component it stands for.
@@ -282,15 +283,26 @@ class SeatData:
                     yield from ((space, mark) for space in spaces_in(value))
 
     def _component_marks(self, obs: Mapping[str, object]) -> Iterable[tuple[tuple[str, str], str]]:
-        """A visible component's label on the spaces its variables hold; the variable named
-        when several component variables may hold spaces."""
+        """A visible component's label on the spaces its variables hold, but the space where
+        the presentation draws it as a token (``token_space``: the token says it is there);
+        the variable named when several component variables may hold spaces."""
         named = space_holders(self._shown(self.component_vars)) > 1
-        for card in self._visible_cards(obs):
+        for zone, card in self.placed_cards(obs):
+            drawn = self.token_space(zone, card)
             for name, value in card.variables.items():
                 if not self.presentation.is_shown(name):
                     continue
                 mark = f"{card.label} ({self.presentation.display_name(name)})" if named else card.label
-                yield from ((space, mark) for space in spaces_in(value))
+                yield from ((space, mark) for space in spaces_in(value) if space != drawn)
+
+    def token_space(self, zone: str, card: Card) -> tuple[str, str] | None:
+        """(board, space) where the presentation draws a card as a token: the space its
+        placement field or variable names, while it lies in the placement's zone."""
+        placement = self.presentation.placements.get(self.component_kind(card.id))
+        if placement is None or placement.within not in (None, zone):
+            return None
+        fields = mapping_of(self.component_info(card.id).get("fields"))
+        return space_of(fields.get(placement.on, card.variables.get(placement.on)))
 
     def _shown(self, variables: Mapping[str, object]) -> dict[str, object]:
         """The declared variables that players are shown."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,6 +51,8 @@ MAX_GAMES = 16                 # rulesets loaded at once by one session
 MAX_STATES = 1000              # states held at once by one session
 
 Handler = Callable[["Session", JSON], JSON]
+Check = Callable[[str, JSON], None]
+"""What refuses the fields of a request that do not fit its op (ProtocolError P003)."""
 
 
 class Session:
@@ -108,17 +110,24 @@ class Session:
         return (held[0] if held is not None else handle) in self.from_text
 
     def handle(self, request: object, *, text_checked: bool = False) -> JSON:
-        """The reply to one request (a decoded JSON value); never raises. ``text_checked``:
-        its strings are known to hold no lone surrogate (P011)."""
+        """The reply to one request of the protocol (a decoded JSON value); never raises.
+        ``text_checked``: its strings are known to hold no lone surrogate (P011)."""
+        return self.handle_by(OPS, check_request, request, text_checked=text_checked)
+
+    def handle_by(self, ops: Mapping[str, Handler], check: Check, request: object, *,
+                  text_checked: bool = False) -> JSON:
+        """The reply to one request for one of ``ops`` (``check`` refuses its fields if they
+        do not fit its op), counted against the memory budget; never raises. The protocol's
+        requests and those of the web page's debug panel (web_debug.py) are answered so."""
         if self.memory is None:
-            return self.handle_request(request, text_checked)
+            return self.handle_request(ops, check, request, text_checked)
         self.memory.begin(self)
         try:
-            return self.handle_request(request, text_checked)
+            return self.handle_request(ops, check, request, text_checked)
         finally:
             self.memory.end(self)
 
-    def handle_request(self, request: object, text_checked: bool) -> JSON:
+    def handle_request(self, ops: Mapping[str, Handler], check: Check, request: object, text_checked: bool) -> JSON:
         """The reply to one request; never raises."""
         request_id, op = None, None
         try:
@@ -127,9 +136,9 @@ class Session:
             if not text_checked:
                 request_id = encodable_id(request_id)
                 refuse_lone_surrogates(fields)
-            op = op_of(fields, OPS)
-            check_request(op, fields)
-            return {"id": request_id, "op": op, "ok": True, "result": OPS[op](self, fields)}
+            op = op_of(fields, ops)
+            check(op, fields)
+            return {"id": request_id, "op": op, "ok": True, "result": ops[op](self, fields)}
         except ProtocolError as error:
             return error_reply(request_id, op, error)
         except RulesetError as error:

@@ -2,7 +2,7 @@
 ``corner`` of each space where the ruleset declares them (``present { BOARD { label "..."
 corner "..." } }``: present_view.space_labels, as the web page draws them), else the spaces'
 raw attributes. Besides its label, a space keeps its ground: the first of the board's text
-attributes (a terrain, a type: the web page colours the spaces by it), unless its label
+attributes (a terrain, a type: often the one the web page colours the spaces by), unless its label
 writes it already. Nothing here knows a game.
 """
 from __future__ import annotations

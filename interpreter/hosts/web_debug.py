@@ -17,25 +17,14 @@ leaves the session as it was.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from rulelang.errors import IllegalActionError, RulelangError
+from rulelang.errors import IllegalActionError
 
 from ..agents.spec import AGENT_KINDS, SPEC_SYNTAX
 from ..state.state import State
-from .protocol import (
-    JSON,
-    ProtocolError,
-    as_object,
-    encodable_id,
-    error_reply,
-    internal_error,
-    op_of,
-    parse_json,
-    refuse_lone_surrogates,
-    request_id_of,
-    shorten,
-)
+from .protocol import JSON, ProtocolError, shorten
 from .sessions import Session, fresh_start, progress
 
 DebugOp = Callable[[Session, JSON], JSON]
@@ -89,8 +78,9 @@ FIELDS: dict[str, dict[str, str]] = {   # op -> its fields (beyond id and op) ->
 MAX_HANDLE = 40
 
 
-def check_debug_request(op: str, request: JSON) -> None:
-    """P003 for a field the op does not take, one it lacks, or one of the wrong kind."""
+def check_debug_request(op: str, request: JSON, *, host: bool) -> None:
+    """P003 for a field the op does not take, one it lacks, or one of the wrong kind; P010
+    for an op only the host's page may ask for, unless ``host``."""
     fields = FIELDS[op]
     unknown = sorted(set(request) - set(fields) - {"id", "op"})
     if unknown:
@@ -105,35 +95,16 @@ def check_debug_request(op: str, request: JSON) -> None:
                                         f"not {shorten(repr(value))}")
         if kind == "count" and not (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
             raise ProtocolError("P003", f"request.{name} must be an integer of 0 or more, not {shorten(repr(value))}")
+    if op in HOST_ONLY and not host:
+        raise ProtocolError("P010", f"'{op}' shows every seat's secrets: only the host's page may ask for it "
+                                    "(the address that 'rulelang web' prints with ?host=)")
 
 
 def answer_debug(session: Session, body: bytes, *, host: bool) -> JSON:
-    """The reply to one request of the debug panel (``host``: the session is the host's page);
-    never raises."""
-    if session.memory is not None:
-        session.memory.begin(session)
-    try:
-        return debug_reply(session, body, host)
-    finally:
-        if session.memory is not None:
-            session.memory.end(session)
-
-
-def debug_reply(session: Session, body: bytes, host: bool) -> JSON:
-    request_id, op = None, None
-    try:
-        fields = as_object(parse_json(body))
-        request_id = encodable_id(request_id_of(fields))
-        refuse_lone_surrogates(fields)
-        op = op_of(fields, DEBUG_OPS)
-        check_debug_request(op, fields)
-        if op in HOST_ONLY and not host:
-            raise ProtocolError("P010", f"'{op}' shows every seat's secrets: only the host's page may ask for it "
-                                        "(the address that 'rulelang web' prints with ?host=)")
-        return {"id": request_id, "op": op, "ok": True, "result": DEBUG_OPS[op](session, fields)}
-    except ProtocolError as error:
-        return error_reply(request_id, op, error)
-    except RulelangError as error:
-        return error_reply(request_id, op, error)
-    except Exception as error:
-        return error_reply(request_id, op, internal_error(error))
+    """The reply to one request of the debug panel (``host``: the session is the host's page),
+    answered as the session answers the protocol's (``Session.handle_by``); never raises."""
+    read = session.read_line(body)
+    if read.refusal is not None:
+        return read.refusal
+    return session.handle_by(DEBUG_OPS, partial(check_debug_request, host=host), read.request,
+                             text_checked=read.text_checked)

@@ -156,20 +156,27 @@ class Paused:
 
     def under(self, st: State, name: str, code: Ops, pc: int, env: Env, ret: str | None) -> Paused:
         """The calling procedure ``name`` (itself run as a Python function) goes on at ``pc``
-        with ``env`` once the procedures it called are done: its frame goes under theirs."""
+        with ``env`` once the procedures it called are done: its frame goes under theirs.
+        (``PAUSED``, the one every pause returns, is never counted on: a new one counts.)"""
         frames = st.frames
         at = len(frames) - self.count
         frames[at].ret = ret
         frames.insert(at, Frame(name, code, pc, env))
-        self.count += 1
-        return self
+        paused = Paused() if self is PAUSED else self
+        paused.count = self.count + 1
+        return paused
+
+
+PAUSED = Paused()
+"""What a procedure that pauses returns where no caller has counted on it yet (count 1): one
+object for every pause, not one made and freed each time (``Paused.under`` counts on a new one)."""
 
 
 def pause(st: State, name: str, code: Ops, pc: int, env: Env) -> Paused:
     """Procedure ``name``, run as a Python function, stops before operation ``pc`` of its
     lowered ``code``: its frame (with the locals ``env``) goes on from there in the run loop."""
     st.frames.append(Frame(name, code, pc, env))
-    return Paused()
+    return PAUSED
 
 
 _ASKS = {"choose": "choice"}  # what a decision asks for, by its kind, where the two differ
@@ -178,7 +185,11 @@ _ASKS = {"choose": "choice"}  # what a decision asks for, by its kind, where the
 class Decision:
     """A point where the run stops for a choice. Rebuilt by re-running its operation, so it
     is never serialized. ``kind`` is choose, menu, simultaneous or chance; a simultaneous
-    choice has options per player (``per_player``), the others one list for ``players``."""
+    choice has options per player (``per_player``), the others one list for ``players``.
+    A decision with options per player (a pick, compiler/picks.py) goes on by its ``resume``
+    and is never shared: ``State.apply_action`` and ``legal_actions`` read neither ``binds``,
+    ``goes`` nor ``shared`` of it (class attributes of a pick's class, which CPython 3.11 reads
+    through an instance by its generic lookup)."""
 
     __slots__ = ("actions", "asks", "binds", "chosen", "goes", "ids", "kind", "options", "per_player", "players",
                  "probs", "prompt_of", "resume", "shared", "span", "then")
@@ -256,29 +267,32 @@ class LogTemplate:
 
 
 PLAIN = LogTemplate((), (), -1)
-"""The template of a line that is its values joined (``LogLine.plain``)."""
+"""The template of a line that is its values joined (``plain_line``)."""
 
 
-class LogLine(tuple):  # type: ignore[type-arg]
-    """A line of the log kept as ``(template, values)``, its text built only when someone
-    reads the log (``State.log``): ``str(line)`` shows the values between the template's
-    texts as the rules show them. The values are immutable and show the same whenever they
-    are shown (a zone shows its name, not what it holds), so the text is the one the
-    statement would have built. (A tuple: made at C speed, no ``__init__`` to run.)"""
+LogLine: TypeAlias = tuple[Any, ...]
+"""A line of the log kept unbuilt: a plain tuple ``(template, value, value...)``, a
+``LogTemplate`` then the values of its line; its text is built only when someone reads the
+log (``State.log``, ``line_text``). The values are immutable and show the same whenever they
+are shown (a zone shows its name, not what it holds), so the text is the one the statement
+would have built. (A plain tuple, not a class of its own: a tuple is made and freed at C
+speed, where the call of a subclass of tuple and its deallocation cost about a thousand
+instructions a line.) A list of lines holds texts and such tuples: a line is a text once
+``type(line) is str``."""
 
-    __slots__ = ()
 
-    @staticmethod
-    def plain(pieces: tuple[Value, ...]) -> LogLine:
-        """The line of ``pieces`` joined, each value shown as the rules show it."""
-        return LogLine((PLAIN, pieces))
+def plain_line(pieces: Iterable[Value]) -> LogLine:
+    """The line of ``pieces`` joined, each value shown as the rules show it."""
+    return (PLAIN, *pieces)
 
-    def __str__(self) -> str:
-        template: LogTemplate = self[0]
-        return template.text(self[1])
 
-    def __repr__(self) -> str:
-        return repr(str(self))
+def line_text(line: str | LogLine) -> str:
+    """The text of a line of the log: a text as it is, a line kept unbuilt built (its
+    template's texts around its values)."""
+    if isinstance(line, str):
+        return line
+    template: LogTemplate = line[0]
+    return template.text(line[1:])
 
 
 PlayerValues: TypeAlias = Callable[["State", Sequence[Player]], list[Value]]

@@ -6,6 +6,7 @@ with it, ``state/deserialize.py`` reads values back.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypeAlias, Union
 
 from rulelang import boards
@@ -65,3 +66,8 @@ def _encode_object(v: Value) -> dict[str, JsonValue]:
 def zone_key(ref: ZoneRef) -> str:
     """The key of a zone in the saved data: its name, and "/SEAT" for a player's zone."""
     return ref.name if ref.owner is None else f"{ref.name}/{ref.owner.index}"
+
+
+def zone_slots(refs: Iterable[ZoneRef]) -> dict[str, int]:
+    """The slot of each zone by its key (``zone_key``)."""
+    return {zone_key(ref): ref.slot for ref in refs}

@@ -84,17 +84,21 @@ class EnumType:
 class Component:
     """One physical component (a card, a token): a record of fields with a unique id."""
 
-    __slots__ = ("fields", "id", "label", "type")
+    __slots__ = ("fields", "id", "label", "record", "type")
 
     id: int
     type: str
     fields: Mapping[str, Value]
     label: str
+    record: dict[str, Value]
 
     def __init__(self, cid: int, type_name: str, fields: Mapping[str, Value], label: str):
-        # Frozen: every state of a game shares its components, so none may change one.
-        for name, value in (("id", cid), ("type", type_name), ("fields", MappingProxyType(dict(fields))),
-                            ("label", label)):
+        # Frozen: every state of a game shares its components, so none may change one. ``fields``
+        # is the read-only view of ``record``, the engine's own dict of the same fields, which
+        # the generated code reads: CPython 3.11 specialises a subscript of a dict, not of a view.
+        record = dict(fields)
+        for name, value in (("id", cid), ("type", type_name), ("fields", MappingProxyType(record)),
+                            ("label", label), ("record", record)):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:

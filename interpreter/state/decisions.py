@@ -62,12 +62,11 @@ class Decisions:
                 return [*kept]
             per_player = decision.per_player   # (the ids of Decision.options_of in place)
             ids = decision.ids if per_player is None else per_player[player][1]
-            made = self.game.actions[player]
             try:
-                actions = [*map(made.__getitem__, ids)]   # (no call of list: fewer instructions)
+                actions = [*map(self.game.action_of[player], ids)]   # (no call of list: fewer instructions)
             except KeyError:   # (an action not made yet)
                 actions = self._actions_of(player, *decision.options_of(player))
-            if decision.shared:  # (of this one player)
+            if per_player is None and decision.shared:  # (of this one player; a pick's never is)
                 decision.actions = tuple(actions)
             return actions
         player = self._resolve_player(player)

@@ -33,7 +33,7 @@ from rulelang.errors import RulelangError, StateDataError
 from rulelang.files import compiled_schema
 
 from ..model.program import Frame
-from ..model.serialize import FORMAT, READ_FORMATS, zone_key
+from ..model.serialize import FORMAT, READ_FORMATS, zone_slots
 from ..model.values import CHANCE, Component, Player, Ref, Value
 from ..tables.declared import frame_problem, table_problem
 from ..tables.runtime import MAX_INT
@@ -342,7 +342,7 @@ class _Loader:
     def _place_components(self, st: State, zones: dict[str, Any]) -> None:
         """Put each component where the data says; each must be in exactly one zone."""
         catalog = self.catalog
-        slots = {zone_key(r): r.slot for r in catalog.zone_refs}
+        slots = zone_slots(catalog.zone_refs)
         st.zones = [[] for _ in catalog.zone_refs]
         st.component_zone = [-1] * len(catalog.components)
         for key, ids in zones.items():

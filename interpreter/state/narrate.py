@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..model.serialize import JsonValue
+from ..model.serialize import JsonValue, zone_slots
 from ..model.values import display
 from .events import HIDDEN, Event, Viewer, render_event
 from .narrate_moves import MoveGroup, RollGroup, ToldMove, ToldRoll, one
@@ -34,14 +34,20 @@ Line = dict[str, JsonValue]
 
 def narrated(st: State, viewer: Viewer, since: int = 0) -> list[Line]:
     """The lines of the narrated log that ``viewer`` may see (None: everything), for the
-    events from number ``since`` on (the quiet blocks and turns open before it counted)."""
+    events from number ``since`` on: those before it are followed, not worded (the quiet
+    blocks, headings and turns open before it count), so a poll costs what it asks for. The
+    lines are the whole log's from ``since`` on, but that a first move (or roll) that the
+    whole log joins to a line begun before ``since`` starts a line of its own."""
     log = st.event_log or []
     teller = _Teller(st, viewer)
+    start = min(max(since, 0), len(log))
+    for event in log[:start]:   # only what the wording of later events reads
+        teller.pass_over(event)
     lines: list[Line] = []
     group: MoveGroup | RollGroup | None = None   # the moves or rolls the last line tells
-    for seq, event in enumerate(log):
-        told = teller.tell(event)
-        if seq < since or not told:
+    for seq in range(start, len(log)):
+        told = teller.tell(log[seq])
+        if not told:
             continue
         move, roll = teller.last_move, teller.last_roll
         if move is not None and isinstance(group, MoveGroup) and group.joins(move):
@@ -70,6 +76,7 @@ class _Teller:
         self.heading = False   # the next log line is a heading
         self.last_move: ToldMove | None = None   # the move the last event told, if it was one
         self.last_roll: ToldRoll | None = None   # the roll the last event told, if it was one
+        self.slots: dict[str, int] | None = None   # zone slots by key, once a key is read
 
     def tell(self, event: Event) -> list[dict[str, JsonValue]]:
         """The lines of ``event`` (none when it is quiet or unseen)."""
@@ -97,6 +104,23 @@ class _Teller:
             return [{"text": str(view["text"]), "heading": 2}]
         sentence = _SENTENCES[kind](self, event, view)
         return [] if sentence is None else [{"text": sentence}]
+
+    def pass_over(self, event: Event) -> None:
+        """Follow ``event`` as ``tell`` does, without wording it: only what the wording of
+        later events reads (the quiet depth, a heading to come, the player of the last choice)."""
+        kind = event[0]
+        if kind == "narrate":
+            self._mark(event[1])
+        elif self.quiet:
+            return
+        elif kind == "log" and self.heading:
+            self.heading = False
+            if render_event(self.st, event, self.viewer) is not None:
+                self.chooser = None
+        elif kind == "phase":
+            self.chooser = None
+        elif kind == "action" and self.guess_turns and event[3] != HIDDEN:
+            self.chooser = event[1]
 
     def _mark(self, mark: str) -> None:
         if mark == "quiet":
@@ -138,6 +162,14 @@ class _Teller:
         """A zone as a sentence names it: "draw pile", "player 2's hand"."""
         ref = self.ref(slot)
         return _name(ref.name) if ref.owner is None else f"{ref.owner}'s {_name(ref.name)}"
+
+    def zone_of_key(self, key: str) -> str:
+        """A zone given by its key (``serialize.zone_key``: "hand/1") as ``zone`` names it;
+        a key that names no zone (a shuffled list) as it is."""
+        if self.slots is None:
+            self.slots = zone_slots(self.catalog.zone_refs)
+        slot = self.slots.get(key)
+        return key if slot is None else self.zone(slot)
 
     def kind_in(self, slot: int) -> str:
         """One of what a zone holds ("a card", "an action card"), for a component not shown."""
@@ -201,10 +233,7 @@ def _holder(teller: _Teller, holder: JsonValue) -> str:
         return teller.player(int(str(holder["player"])))
     if "label" in holder:
         return str(holder["label"])
-    zone = str(holder["zone"])
-    name, _, seat = zone.partition("/")
-    where = _name(name) if not seat else f"{teller.player(int(seat))}'s {_name(name)}"
-    return f"{one('component')} in {where}"
+    return f"{one('component')} in {teller.zone_of_key(str(holder['zone']))}"
 
 
 LONGEST_VALUE = 60
@@ -243,11 +272,7 @@ def _pick(asks: str) -> str:
 
 
 def _shuffle(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str:
-    what = str(view["what"])
-    for slot, ref in enumerate(teller.catalog.zone_refs):
-        if (ref.name if ref.owner is None else f"{ref.name}/{ref.owner.index}") == what:
-            return f"{teller.zone(slot)} is shuffled"
-    return f"{what} is shuffled"
+    return f"{teller.zone_of_key(str(view['what']))} is shuffled"
 
 
 def _log(teller: _Teller, event: Event, view: dict[str, JsonValue]) -> str | None:

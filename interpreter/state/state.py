@@ -15,7 +15,7 @@ from rulelang.diagnostics import Span
 from rulelang.errors import RulelangError
 
 from ..model import rng
-from ..model.program import Decision, Env, Expr, Frame, LogLine, run_one, runaway
+from ..model.program import Decision, Env, Expr, Frame, LogLine, line_text, run_one, runaway
 from ..model.values import CHANCE, Component, RuleError, Value
 from ..tables.effects import NOTHING_TO_MOVE
 from ..tables.runtime import MAX_DEPTH
@@ -220,7 +220,7 @@ class State(Views):
             for k in range(built, len(lines)):
                 line = lines[k]
                 if type(line) is not str:
-                    lines[k] = str(line)
+                    lines[k] = line_text(line)
             self.log_built = len(lines)
         return cast("list[str]", lines)
 
@@ -241,7 +241,7 @@ class State(Views):
             for k in range(built, len(lines)):
                 at, players, line = lines[k]
                 if type(line) is not str:
-                    lines[k] = (at, players, str(line))
+                    lines[k] = (at, players, line_text(line))
             self.private_built = len(lines)
         return cast("list[tuple[int, tuple[int, ...], str]]", lines)
 
@@ -510,6 +510,7 @@ class State(Views):
             player, chosen, action_id = self._checked(action, player)
             decision = self.pending
             assert decision is not None, "an action was checked against no decision"
+            per_player = decision.per_player
         self.pending = None
         if player == CHANCE:
             self.chance_taken += 1
@@ -520,15 +521,18 @@ class State(Views):
         self.work = self.rounds = 0
         try:
             fr = self.frames[-1]
-            binds = decision.binds
-            if binds is not None:  # (a choice's local takes the value chosen, and the run goes on after it: no call)
-                fr.env[binds] = chosen
+            if per_player is not None:   # (a pick: it goes on by its resume, which binds and goes never say)
+                decision.resume(self, fr, chosen, player)
+                if self.pending is not None:  # (the others are still to pick)
+                    return
+            elif (binds := decision.binds) is not None:  # (a choice's local takes the value chosen, and the run
+                fr.env[binds] = chosen                    # goes on after it: no call)
                 fr.pc = decision.then
             elif decision.goes is not None:  # (a menu's option: the run goes on at its block, no call)
                 fr.pc = decision.goes[decision.options.index(chosen)]
             else:
                 decision.resume(self, fr, chosen, player)
-                if self.pending is not None:  # (a pick of a simultaneous choice: the others are still to pick)
+                if self.pending is not None:
                     return
             steps = fr.code.run(self, fr, 0, limit := self.max_steps)  # then on to the next decision: this frame's
             while self.pending is None and not self.terminal:

@@ -2,8 +2,8 @@
 heads each turn where the rules say, and no longer guesses turns from the choices made."""
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from rulelang import ast
 from rulelang.check.tree import walk
@@ -11,8 +11,12 @@ from rulelang.check.tree import walk
 if TYPE_CHECKING:
     from ..tables.catalog import Catalog
 
+_DECLARED: WeakKeyDictionary[Catalog, bool] = WeakKeyDictionary()   # once per game, gone with it
 
-@lru_cache(maxsize=64)
+
 def declares_turns(catalog: Catalog) -> bool:
     """Whether the declarations of ``catalog`` write a ``log turn`` anywhere."""
-    return any(isinstance(node, ast.Turn) for node in walk(tuple(catalog.decls)))
+    found = _DECLARED.get(catalog)
+    if found is None:
+        found = _DECLARED[catalog] = any(isinstance(node, ast.Turn) for node in walk(tuple(catalog.decls)))
+    return found

@@ -243,7 +243,7 @@ class ComponentField:
 def _component_field(name: str) -> Callable[[State, Component], Value]:
     def read(st: State, component: Component) -> Value:
         try:
-            return component.fields[name]
+            return component.record[name]
         except KeyError:
             raise RuleError(f"a {component.type} has no field '{name}'") from None
     return read

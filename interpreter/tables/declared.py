@@ -100,7 +100,7 @@ def declared(cat: Catalog, typ: ast.TypeRef | None) -> Declared | None:
         return Declared(_CLASSES[typ.name], optional=typ.optional)
     if typ.name == "supply":
         return Declared(Ref, optional=typ.optional, ref="supply")
-    if typ.name in cat.component_types:   # its class: the rules use one type for another (a card as a hold)
+    if typ.name in cat.component_types:   # its class: the rules may use one component kind where another is declared
         return Declared(Component, optional=typ.optional)
     if typ.name in cat.enums:
         return Declared(EnumValue, optional=typ.optional)

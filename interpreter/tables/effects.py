@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulelang.boards import Space
 
-from ..model.program import LogLine, LogTemplate
+from ..model.program import LogLine, LogTemplate, line_text, plain_line
 from ..model.values import (
     Component,
     EnumType,
@@ -104,7 +104,7 @@ def log(st: State, text: str | LogLine, audience: Any = None, private: bool = Fa
     """``log text`` (``private``: ``log text to audience``)."""
     players = None
     if st.event_log is not None:
-        text = str(text)  # the event holds the text
+        text = line_text(text)  # the event holds the text
     if not private:
         st.log_lines.append(text)
     else:
@@ -121,7 +121,7 @@ def say(st: State, template: LogTemplate, values: tuple[Value, ...], audience: A
     these (a ``LogLine``, built when read) when its text is certainly short, which the kinds
     of the values tell at C speed for most lines; else ``line`` builds it as '+' would."""
     if template.room >= 0 and (NAMED.issuperset(map(type, values)) or _fits(template, values)):
-        text: str | LogLine = LogLine((template, values))
+        text: str | LogLine = (template, *values)
     else:
         text = line(st, template.texts[0], template.operands(values))
     if st.event_log is None and not private:
@@ -185,7 +185,7 @@ def reveal(st: State, shown: Value, audience: Any) -> None:
     text = lazy_text(shown, "you see ")
     players = audience_of(st, audience)
     if st.event_log is not None:
-        text = str(text)
+        text = line_text(text)
     st.private_lines.append((len(st.log_lines), players, text))
     st.revealed(shown, players)
     if st.event_log is not None:
@@ -222,13 +222,13 @@ def line(st: State, first: str, values: Sequence[Value]) -> str | LogLine:
         room -= size
         if room < 0:
             return _line_built(st, (first, *values[:k]), values[k:])
-    return LogLine.plain((first, *values))
+    return plain_line((first, *values))
 
 
 def _line_built(st: State, pieces: tuple[Value, ...], rest: Sequence[Value]) -> str:
     """The rest of ``line`` once its text is too long to keep for later: the ``pieces`` kept
     so far joined, then each value of ``rest`` joined by '+', a long text charged."""
-    text = str(LogLine.plain(pieces))  # what the '+' so far made, uncharged
+    text = line_text(plain_line(pieces))  # what the '+' so far made, uncharged
     for value in rest:
         text = join(text, value)
         if len(text) > LAZY_TEXT:
@@ -266,7 +266,7 @@ def lazy_text(value: Value, prefix: str) -> str | LogLine:
     """``log_text(value, prefix)``, kept as a ``LogLine`` to build later when the text is
     known to be short enough."""
     if type(value) is not str and shown_size(value, MAX_STRING - len(prefix)) >= 0:
-        return LogLine.plain((prefix, value))
+        return plain_line((prefix, value))
     return log_text(value, prefix)
 
 

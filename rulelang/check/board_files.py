@@ -12,7 +12,10 @@ from rulelang import ast, boards
 from rulelang.check.signatures import BOARD, names_with_role
 from rulelang.diagnostics import Diagnostic, Span
 
-_BoardRead = frozenset[str] | boards.BoardError
+AttributeValues = dict[str, frozenset[str]]
+"""The text values each attribute of a board's spaces takes: ``{attribute: {value, ...}}``."""
+_ValuesRead = tuple[tuple[str, frozenset[str]], ...]
+_BoardRead = _ValuesRead | boards.BoardError
 
 
 def board_attributes(decls: Sequence[ast.Decl], base_dir: Path) -> tuple[frozenset[str] | None, list[Diagnostic]]:
@@ -52,7 +55,7 @@ def _board_source(decl: ast.BoardDecl, source: ast.Expr, base_dir: Path) -> froz
     if source.function != "load_board" or file is None:
         return None
     read = _read_board_file(decl.name, str(base_dir / file), _stamp(base_dir / file))
-    return _board_error(read, decl, source) if isinstance(read, boards.BoardError) else read
+    return _board_error(read, decl, source) if isinstance(read, boards.BoardError) else frozenset(dict(read))
 
 
 def _literal_file(call: ast.Call) -> str | None:
@@ -71,12 +74,17 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 @functools.lru_cache(maxsize=32)
 def _read_board_file(board: str, path: str, stamp: tuple[int, int] | None) -> _BoardRead:
-    """The attributes of the spaces of a board file, or why it cannot be read (cached)."""
+    """The attributes of the spaces of a board file with the text values each takes, or why
+    it cannot be read (cached)."""
     try:
         loaded = boards.load_board_file(board, path)
     except boards.BoardError as error:
         return error
-    return frozenset(name for space in loaded.spaces for name in space.attributes)
+    found: dict[str, set[str]] = {}
+    for space in loaded.spaces:
+        for name, value in space.attributes.items():
+            found.setdefault(name, set()).update([value] if isinstance(value, str) else [])
+    return tuple((name, frozenset(values)) for name, values in found.items())
 
 
 def _board_error(error: boards.BoardError, decl: ast.BoardDecl, source: ast.Expr) -> Diagnostic:
@@ -87,3 +95,20 @@ def _board_error(error: boards.BoardError, decl: ast.BoardDecl, source: ast.Expr
         hint = f"the data of board '{decl.name}', loaded at {source.span}"
         return Diagnostic("E401", error.message, where, hint=hint)
     return Diagnostic("E401", str(error), source.span)
+
+
+def board_text_values(decl: ast.BoardDecl, base_dir: Path) -> AttributeValues | None:
+    """The text values each attribute of board ``decl``'s spaces takes (an attribute whose
+    values are all numbers takes none: a square_grid's x and y); None when only running
+    tells, or when the board's data does not load (E401 says why)."""
+    source = decl.source
+    if not isinstance(source, ast.Call):
+        return None
+    if source.function == "square_grid":
+        return dict.fromkeys(SQUARE_GRID_ATTRIBUTES, frozenset())
+    file = _literal_file(source)
+    if source.function != "load_board" or file is None:
+        return None
+    read = _read_board_file(decl.name, str(base_dir / file), _stamp(base_dir / file))
+    return None if isinstance(read, boards.BoardError) else dict(read)
+

@@ -7,7 +7,7 @@ those readers may not see:
 - the components of a zone that is not ``visible all`` (its ``top``, an item, a loop over
   it, the zone itself shown), except its size where the count is visible (``owner``,
   ``others``, ``count``);
-- a player variable or a supply that is ``visible owner`` (``p.secret``, ``p.gold``), or any
+- a player variable or a supply that is ``visible owner`` (``p.secret``, ``p.money``), or any
   variable or supply that is ``visible none``.
 
 A reader who owns what is read is no leak: a prompt of a choice ``by p`` may show ``p.hand``.

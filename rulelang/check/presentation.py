@@ -3,7 +3,8 @@
 every colour is a colour, and every placeholder of a face or a space label names a field or an
 attribute that is there.
 
-- E801: an enum value, component, board, variable, field or zone that does not exist;
+- E801: an enum value, component, board, variable, field or zone that does not exist, or a
+  board's colouring attribute or value that none of its spaces has;
 - E802: a property that the thing presented cannot have, or a value of the wrong form;
 - E803: a colour that is not ``#rgb``, ``#rrggbb`` or a colour name of ``COLOUR_NAMES``;
 - E804: a card face or a space label whose ``{placeholder}`` names a field or an attribute
@@ -13,11 +14,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rulelang import ast
-from rulelang.check.board_files import board_attributes
+from rulelang.check.board_files import board_attributes, board_text_values
 from rulelang.check.declared import ALWAYS_ATTRIBUTES, did_you_mean
 from rulelang.diagnostics import Diagnostic
 from rulelang.present_ast import PresentDecl, PresentLook, PresentProperty, PresentShow
@@ -27,7 +28,8 @@ TEXT, NAME, TEXT_OR_NAME = "a text", "a name", "a text or a name"
 ENUM_VALUE_PROPERTIES = {"name": TEXT, "colour": TEXT, "symbol": TEXT}
 COMPONENT_PROPERTIES = {"name": TEXT, "colour": TEXT_OR_NAME, "symbol": TEXT, "title": TEXT, "corner": TEXT,
                         "body": TEXT, "on": NAME, "within": NAME}
-BOARD_PROPERTIES = {"label": TEXT, "corner": TEXT}
+BOARD_PROPERTIES = {"label": TEXT, "corner": TEXT, "colour": NAME}
+BOARD_VALUE_PROPERTIES = {"name": TEXT, "colour": TEXT}
 VARIABLE_PROPERTIES = {"name": TEXT}
 TEMPLATES = frozenset({"title", "corner", "body", "label"})
 MAX_SYMBOL = 3
@@ -53,6 +55,8 @@ class Declared:
     variables: Mapping[str, ast.VarDecl]
     zones: frozenset[str]
     supplies: frozenset[str]
+    colouring: Mapping[str, str] = field(default_factory=dict)
+    """Each board's colouring attribute, as the presentation checked declares it."""
 
     @staticmethod
     def of(decls: Sequence[ast.Decl]) -> Declared:
@@ -72,6 +76,7 @@ def check_presentation(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> 
     declared = Declared.of(decls)
     for decl in decls:
         if isinstance(decl, PresentDecl):
+            declared = replace(declared, colouring=colouring_attributes(decl, declared.boards))
             for look in decl.looks:
                 yield from _look(look, declared, base_dir)
             for show in decl.shows:
@@ -81,7 +86,9 @@ def check_presentation(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> 
 def _look(look: PresentLook, declared: Declared, base_dir: Path) -> Iterator[Diagnostic]:
     """The checks of one entry, by what its target is."""
     where = look.target_span or look.span
-    if look.member is not None:
+    if look.member is not None and look.target in declared.boards:
+        yield from _board_value(look, declared.boards[look.target], declared, base_dir)
+    elif look.member is not None:
         yield from _enum_value(look, declared)
     elif look.target in declared.components:
         yield from _properties(look, COMPONENT_PROPERTIES, "a component kind")
@@ -98,12 +105,20 @@ def _look(look: PresentLook, declared: Declared, base_dir: Path) -> Iterator[Dia
                          hint=did_you_mean(look.target, known) or "an enum value is written 'enum.value'")
 
 
+def colouring_attributes(decl: PresentDecl, boards: Iterable[str]) -> dict[str, str]:
+    """Each board's colouring attribute as ``decl`` declares it (``BOARD { colour ATTRIBUTE }``)."""
+    return {look.target: attribute for look in decl.looks
+            if look.member is None and look.target in boards
+            for attribute in [look.name_value("colour")] if attribute is not None}
+
+
 def _enum_value(look: PresentLook, declared: Declared) -> Iterator[Diagnostic]:
     where = look.target_span or look.span
     values = declared.enums.get(look.target)
     if values is None:
-        yield Diagnostic("E801", f"'{look.target}' is not an enum ('{look.title}' names an enum value)", where,
-                         hint=did_you_mean(look.target, declared.enums))
+        yield Diagnostic("E801", f"'{look.target}' is no enum or board ('{look.title}' names an enum value or "
+                                 "the value of a board's colouring attribute)", where,
+                         hint=did_you_mean(look.target, [*declared.enums, *declared.boards]))
     elif look.member not in values:
         yield Diagnostic("E801", f"enum '{look.target}' has no value '{look.member}'", where,
                          hint=did_you_mean(str(look.member), values) or f"its values: {', '.join(values)}")
@@ -120,8 +135,9 @@ def _properties(look: PresentLook, allowed: Mapping[str, str], what: str) -> Ite
             yield Diagnostic("E802", f"'{look.title}' is {what}: it has no property '{prop.name}'", prop.span,
                              hint=f"{what} takes: {', '.join(allowed)}")
         elif (form == TEXT and not prop.quoted) or (form == NAME and prop.quoted):
+            named = "ATTRIBUTE" if what == "a board" else "FIELD"
             yield Diagnostic("E802", f"the value of '{prop.name}' is {form}", prop.value_span or prop.span,
-                             hint=f'write {prop.name} "{prop.value}"' if form == TEXT else f"write {prop.name} FIELD")
+                             hint=f'write {prop.name} "{prop.value}"' if form == TEXT else f"write {prop.name} {named}")
         else:
             yield from _value(prop)
 
@@ -174,6 +190,34 @@ def _board(look: PresentLook, board: ast.BoardDecl, declared: Declared, base_dir
         return
     known = {*attributes, *ALWAYS_ATTRIBUTES, *declared.owned_variables("space")}
     yield from _templates(look, known, f"board '{look.target}'", "attribute")
+    yield from _colouring_attribute(look, attributes)
+
+
+def _colouring_attribute(look: PresentLook, attributes: frozenset[str]) -> Iterator[Diagnostic]:
+    """E801: ``BOARD { colour ATTRIBUTE }`` names an attribute the board's spaces lack."""
+    for prop in (p for p in look.properties if p.name == "colour" and not p.quoted and p.value not in attributes):
+        known = ", ".join(sorted(attributes))
+        yield Diagnostic("E801", f"'colour {prop.value}': the spaces of board '{look.target}' have no attribute "
+                                 f"'{prop.value}'", prop.value_span or prop.span,
+                         hint=did_you_mean(prop.value, attributes) or f"their attributes: {known}")
+
+
+def _board_value(look: PresentLook, board: ast.BoardDecl, declared: Declared, base_dir: Path) -> Iterator[Diagnostic]:
+    """``BOARD.VALUE { ... }``: the look of the spaces whose colouring attribute has that value."""
+    where = look.target_span or look.span
+    attribute = declared.colouring.get(look.target)
+    values = board_text_values(board, base_dir)
+    if attribute is None:
+        yield Diagnostic("E801", f"'{look.title}' colours the spaces of board '{look.target}' by a value, but the "
+                                 "board declares no colouring attribute", where,
+                         hint=f"write {look.target} {{ colour ATTRIBUTE }}: the attribute whose values colour "
+                              "its spaces")
+    elif values is not None and attribute in values and look.member not in values[attribute]:
+        known = sorted(values[attribute])
+        yield Diagnostic("E801", f"no space of board '{look.target}' has {attribute} '{look.member}'", where,
+                         hint=did_you_mean(str(look.member), known)
+                         or (f"its values: {', '.join(known)}" if known else f"'{attribute}' takes no text values"))
+    yield from _properties(look, BOARD_VALUE_PROPERTIES, "a board's colouring value")
 
 
 def _templates(look: PresentLook, known: set[str], owner: str, what: str) -> Iterator[Diagnostic]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from rulelang import ast
 from rulelang.check.presentation import (
     BOARD_PROPERTIES,
+    BOARD_VALUE_PROPERTIES,
     COMPONENT_PROPERTIES,
     ENUM_VALUE_PROPERTIES,
     VARIABLE_PROPERTIES,
@@ -25,9 +26,11 @@ from rulelang.present_ast import PresentDecl
 from rulelang.syntax.format_pieces import Piece, UnknownCharacter, scan
 
 PROPERTY_HELP = {
-    "name": "the display name: how views write the enum value, component kind, variable, supply or zone",
+    "name": "the display name: how views write the enum value, component kind, variable, supply or zone "
+            "(of a board's value: how its legend writes it)",
     "colour": "a colour (`#rgb`, `#rrggbb` or a colour name); on a component, also the name of an enum "
-              "field: the card takes its value's colour",
+              "field: the card takes its value's colour; on a board, the name of the attribute whose values "
+              "colour its spaces (`BOARD.VALUE { colour \"...\" }`: the colour of the spaces with that value)",
     "symbol": "a mark of 1 to 3 characters drawn for the enum value or component kind",
     "title": "the card face's title: a text whose `{field}` placeholders are the component's fields",
     "corner": "the text in a card's corner (`{field}` placeholders), or drawn in each space's corner of a "
@@ -40,9 +43,10 @@ PROPERTY_HELP = {
 }
 SHOW_HELP = ("**`show a, b, ...`** (in `present`)\n\nthe variables (global, player, space, component) and "
              "supplies players are shown; once a ruleset has a `show`, the others stay out of tables and boards")
+BOARD_VALUE = "a board's colouring value"
 ENTRY_KINDS: Mapping[str, Mapping[str, str]] = {
     "an enum value": ENUM_VALUE_PROPERTIES, "a component kind": COMPONENT_PROPERTIES, "a board": BOARD_PROPERTIES,
-    "a variable, supply or zone": VARIABLE_PROPERTIES}
+    BOARD_VALUE: BOARD_VALUE_PROPERTIES, "a variable, supply or zone": VARIABLE_PROPERTIES}
 KIND_OF_DECLARATION = {"component": "a component kind", "board": "a board", "var": "a variable, supply or zone",
                        "supply": "a variable, supply or zone", "zone": "a variable, supply or zone"}
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -53,7 +57,8 @@ PRESENT_START = re.compile(r"^[ \t]*(?:override[ \t]+)?present[ \t]*\{", re.M)
 class PresentPlace:
     """A place inside ``present { }``: at the top of the block (``target`` None: where
     entries and ``show`` go), or inside an entry: its target (``card``, or ``suit`` and member
-    ``hearts``), and whether a property's word goes there (else its value)."""
+    ``hearts``, or a board and a value of its colouring attribute), and whether a property's
+    word goes there (else its value)."""
 
     target: str | None
     member: str | None
@@ -74,7 +79,7 @@ def property_help(word: str, entry_kind: str | None) -> str:
 def entry_kind(place: PresentPlace, kinds: Mapping[str, str]) -> str | None:
     """What an entry presents, from the kind each declared name has (None: not known)."""
     if place.member is not None:
-        return "an enum value"
+        return BOARD_VALUE if kinds.get(place.target or "") == "board" else "an enum value"
     return KIND_OF_DECLARATION.get(kinds.get(place.target or "", ""))
 
 

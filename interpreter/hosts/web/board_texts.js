@@ -1,5 +1,5 @@
 // What a ruleset's presentation writes on a board's spaces (a `label` and a `corner`, such as a
-// toll and the points printed on a space) and the components it draws where they lie (tokens):
+// cost and the points printed on a space) and the components it draws where they lie (tokens):
 // the `spaces` and `tokens` of the view's `presentation` (docs/web.md, "The presentation").
 
 import {svg} from "./dom.js";

@@ -3,13 +3,8 @@
 import {counted, el, humanName, svg} from "./dom.js";
 import {drawSpaceTexts, sideBox, tokenMarks} from "./board_texts.js";
 
-const TERRAIN_COLOURS = {
-  sea: "#8ec5ea", ocean: "#8ec5ea", water: "#8ec5ea", lake: "#4f9fd8", river: "#a9dcef",
-  jungle: "#3f8b48", forest: "#3f8b48", mountain: "#9c8a73", hill: "#b9a07c", beach: "#f1dc9a", sand: "#f1dc9a",
-  desert: "#ecd28a", scrubland: "#b5c46e", grass: "#9fd17f", plains: "#c9e08f", swamp: "#7e9a6a",
-  port: "#f3d28a", lair: "#c49ad9", home: "#f4a6a6", start: "#f4a6a6",
-  red: "#e57373", blue: "#64b5f6", green: "#81c784", yellow: "#fff176", black: "#9e9e9e", white: "#fafafa",
-};
+// Spaces whose colours the ruleset's presentation does not declare take these, by the rank of
+// their value among the board's values sorted: light, neutral tints that keep names readable.
 const PALETTE = ["#f6bd60", "#84a59d", "#f28482", "#90be6d", "#b8c0ff", "#cdb4db", "#ffd6a5", "#a0c4ff",
   "#caffbf", "#ffadad", "#9bf6ff", "#bdb2ff"];
 export const SEAT_COLOURS = ["#d62828", "#1d4ed8", "#2a9d3f", "#e09f00", "#7b2cbf", "#0f766e", "#c2410c", "#db2777"];
@@ -54,8 +49,8 @@ function boardGeometry(board) {
   return {d, cell, scale: pixels / d};
 }
 
-/** The attribute whose values colour the spaces (terrain, type...), and a second one to print. */
-function colourAttributes(board) {
+/** The text values of each attribute of a board's spaces, and on how many spaces it is. */
+function attributeValues(board) {
   const values = new Map();
   for (const s of board.spaces) {
     for (const [key, value] of Object.entries(s.attributes || {})) {
@@ -66,31 +61,61 @@ function colourAttributes(board) {
       entry.count++;
     }
   }
-  const preferred = ["terrain", "type", "kind", "colour", "color", "region", "zone"];
-  let colour = null;
-  for (const key of preferred) {
-    const entry = values.get(key);
-    if (entry && entry.set.size >= 1 && entry.set.size <= 16) { colour = key; break; }
+  return values;
+}
+
+/** Without a declared one, the attribute that colours the spaces: a text that most spaces
+ * have, with 2 to 12 values (the one on most spaces; the first of them). */
+function likelyColourAttribute(board, values) {
+  let best = null;
+  for (const [key, entry] of values) {
+    const fits = entry.set.size >= 2 && entry.set.size <= 12 && entry.count >= board.spaces.length * 0.8;
+    if (fits && (best === null || entry.count > values.get(best).count)) best = key;
   }
-  if (!colour) {
-    for (const [key, entry] of values) {
-      if (entry.set.size >= 2 && entry.set.size <= 12 && entry.count >= board.spaces.length * 0.8) { colour = key; break; }
-    }
-  }
+  return best;
+}
+
+/**
+ * How a board's spaces are coloured: by the attribute its presentation declares
+ * (`present { BOARD { colour ATTRIBUTE } }`: ``declared.attribute``) or else a likely one,
+ * each value in its declared colour (``declared.values``: `BOARD.VALUE { colour "..." }`) or
+ * else a tint of PALETTE by its rank among the values sorted; the legend writes each value
+ * by its declared name. Also a second, sparse attribute to print on the spaces (a landmark).
+ */
+function spaceColours(board, declared) {
+  const values = attributeValues(board);
+  const looks = (declared && declared.values) || {};
+  const colour = (declared && declared.attribute) || likelyColourAttribute(board, values);
   let extra = null;
   for (const [key, entry] of values) {
     if (key !== colour && entry.set.size <= 12 && entry.count < board.spaces.length * 0.5) { extra = key; break; }
   }
   const fills = new Map();
+  const names = new Map();
   if (colour) {
-    const sorted = [...values.get(colour).set].sort();
-    sorted.forEach((value, i) => fills.set(value, TERRAIN_COLOURS[value.toLowerCase()] || PALETTE[i % PALETTE.length]));
+    const found = new Set(board.spaces.map((s) => (s.attributes || {})[colour])
+      .filter((value) => value !== undefined && value !== null && typeof value !== "object").map(String));
+    [...found].sort().forEach((value, i) => {
+      const look = looks[value] || {};
+      fills.set(value, look.colour || PALETTE[i % PALETTE.length]);
+      names.set(value, look.name || humanName(value));
+    });
   }
-  return {colour, extra, fills};
+  return {colour, extra, fills, names, declared: Object.keys(looks).length > 0};
+}
+
+/** A colour as #rrggbb: a ruleset's colour may be a name ("navy") or #rgb; the canvas says. */
+function hexColour(colour) {
+  if (!hexColour.context) hexColour.context = document.createElement("canvas").getContext("2d");
+  const context = hexColour.context;
+  if (!context) return colour;
+  context.fillStyle = "#000000";
+  context.fillStyle = colour;
+  return context.fillStyle;
 }
 
 function isDark(colour) {
-  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hexColour(colour));
   if (!match) return false;
   const [r, g, b] = match.slice(1).map((h) => parseInt(h, 16));
   return 0.299 * r + 0.587 * g + 0.114 * b < 128;
@@ -103,12 +128,12 @@ function seatOfMark(mark) {
 
 /**
  * Draws one board. options: {marks: {space: [labels]}, clickable: Map(space -> option),
- * onChoose(option), testid}; from the ruleset's presentation, texts: {space: {label, corner}}
- * and tokens: {space: [token]} (board_texts.js).
+ * onChoose(option), testid}; from the ruleset's presentation, texts: {space: {label, corner}},
+ * tokens: {space: [token]} (board_texts.js) and colours: {attribute, values} (spaceColours).
  */
 export function drawBoard(board, options = {}) {
   const {d, cell, scale} = boardGeometry(board);
-  const {colour, extra, fills} = colourAttributes(board);
+  const {colour, extra, fills, names, declared} = spaceColours(board, options.colours);
   const pad = d * 0.9;
   let minX = Infinity;
   let minY = Infinity;
@@ -162,7 +187,8 @@ export function drawBoard(board, options = {}) {
     const x = px(s);
     const y = py(s);
     const attributes = s.attributes || {};
-    const fill = colour && typeof attributes[colour] === "string" ? fills.get(attributes[colour]) : null;
+    const value = colour ? attributes[colour] : undefined;
+    const fill = value !== undefined && value !== null ? fills.get(String(value)) || null : null;
     const option = clickable.get(s.name);
     const group = svg("g", {class: "space" + (option ? " option" : ""), "data-testid": "space", "data-space": s.name,
       "data-board": board.name, "data-fill": fill || "", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`});
@@ -214,20 +240,18 @@ export function drawBoard(board, options = {}) {
       group.addEventListener("keydown", (event) => { if (event.key === "Enter") options.onChoose(option); });
     }
     spaceLayer.append(group);
-    // A mark that only names a component the presentation draws there as a token goes
-    // ("amulet (at)": the component's label, then the variable that holds the space).
-    const drawn = tokenMarks(tokens[s.name]);
-    const here = [...(marks[s.name] || []).filter((mark) => !drawn.some((token) => token.label === markText(mark))), ...drawn];
+    // (The view's marks leave out a component the presentation draws there as a token.)
+    const here = [...(marks[s.name] || []), ...tokenMarks(tokens[s.name])];
     if (here.length) markLayer.append(drawMarks(here, x, y, band));
   }
   root.append(spaceLayer, markLayer);
   const wrapper = el("figure", {class: "board-figure", "data-board": board.name},
     el("figcaption", {}, el("span", {class: "board-name"}, humanName(board.name)), el("span", {class: "muted small"}, ` · ${counted(board.spaces.length, "space")}`)),
     root);
-  if (colour && fills.size > 1) {
-    wrapper.append(el("div", {class: "legend"}, el("span", {class: "muted small"}, humanName(colour) + ":"),
-      [...fills].map(([value, fillColour]) => el("span", {class: "legend-item"},
-        el("span", {class: "swatch", style: `background:${fillColour}`}), humanName(value)))));
+  if (colour && (fills.size > 1 || declared)) {
+    wrapper.append(el("div", {class: "legend", "data-testid": "board-legend"}, el("span", {class: "muted small"}, humanName(colour) + ":"),
+      [...fills].map(([value, fillColour]) => el("span", {class: "legend-item", "data-value": value},
+        el("span", {class: "swatch", style: `background:${fillColour}`}), names.get(value)))));
   }
   return wrapper;
 }
@@ -260,7 +284,7 @@ const EXTRA_Y = 0.36;      // the baseline of a space's extra attribute, in cell
 const MARK_GAP = 1;        // pixels between two marks
 const SMALLEST_MARK = 8;   // pixels: a mark is never lower; fewer are shown, then "+N"
 
-/** A mark's text: "green map (sites)" without the variable's name. */
+/** A mark's text: "green token (sites)" without the variable's name. */
 function markText(mark) {
   return String(mark).replace(/\s*\([a-z_]+\)$/, "");
 }
@@ -268,7 +292,7 @@ function markText(mark) {
 function drawMarks(marks, x, y, band) {
   const group = svg("g", {class: "mark-group", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`});
   // As many tokens as the band holds, then "+N" (the tooltip lists them all), never over the
-  // space's name or its landmark. A mark is a label ("P1", "green map (sites)": the variable's
+  // space's name or its landmark. A mark is a label ("P1", "green token (sites)": the variable's
   // name is left out) or a token of the presentation ({text, colour, title}: board_texts.js).
   const items = marks.map((mark) => typeof mark === "object" && mark !== null ? mark :
     {text: markText(mark), colour: null, title: String(mark), mark: String(mark)});

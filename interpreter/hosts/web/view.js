@@ -9,12 +9,14 @@ import {SEAT_COLOURS, drawBoard} from "./boards.js";
  * reply (docs/web.md, "The presentation"), the ruleset's `present` block rendered for the
  * seat. `cards`: each card's face by component id; `spaces`: the texts written on each space
  * ({board: {space: {label, corner}}}); `tokens`: the components drawn on the spaces where
- * they lie ({board: {space: [token]}}). Empty tables without one: the page looks as before.
+ * they lie ({board: {space: [token]}}); `boards`: how each board's spaces are coloured
+ * ({board: {attribute, values: {value: {colour, name}}}}). Empty tables without one: the
+ * page looks as before.
  */
 export function presentationOf(view) {
   const given = (view && view.presentation) || {};
   return {cards: given.cards || {}, spaces: given.spaces || {}, tokens: given.tokens || {},
-    shown: given.declared ? given.shown_variables || null : null};
+    boards: given.boards || {}, shown: given.declared ? given.shown_variables || null : null};
 }
 
 /** Whether a value (not a zone) of ``owner`` ("global", "player") is shown to players: every
@@ -96,7 +98,7 @@ function drawZone(name, value, context) {
   }
   const cards = el("div", {class: "cards"});
   if (!value.length) cards.append(el("span", {class: "muted small"}, "empty"));
-  // Alike cards that are not options (8 roses of player 1) are one card "× 8".
+  // Alike cards that are not options (8 alike tokens of player 1) are one card "× 8".
   const groups = new Map();
   for (const card of value) {
     const option = context.cardOptions && context.cardOptions.has(card.component);
@@ -205,7 +207,8 @@ export function drawBoards(target, boards, view, onChoose, testid) {
   const presentation = presentationOf(view);
   for (const board of boards) {
     target.append(drawBoard(board, {marks: (view.marks || {})[board.name] || {}, clickable: spaceOptions.get(board.name),
-      onChoose, testid, texts: presentation.spaces[board.name], tokens: presentation.tokens[board.name]}));
+      onChoose, testid, texts: presentation.spaces[board.name], tokens: presentation.tokens[board.name],
+      colours: presentation.boards[board.name]}));
   }
 }
 
