@@ -41,7 +41,7 @@ def test_a_test_without_its_try_fails_at_every_budget_where_it_did(tmp_path: Pat
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     bare = loaded(tmp_path, "bare")
     with monkeypatch.context() as patch:   # (every try kept)
-        patch.setattr(resumable, "untried", lambda lines: lines)
+        patch.setattr(resumable, "untried", lambda lines, anywhere=False: lines)
         tried = loaded(tmp_path, "tried")
     slow = one_by_one(loaded(tmp_path, "slow"))
     test = r"# test at line 12, column 14\n +"
@@ -56,5 +56,5 @@ def test_the_draw_goes_on_to_the_loop_test_in_place() -> None:
     game = rulelang.load(ROOT / "games" / "jolly_roger.rules", players=4)
     raid = _raid(game)
     # (the test of the token drawn reads a Python local: no try, and the loop's test follows it in place)
-    tested = r"\n( +)if not \(.*_held\d+.*\):\n\1    pc = \d+\n\1    steps \+= 2\n\1    if steps \+ 2 > limit:"
+    tested = r"\n( +)if not \(.*_held\d+.*\):\n\1    pc = \d+\n\1    steps \+= 2\n\1    # test at line"
     assert re.search(tested, raid)

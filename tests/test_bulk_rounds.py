@@ -12,7 +12,7 @@ from conftest import played_to_the_end
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
-from rulelang.interpreter.compiler import bulk_rounds, procedures
+from rulelang.interpreter.compiler import bulk_rounds, procedures, resumable
 
 RULES = """\
 game "B" { players 1  max_steps STEPS }
@@ -68,6 +68,7 @@ def _outcome(steps: int) -> tuple[object, ...]:
 
 def test_rounds_charged_at_once_give_what_each_round_counted_gives_at_every_budget(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(resumable, "preludes", lambda code, blocks: [])   # (each block's lines once: counted)
     code = rulelang.load(RULES.replace("STEPS", "1000")).generated_code()
     # The inner loop of deal, the first of tally, the two after the choice (some written both
     # in a procedure's function and in place); not the loops that hold a loop, a 'break' or a

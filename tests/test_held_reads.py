@@ -46,7 +46,8 @@ def _reads(code: str) -> int:
 def test_a_held_local_is_read_once_a_block(monkeypatch: pytest.MonkeyPatch) -> None:
     # (the listing's reads counted with every statement's try kept: bare_tries.py drops the
     # ones read_once leaves without a read, and tails.py then copies more blocks in place)
-    monkeypatch.setattr(resumable, "untried", lambda lines: lines)
+    monkeypatch.setattr(resumable, "untried", lambda lines, anywhere=False: lines)
+    monkeypatch.setattr(resumable, "preludes", lambda code, blocks: [])   # (each block's lines once: counted)
     fast = [rulelang.load(GAMES / "tic_tac_toe.rules"), rulelang.load(RULES.replace("STEPS", "1000"))]
     played = [worked_states(game, seed) for game in fast for seed in range(8)]
     budgets = _outcomes()

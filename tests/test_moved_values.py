@@ -12,7 +12,7 @@ from conftest import worked_and_logged
 from test_blocks import failures_where_all_agree
 
 import rulelang
-from rulelang.interpreter.compiler import procedures
+from rulelang.interpreter.compiler import procedures, resumable
 from rulelang.interpreter.compiler.moved_values import held_by_the_block
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -65,6 +65,7 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_value_the_block_moved_is_read_from_its_local_as_the_general_path_reads_it_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(resumable, "preludes", lambda code, blocks: [])   # (each block's lines once: counted)
     fast = _load(tmp_path)
     code = fast.generated_code()
     assert code.count("st.log_lines.append((_k") == 2 and "env[_k" not in "".join(

@@ -11,7 +11,7 @@ import pytest
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
-from rulelang.interpreter.compiler import codegen, searches
+from rulelang.interpreter.compiler import codegen, resumable, searches
 
 HEAD = """\
 game "U" { players 1  max_steps STEPS }
@@ -89,6 +89,7 @@ def test_searches_written_out_give_what_their_loops_give_at_every_budget(monkeyp
 
 
 def test_searches_in_place_give_what_their_calls_give_at_every_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(resumable, "preludes", lambda code, blocks: [])   # (each block's lines once: counted)
     code = rulelang.load(TESTS.replace("STEPS", "1000")).generated_code()
     assert code.count("while True:\n") >= 5 and code.count("if not (_found):") == 4   # (the resumable's, the 4 tests)
     assert "_source = _k" not in code   # (a list known at load read where the loop goes through it)
@@ -195,6 +196,7 @@ CONJOINED = ZONES.replace("size(q.hand) > 0 for q in players) or out == 0 {",
 def test_a_search_after_a_test_in_place_gives_what_its_call_gives(monkeypatch: pytest.MonkeyPatch) -> None:
     """A test ``TEST and SEARCH`` of the resumable function: the search's lines in place where
     TEST is true (no call of its helper); the same states, work and E603 as the call."""
+    monkeypatch.setattr(resumable, "preludes", lambda code, blocks: [])   # (each block's lines once: counted)
     code = rulelang.load(CONJOINED.replace("STEPS", "1000")).generated_code()
     assert searches._after_a_test("((x > 0) and _g1(y, st, env))") == ("(x > 0)", "_g1(y, st, env)")
     assert searches._after_a_test("(a or b and _g1(x, st, env))") is None

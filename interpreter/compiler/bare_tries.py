@@ -11,6 +11,10 @@ them is the function's own and the block it goes to may be written there (tails.
 other KeyError of those lines (a map read in place without a player's entry, the only one
 they may raise) is still the rules' error: ``Module.locate`` makes it so where the
 ``try`` did, at the span of the same line.
+
+The resumable function compiled tests the step budget only where it goes back
+(optimistic.py), and whatever fails in it runs again one operation at a time, where the
+error is located: it locates none itself, so it drops every such ``try`` (``anywhere``).
 """
 from __future__ import annotations
 
@@ -29,13 +33,13 @@ _HANDLER = re.compile(r"except KeyError as error:")
 _RAISED = re.compile(r"raise _unbound\(error, _k\d+\) from None")
 
 
-def untried(lines: list[Line]) -> list[Line]:
+def untried(lines: list[Line], anywhere: bool = False) -> list[Line]:
     """``lines`` (a block's) with each ``try`` of an unbound local whose lines read no entry of
-    the environment replaced by those lines, one level less indented."""
+    the environment (``anywhere``: every one) replaced by those lines, one level less indented."""
     found = list(lines)
     at = 0
     while at < len(found):
-        end = _bare_try(found, at)
+        end = _bare_try(found, at, anywhere)
         if end is None:
             at += 1
             continue
@@ -44,7 +48,7 @@ def untried(lines: list[Line]) -> list[Line]:
     return found
 
 
-def _bare_try(lines: list[Line], at: int) -> int | None:
+def _bare_try(lines: list[Line], at: int, anywhere: bool) -> int | None:
     """Where the line at ``at`` opens such a ``try``, the position of its handler; else None."""
     line = lines[at][0]
     if line.lstrip(" ") != "try:":
@@ -60,7 +64,7 @@ def _bare_try(lines: list[Line], at: int) -> int | None:
     after = lines[end + 2][0] if end + 2 < len(lines) else ""
     if after and _indent(after) == indent and after.lstrip(" ").startswith(("except", "else:", "finally:")):
         return None
-    if any(_READS.search(text) for text, _ in lines[at + 1:end]):
+    if not anywhere and any(_READS.search(text) for text, _ in lines[at + 1:end]):
         return None
     return end
 

@@ -14,7 +14,9 @@ operation form fails at; else the block runs and ``steps += k`` where its last o
 counted its step. A position no block starts at (a saved state's, or one that the run goes
 on from only in a rare case) is run by ``run_one`` too, and the function is entered again
 after it. The local ``pc`` is set only where a block ends; ``fr.pc`` where it was written
-before (where something reads it).
+before (where something reads it). The function compiled keeps the counts but not these
+tests (optimistic.py): it tests the budget only where it goes back, and a run that passes it
+runs again one operation at a time, which fails where these tests make it fail.
 """
 from __future__ import annotations
 

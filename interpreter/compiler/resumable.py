@@ -11,12 +11,16 @@ that may pause, end the game or change the running procedures (one not in ``Code
 and when the procedure is past its last operation (it returns); the run loop goes on from
 there. A state's position stays its frames' program counters, so saved states, clones and
 replays keep their meaning: the function is only a faster way to run the same operations,
-each counted as one step as before. ``frame.pc`` is written where something reads it: before
+each counted as one step as before. The blocks where the run goes on after an operation that
+pauses are written once more before the loop, each under one test (preludes.py): a function
+entered there runs its block without the dispatch. ``frame.pc`` is written where something reads it: before
 an operation that is called, passes the frame, may pause or fail outside a statement's span
 (there it is the running operation, and errors are located by it), and before a step past
 the budget fails (the operation the run loop would name); elsewhere the local ``pc`` alone
 moves on, and an error is located by the span of its line. Code that Python cannot compile
-keeps ``run_one``.
+keeps ``run_one``. The budget's tests are then taken out of the function's text, but before
+each ``continue`` (optimistic.py): whatever fails in the function is run again one operation
+at a time (state/precise.py), and located there.
 """
 from __future__ import annotations
 
@@ -30,6 +34,8 @@ from .bare_tries import untried
 from .blocks import blocks_at, dispatch, entries
 from .chance import shuffle_zone_in_place
 from .held_reads import read_once, table_read_once
+from .optimistic import untested
+from .preludes import preludes
 from .shuffled import SHAPE, shuffle_lines
 
 if TYPE_CHECKING:
@@ -51,18 +57,22 @@ def write_run(code: Code, module: Module) -> None:
     run_one_name = module.constant(run_one, "<the run loop's one operation>")
     for inline, joined in ((True, True), (True, False), (False, False)):
         name = module.fresh("_r")
-        lines = _plain([f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
-                        "    env = fr.env", "    pc = fr.pc", "    while True:"])
         size = len(code.ops)
         operations = [_operation(code, at, module, inline) for at in range(size)]
         starts = entries(code, operations)
         held = {module.constant(local) for local in code.held}
         found = blocks_at(operations, code, starts, run_one_name)
-        blocks = [(first, side, untried(table_read_once(read_once(body, held)))) for first, side, body in found]
-        lines += dispatch(tails.in_place(blocks) if joined else blocks, size, "        ")
+        blocks = [(first, side, untried(table_read_once(read_once(body, held)), anywhere=True))
+                  for first, side, body in found]   # (it locates no error: every 'try' of a local goes)
+        blocks = tails.in_place(blocks) if joined else blocks
+        lines = _plain([f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
+                        "    env = fr.env", "    pc = fr.pc"])
+        lines += [*preludes(code, blocks), *_plain(["    while True:"])]
+        lines += dispatch(blocks, size, "        ")
         lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
                          "        fr.pc = pc   # (a position no block starts at)",
                          f"        return {run_one_name}(st, fr, steps, limit)"])
+        lines = untested(lines)   # (the budget tested where the function goes back: optimistic.py)
         source = "\n".join(line for line, _ in lines) + "\n"
         try:
             run: Run = module.define(name, source, spans=[span for _, span in lines], procedure=code.name)

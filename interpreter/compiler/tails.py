@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
 
-__all__ = ["in_place"]
+__all__ = ["entered_at", "in_place"]
 
 Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
 Block = tuple[int, "int | None", list[Line]]  # the operations a block starts at (a second: or None), its lines
@@ -60,7 +60,7 @@ def _joined(body: list[Line], short: dict[int, tuple[list[Line], bool]], depth: 
             indent = len(line) - len(line.lstrip(" "))
             target = _target(body, at, indent) if _at_top(body, at, indent) else None
             if target is not None and target in short and (back is None or target <= int(back.group(2))):
-                lines = _entered_at(short[target][0], target) if short[target][1] else short[target][0]
+                lines = entered_at(short[target][0], target) if short[target][1] else short[target][0]
                 lines = _joined(lines, short, depth - 1) if depth > 1 else lines
                 joined[len(joined) - 3:], lines = _one_test(joined[-3:], lines, " " * indent)
                 joined += [(" " * indent + text, span) for text, span in lines]
@@ -87,7 +87,7 @@ def _one_test(counted: list[Line], lines: list[Line], indent: str) -> tuple[list
     return [counted[0]], [guard, ("    if steps > limit:", counted[1][1]), raised, *lines[1:]]
 
 
-def _entered_at(body: list[Line], at: int) -> list[Line]:
+def entered_at(body: list[Line], at: int) -> list[Line]:
     """The lines of a block ``body`` that run where it is entered at ``at``: those of its
     branch for ``at`` where it is entered at either of two operations (blocks.py,
     ``if pc == A: ... else: ...``), then those after the two branches."""

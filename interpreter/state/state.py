@@ -25,7 +25,9 @@ from .failures import cause_of, rulelang_error
 from .infostate import components_in
 from .initial_tables import InitialTables, copied
 from .position_write import position_text
+from .precise import applied_precisely, run_precisely
 from .stamps import shuffled_knowledge
+from .starts import start_of
 from .views import Views
 
 if TYPE_CHECKING:
@@ -128,22 +130,33 @@ class State(Views):
 
     @classmethod
     def initial(cls, game: Game, seed: int, explicit_chance: bool, events: bool = False) -> State:
-        """A new game, set up and run to its first decision."""
+        """A new game, set up and run to its first decision (a failure run again from the
+        start, each operation counted one by one: precise.py)."""
         if not explicit_chance:
             starts, key = game.starts, (events, game.max_steps)
             start = starts.get(key)   # (one search of the key where the start is known)
             if start is None and key not in starts:
-                start = _start_of(game, events)
+                start = start_of(cls, game, events)
             if start is not None:  # the setup up to its first draw or decision: the same for every seed
                 prefix, steps, work = start
                 state = prefix.clone()
                 state.seed, state.rng = seed, rng.seed_state(seed)
                 if state.pending is None and not state.terminal:  # (else it is at its first decision)
-                    state.run(steps, work)  # the run goes on as if it had not stopped
+                    try:
+                        state._run_until_decision(steps, work)  # the run goes on as if it had not stopped
+                    except Exception:
+                        state = prefix.clone()
+                        state.seed, state.rng = seed, rng.seed_state(seed)
+                        run_precisely(state, steps, work)
                 return state
         state = cls(game, seed, explicit_chance, events)
         state._set_up_and_start()
-        state.run()
+        try:
+            state._run_until_decision()
+        except Exception:   # (set up again, then run one operation at a time: no copy made before)
+            state = cls(game, seed, explicit_chance, events)
+            state._set_up_and_start()
+            run_precisely(state, 0, 0)
         return state
 
     def _set_up_and_start(self) -> None:
@@ -410,12 +423,16 @@ class State(Views):
     # ---- running ----
     def run(self, steps: int = 0, work: int = 0) -> None:
         """Run until a decision or the end. An error of the rules becomes RulesRuntimeError,
-        any other failure InternalError, both located at the operation that failed. (``steps``
-        and ``work``: what this run has already done, when it goes on from where it stopped.)"""
+        any other failure InternalError, both located at the operation that failed (the run
+        made again from a copy of the state before it, one operation at a time: precise.py).
+        (``steps`` and ``work``: what this run has already done, when it goes on from where
+        it stopped.)"""
+        before = self.clone()
         try:
             self._run_until_decision(steps, work)
-        except Exception as error:
-            raise self._as_rulelang_error(error) from cause_of(error)
+        except Exception:   # (run again from the state before, each operation counted one by one)
+            self._taken_from(before)
+            run_precisely(self, steps, work)
 
     def charge(self, work: int) -> None:
         """Count ``work`` items (of a comprehension, a board relation...) against ``max_steps``:
@@ -450,6 +467,8 @@ class State(Views):
         while self.pending is None and not self.terminal:  # the hot loop: the innermost frame runs
             fr = self.frames[-1]
             steps = fr.code.run(self, fr, steps, limit)  # its code's resumable function (Ops.run)
+        if steps > limit:   # (the functions test the budget where they go back only: optimistic.py)
+            raise runaway(limit)
         return steps
 
     def _as_rulelang_error(self, error: Exception) -> RulelangError:
@@ -473,7 +492,8 @@ class State(Views):
     def apply_action(self, action: Action | int, player: int | None = None) -> None:
         """Apply an Action or an action id for ``player``; IllegalActionError if not legal
         (the state unchanged). The run goes on to the next decision or the end: an error of
-        the rules puts the state back as it was (``State._restore``) and is raised located."""
+        the rules puts the state back as it was (``State._restore``), and the action is applied
+        again one operation at a time (precise.py), which raises it located."""
         decision = self.pending
         if type(action) is Action and type(player) is int and decision is not None and player in decision.players:
             per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
@@ -518,17 +538,21 @@ class State(Views):
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
                 steps = fr.code.run(self, fr, steps, limit)
-        except Exception as error:
-            failure = self._as_rulelang_error(error)  # located before the state is put back
+            if steps > limit:   # (the functions test the budget where they go back only: optimistic.py)
+                raise runaway(limit)
+        except Exception:   # the state put back, the action applied again one operation at a time
             self._restore()
-            raise failure from cause_of(error)
+            applied_precisely(self, player, action_id)
 
     def _restore(self) -> None:
         """Put the state back as it was before the failed action, by replaying from its origin
         (the replayed state's fields become this one's: nothing else holds them)."""
-        replayed = self._replayed(self.since_origin - 1)
+        self._taken_from(self._replayed(self.since_origin - 1))
+
+    def _taken_from(self, other: State) -> None:
+        """Every field of ``other`` becomes this state's (nothing else holds them)."""
         for name in State.__slots__:
-            setattr(self, name, getattr(replayed, name))
+            setattr(self, name, getattr(other, name))
 
     def _replayed(self, count: int) -> State:
         """The origin of this state with its first ``count`` actions since then applied again."""
@@ -554,39 +578,3 @@ class State(Views):
             return fn(self, dict(env))
         except Exception as error:
             raise rulelang_error(error, span, "") from cause_of(error)
-
-
-def _start_of(game: Game, events: bool) -> tuple[State, int, int] | None:
-    """A new game of ``game`` (recording ``events`` or not) set up and run up to the first
-    operation that may stop for a decision or draw from the random generator, with the steps
-    and the work done so far; computed once per game. Nothing before that reads the seed, so
-    every new game starts as a copy of it. None if that run fails (the game's own run reports
-    it) or if the rules stop there in a way no copy could share."""
-    starts, key = game.starts, (events, game.max_steps)
-    if key not in starts:
-        starts[key] = None
-        state = State(game, 0, False, events)
-        try:
-            state._set_up_and_start()
-            steps = state._run_until_decision(until_stop=True)
-        except Exception:
-            return None
-        if state.pending is None:   # on to the first decision itself when nothing on the way draws
-            starts[key] = _first_decision(state, steps) or (state, steps, state.work)
-    return starts[key]
-
-
-def _first_decision(prefix: State, steps: int) -> tuple[State, int, int] | None:
-    """``prefix`` (a start of ``_start_of``) run on to its first decision, or to its end, when
-    that run draws nothing from the random generator: then every new game reaches the very
-    same decision (the decision holds no state of its own), and a copy of it needs no run.
-    None if the run draws (its generator moved), or fails (each game's own run reports it)."""
-    state = prefix.clone()
-    drawn = state.rng
-    try:
-        state._run_until_decision(steps, state.work)
-    except Exception:
-        return None
-    if state.rng != drawn or (state.pending is None and not state.terminal):
-        return None
-    return state, 0, 0
