@@ -39,7 +39,7 @@ def deep_size(value: object, shared: tuple[type, ...] = (), left_out: tuple[type
     pending, total = [value], 0
     while pending and len(seen) < MAX_OBJECTS_MEASURED:
         item = pending.pop()
-        if id(item) in seen or isinstance(item, UNMEASURED) or isinstance(item, left_out):
+        if id(item) in seen or isinstance(item, (UNMEASURED, left_out)):
             continue
         seen.add(id(item))
         if not isinstance(item, shared):
