@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import at_every_budget, states_or_error
+from conftest import runs_alike_without
 
 import rulelang
 from rulelang.interpreter.compiler import comprehensions
@@ -47,20 +47,14 @@ def _rules(steps: int = 100_000, test: str = "size(q.hand) > 1") -> str:
     return RULES.replace("STEPS", str(steps)).replace("TEST", test)
 
 
-def _runs() -> tuple[object, ...]:
-    """Games at a large budget, at every budget up to 120, and with a test that fails for a player."""
-    return (states_or_error(_rules()), at_every_budget(RULES.replace("TEST", "size(q.hand) > 1"), range(1, 120)),
-            states_or_error(_rules(test="q.hand[1].rank > 2")))
-
-
 def test_a_comparison_of_an_aggregate_with_a_constant_is_lifted(monkeypatch):
     listing = rulelang.load(_rules()).generated_code()
     assert re.search(r"= \(_count\(_a\d+\) >= _k\d+\)", listing)   # (the count of the list made before)
     assert re.search(r"= \(_total\(.*\(_a\d+\)+ == _k\d+\)", listing)   # (the sum's)
-    fast = _runs()
-    monkeypatch.setattr(comprehensions, "_COMPARED", re.compile(r"(?!)"))
+    fast = runs_alike_without(monkeypatch, comprehensions, "_COMPARED", re.compile(r"(?!)"),
+                              RULES.replace("TEST", "size(q.hand) > 1"), range(1, 120),
+                              _rules(test="q.hand[1].rank > 2"))   # (a test that fails for a player)
     assert not re.search(r"_a\d+\)+ [>=]= _k\d+\)", rulelang.load(_rules()).generated_code())
-    assert fast == _runs()
     lines = _rules().splitlines()
     listed = {n for n, line in enumerate(lines, start=1) if "for q in players" in line}
     assert listed & {outcome[2] for outcome in fast[1] if outcome[0] == "E603"}   # (stopped in one)
