@@ -12,7 +12,7 @@ import pytest
 from test_blocks import counters_recorded, failures_where_all_agree, loaded, one_by_one, ran
 
 import rulelang
-from rulelang.errors import RulesRuntimeError
+from rulelang.errors import InternalError, RulesRuntimeError
 from rulelang.interpreter.compiler.optimistic import OVERRUN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,3 +144,28 @@ def test_a_local_read_before_it_has_a_value_fails_as_one_by_one_without_its_try(
     assert "env[" in run and "raise _unbound" not in run
     failures = {f[0].split(": ", 1)[1][:30] for f in failures_where_all_agree((fast, slow), 6, range(1, 80))}
     assert "E602 'i' has no value here (in" in failures and any(f.startswith("E603") for f in failures)
+
+
+def test_a_compiled_run_that_fails_where_the_run_one_by_one_does_not_is_a_bug_and_changes_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a bug of rulelang can make the two runs disagree: the action is refused with E900,
+    the state is as it was, and nothing enters the history that a later replay would meet (a
+    state loaded from its data, so that putting it back replays nothing through the fault)."""
+    game = rulelang.load(ROOT / "games" / "tic_tac_toe.rules")
+    played = game.new_initial_state()
+    played.apply_action(played.legal_actions()[0])
+    state = game.state_from_json(played.to_json())
+    before, action = state.to_json(), state.legal_actions()[0]
+
+    def broken(*args: object) -> int:
+        raise ValueError("a fault of the compiled code")
+
+    monkeypatch.setattr(state.frames[-1].code, "run", broken)
+    with pytest.raises(InternalError) as raised:
+        state.apply_action(action)
+    assert raised.value.diagnostic.code == "E900" and "a fault of the compiled code" in raised.value.diagnostic.message
+    assert raised.value.diagnostic.span is not None   # (located in the rules, where the compiled run was)
+    assert state.to_json() == before and len(state.history()) == 1
+    monkeypatch.undo()
+    state.apply_action(action)   # (the same action, the code mended: applied)
+    assert len(state.history()) == 2

@@ -33,3 +33,11 @@ def rulelang_error(error: Exception, span: Span | None, where: str) -> RulelangE
         return RulesRuntimeError(Diagnostic("E603", "the rules nest calls too deeply" + where, span))
     message = f"rulelang failed while running the rules{where}: {type(error).__name__}: {error}"
     return InternalError(message, Diagnostic("E900", message, span, hint=BUG_HINT))
+
+
+def runs_disagree(error: Exception, span: Span | None) -> InternalError:
+    """The compiled run failed with ``error`` where the same run, one operation at a time,
+    did not: a bug of rulelang (E900), never accepted as either run's outcome."""
+    message = (f"rulelang's compiled code failed where its run one operation at a time did not: "
+               f"{type(error).__name__}: {error}")
+    return InternalError(message, Diagnostic("E900", message, span, hint=BUG_HINT))

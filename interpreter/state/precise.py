@@ -6,7 +6,10 @@ only if the run counted one operation at a time does, but it finds out later, pa
 operation where that one fails. Whatever fails in such a run (the budget or any other error
 after it passed the budget unseen) is run again from the state before it, here, by the run
 loop's one operation at a time (``run_one``): the first failure comes where, and as, the
-tested code makes it (the same error, span and frames' counters).
+tested code makes it (the same error, span and frames' counters). If that run does not fail,
+the two runs disagree, which only a bug of rulelang can make: the state is put back and the
+compiled run's failure is raised as InternalError (E900), so that no such action is ever
+applied (nor replayed when a later failure puts a state back).
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..model.program import Decision, Frame, run_one
 from ..model.values import CHANCE, Value
 from .events import action_event
-from .failures import cause_of
+from .failures import cause_of, runs_disagree
 
 if TYPE_CHECKING:
     from .state import State
@@ -23,20 +26,24 @@ if TYPE_CHECKING:
 __all__ = ["applied_precisely", "run_precisely"]
 
 
-def run_precisely(st: State, steps: int, work: int) -> None:
-    """``State.run`` (its first ``steps`` and ``work`` done) one operation at a time: an
-    error of the rules becomes RulesRuntimeError, located as ``run`` locates it."""
+def run_precisely(st: State, steps: int, work: int, compiled: Exception) -> None:
+    """``State.run`` (its first ``steps`` and ``work`` done) one operation at a time, after
+    the compiled run failed with ``compiled``: an error of the rules becomes
+    RulesRuntimeError, located as ``run`` locates it; no error at all, InternalError."""
     limit = st.game.max_steps
     st.work, st.rounds = work, 0
     try:
         _ran_on(st, steps, limit)
     except Exception as error:
         raise st._as_rulelang_error(error) from cause_of(error)
+    raise runs_disagree(compiled, st._as_rulelang_error(compiled).diagnostic.span) from compiled
 
 
-def applied_precisely(st: State, player: int, action_id: int) -> None:
+def applied_precisely(st: State, player: int, action_id: int, compiled: Exception) -> None:
     """``State.apply_action(action_id, player)`` (the state as it was before it), with each
-    operation counted one by one; an error puts the state back as it was and is raised located."""
+    operation counted one by one, after the compiled run failed with ``compiled``; an error
+    puts the state back as it was and is raised located; no error at all puts it back too,
+    and raises InternalError (the runs disagree)."""
     decision = st.pending
     player, chosen, action_id = st._checked(action_id, player)
     assert decision is not None, "an action was checked against no decision"
@@ -56,6 +63,9 @@ def applied_precisely(st: State, player: int, action_id: int) -> None:
         failure = st._as_rulelang_error(error)  # located before the state is put back
         st._taken_from(before)
         raise failure from cause_of(error)
+    disagreement = runs_disagree(compiled, st._as_rulelang_error(compiled).diagnostic.span)
+    st._taken_from(before)
+    raise disagreement from compiled
 
 
 def _went_on(st: State, fr: Frame, decision: Decision, chosen: Value, player: int) -> bool:

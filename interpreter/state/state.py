@@ -144,19 +144,19 @@ class State(Views):
                 if state.pending is None and not state.terminal:  # (else it is at its first decision)
                     try:
                         state._run_until_decision(steps, work)  # the run goes on as if it had not stopped
-                    except Exception:
+                    except Exception as error:
                         state = prefix.clone()
                         state.seed, state.rng = seed, rng.seed_state(seed)
-                        run_precisely(state, steps, work)
+                        run_precisely(state, steps, work, error)
                 return state
         state = cls(game, seed, explicit_chance, events)
         state._set_up_and_start()
         try:
             state._run_until_decision()
-        except Exception:   # (set up again, then run one operation at a time: no copy made before)
+        except Exception as error:   # (set up again, then run one operation at a time: no copy made before)
             state = cls(game, seed, explicit_chance, events)
             state._set_up_and_start()
-            run_precisely(state, 0, 0)
+            run_precisely(state, 0, 0, error)
         return state
 
     def _set_up_and_start(self) -> None:
@@ -430,9 +430,9 @@ class State(Views):
         before = self.clone()
         try:
             self._run_until_decision(steps, work)
-        except Exception:   # (run again from the state before, each operation counted one by one)
+        except Exception as error:   # (run again from the state before, each operation counted one by one)
             self._taken_from(before)
-            run_precisely(self, steps, work)
+            run_precisely(self, steps, work, error)
 
     def charge(self, work: int) -> None:
         """Count ``work`` items (of a comprehension, a board relation...) against ``max_steps``:
@@ -540,9 +540,9 @@ class State(Views):
                 steps = fr.code.run(self, fr, steps, limit)
             if steps > limit:   # (the functions test the budget where they go back only: optimistic.py)
                 raise runaway(limit)
-        except Exception:   # the state put back, the action applied again one operation at a time
+        except Exception as error:   # the state put back, the action applied again one operation at a time
             self._restore()
-            applied_precisely(self, player, action_id)
+            applied_precisely(self, player, action_id, error)
 
     def _restore(self) -> None:
         """Put the state back as it was before the failed action, by replaying from its origin
