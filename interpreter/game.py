@@ -47,8 +47,9 @@ class Game:
         # run so far (State.initial).
         self.starts: dict[tuple[bool, int], tuple[State, int, int] | None] = {}
         # The Action objects that legal_actions has made, by player and id (an id always
-        # names the same value), shared by every state: at most ACTIONS_KEPT a player.
-        self.actions: list[dict[int, Action]] = [{} for _ in range(num_players)]
+        # names the same value), shared by every state: at most ACTIONS_KEPT a player. One
+        # more for chance, last: its index, CHANCE (-1), reads it.
+        self.actions: list[dict[int, Action]] = [{} for _ in range(num_players + 1)]
         # Each player's ``actions[player].__getitem__``, made once: legal_actions maps its ids
         # through it (a bound method of a dict read from its instance is a generic lookup and a
         # new object at each read).

@@ -831,3 +831,31 @@ def test_merged_outcomes_replay_to_the_same_state():
     for player, action_id in state.history():
         replayed.apply_action(action_id, player=player)
     assert replayed.to_json() == state.to_json()
+
+
+CHANCE_THEN_SEAT = """
+game "C" { players 2 }
+die dd = [1, 2, 3]
+var n: int = 0
+phase p {
+  repeat {
+    let r = roll dd
+    choose x in [1, 2, 3] by players[1]
+    n += x + r
+    if n > 20 { end game }
+  }
+}
+"""
+
+
+def test_chances_actions_are_kept_apart_from_the_last_seats() -> None:
+    """A roll's outcomes and the last seat's choice of the same numbers have the same ids; the
+    actions made for chance (player -1) are never given to that seat, nor the seat's to chance."""
+    game = rulelang.load(CHANCE_THEN_SEAT)
+    state = game.new_initial_state(seed=1, explicit_chance=True)
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        actions = state.legal_actions(player)
+        assert {action.player for action in actions} == {player}, (player, actions)
+        state.apply_action(actions[0])
+    assert state.is_terminal()
