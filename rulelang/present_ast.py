@@ -7,6 +7,7 @@ reads it; the hosts (the seat's view, the terminal, the web page) do.
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import field
 
 from rulelang.ast import Decl, Node
@@ -64,6 +65,14 @@ class PresentDecl(Decl):
     looks: tuple[PresentLook, ...] = ()
     shows: tuple[PresentShow, ...] = ()
     kind = "present"
+
+    def colouring_attributes(self, boards: Collection[str]) -> dict[str, str]:
+        """Each of ``boards``' colouring attribute as the block declares it (``BOARD { colour
+        ATTRIBUTE }``, the last one written): what the checker checks values against and what
+        the hosts colour spaces by."""
+        return {look.target: attribute for look in self.looks
+                if look.member is None and look.target in boards
+                for attribute in [look.name_value("colour")] if attribute is not None}
 
     @property
     def shown_variables(self) -> tuple[str, ...] | None:

@@ -136,13 +136,11 @@ def space_colours(decl: PresentDecl, boards: Set[str]) -> dict[str, SpaceColours
     """How a ``present`` block colours each board's spaces: ``BOARD { colour ATTRIBUTE }``
     and ``BOARD.VALUE { colour "..."  name "..." }`` (only the boards with an attribute: the
     checker refuses values without one, E801)."""
-    attributes: dict[str, str] = {}
+    attributes = decl.colouring_attributes(boards)
     values: dict[str, dict[str, Mapping[str, str]]] = {}
-    for look in (look for look in decl.looks if look.target in boards):
-        if look.member is not None:
+    for look in decl.looks:
+        if look.member is not None and look.target in attributes:
             values.setdefault(look.target, {})[look.member] = _keys(_texts(look), VALUE_KEYS)
-        elif (attribute := look.name_value("colour")) is not None:
-            attributes[look.target] = attribute
     return {board: SpaceColours(attribute, values.get(board, {})) for board, attribute in attributes.items()}
 
 

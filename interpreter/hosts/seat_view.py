@@ -254,7 +254,8 @@ class SeatData:
 
     def board_marks(self, obs: Mapping[str, object]) -> dict[tuple[str, str], list[str]]:
         """What lies on each space, by (board, space name): space variables' values, seats
-        whose variables hold the space, global variables and visible components that do."""
+        whose variables hold the space, global variables and visible components that do (but
+        not on the space where the presentation draws a component as a token: _component_marks)."""
         marks: dict[tuple[str, str], list[str]] = {}
         for key, mark in self._marks(obs):
             found = marks.setdefault(key, [])

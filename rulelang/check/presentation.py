@@ -76,7 +76,7 @@ def check_presentation(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> 
     declared = Declared.of(decls)
     for decl in decls:
         if isinstance(decl, PresentDecl):
-            declared = replace(declared, colouring=colouring_attributes(decl, declared.boards))
+            declared = replace(declared, colouring=decl.colouring_attributes(declared.boards))
             for look in decl.looks:
                 yield from _look(look, declared, base_dir)
             for show in decl.shows:
@@ -103,13 +103,6 @@ def _look(look: PresentLook, declared: Declared, base_dir: Path) -> Iterator[Dia
         yield Diagnostic("E801", f"'{look.target}' is no component, board, variable, supply or zone: there is "
                                  "nothing to present", where,
                          hint=did_you_mean(look.target, known) or "an enum value is written 'enum.value'")
-
-
-def colouring_attributes(decl: PresentDecl, boards: Iterable[str]) -> dict[str, str]:
-    """Each board's colouring attribute as ``decl`` declares it (``BOARD { colour ATTRIBUTE }``)."""
-    return {look.target: attribute for look in decl.looks
-            if look.member is None and look.target in boards
-            for attribute in [look.name_value("colour")] if attribute is not None}
 
 
 def _enum_value(look: PresentLook, declared: Declared) -> Iterator[Diagnostic]:
