@@ -25,19 +25,21 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from instructions import players_for  # noqa: E402  (as instructions.py plays: the same players)
+
 import rulelang  # noqa: E402  (the tree's own rulelang, from its root)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("ruleset", type=Path)
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, help="players (default: 4, or the nearest count the ruleset allows)")
     parser.add_argument("--playouts", default="2,8", help="A,B: games 0..A-1 warm up, A..B-1 are counted")
     parser.add_argument("--lines", type=int, default=0, help="also print the K lines that run the most bytecodes")
     parser.add_argument("--functions", type=int, default=30, help="how many functions to print")
     args = parser.parse_args()
     first, last = (int(n) for n in args.playouts.split(","))
-    game = rulelang.load(str(args.ruleset), players=args.players)
+    game = rulelang.load(str(args.ruleset), players=players_for(args.ruleset, args.players))
     counts, decisions = traced_playouts(game, first, last)
     report(counts, decisions, generated_lines(game.generated_code()), args.functions, args.lines)
 
