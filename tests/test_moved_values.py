@@ -108,6 +108,7 @@ BLOCK = [
     ("env[_k1] = {}", False),                     # (the map itself bound again)
     ("_l2 = 4", False),                           # (the key's local bound again)
     ("for _l2 in _s9:", False),
+    ("for env[_k1] in _s9:", False),              # (a for whose body binds a local of its name)
     ("return steps", False),                      # (the block leaves its straight line)
     ("pc = 7", False),
 ])

@@ -38,9 +38,9 @@ the read, and whose it is (a Python local, or a held parameter in the environmen
 the scope knows the kind of is always bound)."""
 
 _CLOSED = r"(?:\)|, (?:True|False)| or \(None,\))*"
-_COMPARED = re.compile(r"\((.+) (?:[<>]=?|==|!=) _k\d+\)")   # (a value compared with a constant of the module)
 """What may follow the list a statement's value computes first, in calls that close on it
 (``listed_once``): no other value, so nothing is computed before the list."""
+_COMPARED = re.compile(r"\((.+) (?:[<>]=?|==|!=) _k\d+\)")   # (a value compared with a constant of the module)
 
 
 def read_before(module: Module, scope: Scope, names: list[str], element: str, loops: list[str]

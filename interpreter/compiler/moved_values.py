@@ -22,7 +22,7 @@ _QUIET_MARK = "st.event_log.append(('narrate', 'quiet'))"
 _READ = re.compile(r"env\[_k\d+\](\[(_[lv]\d+|_k\d+|\d+)\])*")
 _HELD = re.compile(r"(_t\d+) = (.+)")
 _LEAVES = re.compile(r"^\s*(return\b|continue\b|break\b|pc = |fr\.pc\b|yield\b|del env\b)")
-_BINDS_ENV = re.compile(r"^\s*env\[|\benv\.(pop|clear|update|setdefault)\(|\benv = ")
+_BINDS_ENV = re.compile(r"^\s*env\[|\bfor env\[|\benv\.(pop|clear|update|setdefault)\(|\benv = ")
 
 
 def held_by_the_block(lines: list[str], indent: int, values: list[str]) -> list[str]:
