@@ -11,6 +11,7 @@ from typing import Any
 from test_server import ROOT, error, result, started
 from test_server_budgets import ENDLESS
 
+import rulelang
 from rulelang.interpreter.hosts.library import GameLibrary
 from rulelang.interpreter.hosts.memory import MemoryBudget, state_size
 from rulelang.interpreter.hosts.sessions import Session
@@ -76,6 +77,7 @@ RSS_MARGIN_MIB = 16   # beyond the budget: the allocator's free lists and arenas
 RSS_WORKLOAD = """
 import json, resource, sys
 from pathlib import Path
+import rulelang
 from rulelang.interpreter.hosts.library import GameLibrary
 from rulelang.interpreter.hosts.memory import MemoryBudget
 from rulelang.interpreter.hosts.sessions import Session
@@ -130,3 +132,23 @@ def test_the_budget_bounds_the_servers_rss() -> None:
     assert "memory budget" in found["refusal"]["message"] and found["used"] <= RSS_BUDGET_MIB * 2**20
     assert found["states"] > 1000   # more than one session's worth: the budget is the bound, not a session's cap
     assert 0 < found["growth_kib"] <= (RSS_BUDGET_MIB + RSS_MARGIN_MIB) * 1024, found
+
+
+FIELDS = """
+game "F" { players 2 }
+component chip { FIELDS }
+zone box: chip visible all
+deck chips: chip in box = [chip(VALUES) for k in 1..200]
+phase p { choose c in list(box) by players[0]  end game }
+"""
+
+
+def test_a_states_size_leaves_out_the_components_every_state_of_its_game_shares() -> None:
+    """Components are the game's, frozen, shared by every state: 200 chips of one field or of
+    six, the state that holds them in a zone takes the same bytes."""
+    def size(fields: int) -> int:
+        names = [f"f{i}" for i in range(fields)]
+        rules = FIELDS.replace("FIELDS", "  ".join(f"{n}: int" for n in names)).replace(
+            "VALUES", ", ".join(f"{n}: k" for n in names))
+        return state_size(rulelang.load(rules).new_initial_state())
+    assert size(1) == size(6) > 0

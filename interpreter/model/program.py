@@ -189,7 +189,8 @@ class Decision:
     A decision with options per player (a pick, compiler/picks.py) goes on by its ``resume``
     and is never shared: ``State.apply_action`` and ``legal_actions`` read neither ``binds``,
     ``goes`` nor ``shared`` of it (class attributes of a pick's class, which CPython 3.11 reads
-    through an instance by its generic lookup)."""
+    through an instance by its generic lookup; the rerun of a failed action one operation at
+    a time, state/precise.py, reads them: None on a pick's class)."""
 
     __slots__ = ("actions", "asks", "binds", "chosen", "goes", "ids", "kind", "options", "per_player", "players",
                  "probs", "prompt_of", "resume", "shared", "span", "then")
