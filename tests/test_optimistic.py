@@ -13,7 +13,7 @@ from test_blocks import counters_recorded, failures_where_all_agree, loaded, one
 
 import rulelang
 from rulelang.errors import InternalError, RulesRuntimeError
-from rulelang.interpreter.compiler.optimistic import OVERRUN
+from rulelang.interpreter.compiler.optimistic import OVERRUN, untested
 
 ROOT = Path(__file__).resolve().parent.parent
 __all__ = ["counters_recorded"]   # (the fixture, used by name)
@@ -169,3 +169,14 @@ def test_a_compiled_run_that_fails_where_the_run_one_by_one_does_not_is_a_bug_an
     monkeypatch.undo()
     state.apply_action(action)   # (the same action, the code mended: applied)
     assert len(state.history()) == 2
+
+
+def test_every_way_back_gets_the_budgets_test_or_the_function_is_refused() -> None:
+    """A 'continue' of the function's own loop that the budget's test could not precede (on a
+    line of its own) would let a runaway loop of the rules run for good: compiling refuses it."""
+    head = [("def _r1(st, fr, steps, limit):", None), ("    while True:", None)]
+    tested = untested([*head, ("        steps += 1", None), ("        continue", None)])
+    assert [line for line, _ in tested][-2:] == ["        " + OVERRUN, "        continue"]
+    for hidden in ("        if pc == 3: continue", "        continue  # (back)", "        pc = 2; continue"):
+        with pytest.raises(AssertionError, match="way back"):
+            untested([*head, (hidden, None)])

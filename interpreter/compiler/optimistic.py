@@ -30,6 +30,7 @@ OVERRUN = "if steps > limit: raise _runaway(limit)"   # (where the function goes
 _TESTS = re.compile(r" *if steps (\+ \d+ )?> limit:.*")   # a test of the budget (its lines under it go with it)
 _HEADER = re.compile(r" *(if|elif|else|for|while|try|except|finally|with)\b.*:( *#.*)?")
 _LOOP = re.compile(r" *(for|while) .*:( *#.*)?")
+_GOES_BACK = re.compile(r"^ *(?:[^#\n]*[:;])? *continue\b")   # a 'continue' statement, alone or not (no comment)
 _MAIN = "    while True:"   # the function's own loop, whose 'continue' goes back to the dispatch
 
 
@@ -49,7 +50,9 @@ def untested(lines: list[Line]) -> list[Line]:
             continue
         while loops and indent <= loops[-1]:
             loops.pop()
-        if line.strip() == "continue" and loops == [len(_MAIN) - len(_MAIN.lstrip())]:
+        if _GOES_BACK.search(line) and loops == [len(_MAIN) - len(_MAIN.lstrip())]:
+            # (a way back without the test would let a runaway loop of the rules run for good)
+            assert line.strip() == "continue", f"a way back that the budget's test cannot precede: {line!r}"
             kept.append((" " * indent + OVERRUN, None))
         if _LOOP.fullmatch(line):
             loops.append(indent)
