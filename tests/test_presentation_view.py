@@ -192,3 +192,14 @@ def test_a_component_drawn_as_a_token_is_not_also_a_mark_on_its_space() -> None:
     assert view["marks"] == {"grid": {"b1": ["pawn"]}}         # in 'box', not drawn: a mark
     obs = state.observation(0)
     assert with_tokens(seat, seat.board_marks(obs), obs) == {("grid", "b1"): ["pawn", "P"]}   # the terminal's
+
+
+def test_a_thing_named_by_two_entries_takes_the_properties_of_both_the_later_where_both_say() -> None:
+    red = 'colour.red { name "Hearts"  colour "#c62828"  symbol "H" }'
+    card = 'card { name "playing card"  title "{colour}"  corner "{rank}"  colour colour  on place  within table }'
+    split = PRESENTED.replace(red, 'colour.red { name "Cups"  colour "#c62828" }\n'
+                                   '  colour.red { name "Hearts"  symbol "H" }')
+    split = split.replace(card, 'card { name "card"  title "{colour}"  colour colour  on place  within table }\n'
+                                '  card { name "playing card"  corner "{rank}" }')
+    assert split.count("colour.red {") == 2 and split.count("  card {") == 2
+    assert _presentation(split) == _presentation(PRESENTED)

@@ -91,12 +91,13 @@ class Presentation:
                 if look.member is None:
                     spaces[look.target] = {**spaces.get(look.target, {}), **_keys(texts, SPACE_KEYS)}
                 continue
-            if look.member is not None:
-                enums.setdefault(look.target, {})[look.member] = _keys(texts, LOOK_KEYS)
+            if look.member is not None:   # (two entries of one thing: both, the later's where both say)
+                values = enums.setdefault(look.target, {})
+                values[look.member] = {**values.get(look.member, {}), **_keys(texts, LOOK_KEYS)}
                 continue
             if _keys(texts, FACE_KEYS):
-                faces[look.target] = _keys(texts, FACE_KEYS)
-            kinds[look.target] = _keys(texts, LOOK_KEYS)
+                faces[look.target] = {**faces.get(look.target, {}), **_keys(texts, FACE_KEYS)}
+            kinds[look.target] = {**kinds.get(look.target, {}), **_keys(texts, LOOK_KEYS)}
             names.update({look.target: texts["name"]} if "name" in texts else {})
             colour_field = look.name_value("colour")
             if colour_field is not None:
@@ -140,7 +141,8 @@ def space_colours(decl: PresentDecl, boards: Set[str]) -> dict[str, SpaceColours
     values: dict[str, dict[str, Mapping[str, str]]] = {}
     for look in decl.looks:
         if look.member is not None and look.target in attributes:
-            values.setdefault(look.target, {})[look.member] = _keys(_texts(look), VALUE_KEYS)
+            looks = values.setdefault(look.target, {})
+            looks[look.member] = {**looks.get(look.member, {}), **_keys(_texts(look), VALUE_KEYS)}
     return {board: SpaceColours(attribute, values.get(board, {})) for board, attribute in attributes.items()}
 
 
