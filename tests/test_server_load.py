@@ -75,8 +75,9 @@ async def slow_client(port: int, seed: int) -> list[tuple[int, int]]:
 
 async def idle_client(port: int) -> tuple[float, dict[str, Any]]:
     """A client that sends nothing: how long until the server closes it, and what it says."""
+    began = time.monotonic()   # (before the server's accept, where its clock starts: a busy loop of
+    # this process may take its time to go on after the connection, never to begin it)
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    began = time.monotonic()
     told: dict[str, Any] = json.loads(await reader.readuntil(b"\n"))
     assert await reader.read() == b""
     writer.close()
@@ -121,8 +122,8 @@ def test_100_games_with_slow_idle_and_heavy_clients_mixed_in(tcp_server: int) ->
         assert data == replayed.to_json(), f"game {plan.number} ({plan.ruleset}) differs from its replay"
         assert {"P001", "P003", "P004", "P005", "E607"} <= set(plan.errors), plan.errors
     assert all(len(played) >= 5 for played in slow)
-    for waited, told in idle:   # (the server's clock starts at its accept, a little before the client's)
-        assert IDLE_SECONDS - 0.5 <= waited < IDLE_SECONDS + 30 and told["error"]["code"] == "P013"
+    for waited, told in idle:   # (the client's clock starts before the server's accept)
+        assert IDLE_SECONDS - 0.1 <= waited < IDLE_SECONDS + 30 and told["error"]["code"] == "P013"
     assert heavy["ok"], heavy
     assert heavy_took < AGENT_SECONDS + 10, heavy_took
     requests = sum(plan.replies for plan in load_plans)
