@@ -29,13 +29,21 @@ if TYPE_CHECKING:
 
     from ..model.program import Code
 
-__all__ = ["blocks_at", "dispatch", "entries"]
+__all__ = ["blocks_at", "dispatch", "entries", "jump_target"]
 
 LEAF = 4  # the blocks of a range tested one by one
 FAN = 4  # the ranges under one test of the counter's range, so a jump skips the others
 
 Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
 Block = tuple[int, "int | None", list[Line]]  # the operations a block starts at (a second: or None), its lines
+
+
+
+def jump_target(box: object) -> int:
+    """The operation a jump box (``[target]``, patched and threaded by now) goes to."""
+    assert isinstance(box, list) and isinstance(box[0], int) and box[0] >= 0, "a jump was never patched"
+    return box[0]
+
 
 COUNTED = ("steps += 1", "if steps > limit:")  # where an operation counts its step (the raise follows)
 _SETS = re.compile(r"(?<![.\w])pc = (.*)$")  # a line that sets the local counter (to what)

@@ -16,14 +16,11 @@ puts itself back and runs the same decision again with each operation counted on
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
 
-if TYPE_CHECKING:
-    from rulelang.diagnostics import Span
+from .blocks import Line
 
-__all__ = ["OVERRUN", "untested"]
-
-Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
+__all__ = ["OVERRUN", "in_loops", "untested"]
 
 OVERRUN = "if steps > limit: raise _runaway(limit)"   # (where the function goes back: the budget's one test)
 
@@ -38,27 +35,33 @@ def untested(lines: list[Line]) -> list[Line]:
     """The lines of a resumable function (from its ``def`` on) without the tests of the
     budget, and with one before each 'continue' of the function's own loop."""
     kept: list[Line] = []
-    at = 0
-    loops: list[int] = []   # (the indents of the loops the line is in, innermost last)
-    while at < len(lines):
-        line, span = lines[at]
+    skipped_under: int | None = None   # (the indent of a test dropped: the lines under it go with it)
+    for (line, span), loops in in_loops(lines):
         indent = _indent(line)
-        if _TESTS.fullmatch(line):
-            at += 1
-            while at < len(lines) and _indent(lines[at][0]) > indent:
-                at += 1
+        if skipped_under is not None and indent > skipped_under:
             continue
-        while loops and indent <= loops[-1]:
-            loops.pop()
-        if _GOES_BACK.search(line) and loops == [len(_MAIN) - len(_MAIN.lstrip())]:
+        skipped_under = indent if _TESTS.fullmatch(line) else None
+        if skipped_under is not None:
+            continue
+        if _GOES_BACK.search(line) and loops == (len(_MAIN) - len(_MAIN.lstrip()),):
             # (a way back without the test would let a runaway loop of the rules run for good)
             assert line.strip() == "continue", f"a way back that the budget's test cannot precede: {line!r}"
             kept.append((" " * indent + OVERRUN, None))
+        kept.append((line, span))
+    return _filled(kept)
+
+
+def in_loops(lines: Iterable[Line]) -> Iterator[tuple[Line, tuple[int, ...]]]:
+    """Each line with the indents of the 'for' and 'while' loops of ``lines`` it lies in,
+    outermost first (a loop's own header is not in it)."""
+    loops: list[int] = []
+    for line, span in lines:
+        indent = _indent(line)
+        while loops and indent <= loops[-1]:
+            loops.pop()
+        yield (line, span), tuple(loops)
         if _LOOP.fullmatch(line):
             loops.append(indent)
-        kept.append((line, span))
-        at += 1
-    return _filled(kept)
 
 
 def _filled(lines: list[Line]) -> list[Line]:

@@ -11,23 +11,18 @@ as it would have. Only the function's entry tests them: the rounds of its loop d
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from .blocks import Block, Line, jump_target
+from .optimistic import in_loops
 from .tails import entered_at
 
 if TYPE_CHECKING:
-    from rulelang.diagnostics import Span
-
     from ..model.program import Code
 
 __all__ = ["preludes"]
 
-Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
-Block = tuple[int, "int | None", list[Line]]  # the operations a block starts at (a second: or None), its lines
-
 MOST = 2   # the positions a function is entered at that get their block first (each costs the others a test)
-_LOOP = re.compile(r" *(for|while) .*:( *#.*)?")
 
 
 def preludes(code: Code, blocks: list[Block]) -> list[Line]:
@@ -53,15 +48,10 @@ def _paused_at(code: Code) -> list[int]:
         position, seen = at + 1, set()
         while code.shapes.get(position, ("",))[0] == "jump" and position not in seen:
             seen.add(position)
-            position = _target(code.shapes[position][1])
+            position = jump_target(code.shapes[position][1])
         if position < len(code.ops) and position not in found:
             found.append(position)
     return found
-
-
-def _target(box: object) -> int:
-    assert isinstance(box, list) and isinstance(box[0], int), "a jump was never patched"
-    return box[0]
 
 
 def _block_at(blocks: list[Block], position: int) -> list[Line] | None:
@@ -77,15 +67,5 @@ def _block_at(blocks: list[Block], position: int) -> list[Line] | None:
 def _left(body: list[Line]) -> list[Line]:
     """``body`` with each 'continue' of the function's loop made a ``break`` out of the prelude's
     (the loop after it then dispatches on ``pc``, as the 'continue' would have)."""
-    found: list[Line] = []
-    loops: list[int] = []
-    for line, span in body:
-        indent = len(line) - len(line.lstrip(" "))
-        while loops and indent <= loops[-1]:
-            loops.pop()
-        if line.strip() == "continue" and not loops:
-            line = line.replace("continue", "break")
-        if _LOOP.fullmatch(line):
-            loops.append(indent)
-        found.append((line, span))
-    return found
+    return [(line.replace("continue", "break") if line.strip() == "continue" and not loops else line, span)
+            for (line, span), loops in in_loops(body)]

@@ -31,7 +31,7 @@ from ..model.program import Code, Run, run_one
 from ..tables.builtins import FREE_WORK
 from . import tails
 from .bare_tries import untried
-from .blocks import blocks_at, dispatch, entries
+from .blocks import blocks_at, dispatch, entries, jump_target
 from .chance import shuffle_zone_in_place
 from .held_reads import read_once, table_read_once
 from .optimistic import untested
@@ -135,7 +135,8 @@ def _operation_lines(code: Code, at: int, module: Module, inline: bool) -> list[
     if body is not None and at not in code.local:  # (one that may pause: the run loop goes on after it)
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, "return steps"])]
     if body is not None:  # (a jump back skips the tests of the operations after it)
-        back = ["if pc <= " + str(at) + ":", "    continue"] if any(_target(box) <= at for box in body.boxes) else []
+        goes_back = any(jump_target(box) <= at for box in body.boxes)
+        back = ["if pc <= " + str(at) + ":", "    continue"] if goes_back else []
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, *back])]
     return _plain(_called_operation(code, at, module))
 
@@ -181,7 +182,7 @@ _FAIL = "raise _runaway(limit)"
 
 def _inlined(body: Inline, at: int, span: Span | None) -> list[Line]:
     """The lines of an operation written in place (``Module.inline``), with where it goes on."""
-    targets = {"@next@": str(at + 1), **{f"@{k}@": str(_target(box)) for k, box in enumerate(body.boxes)}}
+    targets = {"@next@": str(at + 1), **{f"@{k}@": str(jump_target(box)) for k, box in enumerate(body.boxes)}}
     spans = body.spans if body.spans is not None else (span,) * len(body.lines)
     note: list[Line] = [(f"# {body.note}", None)] if body.note else []
     return [*note, *((re.sub(r"@\w+@", lambda m: targets[m.group(0)], line) if "@" in line else line, line_span)
@@ -212,11 +213,11 @@ def _plain(lines: list[str]) -> list[Line]:
 def _called_operation(code: Code, at: int, module: Module) -> list[str]:
     shape = code.shapes.get(at)
     if shape is not None and shape[0] == "jump":
-        target = _target(shape[1])
+        target = jump_target(shape[1])
         back = ["continue"] if target <= at else []
         return [f"fr.pc = pc = {target}", *_COUNT, *back]
     if shape is not None and shape[0] == "for":
-        walk, var, end = (module.constant(shape[1]), module.constant(shape[2]), _target(shape[3]))
+        walk, var, end = (module.constant(shape[1]), module.constant(shape[2]), jump_target(shape[3]))
         return [f"_seq, _i = env[{walk}]",
                 "if _i >= len(_seq):",
                 f"    del env[{walk}]",
@@ -250,7 +251,3 @@ def _after_call(kind: object) -> list[str]:
     return [*_COUNT, *pushed, "pc = fr.pc"]
 
 
-def _target(box: object) -> int:
-    """The operation a jump box (``[target]``, patched and threaded by now) goes to."""
-    assert isinstance(box, list) and isinstance(box[0], int) and box[0] >= 0, "a jump was never patched"
-    return box[0]
