@@ -164,7 +164,7 @@ class ProcedureWriter:
             held = set(self.held_locals.values())
             return teach(Scope(set(c.scope), c.key, dict(self.held_locals), "0"),
                          {local: facts for local, facts in self.known.items() if local in held})
-        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0", env="None"),
+        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in sorted(c.scope)}, "0", env="None"),
                      self.known)
 
     def learnt_scope(self) -> Scope:

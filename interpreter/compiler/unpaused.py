@@ -168,7 +168,7 @@ class UnpausedWriter(ProcedureWriter):
         """The names of the procedure are its Python locals (``env`` kept for what is passed
         it; none when it is made only where the procedure pauses)."""
         c = self.compiler
-        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in c.scope}, "0",
+        return teach(Scope(set(), str, {name: self.local(c.key(name)) for name in sorted(c.scope)}, "0",
                            env="None" if self.lazy else "env"), self.known)
 
     def _For(self, node: ast.For, indent: int) -> None:
