@@ -115,3 +115,12 @@ def test_the_raid_goes_on_from_each_option_to_the_menu_again_in_place() -> None:
     assert {"9", "15"} <= set(preludes_of)   # (the menu's two options)
     for prelude in (preludes_of["9"], preludes_of["15"]):
         assert "fr.pc = 8" in prelude   # (the menu again, for the next player too)
+
+
+def test_where_a_procedure_run_as_a_function_pushes_its_frame_its_block_comes_first() -> None:
+    game = rulelang.load(ROOT / "games" / "tobago.rules", players=4)
+    code = game.program.code["turn"]
+    head = game.program.generated.units[code.ops.run.__name__].split("\n    while True:\n")[0]
+    tested = {int(n) for n in re.findall(r"\n    (?:el)?if pc == (\d+):\n        while True:\n", head)}
+    assert {at for at in code.stops if at not in code.local} <= tested   # (the choice, entered there at a third
+    assert len(tested) <= preludes.MOST                                    # of the decisions)

@@ -21,19 +21,18 @@ from typing import TYPE_CHECKING
 
 from .blocks import Block, Line, jump_target
 from .optimistic import in_loops
-from .tails import ended, entered_at, joined
+from .tails import LEAVES, ended, entered_at, joined
 
 if TYPE_CHECKING:
     from ..model.program import Code
 
 __all__ = ["preludes"]
 
-MOST = 4   # the positions a function is entered at that get their block first (each costs the others a test)
+MOST = 6   # the positions a function is entered at that get their block first (each costs the others a test)
 DEPTH = 3   # blocks written in place in a prelude, in those, and so on, up to this depth
 LINES = 400   # the most lines of one prelude (less deep where it would be longer)
 
 _SETS = re.compile(r"(?<![.\w])pc = (\d+)(?: if .* else (\d+))?$")   # a line that sets the counter (to what)
-_ENDS = re.compile(r"(return|continue|break|raise)\b.*")   # a last line that does not fall off its end
 
 
 def preludes(code: Code, blocks: list[Block]) -> list[Line]:
@@ -58,7 +57,7 @@ def _reached(lines: list[Line]) -> list[Line]:
         indent = len(line) - len(line.lstrip(" "))
         if gone is not None and indent >= gone:
             continue
-        gone = indent if _ENDS.fullmatch(line.strip()) else None
+        gone = indent if LEAVES.fullmatch(line.strip()) else None
         kept.append((line, span))
     return kept
 
@@ -66,17 +65,18 @@ def _reached(lines: list[Line]) -> list[Line]:
 def _entered_at(code: Code, blocks: list[Block]) -> list[int]:
     """Where the function is entered from outside, in this order: where the run goes on after
     an operation that pauses (``_paused_at``); a menu's other options and a choice's
-    'otherwise' (the blocks the run goes on at that no block goes to); where it goes on after
-    a call (if the procedure called paused); and the operations that pause themselves (a
-    procedure run as a Python function pushes its frame there)."""
+    'otherwise' (the blocks the run goes on at that no block goes to); the operations that
+    pause themselves (a procedure run as a Python function pushes its frame there, and the
+    function runs the operation); and where it goes on after a call (if the procedure called
+    paused: each call a position, so they come last)."""
     found = _paused_at(code)
     firsts = {first for first, _, _ in blocks}
     gone_to = {int(n) for _, _, body in blocks for line, _ in body
                for sets in [_SETS.search(line.strip())] if sets is not None for n in sets.groups() if n is not None}
     found += [at for at in sorted(code.resumed) if at in firsts and at not in gone_to and at not in found]
+    found += [at for at in sorted(code.stops) if at not in code.local and at not in found]
     found += [at + 1 for at in sorted(set(range(len(code.ops))) - code.local - code.stops)   # (the frame's
               if at + 1 not in found]                                                           # counter as written)
-    found += [at for at in sorted(code.stops) if at not in code.local and at not in found]
     return [at for at in found if at < len(code.ops)]
 
 
