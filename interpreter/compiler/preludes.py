@@ -119,5 +119,8 @@ def _block_at(blocks: list[Block], position: int) -> list[Line] | None:
 def _left(body: list[Line]) -> list[Line]:
     """``body`` with each 'continue' of the function's loop made a ``break`` out of the prelude's
     (the loop after it then dispatches on ``pc``, as the 'continue' would have)."""
+    lines = list(in_loops(body))
+    assert not any(line.strip() == "break" and not loops for (line, _), loops in lines), \
+        "a block that leaves the function's loop (a prelude's 'break' would not)"
     return [(line.replace("continue", "break") if line.strip() == "continue" and not loops else line, span)
-            for (line, span), loops in in_loops(body)]
+            for (line, span), loops in lines]
