@@ -67,7 +67,8 @@ def write_run(code: Code, module: Module) -> None:
         blocks = tails.in_place(blocks) if joined else blocks
         lines = _plain([f"def {name}(st, fr, steps, limit):  # the resumable code of a procedure",
                         "    env = fr.env", "    pc = fr.pc"])
-        lines += [*preludes(code, blocks), *_plain(["    while True:"])]
+        ended = (size, None, _plain([line[12:] for line in _returned(code.name)] + ["return steps"]))
+        lines += [*preludes(code, [*blocks, ended]), *_plain(["    while True:"])]   # (the end too, in place)
         lines += dispatch(blocks, size, "        ")
         lines += _plain([f"        if pc >= {size}:", *_returned(code.name), "            return steps",
                          "        fr.pc = pc   # (a position no block starts at)",
@@ -131,7 +132,9 @@ def _operation_lines(code: Code, at: int, module: Module, inline: bool) -> list[
         return _start_in_place(code, at, module, module.inline[shape[2]])
     body = module.inline.get(code.ops[at]) if inline and (shape is None or shape[0] in _CALLS) else None
     if body is not None and shape is not None:  # a call that pushed frames: the procedure called runs from here
-        return [*_inlined(body, at, code.spans[at]), *_plain(_after_call(shape[0]))]
+        lines = _inlined(body, at, code.spans[at])
+        went = _WENT.fullmatch(lines[-1][0])   # (where its lines wrote the frame's counter: no call changes it)
+        return [*lines, *_plain(_after_call(shape[0], went.group(1) if went is not None else "fr.pc"))]
     if body is not None and at not in code.local:  # (one that may pause: the run loop goes on after it)
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, "return steps"])]
     if body is not None:  # (a jump back skips the tests of the operations after it)
@@ -142,6 +145,7 @@ def _operation_lines(code: Code, at: int, module: Module, inline: bool) -> list[
 
 
 _WRITTEN = re.compile(r"(\s*)fr\.pc = pc = ")
+_WENT = re.compile(r"fr\.pc = pc = (\d+)")   # the last line of a call written in place: where it goes on
 _KNOWN_START = re.compile(r"env\[\w+\] = \(_k\d+, 0\)")   # a 'for' starts its walk over a list known at load
 _MACHINERY = re.compile(r"\s*(#.*|try:|except KeyError as error:|_seq, _i = env\[\w+\]|if _i >= len\(_seq\):|else:"
                         r"|del env\[\w+\]|env\[\w+\] = (_seq\[_i\]|\(_seq, _i \+ 1\)|\(_k\d+, 0\))"
@@ -244,10 +248,12 @@ def _called_operation(code: Code, at: int, module: Module) -> list[str]:
     return [f"{op}(st, fr)", *_COUNT, "return steps"]
 
 
-def _after_call(kind: object) -> list[str]:
+def _after_call(kind: object, going: str = "fr.pc") -> list[str]:
     """The lines after a call of shape ``kind`` (``_CALLS``): the frames it pushed (always for
-    ``push``, only if it paused for ``unpaused``) run from here, then the caller goes on."""
+    ``push``, only if it paused for ``unpaused``) run from here, then the caller goes on at
+    ``going`` (the frame's counter, or the position the call's lines wrote to it: the frames
+    called run with frames of their own, and change no other frame's counter)."""
     pushed = _CALLED if kind == "push" else ["if st.frames[-1] is not fr:", *("    " + line for line in _CALLED)]
-    return [*_COUNT, *pushed, "pc = fr.pc"]
+    return [*_COUNT, *pushed, f"pc = {going}"]
 
 

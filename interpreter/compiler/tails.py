@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
 
-__all__ = ["entered_at", "in_place"]
+__all__ = ["LEAVES", "ended", "entered_at", "in_place", "joined"]
 
 Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
 Block = tuple[int, "int | None", list[Line]]  # the operations a block starts at (a second: or None), its lines
@@ -33,6 +33,7 @@ _SETS = re.compile(r"( *)pc = (\d+)$")
 _COUNTS = re.compile(r" *(steps \+= \d+|if steps > limit:)$")
 _BACK = re.compile(r"( *)if pc <= (\d+):$")
 _GUARD = re.compile(r"if steps \+ \d+ > limit:.*")
+LEAVES = re.compile(r"(return|continue|break|raise)\b.*")   # a line after which its block runs no more
 
 
 def in_place(found: list[Block]) -> list[Block]:
@@ -45,6 +46,24 @@ def in_place(found: list[Block]) -> list[Block]:
             if side is not None:
                 short[side] = body, True
     return [(first, side, _joined(body, short, DEPTH)) for first, side, body in found]
+
+
+def joined(body: list[Line], found: list[Block], depth: int) -> list[Line]:
+    """``body`` with each 'continue' to a block of ``found`` (any length) known where it is
+    written replaced by that block's lines, and so on in them, ``depth`` levels deep."""
+    every: dict[int, tuple[list[Line], bool]] = {}
+    for first, side, lines in found:
+        every[first] = ended(lines), side is not None
+        if side is not None:
+            every[side] = ended(lines), True
+    return _joined(ended(body), every, depth) if depth > 0 else body
+
+
+def ended(lines: list[Line]) -> list[Line]:
+    """``lines`` with a 'continue' at their end where they fall off it (the dispatch then
+    finds the block after them: ``pc`` names it, where the lines before set it)."""
+    last = next((line for line, _ in reversed(lines) if not line.startswith(" ")), "")
+    return lines if LEAVES.fullmatch(last) else [*lines, ("continue", None)]
 
 
 def _joined(body: list[Line], short: dict[int, tuple[list[Line], bool]], depth: int) -> list[Line]:
