@@ -167,3 +167,20 @@ def test_the_moves_in_place_test_the_type_where_unproven(tmp_path: Path, monkeyp
         unchecked = load_written(tmp_path, TYPED)
     with pytest.raises(AssertionError):
         _error_of_move(unchecked)
+
+
+def test_a_game_of_one_component_type_tests_no_move() -> None:
+    root = Path(__file__).resolve().parent.parent
+    code = rulelang.load(root / "games" / "asterix.rules", players=4).generated_code()
+    assert not re.search(r"\.type == _k\d+|in \(None, ", code)   # (every component is a card: moves.only_type)
+
+
+def test_a_variable_of_type_component_holds_any_component(tmp_path: Path) -> None:
+    rules = TYPED.replace("var total: int = 0", "var total: int = 0\n    var last: component? = none").replace(
+        "if x == 6 { move bin to pile }", "if x == 6 { move bin to pile }\n      last = top(bag)")
+    game = load_written(tmp_path, rules)
+    state = game.new_initial_state(seed=2)
+    for _ in range(6):
+        player = state.current_players()[0]
+        state.apply_action(state.legal_actions(player)[0], player=player)
+    assert state.to_json()["globals"]["last"] is not None

@@ -26,7 +26,7 @@ from rulelang.check.tree import walk
 from ..tables.builtins import FREE_WORK
 from ..tables.dealing import deal_rounds, deal_tops
 from .integers import short_list
-from .moves import players_zone_slot, slot_holds, top_of, zone_slot
+from .moves import only_type, players_zone_slot, slot_holds, top_of, zone_slot
 
 if TYPE_CHECKING:
     from .procedures import ProcedureWriter
@@ -96,6 +96,8 @@ def _one_type(writer: ProcedureWriter, source: str, slot: str) -> bool:
     (``Catalog.zone_holds``: a zone of any type, or of the type of the source's): else the
     loops run as written, where each move is tested (moves.py)."""
     cat, module = writer.cat, writer.module
+    if only_type(cat) is not None:
+        return True
     holds, held = slot_holds(slot, module, cat), slot_holds(source, module, cat)
     return holds is not None and held is not None and all(h is None or {h} == held for h in holds)
 

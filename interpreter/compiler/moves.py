@@ -111,6 +111,9 @@ class _Holds:
         self.to = _one(slot_holds(to_slot, module, cat)) if to_slot is not None else _UNKNOWN
         if self.to is _UNKNOWN and typed is not None:   # (a zone of a type, the text proves: typed.py)
             self.to = typed
+        self.only = only_type(cat)   # (every component of the game is of it: any may enter)
+        if self.only is not None and self.to in (self.only, _UNKNOWN):
+            self.to = None
 
     def _table(self) -> str:
         tables = _HOLDS_TABLES.setdefault(self.module, {})
@@ -147,6 +150,13 @@ _HOLDS_TABLES: WeakKeyDictionary[Module, dict[int, str]] = WeakKeyDictionary()
 def _one(found: set[str | None] | None) -> str | None:
     """The one type of ``found``, or _UNKNOWN."""
     return next(iter(found)) if found is not None and len(found) == 1 else _UNKNOWN
+
+
+def only_type(cat: Catalog) -> str | None:
+    """The one component type of the game's components, where they are all of one (a zone
+    of any type holds only it too); else None."""
+    types = {component.type for component in cat.components} if cat.decks_built else set()
+    return types.pop() if len(types) == 1 else None
 
 
 def slot_holds(slot: str, module: Module, cat: Catalog) -> set[str | None] | None:
