@@ -186,3 +186,16 @@ def test_a_variable_of_type_component_holds_any_component(tmp_path: Path) -> Non
         player = state.current_players()[0]
         state.apply_action(state.legal_actions(player)[0], player=player)
     assert state.to_json()["globals"]["last"] is not None
+
+
+def test_a_position_that_puts_another_type_in_a_zone_is_refused(tmp_path: Path) -> None:
+    game = load_written(tmp_path, TYPED)
+    with pytest.raises(StateDataError) as caught:   # ('others': every component not placed, chips too)
+        game.state_from_position("phase play\nseed 1\nzone pile: others\n")
+    assert caught.value.diagnostic.code == "E606" and caught.value.diagnostic.span is not None
+    assert (caught.value.diagnostic.span.line, caught.value.diagnostic.span.column) == (3, 12)
+    assert "zone 'pile' holds components of type card, not a chip" in str(caught.value)
+    with pytest.raises(StateDataError) as named:
+        game.state_from_position('phase play\nseed 1\nzone pile: chip "chip 1"\nzone bag: others\n')
+    assert "holds card components, not a chip" in str(named.value)
+    assert game.state_from_position("phase play\nseed 1\nzone bin: others\n").to_json()["zones"]["pile"] == []
