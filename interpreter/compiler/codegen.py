@@ -68,7 +68,6 @@ _CALL = re.compile(r"\w\(")
 _ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
 
 
-
 class ExpressionWriter(KindKnowledge):
     """Writes expressions as Python source against a catalog of declarations."""
 
