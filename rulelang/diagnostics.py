@@ -70,6 +70,8 @@ _CODES = [
     Code("E206", "wrong-kind", "A value that plainly cannot work where it is used (a number where a zone is needed)."),
     Code("W207", "constant-comparison",
          "A comparison whose result is plain without running ('==' that is never true)."),
+    Code("E208", "wrong-component-type",
+         "A component moved into (or starting in) a zone that declares another component type."),
     # Graph.
     Code("W301", "unreachable-phase", "A phase that no path from the start reaches."),
     Code("W302", "no-way-to-end", "A phase from which the end of the game cannot be reached."),

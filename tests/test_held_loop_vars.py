@@ -66,7 +66,7 @@ def test_held_variables_play_as_the_variables_bound_twice(tmp_path):
 @pytest.mark.parametrize(("local", "value", "message"), [
     ("p", {"board": "grid", "space": "a1"}, "local p of play must be a player"),
     ("cell", {"player": 1}, "local cell of play must be a space"),
-    ("c", 3, "local c of play must be a component")])
+    ("c", 3, "local c of play must be a card")])
 def test_a_saved_frame_whose_held_variable_breaks_its_kind_is_refused(tmp_path, local, value, message):
     game = load(tmp_path, MARKS)
     state = game.new_initial_state()

@@ -45,6 +45,7 @@ from .results import built_kind
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
 from .searches import search_in_place
 from .tokens import TOKEN_COUNTS, TokenWriter
+from .typed import typed_read
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -65,7 +66,6 @@ def _prologue(free: bool) -> list[str]:
 _CALL = re.compile(r"\w\(")
 """A call in generated source (a name, then its arguments): what may charge work or fail."""
 _ARITHMETIC = {"-": "_minus", "/": "_divide", "%": "_modulo"}
-
 
 
 class ExpressionWriter(KindKnowledge):
@@ -311,6 +311,8 @@ class ExpressionWriter(KindKnowledge):
         name = self.module.constant(node.name)
         known = scope.kinds.get(obj) or known_kind(promise_of(self.cat, target, scope)) \
             or self._zone_item_kind(target, scope) or self.entry_kind(target, scope)
+        if (typed := typed_read(self, target, obj, node.name, readers, known, scope)) is not None:
+            return typed   # (a component of a type that declares the field, or none: typed.py)
         if known is not None and known[1] == 0 and known[0] in readers:  # its kind is certain: no test
             return f"({self._read(readers[known[0]], obj, node.name, scope)})"
         if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")) and (reads := field_read(cat, node.name)):

@@ -11,7 +11,8 @@ the moves cannot change. Where all the rounds fit within the step budget, the zo
 component for each move and no event is kept, the rounds are counted at once and the
 components dealt by one call (``tables/dealing.deal_tops``: ``State.move_top`` of each, in
 the loops' order), and each loop's variable left holding its last item, as the loops leave
-it. Otherwise the loops run as written (procedures.py), so E603 comes at the same round,
+it. Only between zones where the source's components may enter (a zone's declared component
+type: moves.py). Otherwise the loops run as written (procedures.py), so E603 comes at the same round,
 and "nothing to move" at the same move, with the same state.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ from rulelang.check.tree import walk
 from ..tables.builtins import FREE_WORK
 from ..tables.dealing import deal_rounds, deal_tops
 from .integers import short_list
-from .moves import players_zone_slot, top_of, zone_slot
+from .moves import only_type, players_zone_slot, slot_holds, top_of, zone_slot
 
 if TYPE_CHECKING:
     from .procedures import ProcedureWriter
@@ -69,7 +70,7 @@ def loop_or_deal(writer: ProcedureWriter, node: ast.For, items: str, indent: int
         texts.bind_item_kind(name, loop.source, scope)
     to = texts.write(move.to, scope)
     slot = zone_slot(to, module) or players_zone_slot(to, module)
-    if source is None or slot is None or slot == source:
+    if source is None or slot is None or slot == source or not _one_type(writer, source, slot):
         writer.for_over(node, listed, indent)
         return
     rounds = module.fresh("_n")
@@ -88,6 +89,17 @@ def loop_or_deal(writer: ProcedureWriter, node: ast.For, items: str, indent: int
         var = writer.local(loop.var)
         writer.emit(indent + 2 + depth, f"{var} = {level.items}[-1]", span)
         writer.bound(indent + 2 + depth, var, span)
+
+
+def _one_type(writer: ProcedureWriter, source: str, slot: str) -> bool:
+    """Whether every component of the zone in ``source`` may enter each zone ``slot`` gives
+    (``Catalog.zone_holds``: a zone of any type, or of the type of the source's): else the
+    loops run as written, where each move is tested (moves.py)."""
+    cat, module = writer.cat, writer.module
+    if only_type(cat) is not None:
+        return True
+    holds, held = slot_holds(slot, module, cat), slot_holds(source, module, cat)
+    return holds is not None and held is not None and all(h is None or {h} == held for h in holds)
 
 
 def _nest(node: ast.For, writer: ProcedureWriter) -> list[ast.For] | None:

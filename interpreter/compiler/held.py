@@ -20,6 +20,7 @@ from ..model.values import Component
 from ..tables.declared import Declared
 from .lets import Facts
 from .scope import Scope
+from .typed import zone_holds
 
 if TYPE_CHECKING:
     from .lower import Compiler
@@ -39,6 +40,8 @@ def let_promise(facts: Facts | None) -> Declared | None:
     of a known kind; None for what is not held (integers: a bound is more than a type)."""
     if facts is None:
         return None
+    if facts.typed is not None and facts.kind in (None, (Component, 0)):   # (typed.py)
+        return Declared(Component, optional=facts.kind is None, of=facts.typed)
     if facts.kind is not None:
         return of_kind(facts.kind)
     return Declared(tuple) if facts.is_list else None
@@ -63,5 +66,8 @@ def hold_item(compiler: Compiler, name: str, source: ast.Expr) -> None:
     scope = Scope(set(compiler.scope), compiler.key, {}, "0")
     writer.held.learn_running(scope)
     kind = (Component, 1) if writer.zone_read(source, scope) else writer.items_kind(source, scope)
-    if kind is not None and kind[1] >= 1:
+    typed = zone_holds(writer, source, scope) if kind == (Component, 1) else None
+    if typed is not None:   # (a component of the type its zone holds: typed.py)
+        compiler.hold(name, Declared(Component, of=typed))
+    elif kind is not None and kind[1] >= 1:
         compiler.hold(name, of_kind((kind[0], kind[1] - 1)))

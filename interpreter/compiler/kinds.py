@@ -13,6 +13,7 @@ from ..tables.catalog import Catalog
 from ..tables.declared import Declared
 from .integers import integer_bound, is_constant, items_bound
 from .scope import IDENTICAL_WHEN_EQUAL, Scope, known_kind, promise_of, value_kind
+from .typed import component_type, zone_holds
 
 
 class KindKnowledge:
@@ -46,9 +47,16 @@ class KindKnowledge:
             kind = (Component, 1)
         if kind is not None and kind[1] >= 1:
             scope.kinds[var] = (kind[0], kind[1] - 1)
+        typed = zone_holds(self, source, scope) if kind == (Component, 1) else None
+        if typed is not None:   # (a component of the type its zone holds: typed.py)
+            scope.typed[var] = typed
         bound = items_bound(self.cat, source, scope)
         if bound is not None:
             scope.integers[var] = bound
+
+    def component_type(self, node: ast.Expr, scope: Scope) -> str | None:
+        """The type of the component ``node`` is, or none, where the text proves it (typed.py)."""
+        return component_type(self, node, scope)
 
     def items_kind(self, node: ast.Expr, scope: Scope) -> tuple[type, int] | None:
         """What ``node`` certainly is, as (class, how many lists deep) for a player, a

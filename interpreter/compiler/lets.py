@@ -24,12 +24,13 @@ if TYPE_CHECKING:
 class Facts(NamedTuple):
     """What a local certainly holds: an integer of at most ``bound`` (None: not known one), a
     list (``is_list``), a player, space or component or lists of one (``kind``), a list of
-    at most ``length`` items (None: not known)."""
+    at most ``length`` items (None: not known), a component of type ``typed`` or none."""
 
     bound: int | None
     is_list: bool
     kind: tuple[type, int] | None
     length: int | None = None
+    typed: str | None = None   # a component of this type, or none unless ``kind`` says a component (typed.py)
 
 
 def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
@@ -40,7 +41,8 @@ def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
 def facts_of(writer: ExpressionWriter, value: ast.Expr, scope: Scope) -> Facts | None:
     """What the text proves of ``value`` (None: nothing)."""
     found = Facts(integer_bound(writer.cat, value, scope), is_tuple(writer.cat, value, scope),
-                  writer.items_kind(value, scope), length_bound(writer.cat, value, scope))
+                  writer.items_kind(value, scope), length_bound(writer.cat, value, scope),
+                  writer.component_type(value, scope))
     return None if found == Facts(None, False, None) else found
 
 
@@ -55,4 +57,6 @@ def teach(scope: Scope, known: dict[str, Facts]) -> Scope:
             scope.kinds[local] = facts.kind
         if facts.length is not None:
             scope.lengths[local] = facts.length
+        if facts.typed is not None:
+            scope.typed[local] = facts.typed
     return scope

@@ -37,11 +37,15 @@ def top_of(node: ast.Expr, cat: Catalog) -> ast.Expr | None:
 
 
 def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], module: Module,
-               certain: Callable[[ast.Expr], type | None] = lambda node: None) -> list[str]:
+               certain: Callable[[ast.Expr], type | None] = lambda node: None,
+               typed: Callable[[ast.Expr], str | None] = lambda node: None) -> list[str]:
     """The lines (indented from 0) of ``move what to destination``: the destination is
     evaluated first, then what moves, as ``effects.move`` receives them. ``certain``: the
     class an expression certainly has (a zone, a component), where the text proves it: its
-    kind is then not tested."""
+    kind is then not tested. ``typed``: the type of a component the text proves (typed.py):
+    a zone that holds one type (``Catalog.zone_holds``) lets another in only by
+    ``effects.move``, which refuses it; where the text does not prove the types agree, the
+    way in place tests them."""
     zone = top_of(node.what, cat)
     what = write(node.what if zone is None else zone)
     to = write(node.to)
@@ -50,24 +54,33 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     moved = what if what_slot is not None else module.fresh("_t")
     lines = [f"{name} = {text}" for name, text in ((where, to), (moved, what)) if name != text]
     to_zone = "" if to_slot is not None or certain(node.to) is ZoneRef else f"type({where}) is _ZoneRef"
+    holds = _Holds(cat, module, to_slot, typed(node.to))
     to_slot = to_slot if to_slot is not None else f"{where}.slot"
     if zone is not None:
         what_zone = "" if what_slot is not None else f"type({moved}) is _ZoneRef"
+        held = holds.zone(what_slot, what_slot if what_slot is not None else f"{moved}.slot", to_slot, typed(zone))
         what_slot = what_slot if what_slot is not None else f"{moved}.slot"
-        return lines + _tested([to_zone, what_zone], f"st.move_top({what_slot}, {to_slot})",
+        return lines + _tested([to_zone, what_zone, held], f"st.move_top({what_slot}, {to_slot})",
                                f"_move(st, {where}, _top(st, {moved}))")
     general = f"_move(st, {where}, {moved})"
     moving = certain(node.what) if zone is None and what_slot is None else None
     if moving is ZoneRef:   # a whole zone, known to be one
+        held = holds.zone(None, f"{moved}.slot", to_slot, typed(node.what))
         what_slot = f"{moved}.slot"
+    else:
+        held = holds.zone(what_slot, what_slot, to_slot, typed(node.what)) if what_slot is not None else ""
     if moving is Component:
-        if not to_zone:   # (State.move in place: no call)
+        held = holds.component(typed(node.what), moved, to_slot)
+        if not to_zone and not held:   # (State.move in place: no call)
             return lines + component_moved(moved, to_slot, module, cat)
-        return lines + _tested([to_zone], f"st.move({moved}, {to_slot})", general)
-    if what_slot is not None and not to_zone:  # a whole zone: one component moved in place, else State.move_all
+        if not to_zone:
+            in_place = component_moved(moved, to_slot, module, cat)
+            return [*lines, f"if {held}:", *("    " + line for line in in_place), "else:", f"    {general}"]
+        return lines + _tested([to_zone, held], f"st.move({moved}, {to_slot})", general)
+    if what_slot is not None and not to_zone and not held:  # a whole zone: one moved in place, else State.move_all
         return lines + zone_moved(what_slot, to_slot, general, module, cat)
     if what_slot is not None:  # a whole zone that the rules name (or a player's own)
-        return lines + _tested([to_zone, f"len(st.zones[{what_slot}]) <= {FREE_WORK}"],
+        return lines + _tested([to_zone, f"len(st.zones[{what_slot}]) <= {FREE_WORK}", held],
                                f"st.move_all({what_slot}, {to_slot})", general)
     first = "if"
     if to_zone:
@@ -75,13 +88,87 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
         first = "elif"
     # (a component to a zone the text names: State.move in place, no call)
     component = component_moved(moved, to_slot, module, cat) if not to_zone else [f"st.move({moved}, {to_slot})"]
+    some = holds.component(None, moved, to_slot)
+    some_zone = holds.zone(None, f"{moved}.slot", to_slot, None)
     return [*lines,
-            f"{first} type({moved}) is _Component:",
+            f"{first} type({moved}) is _Component{' and ' + some if some else ''}:",
             *("    " + line for line in component),
-            f"elif type({moved}) is _ZoneRef and len(_m_zone := st.zones[{moved}.slot]) <= {FREE_WORK}:",
+            f"elif type({moved}) is _ZoneRef{' and ' + some_zone if some_zone else ''}"
+            f" and len(_m_zone := st.zones[{moved}.slot]) <= {FREE_WORK}:",
             *("    " + line for line in all_moved(f"{moved}.slot", to_slot, module, cat)),
             "else:",
             f"    {general}"]
+
+
+class _Holds:
+    """The tests, in place, that what a move takes in may enter its destination zone: the
+    component type each zone holds (``Catalog.zone_holds``, None: any), known from the
+    text where it names the zones (a slot, or a player's own zone of one name), else read
+    where it runs; an empty test where the text proves it."""
+
+    def __init__(self, cat: Catalog, module: Module, to_slot: str | None, typed: str | None):
+        self.cat, self.module = cat, module
+        self.to = _one(slot_holds(to_slot, module, cat)) if to_slot is not None else _UNKNOWN
+        if self.to is _UNKNOWN and typed is not None:   # (a zone of a type, the text proves: typed.py)
+            self.to = typed
+        self.only = only_type(cat)   # (every component of the game is of it: any may enter)
+        if self.only is not None and self.to in (self.only, _UNKNOWN):
+            self.to = None
+
+    def _table(self) -> str:
+        tables = _HOLDS_TABLES.setdefault(self.module, {})
+        if not tables:
+            tables[0] = self.module.constant(tuple(self.cat.zone_holds), "<the component type each zone holds>")
+        return tables[0]
+
+    def component(self, known: str | None, moved: str, to_slot: str) -> str:
+        """The test that the component ``moved`` (known to be of type ``known``) may enter."""
+        if self.to is None or (known is not None and self.to == known):
+            return ""
+        if self.to is not _UNKNOWN:
+            return f"{moved}.type == {self.module.constant(self.to)}"
+        return f"{self._table()}[{to_slot}] in (None, {moved}.type)"
+
+    def zone(self, static: str | None, what_slot: str, to_slot: str, typed: str | None) -> str:
+        """The test that the components of the zone in ``what_slot`` (``static``: the text
+        of a slot the text names; ``typed``: the type it holds, where the text proves it)
+        may enter, where they are all of its type."""
+        if self.to is None:
+            return ""
+        known = _one(slot_holds(static, self.module, self.cat)) if static is not None else _UNKNOWN
+        known = typed if known is _UNKNOWN and typed is not None else known
+        if known is not _UNKNOWN and known == self.to:
+            return ""
+        table = self._table()
+        return f"{table}[{to_slot}] in (None, {table}[{what_slot}])"
+
+
+_UNKNOWN = "<unknown>"
+_HOLDS_TABLES: WeakKeyDictionary[Module, dict[int, str]] = WeakKeyDictionary()
+
+
+def _one(found: set[str | None] | None) -> str | None:
+    """The one type of ``found``, or _UNKNOWN."""
+    return next(iter(found)) if found is not None and len(found) == 1 else _UNKNOWN
+
+
+def only_type(cat: Catalog) -> str | None:
+    """The one component type of the game's components, where they are all of one (a zone
+    of any type holds only it too); else None."""
+    types = {component.type for component in cat.components} if cat.decks_built else set()
+    return types.pop() if len(types) == 1 else None
+
+
+def slot_holds(slot: str, module: Module, cat: Catalog) -> set[str | None] | None:
+    """The component types (None: any) that the zones a slot's text (``_slot``: a number,
+    or a table of a player's own zones' slots) may give hold; None where it is not such a text."""
+    if slot.isdigit():
+        return {cat.zone_holds[int(slot)]}
+    found = re.fullmatch(r"(_k\d+)\[\w+\.index\]", slot)
+    slots = module.namespace.get(found.group(1)) if found else None
+    if type(slots) is not tuple or not slots or not all(type(s) is int for s in slots):
+        return None
+    return {cat.zone_holds[s] for s in slots}
 
 
 def component_moved(moved: str, to_slot: str, module: Module, cat: Catalog) -> list[str]:

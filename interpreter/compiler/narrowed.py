@@ -54,7 +54,7 @@ def known_component(writer: ProcedureWriter, before: dict[str, Facts | None]) ->
     """Teach the writer that each local of ``before`` holds a component."""
     for local, facts in before.items():
         old = facts or Facts(None, False, None)
-        writer.known[local] = Facts(old.bound, old.is_list, (Component, 0), old.length)
+        writer.known[local] = old._replace(kind=(Component, 0))
 
 
 def forget(writer: ProcedureWriter, before: dict[str, Facts | None]) -> None:

@@ -45,6 +45,7 @@ from .moves import move_lines
 from .narrowed import forget, known_component, read_first
 from .scope import Scope, known_kind, promise_of
 from .tokens import TokenWriter
+from .typed import zone_holds
 from .writes import global_lines, global_update, owned_write
 
 if TYPE_CHECKING:
@@ -357,9 +358,9 @@ class ProcedureWriter:
             return
         scope, writer = self.learnt_scope(), self.compiler.writer
         writer.bind_item_kind(var, node.source, scope)
-        kind, bound = scope.kinds.get(var), scope.integers.get(var)
+        kind, bound, typed = scope.kinds.get(var), scope.integers.get(var), scope.typed.get(var)
         if kind is not None or bound is not None:
-            self.known[var] = Facts(bound, False, kind)
+            self.known[var] = Facts(bound, False, kind, typed=typed)
 
     def _While(self, node: ast.While, indent: int) -> None:
         self.emit(indent, f"while {self.expr(node.condition)}:", node.span)
@@ -381,8 +382,14 @@ class ProcedureWriter:
         self.emit(indent, "continue", node.span)
 
     def _Move(self, node: ast.Move, indent: int) -> None:
-        for line in move_lines(node, self.cat, self.expr, self.module, self._certain_class):
+        for line in move_lines(node, self.cat, self.expr, self.module, self._certain_class, self._typed):
             self.emit(indent, line, node.span)
+
+    def _typed(self, node: ast.Expr) -> str | None:
+        """The component type that ``node`` is (or none), or that the zone ``node`` holds,
+        where the text proves it (typed.py)."""
+        scope, writer = self.learnt_scope(), self.compiler.writer
+        return writer.component_type(node, scope) or zone_holds(writer, node, scope)
 
     def _certain_class(self, node: ast.Expr) -> type | None:
         """ZoneRef or Component, if ``node`` is certainly a zone or a component; else None."""

@@ -48,6 +48,9 @@ class Scope:
         # their items come from (``ExpressionWriter.items_kind``) or from a declared type
         # the engine holds to: an attribute of such a local is read without testing its kind.
         self.kinds: dict[str, tuple[type, int]] = {}
+        # Python locals known to hold a component of one type, or none unless ``kinds`` says
+        # a component: their text -> that type (typed.py: taken from a zone of that type).
+        self.typed: dict[str, str] = {}
         # Python locals known to hold an integer, and a bound of its size (integers.py).
         self.integers: dict[str, int] = {}
         self.lists: set[str] = set()   # the texts of locals known to hold a list (a tuple)
@@ -78,6 +81,7 @@ class Scope:
         found.keys_read = self.keys_read  # a KeyError in the loop reaches the expression's function
         found.tables = {}
         found.kinds, found.integers, found.lists = dict(self.kinds), dict(self.integers), set(self.lists)
+        found.typed = dict(self.typed)
         found.lengths = dict(self.lengths)
         found.promises, found.held_names, found.learnt = dict(self.promises), dict(self.held_names), True
         return found
@@ -85,6 +89,8 @@ class Scope:
     def learn(self, text: str, promise: Declared) -> None:
         """Record that the local ``text`` always holds a value of type ``promise``."""
         self.promises[text] = promise
+        if promise.of:   # (a component of that type, or none if optional: typed.py)
+            self.typed[text] = promise.of
         if promise.optional:
             return
         if promise.cls is int:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rulelang import boards
+from rulelang.check.zone_types import wrong_zone
 from rulelang.diagnostics import Diagnostic
 from rulelang.errors import RulelangError, StateDataError
 from rulelang.files import compiled_schema
@@ -353,6 +354,9 @@ class _Loader:
                 component = _at(catalog.components, cid, f"$.zones.{key}[{i}]", "component")
                 if st.component_zone[cid] != -1:
                     raise _Bad(f"$.zones.{key}[{i}]", f"component {cid} is in two zones")
+                holds = catalog.zone_holds[slot]
+                if holds is not None and component.type != holds:   # (the code reads its fields so: typed.py)
+                    raise _Bad(f"$.zones.{key}[{i}]", wrong_zone(_short(key), holds, component.type))
                 st.zones[slot].append(component)
                 st.component_zone[cid] = slot
         if -1 in st.component_zone:

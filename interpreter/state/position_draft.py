@@ -16,6 +16,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulelang.check.zone_types import wrong_zone
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import RulelangError, StateDataError
 
@@ -233,6 +234,13 @@ class DraftBuilder(Reporter):
             return
         slot, n, ref = others[0]
         rest = [c.id for c in self.catalog.components if c.id not in placed]
+        holds = self.catalog.zone_holds[slot]
+        other = next((c for c in rest if self.catalog.components[c].type != holds), None) if holds else None
+        if holds is not None and other is not None:   # (a zone of one component type takes no other)
+            got = self.catalog.components[other].type
+            self.report(self.span(ref.token, ref.line), "'others' puts every component not placed elsewhere "
+                        f"here: {wrong_zone(zone_name(self.catalog.zone_refs[slot]), holds, got)}",
+                        hint="name the others' zones, or write 'others at start'")
         items[slot][n:n + 1] = rest   # only one 'others' is expanded: the indices before it hold
         where = (zone_name(self.catalog.zone_refs[slot]), self.span(ref.token, ref.line))
         placed.update((cid, where) for cid in rest)

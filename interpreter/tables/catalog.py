@@ -10,6 +10,7 @@ built, by the ``Evaluate`` the catalog is given.
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypeAlias, TypeVar
@@ -17,6 +18,7 @@ from typing import TypeAlias, TypeVar
 from rulelang import ast, boards
 from rulelang.check.settings import Settings
 from rulelang.check.tree import walk
+from rulelang.check.zone_types import wrong_zone
 from rulelang.diagnostics import Span
 
 from ..model.problems import CompileError, unchecked
@@ -78,6 +80,10 @@ class Catalog:
         self.zone_slot: dict[str, int] = {}
         self.zone_refs: list[ZoneRef] = []
         self.zone_seers: list[int] = []   # by zone slot: the bitmask of the players who see it in full
+        # By zone slot: the component type the zone holds (its declared type, where that names
+        # a component type of the ruleset: a component of another type never enters it), or
+        # None (a zone of another declared type holds components of any type).
+        self.zone_holds: list[str | None] = []
         self.supply_decls: dict[str, ast.SupplyDecl] = {}
         self.supplies: dict[str, int] = {}   # the total of each supply
         self.dice: dict[str, tuple[Value, ...]] = {}
@@ -218,6 +224,8 @@ class Catalog:
             self.constants[d.name] = self.zone_refs[-1]
         self.zone_seers.extend(full_viewers(d, ref.owner.index if ref.owner else None, len(self.real_players))
                                for ref in self.zone_refs[base:])
+        holds = sys.intern(d.type.name) if d.type is not None and d.type.name in self.component_types else None
+        self.zone_holds.extend(holds for _ in self.zone_refs[base:])
 
     def _build_supply(self, d: ast.SupplyDecl) -> None:
         self._check_visibility(d, d.visibility, {"all", "owner", "none"})
@@ -266,7 +274,11 @@ class Catalog:
                 raise CompileError(f"deck '{deck.name}' holds a {kind_of(spec)}, not a component", span, "E402")
             if deck.type is not None and spec.type != deck.type.name:
                 raise CompileError(f"deck '{deck.name}' is of {deck.type.name} but holds a {spec.type}", span, "E402")
-            component = Component(len(self.components), spec.type, dict(spec.fields), self._label(spec))
+            holds = self.zone_holds[slot]
+            if holds is not None and spec.type != holds:
+                raise CompileError(f"deck '{deck.name}': {wrong_zone(deck.zone, holds, spec.type)}", deck.span, "E208",
+                                   hint=f"declare the zone ': {spec.type}', or start the deck in one so declared")
+            component = Component(len(self.components), sys.intern(spec.type), dict(spec.fields), self._label(spec))
             self.components.append(component)
             self.initial_zone.append(slot)
             self.deck_first.append(first)

@@ -33,22 +33,24 @@ if TYPE_CHECKING:
     from .catalog import Catalog
 
 _CLASSES: dict[str, type] = {"int": int, "bool": bool, "string": str, "player": Player, "space": Space,
-                             "zone": ZoneRef}
+                             "zone": ZoneRef, "component": Component}
 _CONTAINERS: dict[str, type] = {"list": tuple, "map": dict}
 _WORDS = {"int": "an int", "bool": "a bool", "string": "a string", "player": "a player", "space": "a space",
-          "zone": "a zone"}
+          "zone": "a zone", "component": "a component"}
 
 
 @dataclass(frozen=True)
 class Declared:
     """A declared type the engine holds to: ``cls`` (the Python class of the value),
     ``item`` (what each item of a list is, when declared), ``optional`` (none allowed too),
-    ``ref`` (for ``Ref``, the class of supplies, dice and boards: the kind it must be)."""
+    ``ref`` (for ``Ref``, the class of supplies, dice and boards: the kind it must be), ``of``
+    (for a component from a zone of one component type: that type)."""
 
     cls: type
     item: Declared | None = None
     optional: bool = False
     ref: str = ""
+    of: str = ""   # for a component taken from a zone that holds one type (compiler/typed.py): that type
 
     def fits(self, value: Value) -> bool:
         """Whether ``value`` is of this type (every item of a list included: the classes of
@@ -57,6 +59,8 @@ class Declared:
             return value is None and self.optional
         if self.ref:
             return value.kind == self.ref   # type: ignore[union-attr]
+        if self.of:
+            return value.type == self.of   # type: ignore[union-attr]
         item = self.item
         if type(value) is dict:   # the map of a simultaneous choice: from players
             return all(type(key) is Player for key in value) and (item is None or all(map(item.fits, value.values())))
@@ -75,7 +79,7 @@ class Declared:
         elif self.cls is Ref:
             text = f"a {self.ref}"
         elif self.cls in (Component, EnumValue):
-            text = "a component" if self.cls is Component else "an enum value"
+            text = "an enum value" if self.cls is EnumValue else f"a {self.of}" if self.of else "a component"
         else:
             text = _WORDS[next(k for k, v in _CLASSES.items() if v is self.cls)]
         return text + (" or none" if self.optional else "")

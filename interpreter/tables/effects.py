@@ -6,10 +6,11 @@ it runs.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rulelang.boards import Space
+from rulelang.check.zone_types import wrong_zone
 
 from ..model.program import LogLine, LogTemplate, line_text, plain_line
 from ..model.values import (
@@ -64,23 +65,43 @@ NOTHING_TO_MOVE = "nothing to move (the value is none)"
 
 
 def move(st: State, destination: Any, value: Any) -> None:
-    """``move value to destination``: a component, a list of them, or a whole zone."""
+    """``move value to destination``: a component, a list of them, or a whole zone. A zone
+    that holds one component type (``Catalog.zone_holds``) lets no other enter: the error
+    comes before anything moves."""
     if not isinstance(destination, ZoneRef):
         raise RuleError(f"'move ... to' needs a zone, got {kind_of(destination)}")
+    holds = st.game.catalog.zone_holds[destination.slot]
     if isinstance(value, Component):
+        if holds is not None and value.type != holds:
+            raise RuleError(wrong_zone(destination.name, holds, value.type))
         st.move(value, destination.slot)
     elif value is None:
         raise RuleError(NOTHING_TO_MOVE)
     elif type(value) is ZoneRef:  # a whole zone, bottom first: as the loop below would
-        size = len(st.zones[value.slot])
+        moving = st.zones[value.slot]
+        size = len(moving)
         if size > FREE_WORK:
             st.charge(size)
+        if holds is not None and holds != st.game.catalog.zone_holds[value.slot]:
+            _all_held(moving, destination.name, holds)
         st.move_all(value.slot, destination.slot)
     else:
+        items: list[Component] = []
         for c in as_list(st, value):
             if not isinstance(c, Component):
                 raise RuleError(f"can only move components, not {kind_of(c)}")
+            items.append(c)
+        if holds is not None:
+            _all_held(items, destination.name, holds)
+        for c in items:
             st.move(c, destination.slot)
+
+
+def _all_held(components: Iterable[Component], zone: str, holds: str) -> None:
+    """The error of the first of ``components`` not of type ``holds``, which ``zone`` holds."""
+    for c in components:
+        if c.type != holds:
+            raise RuleError(wrong_zone(zone, holds, c.type))
 
 
 def supply_named(value: Any, name: str) -> str:

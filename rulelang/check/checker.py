@@ -61,7 +61,7 @@ def check_shown_as(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iter
 
 
 TYPE_NAMES = frozenset({"int", "bool", "string", "player", "zone", "space", "list", "map", "supply", "die",
-                        "board"})
+                        "board", "component"})
 """The type names the language knows, besides the ruleset's enums and components."""
 
 
@@ -74,7 +74,7 @@ def check_type_names(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> It
                 yield Diagnostic("E205", f"unknown type '{node.name}'", node.span,
                                  hint=did_you_mean(node.name, known) or
                                  "a type is int, bool, string, player, zone, space, list[T], map[player, T], "
-                                 "an enum or a component")
+                                 "an enum, a component type or component (of any type)")
             elif isinstance(node, ast.TypeRef) and node.name == "map":
                 yield from _map_keys(node)
 

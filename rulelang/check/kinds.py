@@ -27,6 +27,7 @@ class Kind:
     certain: bool = True
     value: object = NOT_CONSTANT
     item: Kind | None = None   # for a list or a zone: what its items are, when known; a map's values
+    of: str | None = None   # for a component from a zone that declares a component type: that type
 
     @property
     def single(self) -> str | None:
@@ -61,7 +62,7 @@ def describe(cls: str) -> str:
 
 
 _BUILTIN_TYPES = {"int": "number", "bool": "bool", "string": "string", "player": "player", "zone": "zone",
-                  "space": "space", "list": "list", "map": "map"}
+                  "space": "space", "list": "list", "map": "map", "component": "component"}
 
 
 def result_kind(function: str, given: int) -> Kind | None:
@@ -84,7 +85,7 @@ def _is_map(kind: Kind | None) -> bool:
 
 def _variable(kind: Kind | None) -> Kind | None:
     """The kind of a local variable set to a value of ``kind``: what it holds may change."""
-    return None if kind is None else Kind(kind.classes, False, NOT_CONSTANT, kind.item)
+    return None if kind is None else Kind(kind.classes, False, NOT_CONSTANT, kind.item, kind.of)
 
 
 def _union(kinds: Sequence[Kind | None]) -> Kind | None:
@@ -124,8 +125,17 @@ class Kinds:
             cls = made.get(type(d))
             if cls and not (isinstance(d, ast.ZoneDecl) and d.owner is not None):
                 holds_components = isinstance(d, (ast.ZoneDecl, ast.DeckDecl))
-                found[d.name] = _certain(cls, item=_COMPONENT if holds_components else None)
+                item = self._zone_item(d) if isinstance(d, ast.ZoneDecl) else _COMPONENT
+                found[d.name] = _certain(cls, item=item if holds_components else None)
         return found
+
+    def _zone_item(self, zone: ast.ZoneDecl) -> Kind:
+        """What an item of ``zone`` is: a component, of the type it declares where that is
+        a component type (the engine lets no other type enter it)."""
+        typ = zone.type
+        if typ is None or typ.name not in self.components or typ.optional or typ.item is not None:
+            return _COMPONENT
+        return Kind(frozenset({"component"}), False, of=typ.name)
 
     def _attributes(self, decls: Sequence[ast.Decl]) -> dict[str, Kind]:
         """Attribute name -> Kind, when every declaration of that attribute agrees on it."""
@@ -139,7 +149,7 @@ class Kinds:
             elif isinstance(d, ast.SupplyDecl):
                 seen.setdefault(d.name, []).append(Kind(frozenset({"number"}), False))
             elif isinstance(d, ast.ZoneDecl) and d.owner == "player":
-                seen.setdefault(d.name, []).append(Kind(frozenset({"zone"}), False, item=_COMPONENT))
+                seen.setdefault(d.name, []).append(Kind(frozenset({"zone"}), False, item=self._zone_item(d)))
         for builtin in ("index", "name"):   # also attributes of every player or space
             seen.pop(builtin, None)
         agreed: dict[str, Kind] = {}
@@ -225,6 +235,8 @@ class Kinds:
         target = self.of(e.target)
         if target is not None and (target.single == "list" or _is_map(target)) and target.item is not None:
             return _variable(target.item)
+        if target is not None and target.single == "zone" and target.item is not None and target.item.of:
+            return _variable(target.item)   # (an item of a zone: a component of its type)
         return None
 
     def _Call(self, e: ast.Call) -> Kind | None:
@@ -232,6 +244,10 @@ class Kinds:
             return None
         if e.function in self.functions:
             return self.declared(self.functions[e.function].result)
+        if e.function == "top" and len(e.args) == 1 and not isinstance(e.args[0], ast.Generator):
+            zone = self.of(e.args[0])   # (the top of a zone of a component type: one of it, or none)
+            if zone is not None and zone.single == "zone" and zone.item is not None and zone.item.of:
+                return Kind(frozenset({"component", "none"}), False, of=zone.item.of)
         return result_kind(e.function, len(e.args))
 
     def item_of(self, source: ast.Expr) -> Kind | None:

@@ -135,7 +135,7 @@ def _stage_graph(ctx: LintContext) -> Iterable[Diagnostic]:
 
 
 # Errors that leave the declarations sound enough to build the data and report more.
-INDEPENDENT_ERRORS = {"E206"}
+INDEPENDENT_ERRORS = {"E206", "E208"}
 
 
 def _stage_data(ctx: LintContext) -> Iterable[Diagnostic]:

@@ -12,6 +12,7 @@ from rulelang import ast
 from rulelang.check.kinds import NOT_CONSTANT, Kind, Kinds, describe, kinds_by_declaration
 from rulelang.check.signatures import SIGNATURES
 from rulelang.check.tree import walk
+from rulelang.check.zone_types import move_into_other_type
 from rulelang.diagnostics import Diagnostic
 
 # What a statement needs where: (requirement, what it is called).
@@ -379,6 +380,7 @@ for _rule in (ast.ScoreDecl, ast.TiebreakDecl, ast.InvariantDecl):
 for _choice in (ast.Choose, ast.Simultaneous, ast.Menu):
     NODE_CHECKS.setdefault(_choice, []).append(empty_choice)
 NODE_CHECKS[ast.Choose].append(possibly_empty_choice)
+NODE_CHECKS[ast.Move].append(move_into_other_type)
 
 
 def check_nodes(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> Iterator[Diagnostic]:

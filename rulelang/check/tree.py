@@ -83,10 +83,13 @@ def local_names(decl: ast.Decl) -> set[str]:
 
 def bound_by_one(params: Iterable[str], body: ast.Block | None) -> frozenset[str]:
     """The names of a procedure (its parameters ``params``, its ``body``) that one statement
-    binds and nothing else binds or assigns."""
+    binds and nothing else binds or assigns (a comprehension's variable is its own: it never
+    binds the procedure's local of its name, which keeps its value in the comprehension's
+    text and after it)."""
     counts: Counter[str] = Counter(params)
     for node in walk(body) if body is not None else ():
-        counts.update(bound_names(node))
+        if not isinstance(node, ast.CompClause):
+            counts.update(bound_names(node))
         if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
             counts[node.target.name] += 2
     return frozenset(name for name, count in counts.items() if count == 1 and name not in params)
