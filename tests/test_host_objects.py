@@ -1,21 +1,25 @@
 """The objects a decision makes on the host's side, made the cheaper way and the same as the
 general path's: a blank ``Decision`` by its class's call (``made_decision``), the ids of
 interned options by one ``itemgetter`` (``catalog.interned_ids``), a new decision's Action
-objects by one ``itemgetter`` too, and the copies' test of a choice (``Merging.twins``) that
-makes no set where no option has a copy."""
+objects by one ``itemgetter`` too, the copies' test of a choice (``Merging.twins``) that makes
+no set where no option has a copy, and a menu's option that goes on by the index of the id
+found (no scan of the options)."""
 from __future__ import annotations
 
+import inspect
 import random
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from conftest import rules
+from test_host_path import MENUS
 
 import rulelang
 from rulelang.interpreter.compiler import copies
 from rulelang.interpreter.model.program import Decision, made_decision
 from rulelang.interpreter.model.values import RuleError
+from rulelang.interpreter.state import state as state_module
 from rulelang.interpreter.tables import catalog as catalog_module
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -185,3 +189,22 @@ def test_a_choice_makes_no_set_of_copies_where_no_option_has_one_and_decides_as_
     general = _decisions(load(), range(4))
     assert seen == general   # the same decisions, ids, actions and states
     assert made < len(_Twins.made)   # fewer sets made: none where no option had a copy
+
+
+def test_a_menus_option_goes_on_at_the_index_of_its_id_and_an_id_given_as_a_number_too() -> None:
+    text = MENUS.replace("CHOOSER", "p").replace('option "pass"', 'option "pass" when draws < 9')
+    game = rulelang.load(text)
+    for seed in range(3):
+        by_action, by_id = game.new_initial_state(seed=seed), game.new_initial_state(seed=seed)
+        chooser = random.Random(seed)
+        while not by_action.is_terminal():
+            player = by_action.current_players()[0]
+            action = chooser.choice(by_action.legal_actions(player))
+            by_action.apply_action(action, player=player)
+            by_id.apply_action(action.id)   # (the general path: the action checked, then its index found)
+            assert by_id.to_json() == by_action.to_json()
+            assert [f.pc for f in by_id.frames] == [f.pc for f in by_action.frames]
+
+
+def test_apply_action_finds_a_menus_block_without_scanning_its_options() -> None:
+    assert "options.index" not in inspect.getsource(state_module.State.apply_action)
