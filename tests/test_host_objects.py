@@ -208,3 +208,23 @@ def test_a_menus_option_goes_on_at_the_index_of_its_id_and_an_id_given_as_a_numb
 
 def test_apply_action_finds_a_menus_block_without_scanning_its_options() -> None:
     assert "options.index" not in inspect.getsource(state_module.State.apply_action)
+
+
+def test_a_zone_choice_takes_its_components_ids_in_one_call_as_option_ids_would(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulelang.interpreter.compiler import choices
+    original = choices.interned_ids
+    calls: list[int] = []
+
+    def counted(options: tuple[object, ...], code_of: dict[object, int]) -> tuple[int, ...]:
+        calls.append(len(options))
+        return original(options, code_of)   # type: ignore[arg-type]
+
+    def refused(options: tuple[object, ...], code_of: dict[object, int]) -> tuple[int, ...]:
+        raise KeyError(options[0])   # (the general path: option_ids, as for a list of other values)
+
+    monkeypatch.setattr(choices, "interned_ids", counted)
+    seen = _decisions(rulelang.load(GAMES / "jolly_roger.rules", players=4), range(3))
+    assert calls   # the hands, by the choice itself
+    monkeypatch.setattr(choices, "interned_ids", refused)
+    assert _decisions(rulelang.load(GAMES / "jolly_roger.rules", players=4), range(3)) == seen

@@ -18,6 +18,7 @@ from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, made_decision
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
+from ..tables.catalog import interned_ids
 from .copies import merging
 from .held import hold_item, map_promise
 from .kept_until_found import found_again, kept_limit
@@ -88,7 +89,7 @@ class ChoiceLowering:
         merge = merging(compiler, node.source, node.by_position)   # (before it binds: copies.py)
         twins = None if merge is None else merge.twins   # (the components that have a copy)
         hold_item(compiler, node.var, node.source)
-        var, option_ids = compiler.bind_plain(node.var), compiler.cat.option_ids
+        var, option_ids, code_of = compiler.bind_plain(node.var), compiler.cat.option_ids, compiler.cat.code_of
         otherwise_box = compiler.target()
         has_otherwise = node.otherwise is not None
         after = compiler.target(len(code.ops) + 1)  # the operation after the choice (threaded)
@@ -160,12 +161,17 @@ class ChoiceLowering:
             if copied and merge is not None and \
                     (shown := merge.merged(st, options)) is not options:   # (never kept: the merge reads the state)
                 st.pending = made_decision("choose", (player.index,), shown, option_ids(shown)[0], resume, (),
-                                      None, (), prompt_of, span, asks, var, after[0])
+                                           None, (), prompt_of, span, asks, var, after[0])
                 return
-            if subset < 0:
-                ids, interned = option_ids(options)
-            else:
+            if subset >= 0:
                 ids, interned = subsets_ids[subset], True
+            elif zone:   # (a zone's components, the usual options where they may be a zone: no call of option_ids)
+                try:
+                    ids, interned = interned_ids(options, code_of), True
+                except (KeyError, TypeError):   # (a list of other values)
+                    ids, interned = option_ids(options)
+            else:
+                ids, interned = option_ids(options)
             decision = Decision()   # (its fields set here, as made_decision sets them: no call)
             seat = player.index
             decision.kind = "choose"
