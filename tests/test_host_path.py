@@ -14,7 +14,7 @@ import pytest
 import rulelang
 from rulelang import IllegalActionError, RulesRuntimeError
 from rulelang.interpreter.compiler import choices
-from rulelang.interpreter.model.program import Decision, run_one
+from rulelang.interpreter.model.program import Decision, made_decision, run_one
 
 HANDS = """
 game "Hands" { players 2 }
@@ -182,8 +182,9 @@ def test_a_choice_goes_on_by_its_data_as_its_resume_would() -> None:
         decision = state.pending
         assert decision.binds == "c"
         by_resume = state.clone()
-        by_resume.pending = Decision(decision.kind, decision.players, decision.options, decision.ids, decision.resume,
-                                     (), None, (), decision.prompt_of, decision.span, decision.asks)
+        by_resume.pending = made_decision(decision.kind, decision.players, decision.options, decision.ids,
+                                          decision.resume, (), None, (), decision.prompt_of, decision.span,
+                                          decision.asks)
         player = state.current_players()[0]
         action = state.legal_actions(player)[-1]
         state.apply_action(action, player=player)
@@ -205,9 +206,9 @@ def test_a_new_decision_of_a_choice_or_a_menu_has_every_field_of_one_made_by_its
     with_condition = MENUS.replace("CHOOSER", "p").replace('option "pass"', 'option "pass" when draws < 9')
     for text in (HANDS.replace("SOURCE", "[x for x in p.hand]"), with_condition):
         decision = rulelang.load(text).new_initial_state(seed=3).pending
-        made = Decision(decision.kind, decision.players, decision.options, decision.ids, decision.resume, (), None,
-                        (), decision.prompt_of, decision.span, decision.asks, decision.binds, decision.then,
-                        decision.goes)
+        made = made_decision(decision.kind, decision.players, decision.options, decision.ids, decision.resume, (),
+                             None, (), decision.prompt_of, decision.span, decision.asks, decision.binds,
+                             decision.then, decision.goes)
         made.shared = decision.shared
         assert type(decision) is Decision
         assert {name: getattr(decision, name) for name in Decision.__slots__} == {

@@ -70,10 +70,10 @@ def test_a_kept_menu_by_a_value_that_is_no_player_is_an_error_at_its_statement()
 
 def _by_resume(decision):
     """The same decision going on by its ``resume`` call instead of its ``goes`` (as before)."""
-    from rulelang.interpreter.model.program import Decision
-    return Decision(decision.kind, decision.players, decision.options, decision.ids, decision.resume,
-                    decision.probs, decision.per_player, decision.chosen, decision.prompt_of, decision.span,
-                    decision.asks, decision.binds, decision.then)
+    from rulelang.interpreter.model.program import made_decision
+    return made_decision(decision.kind, decision.players, decision.options, decision.ids, decision.resume,
+                         decision.probs, decision.per_player, decision.chosen, decision.prompt_of, decision.span,
+                         decision.asks, decision.binds, decision.then)
 
 
 @pytest.mark.parametrize("seed", range(4))

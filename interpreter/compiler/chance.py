@@ -14,7 +14,7 @@ from rulelang import ast
 
 from ..model import rng
 from ..model.problems import unchecked
-from ..model.program import Code, Decision, Env, Frame
+from ..model.program import Code, Env, Frame, made_decision
 from ..model.serialize import zone_key
 from ..model.values import CHANCE, Component, RuleError, Value, ZoneRef, kind_of
 from ..state.events import chance_event
@@ -60,8 +60,8 @@ class ChanceLowering:
             if st.explicit_chance:
                 options, probs = _distribution(st, values)
                 if len(options) > 1:
-                    st.pending = Decision("chance", (CHANCE,), options, action_ids(options), resume,
-                                          probs, prompt_of=asked_of, span=span)
+                    st.pending = made_decision("chance", (CHANCE,), options, action_ids(options), resume,
+                                               probs, prompt_of=asked_of, span=span)
                     return
                 value = options[0]  # a single outcome is no chance node
             else:
@@ -132,8 +132,8 @@ class ChanceLowering:
                 # one outcome with their summed probability.
                 options, probs = _distribution(st, items[: i + 1])
                 if len(options) > 1:
-                    st.pending = Decision("chance", (CHANCE,), options, action_ids(options), resume,
-                                          probs, prompt_of=shuffled_of, span=span)
+                    st.pending = made_decision("chance", (CHANCE,), options, action_ids(options), resume,
+                                               probs, prompt_of=shuffled_of, span=span)
                     return
                 i = 0  # the items left are interchangeable: their order is decided
             order = list(items)

@@ -15,9 +15,10 @@ from rulelang import ast
 from rulelang.syntax.placeholders import PLACEHOLDER
 
 from ..model.problems import unchecked
-from ..model.program import Code, Decision, Env, Frame
+from ..model.program import Code, Decision, Env, Frame, made_decision
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
+from ..tables.catalog import interned_ids
 from .copies import merging
 from .held import hold_item, map_promise
 from .kept_until_found import found_again, kept_limit
@@ -46,8 +47,6 @@ DECISIONS_KEPT = 4096  # the most decisions one 'choose' keeps to give again
 SEATS_SHARED = 64  # the players whose decisions share one tuple of their seat (a kept decision makes no new one)
 SEATS = tuple((seat,) for seat in range(SEATS_SHARED))
 _MISSING = object()
-new_decision = object.__new__
-init_decision = Decision.__init__
 _NOT_YET = cast(Value, object())  # a chooser not computed yet (typed as a value: no cast where it is passed)
 _T = TypeVar("_T")
 
@@ -90,7 +89,7 @@ class ChoiceLowering:
         merge = merging(compiler, node.source, node.by_position)   # (before it binds: copies.py)
         twins = None if merge is None else merge.twins   # (the components that have a copy)
         hold_item(compiler, node.var, node.source)
-        var, option_ids = compiler.bind_plain(node.var), compiler.cat.option_ids
+        var, option_ids, code_of = compiler.bind_plain(node.var), compiler.cat.option_ids, compiler.cat.code_of
         otherwise_box = compiler.target()
         has_otherwise = node.otherwise is not None
         after = compiler.target(len(code.ops) + 1)  # the operation after the choice (threaded)
@@ -146,8 +145,8 @@ class ChoiceLowering:
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
             if decision.players[0] != player.index:  # the same options for another player: not kept
-                decision = Decision("choose", (player.index,), decision.options, decision.ids, resume, (), None,
-                                    (), prompt_of, span, asks, var, after[0])
+                decision = made_decision("choose", (player.index,), decision.options, decision.ids, resume, (),
+                                         None, (), prompt_of, span, asks, var, after[0])
             st.pending = decision
 
         def offered(st: State, options: tuple[Value, ...], player: Value, subset: int) -> None:
@@ -158,17 +157,22 @@ class ChoiceLowering:
             or -1."""
             if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
                 player = _choosing_player(st, player)
-            copied = twins is not None and len(twins.intersection(options)) > 1
+            copied = twins is not None and not twins.isdisjoint(options) and len(twins.intersection(options)) > 1
             if copied and merge is not None and \
                     (shown := merge.merged(st, options)) is not options:   # (never kept: the merge reads the state)
-                st.pending = Decision("choose", (player.index,), shown, option_ids(shown)[0], resume, (),
-                                      None, (), prompt_of, span, asks, var, after[0])
+                st.pending = made_decision("choose", (player.index,), shown, option_ids(shown)[0], resume, (),
+                                           None, (), prompt_of, span, asks, var, after[0])
                 return
-            if subset < 0:
-                ids, interned = option_ids(options)
-            else:
+            if subset >= 0:
                 ids, interned = subsets_ids[subset], True
-            decision = new_decision(Decision)   # (its fields set here, as Decision.__init__ sets them: no call)
+            elif zone:   # (a zone's components, the usual options where they may be a zone: no call of option_ids)
+                try:
+                    ids, interned = interned_ids(options, code_of), True
+                except (KeyError, TypeError):   # (a list of other values)
+                    ids, interned = option_ids(options)
+            else:
+                ids, interned = option_ids(options)
+            decision = Decision()   # (its fields set here, as made_decision sets them: no call)
             seat = player.index
             decision.kind = "choose"
             decision.players = SEATS[seat] if seat < SEATS_SHARED else (seat,)
@@ -241,10 +245,8 @@ class ChoiceLowering:
                 raise RuleError("no option of this choice is available", "E604")
             options, option_ids = tuple(names[i] for i in open_), tuple(labels[i] for i in open_)
             player = _choosing_player(st, chooser(st, env))
-            decision = new_decision(Decision)   # (as a choice's: its __init__ called as a function)
-            init_decision(decision, "menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of, span,
-                          "menu", None, 0, tuple(map(goes.__getitem__, open_)))
-            st.pending = decision
+            st.pending = made_decision("menu", (player.index,), options, option_ids, resume, (), None, (), prompt_of,
+                                       span, "menu", None, 0, tuple(map(goes.__getitem__, open_)))
 
         def open_menu(st: State, fr: Frame, player: Value) -> None:
             """A menu without conditions once its chooser is computed (in place by the
@@ -253,8 +255,8 @@ class ChoiceLowering:
                 player = _choosing_player(st, player)
             decision = kept.get(player.index)
             if decision is None:
-                decision = kept[player.index] = Decision("menu", (player.index,), names, ids, resume, (), None, (),
-                                                         prompt_of, span, "menu", None, 0, tuple(goes))
+                decision = kept[player.index] = made_decision("menu", (player.index,), names, ids, resume, (), None,
+                                                              (), prompt_of, span, "menu", None, 0, tuple(goes))
                 decision.shared = True
             st.pending = decision
         code.stops.add(compiler.emit(code, menu, node.span))

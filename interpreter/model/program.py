@@ -190,49 +190,75 @@ class Decision:
     and is never shared: ``State.apply_action`` and ``legal_actions`` read neither ``binds``,
     ``goes`` nor ``shared`` of it (class attributes of a pick's class, which CPython 3.11 reads
     through an instance by its generic lookup; the rerun of a failed action one operation at
-    a time, state/precise.py, reads them: None on a pick's class)."""
+    a time, state/precise.py, reads them: None on a pick's class).
+
+    Its ``__init__`` is object's: a decision is made blank by a call of the class with no
+    arguments (no Python function called, no tuple of arguments made: ``object.__new__(cls)``
+    packs its argument in one and checks it), its fields then set by its maker:
+    ``made_decision``, or a choice's ``offered`` in place (compiler/choices.py)."""
 
     __slots__ = ("actions", "asks", "binds", "chosen", "goes", "ids", "kind", "options", "per_player", "players",
                  "probs", "prompt_of", "resume", "shared", "span", "then")
 
-    def __init__(self, kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
-                 resume: Resume, probs: tuple[float, ...] = (),
-                 per_player: dict[int, Options] | None = None, chosen: tuple[int, ...] = (),
-                 prompt_of: Callable[[State, int], str] | None = None, span: Span | None = None, asks: str = "",
-                 binds: str | None = None, then: int = 0, goes: tuple[int, ...] | None = None):
-        # (Every argument may be given by position: a choice, made at each decision, is
-        # made faster so than with keywords.)
-        self.kind = kind
-        self.players = players
-        self.options = options
-        self.ids = ids
-        self.resume = resume
-        self.probs = probs
-        self.per_player = per_player
-        self.chosen = chosen  # in a simultaneous choice: the players who have already chosen
-        # What is asked, for one of ``players``: computed only when a host asks for it, from
-        # the state that asks (clones share their decision: it holds no state of its own);
-        # the statement that asks; and what kind of answer it wants (see State.decision).
-        self.prompt_of = prompt_of
-        self.span = span
-        self.asks = asks or _ASKS.get(kind, kind)
-        # How the run goes on, as data where it can (``State.apply_action`` then needs no call
-        # of ``resume``): the local that takes the value chosen, and the operation after.
-        # A menu's: the operation each option goes on at, in the order of the options.
-        self.binds = binds
-        self.then = then
-        self.goes = goes
-        # Whether many states share this decision (a 'choose' keeps its decisions, of one
-        # player each), and then its legal actions, the host's Action objects, kept when first
-        # asked (``Decisions.legal_actions``).
-        self.shared = False
-        self.actions: tuple[Any, ...] | None = None  # (Actions, of the state layer above: Any, not a cast per call)
+    kind: str
+    players: tuple[int, ...]
+    options: tuple[Value, ...]
+    ids: tuple[int, ...]
+    resume: Resume
+    probs: tuple[float, ...]
+    per_player: dict[int, Options] | None
+    chosen: tuple[int, ...]   # in a simultaneous choice: the players who have already chosen
+    # What is asked, for one of ``players``: computed only when a host asks for it, from the
+    # state that asks (clones share their decision: it holds no state of its own); the
+    # statement that asks; and what kind of answer it wants (see State.decision).
+    prompt_of: Callable[[State, int], str] | None
+    span: Span | None
+    asks: str
+    # How the run goes on, as data where it can (``State.apply_action`` then needs no call of
+    # ``resume``): the local that takes the value chosen, and the operation after. A menu's:
+    # the operation each option goes on at, in the order of the options.
+    binds: str | None
+    then: int
+    goes: tuple[int, ...] | None
+    # Whether many states share this decision (a 'choose' keeps its decisions, of one player
+    # each), and then its legal actions, the host's Action objects, kept when first asked
+    # (``Decisions.legal_actions``).
+    shared: bool
+    actions: tuple[Any, ...] | None  # (Actions, of the state layer above: Any, not a cast per call)
 
     def options_of(self, player: int) -> Options:
         """The options of ``player`` (one of ``players``) and their action ids."""
         if self.per_player is not None:
             return self.per_player[player]
         return self.options, self.ids
+
+
+def made_decision(kind: str, players: tuple[int, ...], options: tuple[Value, ...], ids: tuple[int, ...],
+                  resume: Resume, probs: tuple[float, ...] = (), per_player: dict[int, Options] | None = None,
+                  chosen: tuple[int, ...] = (), prompt_of: Callable[[State, int], str] | None = None,
+                  span: Span | None = None, asks: str = "", binds: str | None = None, then: int = 0,
+                  goes: tuple[int, ...] | None = None) -> Decision:
+    """A new decision with these fields, not shared and with no actions kept (``asks`` by
+    default what its kind asks). Every argument may be given by position (a menu's, made at
+    each decision, is made faster so than with keywords)."""
+    decision = Decision()
+    decision.kind = kind
+    decision.players = players
+    decision.options = options
+    decision.ids = ids
+    decision.resume = resume
+    decision.probs = probs
+    decision.per_player = per_player
+    decision.chosen = chosen
+    decision.prompt_of = prompt_of
+    decision.span = span
+    decision.asks = asks or _ASKS.get(kind, kind)
+    decision.binds = binds
+    decision.then = then
+    decision.goes = goes
+    decision.shared = False
+    decision.actions = None
+    return decision
 
 
 class LogTemplate:

@@ -499,8 +499,8 @@ class State(Views):
             per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
             action_id = action.id
             try:   # (one scan of the ids; the options of one list read without a tuple made and unpacked)
-                if per_player is None:
-                    chosen = decision.options[decision.ids.index(action_id)]
+                if per_player is None:   # (``at``: a menu's option goes on by it too, no scan of the options)
+                    chosen = decision.options[at := decision.ids.index(action_id)]
                 else:
                     options, ids = per_player[player]
                     chosen = options[ids.index(action_id)]
@@ -511,6 +511,7 @@ class State(Views):
             decision = self.pending
             assert decision is not None, "an action was checked against no decision"
             per_player = decision.per_player
+            at = decision.ids.index(action_id) if per_player is None else 0
         self.pending = None
         if player == CHANCE:
             self.chance_taken += 1
@@ -529,7 +530,7 @@ class State(Views):
                 fr.env[binds] = chosen                    # goes on after it: no call)
                 fr.pc = decision.then
             elif decision.goes is not None:  # (a menu's option: the run goes on at its block, no call)
-                fr.pc = decision.goes[decision.options.index(chosen)]
+                fr.pc = decision.goes[at]
             else:
                 decision.resume(self, fr, chosen, player)
                 if self.pending is not None:

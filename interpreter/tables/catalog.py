@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
 from pathlib import Path
 from typing import TypeAlias, TypeVar
 
@@ -48,6 +49,17 @@ Evaluate: TypeAlias = Callable[["Catalog", ast.Expr, Env], Value]
 ``evaluate(catalog, expr, env)`` with the names of ``env`` bound (the compiler layer gives
 one: interpreter/compiler/driver.py); it raises what running the expression raises."""
 
+
+
+def interned_ids(options: tuple[Value, ...], code_of: dict[object, int]) -> tuple[int, ...]:
+    """The ids of ``options`` by ``code_of`` (KeyError or TypeError where one is not an
+    interned value): one call of an ``itemgetter`` of them, which gives the tuple itself,
+    where there are two or more (a ``map`` of ``code_of.__getitem__`` calls the method again
+    for each option, about a hundred instructions more an option, and makes a bound method)."""
+    if len(options) > 1:
+        ids: tuple[int, ...] = itemgetter(*options)(code_of)
+        return ids
+    return (code_of[options[0]],) if options else ()
 
 class Catalog:
     """Static tables of one game, built from a merged list of declarations.
@@ -329,14 +341,14 @@ class Catalog:
         if options and type(options[0]) is int:   # (a number is none of them: no failed lookup)
             return tuple(map(self.encode, options)), False
         try:
-            return tuple(map(self.code_of.__getitem__, options)), True
+            return interned_ids(options, self.code_of), True
         except (KeyError, TypeError):   # a number, a string, a constant, an unhashable value
             return tuple(map(self.encode, options)), False
 
     def action_ids(self, options: tuple[Value, ...]) -> tuple[int, ...]:
         """``encode`` of each option, in one lookup each when they are all interned values."""
         try:
-            return tuple(map(self.code_of.__getitem__, options))
+            return interned_ids(options, self.code_of)
         except (KeyError, TypeError):   # a number, a string, a constant, an unhashable value
             return tuple(map(self.encode, options))
 
