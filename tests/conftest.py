@@ -179,8 +179,12 @@ def states_or_error(rules: str, games: int = 4) -> tuple:
     (``worked_states``, seeds 0, 1, ...), or the code, message, line and column of the rules'
     error of the first that fails: what a specialised path must give as the general one does."""
     import rulelang
+    return games_or_error(rulelang.load(rules), games)
+
+
+def games_or_error(game, games: int = 4) -> tuple:
+    """``states_or_error`` of the loaded ``game``."""
     from rulelang.errors import RulesRuntimeError
-    game = rulelang.load(rules)
     try:
         return tuple(tuple(worked_states(game, seed)) for seed in range(games))
     except RulesRuntimeError as error:
@@ -188,9 +192,33 @@ def states_or_error(rules: str, games: int = 4) -> tuple:
         return d.code, d.message, d.span.line, d.span.column
 
 
+BUDGETED = 100_000   # (a budget a ruleset written with STEPS is loaded at, then lowered)
+
+
+def budgeted(rules: str):
+    """``rules``, whose step budget is written STEPS, loaded once (at BUDGETED): a function of
+    a budget giving that game with its ``max_steps`` lowered to it, as a host lowers it. Below
+    runtime.MAX_VISITS the budget changes no generated code, and a state reads it from the
+    game (its initial tables and shared start are kept by budget): the game plays as the text
+    written with that budget, a load of each budget's text saved (most of these tests' time)."""
+    import rulelang
+    game = rulelang.load(rules.replace("STEPS", str(BUDGETED)))
+
+    def at(steps: int):
+        assert steps <= BUDGETED
+        game.max_steps = steps
+        return game
+    return at
+
+
 def at_every_budget(rules: str, budgets: range) -> list[tuple]:
-    """``states_or_error`` of ``rules``, whose step budget is written STEPS, at each of ``budgets``."""
-    return [states_or_error(rules.replace("STEPS", str(steps))) for steps in budgets]
+    """``states_or_error`` of ``rules``, whose step budget is written STEPS, at each of ``budgets``
+    (``budgeted``: one load; at the first and last budget, as the text loaded with it gives)."""
+    at = budgeted(rules)
+    found = [games_or_error(at(steps)) for steps in budgets]
+    for n in (0, -1):
+        assert found[n] == states_or_error(rules.replace("STEPS", str(budgets[n])))
+    return found
 
 
 def runs_alike_without(monkeypatch, module, name: str, general, rules: str, budgets: range,
