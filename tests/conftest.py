@@ -8,9 +8,14 @@ import shutil
 import sys
 import tempfile
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from rulelang import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -182,7 +187,7 @@ def states_or_error(rules: str, games: int = 4) -> tuple:
     return games_or_error(rulelang.load(rules), games)
 
 
-def games_or_error(game, games: int = 4) -> tuple:
+def games_or_error(game: Game, games: int = 4) -> tuple[object, ...]:
     """``states_or_error`` of the loaded ``game``."""
     from rulelang.errors import RulesRuntimeError
     try:
@@ -195,7 +200,7 @@ def games_or_error(game, games: int = 4) -> tuple:
 BUDGETED = 100_000   # (a budget a ruleset written with STEPS is loaded at, then lowered)
 
 
-def budgeted(rules: str):
+def budgeted(rules: str) -> Callable[[int], Game]:
     """``rules``, whose step budget is written STEPS, loaded once (at BUDGETED): a function of
     a budget giving that game with its ``max_steps`` lowered to it, as a host lowers it. Below
     runtime.MAX_VISITS the budget changes no generated code, and a state reads it from the
@@ -204,14 +209,14 @@ def budgeted(rules: str):
     import rulelang
     game = rulelang.load(rules.replace("STEPS", str(BUDGETED)))
 
-    def at(steps: int):
+    def at(steps: int) -> Game:
         assert steps <= BUDGETED
         game.max_steps = steps
         return game
     return at
 
 
-def at_every_budget(rules: str, budgets: range) -> list[tuple]:
+def at_every_budget(rules: str, budgets: range) -> list[tuple[object, ...]]:
     """``states_or_error`` of ``rules``, whose step budget is written STEPS, at each of ``budgets``
     (``budgeted``: one load; at the first and last budget, as the text loaded with it gives)."""
     at = budgeted(rules)
