@@ -8,9 +8,14 @@ import shutil
 import sys
 import tempfile
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from rulelang import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -179,8 +184,12 @@ def states_or_error(rules: str, games: int = 4) -> tuple:
     (``worked_states``, seeds 0, 1, ...), or the code, message, line and column of the rules'
     error of the first that fails: what a specialised path must give as the general one does."""
     import rulelang
+    return games_or_error(rulelang.load(rules), games)
+
+
+def games_or_error(game: Game, games: int = 4) -> tuple[object, ...]:
+    """``states_or_error`` of the loaded ``game``."""
     from rulelang.errors import RulesRuntimeError
-    game = rulelang.load(rules)
     try:
         return tuple(tuple(worked_states(game, seed)) for seed in range(games))
     except RulesRuntimeError as error:
@@ -188,9 +197,33 @@ def states_or_error(rules: str, games: int = 4) -> tuple:
         return d.code, d.message, d.span.line, d.span.column
 
 
-def at_every_budget(rules: str, budgets: range) -> list[tuple]:
-    """``states_or_error`` of ``rules``, whose step budget is written STEPS, at each of ``budgets``."""
-    return [states_or_error(rules.replace("STEPS", str(steps))) for steps in budgets]
+BUDGETED = 100_000   # (a budget a ruleset written with STEPS is loaded at, then lowered)
+
+
+def budgeted(rules: str) -> Callable[[int], Game]:
+    """``rules``, whose step budget is written STEPS, loaded once (at BUDGETED): a function of
+    a budget giving that game with its ``max_steps`` lowered to it, as a host lowers it. Below
+    runtime.MAX_VISITS the budget changes no generated code, and a state reads it from the
+    game (its initial tables and shared start are kept by budget): the game plays as the text
+    written with that budget, a load of each budget's text saved (most of these tests' time)."""
+    import rulelang
+    game = rulelang.load(rules.replace("STEPS", str(BUDGETED)))
+
+    def at(steps: int) -> Game:
+        assert steps <= BUDGETED
+        game.max_steps = steps
+        return game
+    return at
+
+
+def at_every_budget(rules: str, budgets: range) -> list[tuple[object, ...]]:
+    """``states_or_error`` of ``rules``, whose step budget is written STEPS, at each of ``budgets``
+    (``budgeted``: one load; at the first and last budget, as the text loaded with it gives)."""
+    at = budgeted(rules)
+    found = [games_or_error(at(steps)) for steps in budgets]
+    for n in (0, -1):
+        assert found[n] == states_or_error(rules.replace("STEPS", str(budgets[n])))
+    return found
 
 
 def runs_alike_without(monkeypatch, module, name: str, general, rules: str, budgets: range,
@@ -226,3 +259,36 @@ def protocol_labels(folder: Path, ruleset: str) -> list[str]:
     actions = result("legal_actions", state=state)["actions"]
     assert isinstance(actions, list)
     return [label for _, label in actions]
+
+
+# The suite's longest tests (``--durations`` on two cores, longest first), run before the
+# rest: xdist's load scheduling hands out the first quarter of the tests one at a time to
+# each worker in turn, so the workers share these and end together, not one of them running
+# a long test at the end while the other waits. (Any order is correct: only the time moves.
+# Not the tests of a module-scoped fixture, which would be made twice: test_formatted_games',
+# test_web_browser's.)
+LONGEST = (
+    "test_terminal_screen.py::test_every_decision_of_a_random_game_fits_120_by_40[tobago]",
+    "test_unpaused_types.py::test_seed_games_save_the_same_text_as_with_a_frame_pushed_at_every_call[tobago-3]",
+    "test_openspiel_adapter.py::test_random_sim_test_with_serialization_passes[tobago-4p]",
+    "test_terminal_screen.py::test_every_decision_of_a_random_game_fits_120_by_40[jamaica_2p]",
+    "test_unpaused.py::test_a_seed_game_is_the_game_that_pushes_a_frame_at_every_call[tobago-3]",
+    "test_openspiel_adapter.py::test_random_sim_test_with_serialization_passes[tobago-2p]",
+    "test_rl_envs.py::test_the_observation_space_contains_every_observation_of_50_random_games[tobago-2p]",
+    "test_scenarios.py::test_every_shipped_test_file_passes",
+    "test_properties.py::test_same_seed_and_actions_give_the_same_state[tobago-2p]",
+    "test_terminal_screen.py::test_every_decision_of_a_random_game_fits_120_by_40[jamaica]",
+    "test_properties.py::test_same_seed_and_actions_give_the_same_state[tobago-4p]",
+    "test_properties.py::test_observation_ignores_hidden_information[tobago-4p]",
+    "test_server_load.py::test_100_games_with_slow_idle_and_heavy_clients_mixed_in",
+    "test_terminal_screen.py::test_every_decision_of_a_random_game_fits_120_by_40[asterix]",
+    "test_properties.py::test_observation_ignores_hidden_information[tobago-2p]",
+    "test_shuffled.py::test_jolly_roger_shuffles_in_place_as_the_general_path_does",
+    "test_quiet_marks.py::test_the_seed_games_play_the_same_with_the_marks_taken_in[asterix]",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """LONGEST first, in its order; the rest as collected."""
+    rank = {name: n for n, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.removeprefix("tests/"), len(LONGEST)))

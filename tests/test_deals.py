@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import logged_events, played_to_the_end
+from conftest import budgeted, logged_events, played_to_the_end
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -111,11 +111,21 @@ def _outcome(steps: int, cards: int) -> object:
     return played_to_the_end(_game(steps, cards))
 
 
+def _outcomes(budgets: range, piles: range) -> list[object]:
+    """``_outcome`` at each of ``budgets`` with every card (the ruleset loaded once,
+    conftest.budgeted: as loaded with the first and last budget), then of each pile of
+    ``piles`` at budget 1000."""
+    at = budgeted(RULES.replace("CARDS", str(CARDS)))
+    found = [played_to_the_end(at(steps)) for steps in budgets]
+    assert [found[0], found[-1]] == [_outcome(budgets[0], CARDS), _outcome(budgets[-1], CARDS)]
+    return found + [_outcome(1000, cards) for cards in piles]
+
+
 def test_the_budget_and_a_short_pile_stop_at_the_same_statement_as_the_loops(monkeypatch):
-    cases = [(steps, CARDS) for steps in range(1, 80)] + [(1000, cards) for cards in range(CARDS - 45, CARDS + 1)]
-    fast = [_outcome(steps, cards) for steps, cards in cases]
+    budgets, piles = range(1, 80), range(CARDS - 45, CARDS + 1)
+    fast = _outcomes(budgets, piles)
     _as_loops(monkeypatch)
-    assert fast == [_outcome(steps, cards) for steps, cards in cases]
+    assert fast == _outcomes(budgets, piles)
     errors = [outcome[0] for outcome in fast if type(outcome[1]) is not int]
     assert any("E603" in error for error in errors) and any("nothing to move" in error for error in errors)
     assert len({outcome[1].line for outcome in fast if type(outcome[1]) is not int}) > 4   # (several statements)

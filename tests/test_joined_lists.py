@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import worked_states
+from conftest import budgeted, worked_states
 from test_loops import _as_expression, path  # noqa: F401 (path: a fixture)
 
 import rulelang
@@ -38,10 +38,12 @@ phase deal {
 """
 
 
-def _outcome(steps: int, size: int = 9, at: int = 1) -> tuple[object, ...]:
+def _outcome(steps: int, size: int = 9, at: int = 1, budget=None) -> tuple[object, ...]:
+    """RULES' end at budget ``steps`` (its value and work), or its error; ``budget``, the
+    ruleset loaded once (conftest.budgeted), or the text loaded with that budget."""
     source = RULES.replace("STEPS", str(steps)).replace("SIZE", str(size)).replace("AT", str(at))
     try:
-        state = rulelang.load(source).new_initial_state()
+        state = (rulelang.load(source) if budget is None else budget(steps)).new_initial_state()
     except RulesRuntimeError as error:
         d = error.diagnostic
         return d.code, d.message, d.span.line, d.span.column
@@ -56,7 +58,9 @@ def test_the_values_and_work_are_those_of_the_expression() -> None:
 
 
 def test_long_lists_and_the_step_budget_stop_as_in_the_expression() -> None:
-    outcomes = {steps: _outcome(steps, size=100) for steps in range(700, 1015)}
+    budget = budgeted(RULES.replace("SIZE", "100").replace("AT", "1"))
+    outcomes = {steps: _outcome(steps, size=100, budget=budget) for steps in range(700, 1015)}
+    assert [outcomes[700], outcomes[1014]] == [_outcome(700, size=100), _outcome(1014, size=100)]   # (as loaded)
     stopped = [steps for steps, outcome in outcomes.items() if outcome[0] == "E603"]
     assert stopped == list(range(700, 1011))   # (the least budget, measured on the expression)
     out, work = outcomes[1011]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import worked_states
+from conftest import budgeted, worked_states
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -58,21 +58,32 @@ def test_tic_tac_toe_plays_and_counts_work_as_with_lists_computed_where_they_run
     assert played == [worked_states(slow, seed) for seed in range(20)]
 
 
-def _outcome(steps: int) -> tuple[object, ...]:
+def _outcome(steps: int, at=None) -> tuple[object, ...]:
+    """The end of RULES at budget ``steps`` (its value and work), or its error; ``at``, the
+    ruleset loaded once (conftest.budgeted), or the text loaded with that budget."""
     try:
-        state = rulelang.load(RULES.replace("STEPS", str(steps))).new_initial_state()
+        game = rulelang.load(RULES.replace("STEPS", str(steps))) if at is None else at(steps)
+        state = game.new_initial_state()
     except RulesRuntimeError as error:
         d = error.diagnostic
         return d.code, d.message, d.span.line, d.span.column
     return state.to_json()["globals"]["out"], state.work
 
 
+def _outcomes(budgets: range) -> list[tuple[object, ...]]:
+    at = budgeted(RULES)
+    found = [_outcome(steps, at) for steps in budgets]
+    assert [found[0], found[-1]] == [_outcome(budgets[0]), _outcome(budgets[-1])]   # (as the texts loaded)
+    return found
+
+
 def test_the_step_budget_stops_inside_a_search_as_before(monkeypatch):
-    least = next(steps for steps in range(1, 2000) if type(_outcome(steps)[0]) is int)
+    at = budgeted(RULES)
+    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, at)[0]) is int)
     budgets = range(20, least + 2)   # (from before the first search to its end)
-    fast = [_outcome(steps) for steps in budgets]
+    fast = _outcomes(budgets)
     _general(monkeypatch)
-    assert fast == [_outcome(steps) for steps in budgets]
+    assert fast == _outcomes(budgets)
     assert fast[-1][0] == 10 + 17 + 25 + 100 + 1000 + 10000 + 20000 + 40000 + 80000
     lines = {outcome[2] for outcome in fast if outcome[0] == "E603"}
     assert {10, 11, 13, 14, 15, 16, 17, 18} <= lines   # (stopped inside each search)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import worked_states
+from conftest import budgeted, worked_states
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -117,20 +117,29 @@ def test_random_games_leave_the_same_states_and_work_as_the_general_path(monkeyp
     assert fast == [worked_states(_game(), seed) for seed in range(12)]
 
 
-def _outcome(steps: int) -> tuple[object, ...]:
-    """What the first game (seed 3) with ``steps`` as its budget gives: its end, or its error."""
+def _outcome(steps: int, at=None) -> tuple[object, ...]:
+    """What the first game (seed 3) with ``steps`` as its budget gives: its end, or its error
+    (``at``: RULES loaded once, conftest.budgeted; none: the text loaded with that budget)."""
     try:
-        return tuple(map(str, worked_states(_game(steps), 3)[-1]))
+        return tuple(map(str, worked_states(_game(steps) if at is None else at(steps), 3)[-1]))
     except RulesRuntimeError as error:
         d = error.diagnostic
         return d.code, d.message, d.span.line, d.span.column
 
 
+def _outcomes(budgets: range) -> list[tuple[object, ...]]:
+    """``_outcome`` at each of ``budgets``, RULES loaded once (as loaded with the first and last)."""
+    at = budgeted(RULES)
+    found = [_outcome(steps, at) for steps in budgets]
+    assert [found[0], found[-1]] == [_outcome(budgets[0]), _outcome(budgets[-1])]
+    return found
+
+
 def test_the_step_budget_stops_at_the_same_statement_as_the_general_path(monkeypatch):
     budgets = range(1, 90)
-    fast = [_outcome(steps) for steps in budgets]
+    fast = _outcomes(budgets)
     _general(monkeypatch)
-    assert fast == [_outcome(steps) for steps in budgets]
+    assert fast == _outcomes(budgets)
     stops = {outcome[2] for outcome in fast if outcome[0] == "E603"}
     assert len(stops) > 3 and any(outcome[0] != "E603" for outcome in fast)   # (stopped in several statements)
 
@@ -220,7 +229,11 @@ def _python_comprehensions(monkeypatch: pytest.MonkeyPatch) -> None:
 def _listed_runs(rules: str) -> tuple[object, ...]:
     """Six games of ``rules``, and the first game's end or error at each budget up to 90."""
     runs = [worked_states(rulelang.load(rules.replace("STEPS", "100000")), seed) for seed in range(6)]
-    return runs, [_outcome_of(rules.replace("STEPS", str(steps)), 1) for steps in range(1, 90)]
+    at = budgeted(rules)
+    budgets = range(1, 90)
+    found = [_outcome_of(rules, 1, at(steps)) for steps in budgets]
+    assert [found[0], found[-1]] == [_outcome_of(rules.replace("STEPS", str(steps)), 1) for steps in (1, 89)]
+    return runs, found
 
 
 def test_a_statement_computing_a_comprehension_first_runs_it_as_loops(monkeypatch):
@@ -246,9 +259,10 @@ def test_a_statement_computing_a_comprehension_first_runs_it_as_loops(monkeypatc
     assert len({outcome[2] for outcome in fast[0][1] if outcome and outcome[0] == "E603"}) > 3
 
 
-def _outcome_of(rules: str, games: int = 10) -> tuple[object, ...]:
-    """The error of the first of ``games`` games of ``rules`` that has one (none: its end)."""
-    game = rulelang.load(rules.replace("STEPS", "100000"))
+def _outcome_of(rules: str, games: int = 10, game: rulelang.Game | None = None) -> tuple[object, ...]:
+    """The error of the first of ``games`` games of ``rules`` (or of ``game``, loaded from
+    them) that has one (none: its end)."""
+    game = game or rulelang.load(rules.replace("STEPS", "100000"))
     try:
         ends = [worked_states(game, seed)[-1] for seed in range(games)]
     except RulesRuntimeError as error:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import budgeted
 
 import rulelang
 from rulelang.errors import RulesRuntimeError
@@ -62,9 +63,12 @@ TESTS = HEAD + """\
 """
 
 
-def _outcome(steps: int, rules: str = RULES) -> tuple[object, ...]:
+def _outcome(steps: int, rules: str = RULES, at=None) -> tuple[object, ...]:
+    """RULES' end at budget ``steps`` (its value and work), or its error; ``at``, the ruleset
+    loaded once (conftest.budgeted), or the text loaded with that budget."""
     try:
-        state = rulelang.load(rules.replace("STEPS", str(steps))).new_initial_state()
+        game = rulelang.load(rules.replace("STEPS", str(steps))) if at is None else at(steps)
+        state = game.new_initial_state()
         while not state.is_terminal():
             state.apply_action(state.legal_actions(0)[0], player=0)
     except RulesRuntimeError as error:
@@ -74,16 +78,28 @@ def _outcome(steps: int, rules: str = RULES) -> tuple[object, ...]:
     return state.to_json()["globals"]["out"], state.work
 
 
+def _outcomes(rules: str, budgets: range | None = None, of=None) -> tuple[range, list[tuple[object, ...]]]:
+    """``of`` (``_outcome``) of ``rules`` at each of ``budgets`` (none: every budget up to the
+    least that plays to the end, and one past it), the ruleset loaded once (conftest.budgeted);
+    at the first and last budget, as the text loaded with it gives."""
+    of = of or _outcome
+    at = budgeted(rules)
+    if budgets is None:
+        least = next(steps for steps in range(1, 2000) if type(_outcome(steps, rules, at)[0]) is int)
+        budgets = range(1, least + 2)
+    found = [of(steps, rules, at) for steps in budgets]
+    assert [found[0], found[-1]] == [of(budgets[0], rules), of(budgets[-1], rules)]
+    return budgets, found
+
+
 def test_searches_written_out_give_what_their_loops_give_at_every_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     code = rulelang.load(RULES.replace("STEPS", "1000")).generated_code()
     assert code.count(" <= _limit and _k") == 5   # (each search written out, the local v read once)
     assert re.search(r"\n +if \(\(\(_t\d+\[0\]\) == _h\d+\)\):\n", code)   # (lines from space 0: tested once)
-    least = next(steps for steps in range(1, 2000) if type(_outcome(steps)[0]) is int)
-    budgets = range(1, least + 2)
-    written_out = [_outcome(steps) for steps in budgets]
+    budgets, written_out = _outcomes(RULES)
     monkeypatch.setattr(searches, "unrolled", lambda loop, name, indices: None)
     assert " <= _limit and _k" not in rulelang.load(RULES.replace("STEPS", "1000")).generated_code()
-    assert written_out == [_outcome(steps) for steps in budgets]
+    assert written_out == _outcomes(RULES, budgets)[1]
     assert written_out[-1][0] == 11000 + 10101 + 101   # (v = 0, 1 and 2)
     assert {outcome[2] for outcome in written_out if outcome[0] == "E603"} >= {10, 11, 12, 13, 14}
 
@@ -93,12 +109,10 @@ def test_searches_in_place_give_what_their_calls_give_at_every_budget(monkeypatc
     code = rulelang.load(TESTS.replace("STEPS", "1000")).generated_code()
     assert code.count("while True:\n") >= 5 and code.count("if not (_found):") == 4   # (the resumable's, the 4 tests)
     assert "_source = _k" not in code   # (a list known at load read where the loop goes through it)
-    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, TESTS)[0]) is int)
-    budgets = range(1, least + 2)
-    in_place = [_outcome(steps, TESTS) for steps in budgets]
+    budgets, in_place = _outcomes(TESTS)
     monkeypatch.setattr(codegen, "search_in_place", lambda module, text: None)
     assert "if not (_found):" not in rulelang.load(TESTS.replace("STEPS", "1000")).generated_code()
-    assert in_place == [_outcome(steps, TESTS) for steps in budgets]
+    assert in_place == _outcomes(TESTS, budgets)[1]
     assert in_place[-1][0] == 101 + 1000 + 101   # (v = 0, 1, 2)
     assert {outcome[2] for outcome in in_place if outcome[0] == "E603"} >= {9, 13, 17, 21}
 
@@ -124,12 +138,12 @@ score p = if p.won then 1 else if any(q.won for q in players) then -1 else 0
 """
 
 
-def _returned(steps: int) -> tuple[object, ...]:
+def _returned(steps: int, rules: str = PLAYERS, at=None) -> tuple[object, ...]:
     """``_outcome`` of PLAYERS, and the players' returns at its end (none where it fails)."""
-    outcome = _outcome(steps, PLAYERS)
+    outcome = _outcome(steps, rules, at)
     if type(outcome[0]) is not int:
         return outcome
-    state = rulelang.load(PLAYERS.replace("STEPS", str(steps))).new_initial_state()
+    state = (rulelang.load(rules.replace("STEPS", str(steps))) if at is None else at(steps)).new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions(0)[0], player=0)
     return (*outcome, state.returns())
@@ -138,12 +152,10 @@ def _returned(steps: int) -> tuple[object, ...]:
 def test_searches_over_the_players_written_out_give_what_their_loops_give(monkeypatch: pytest.MonkeyPatch) -> None:
     code = rulelang.load(PLAYERS.replace("STEPS", "1000")).generated_code()
     assert code.count("if _w + 3 <= _limit") >= 4   # (the three searches and the score's, over three players)
-    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, PLAYERS)[0]) is int)
-    budgets = range(1, least + 2)
-    written_out = [_returned(steps) for steps in budgets]
+    budgets, written_out = _outcomes(PLAYERS, of=_returned)
     monkeypatch.setattr(searches, "_seats", lambda cat, node, scope: None)
     assert "if _w + 3 <= _limit" not in rulelang.load(PLAYERS.replace("STEPS", "1000")).generated_code()
-    assert written_out == [_returned(steps) for steps in budgets]
+    assert written_out == _outcomes(PLAYERS, budgets, _returned)[1]
     assert {outcome[2] for outcome in written_out if outcome[0] == "E603"} >= {12, 13}
     assert written_out[-1][-1] == [1.0, -1.0, -1.0]
 
@@ -176,12 +188,10 @@ def test_searches_over_the_players_zones_written_out_give_what_their_loops_give(
     state's work at each item."""
     code = rulelang.load(ZONES.replace("STEPS", "1000")).generated_code()
     assert code.count("if _w + 3 <= _limit") == 2   # (the while's any() and the if's all())
-    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, ZONES)[0]) is int)
-    budgets = range(1, least + 2)
-    written_out = [_outcome(steps, ZONES) for steps in budgets]
+    budgets, written_out = _outcomes(ZONES)
     monkeypatch.setattr(searches, "_STATE", re.compile(r"\bst\b"))
     assert "if _w + 3 <= _limit" not in rulelang.load(ZONES.replace("STEPS", "1000")).generated_code()
-    assert written_out == [_outcome(steps, ZONES) for steps in budgets]
+    assert written_out == _outcomes(ZONES, budgets)[1]
     assert {outcome[2] for outcome in written_out if outcome[0] == "E603"} >= {8}   # (in the while's search)
 
 
@@ -202,10 +212,8 @@ def test_a_search_after_a_test_in_place_gives_what_its_call_gives(monkeypatch: p
     assert searches._after_a_test("(a or b and _g1(x, st, env))") is None
     assert searches._after_a_test("(a) and (b and _g1(x, st, env))") is None
     assert code.count("if not (_found):") == 2   # (the while's and the if's)
-    least = next(steps for steps in range(1, 2000) if type(_outcome(steps, CONJOINED)[0]) is int)
-    budgets = range(1, least + 2)
-    in_place = [_outcome(steps, CONJOINED) for steps in budgets]
+    budgets, in_place = _outcomes(CONJOINED)
     monkeypatch.setattr(searches, "_after_a_test", lambda text: None)
     assert "if not (_found):" not in rulelang.load(CONJOINED.replace("STEPS", "1000")).generated_code()
-    assert in_place == [_outcome(steps, CONJOINED) for steps in budgets]
+    assert in_place == _outcomes(CONJOINED, budgets)[1]
     assert {outcome[2] for outcome in in_place if outcome[0] == "E603"} >= {8}
