@@ -89,7 +89,9 @@ def test_an_invariant_of_fields_the_groups_agree_on_keeps_its_value(name: str, p
     invariants = {id(rule): rule for rule in game.program.invariants}
     blind = dict(zip(invariants, blind_invariants(game.catalog), strict=True))
     checked = 0
-    for state in states(game, 5, 30, 6):
+    # Two games: a game of one seed may end before any state where such an invariant holds
+    # (Jolly Roger's seed 5 since the shuffle sorts by keys); two make it seed-proof enough.
+    for state in states(game, 5, 30, 6) + states(game, 6, 30, 6):
         player = state.current_players()[0]
         sampler = Sampler(state, player)
         uniform = [invariants[k] for k, unmoved in uniform_invariants(game, sampler.widest).items()
