@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 
 __all__ = ["preludes"]
 
-MOST = 6   # the positions a function is entered at that get their block first (each costs the others a test)
-DEPTH = 3   # blocks written in place in a prelude, in those, and so on, up to this depth
-LINES = 400   # the most lines of one prelude (less deep where it would be longer)
+MOST = 3   # the positions a function is entered at that get their block first (each costs the others a test)
+DEPTH = 2   # blocks written in place in a prelude, in those, and so on, up to this depth
+LINES = 150   # the most lines of one prelude (less deep where it would be longer)
 
 _SETS = re.compile(r"(?<![.\w])pc = (\d+)(?: if .* else (\d+))?$")   # a line that sets the counter (to what)
 

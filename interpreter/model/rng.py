@@ -26,8 +26,15 @@ _from_bytes = int.from_bytes  # (looked up once: the type's method cache does no
 
 
 def seed_state(seed: int) -> int:
-    """The generator state for a user seed."""
-    return (seed * _GAMMA + 0x2545F4914F6CDD1D) & _MASK
+    """The generator state for a user seed: the seed stepped from 0 (as the generator steps)
+    and mixed (as a draw is), so that the states of seeds ``s`` and ``s + 1`` lie far apart
+    in the generator's cycle. Unmixed, the state of ``s + 1`` was that of ``s`` one step on:
+    its game drew what the other drew, one draw late (a shuffle or a roll of one game was
+    the next one's)."""
+    z = (seed * _GAMMA + 0x2545F4914F6CDD1D) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+    return z ^ (z >> 31)
 
 
 def next_u64(state: int) -> tuple[int, int]:
