@@ -10,6 +10,7 @@ import random
 import re
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import load_written
@@ -19,6 +20,7 @@ from test_tails import counters_recorded
 import rulelang
 from rulelang.errors import RulesetError, RulesRuntimeError, StateDataError
 from rulelang.interpreter.compiler import codegen, deals, moves
+from rulelang.interpreter.model.values import CHANCE
 
 __all__ = ["counters_recorded"]   # (the fixture, used by name)
 
@@ -248,3 +250,64 @@ def test_one_component_type_and_a_zone_of_another_still_test_the_moves(tmp_path:
             player = state.current_players()[0]
             state.apply_action(state.legal_actions(player)[2], player=player)
     assert "zone 'tokens' holds components of type chip, not a card" in str(caught.value)
+
+
+PAUSED = """\
+    game "T" { players 2 }
+    component card { rank: int }
+    component chip { value: int }
+    zone pile: card visible all
+    zone bag: chip visible all
+    deck cards: card in pile = [card(rank: r) for r in 1..3]
+    deck chips: chip in bag = [chip(value: r) for r in 1..3]
+    var total: int = 0
+    var order: list[card] = []
+    phase main {
+      order = [c for c in pile]
+      shuffle order
+      shuffle pile
+      for c in pile {
+        choose x in [1, 2] by players[0]
+        total += c.rank
+      }
+      end game
+    }
+"""
+
+
+def _shuffled(data: dict[str, Any]) -> str:
+    (key,) = [k for k in data["frames"][0]["env"] if k.startswith("$shuffle")]
+    return key
+
+
+def test_saved_loop_and_shuffle_data_of_another_type_are_refused_at_load(tmp_path: Path) -> None:
+    """A paused shuffle's items are the very components of the zone it shuffles, and a paused
+    loop's items are of the type its variable is read as (plain: typed.py): else E606 at
+    load, located at the data, not an internal error or a misleading one on resuming."""
+    game = load_written(tmp_path, PAUSED)
+    state = game.new_initial_state(seed=1, explicit_chance=True)
+    data = state.to_json()   # (paused in 'shuffle order': a list's items need not be a zone's)
+    first = _shuffled(data)
+    data["frames"][0]["env"][first] = [[{"component": 0}, {"component": 4}], 1]
+    assert game.state_from_json(data).to_json() == data
+    while _shuffled(state.to_json()) == first:
+        state.apply_action(state.legal_actions(CHANCE)[0], player=CHANCE)
+    data = state.to_json()   # (paused in 'shuffle pile')
+    assert game.state_from_json(data).to_json() == data
+    key = _shuffled(data)
+    data["frames"][0]["env"][key][0] = [{"component": c} for c in data["zones"]["bag"]]
+    with pytest.raises(StateDataError) as caught:
+        game.state_from_json(data)
+    assert caught.value.diagnostic.code == "E606"
+    assert f"at $.frames[0].env.{key}: the items being shuffled are not the components of zone 'pile'" in str(
+        caught.value)
+    while state.current_players() == [CHANCE]:
+        state.apply_action(state.legal_actions(CHANCE)[0], player=CHANCE)
+    data = state.to_json()   # (paused in the loop over pile, at its first card)
+    assert game.state_from_json(data).to_json() == data
+    (key,) = [k for k in data["frames"][0]["env"] if k.startswith("$for")]
+    data["frames"][0]["env"][key][0][1:] = [{"component": c} for c in data["zones"]["bag"][:2]]
+    with pytest.raises(StateDataError) as refused:
+        game.state_from_json(data)
+    assert refused.value.diagnostic.code == "E606"
+    assert f"at $.frames[0].env.{key}[0][1]: the loop's variable c must be a card, not chip" in str(refused.value)
