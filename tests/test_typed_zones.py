@@ -21,6 +21,7 @@ import rulelang
 from rulelang.errors import RulesetError, RulesRuntimeError, StateDataError
 from rulelang.interpreter.compiler import codegen, deals, moves
 from rulelang.interpreter.model.values import CHANCE
+from rulelang.loader import lint_file
 
 __all__ = ["counters_recorded"]   # (the fixture, used by name)
 
@@ -199,7 +200,7 @@ def test_a_position_that_puts_another_type_in_a_zone_is_refused(tmp_path: Path) 
     assert "zone 'pile' holds components of type card, not a chip" in str(caught.value)
     with pytest.raises(StateDataError) as named:
         game.state_from_position('phase play\nseed 1\nzone pile: chip "chip 1"\nzone bag: others\n')
-    assert "holds card components, not a chip" in str(named.value)
+    assert "zone 'pile' holds components of type card, not a chip" in str(named.value)   # (as everywhere else)
     assert game.state_from_position("phase play\nseed 1\nzone bin: others\n").to_json()["zones"]["pile"] == []
 
 
@@ -311,3 +312,36 @@ def test_saved_loop_and_shuffle_data_of_another_type_are_refused_at_load(tmp_pat
         game.state_from_json(data)
     assert refused.value.diagnostic.code == "E606"
     assert f"at $.frames[0].env.{key}[0][1]: the loop's variable c must be a card, not chip" in str(refused.value)
+
+
+def test_a_zone_of_an_optional_component_type_holds_that_type_for_the_linter_and_the_engine(tmp_path: Path) -> None:
+    """``zone pile: card?`` holds cards (a zone never holds none): the linter's E208 and the
+    engine's E602 agree, through the one rule both call (zone_types.declared_holds)."""
+    rules = textwrap.dedent(TYPED).replace("zone pile: card visible all", "zone pile: card? visible all")
+    path = tmp_path / "optional.rules"
+    path.write_text(rules.replace("setup { shuffle pile }", "setup { shuffle pile\n  move top(bag) to pile }"))
+    assert [d.code for d in lint_file(path)] == ["E208"]
+    with pytest.raises(RulesRuntimeError) as caught:
+        load_written(tmp_path, TYPED.replace("zone pile: card visible", "zone pile: card? visible").replace(
+            "setup { shuffle pile }", "setup { shuffle pile\n  move top(bag) to pile }")).new_initial_state(seed=1)
+    assert "E602 zone 'pile' holds components of type card, not a chip" in str(caught.value)
+
+
+def test_a_component_type_or_enum_named_after_a_type_of_the_language_is_refused(tmp_path: Path) -> None:
+    for declared in ("component component { rank: int }", "enum component { a, b }", "component int { rank: int }"):
+        with pytest.raises(RulesetError) as caught:
+            chip = "component chip { rank: int }"
+            load_written(tmp_path, TYPED.replace(chip, f"{declared}\n    {chip}"))
+        (diagnostic,) = caught.value.diagnostics
+        assert diagnostic.code == "E205" and "is a type of the language" in diagnostic.message
+        assert diagnostic.span is not None and diagnostic.span.line == 4
+
+
+def test_a_saved_state_names_a_players_zone_as_the_rules_do(tmp_path: Path) -> None:
+    game = load_written(tmp_path, TYPED)
+    data = game.new_initial_state(seed=3).to_json()
+    zones = dict(data["zones"])
+    zones["bag"], zones["played/1"] = zones["bag"][1:], [zones["bag"][0]]
+    with pytest.raises(StateDataError) as caught:
+        game.state_from_json({**data, "zones": zones})
+    assert "at $.zones.played/1[0]: zone 'played' holds components of type card, not a chip" in str(caught.value)

@@ -356,7 +356,7 @@ class _Loader:
                     raise _Bad(f"$.zones.{key}[{i}]", f"component {cid} is in two zones")
                 holds = catalog.zone_holds[slot]
                 if holds is not None and component.type != holds:   # (the code reads its fields so: typed.py)
-                    raise _Bad(f"$.zones.{key}[{i}]", wrong_zone(_short(key), holds, component.type))
+                    raise _Bad(f"$.zones.{key}[{i}]", wrong_zone(catalog.zone_refs[slot].name, holds, component.type))
                 st.zones[slot].append(component)
                 st.component_zone[cid] = slot
         if -1 in st.component_zone:
