@@ -95,3 +95,26 @@ def test_tobago_true_state_of_that_example_plays_on_without_error() -> None:
         while not game.is_terminal():
             seat = chooser.choice(game.current_players())
             game.apply_action(chooser.choice(game.legal_action_ids(seat)), player=seat)
+
+
+# The 'let' that alone binds 'playable', whose name a comprehension's variable also takes.
+SHARED_NAME = DERIVED_OPTIONS.replace('''  let offered = (if size(playable) > 0 then ["play"] else []) + ["pass"]
+  choose what in offered by p
+  if what == "play" {
+    choose c in [c for c in p.hand if c.good] by p
+    move c to played
+  }''', '''  choose what in ["play", "pass"] by p
+  if what == "play" { for c in [playable for playable in playable] { move c to played } }''')
+
+
+def test_a_let_whose_name_a_comprehension_takes_is_still_derived() -> None:
+    """A comprehension's variable is its own (rulelang.check.tree.bound_by_one): the 'let'
+    of 'playable' is still the one statement that binds that local, so a sample keeps it
+    derived, and every sample keeps the good card in seat 0's hand, where seat 0's options
+    (play or pass) tell nothing of it."""
+    assert SHARED_NAME != DERIVED_OPTIONS
+    game = rulelang.load(SHARED_NAME)
+    state = next(s for s in map(lambda seed: game.new_initial_state(seed=seed), range(50))
+                 if 0 in s.to_json()["zones"]["hand/0"])   # (card 0 is the good one)
+    for seed in range(30):
+        assert 0 in Sampler(state, 1).sample(seed).to_json()["zones"]["hand/0"]

@@ -233,7 +233,7 @@ def test_values_of_the_wrong_type(kuhn):
 def test_a_zone_holds_its_declared_type():
     game = rulelang.load(MARKET.replace("zone bag: gem", "component coin { }\nzone purse: coin\nzone bag: gem"))
     assert refused(game, 'phase trade\nzone purse: gem "red gem", others\n') == [
-        ("2:13", "zone purse holds coin components, not a gem", None)]
+        ("2:13", "zone 'purse' holds components of type coin, not a gem", None)]
 
 
 def test_a_broken_invariant_is_named(market):

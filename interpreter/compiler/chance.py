@@ -95,6 +95,7 @@ class ChanceLowering:
             write = compiler.assignment(node.target, "=", lambda st, env: env["$shuffled"])
         compiler.counter += 1
         key = f"$shuffle{compiler.counter}"
+        code.shuffled[key] = target
         action_ids = compiler.cat.action_ids
         what = source_text(node.target)
         span, shuffled = node.span, f"shuffle {what}: the item at each place"

@@ -116,10 +116,11 @@ class _Holds:
             self.to = None
 
     def _table(self) -> str:
-        tables = _HOLDS_TABLES.setdefault(self.module, {})
-        if not tables:
-            tables[0] = self.module.constant(tuple(self.cat.zone_holds), "<the component type each zone holds>")
-        return tables[0]
+        table = _HOLDS_TABLES.get(self.module)
+        if table is None:
+            table = _HOLDS_TABLES[self.module] = self.module.constant(tuple(self.cat.zone_holds),
+                                                                      "<the component type each zone holds>")
+        return table
 
     def component(self, known: str | None, moved: str, to_slot: str) -> str:
         """The test that the component ``moved`` (known to be of type ``known``) may enter."""
@@ -144,7 +145,7 @@ class _Holds:
 
 
 _UNKNOWN = "<unknown>"
-_HOLDS_TABLES: WeakKeyDictionary[Module, dict[int, str]] = WeakKeyDictionary()
+_HOLDS_TABLES: WeakKeyDictionary[Module, str] = WeakKeyDictionary()
 
 
 def _one(found: set[str | None] | None) -> str | None:
@@ -153,10 +154,14 @@ def _one(found: set[str | None] | None) -> str | None:
 
 
 def only_type(cat: Catalog) -> str | None:
-    """The one component type of the game's components, where they are all of one (a zone
-    of any type holds only it too); else None."""
+    """The one component type of the game's components, where they are all of one and
+    every zone holds any type or that one (so no move can put a component where its type
+    is refused); else None."""
     types = {component.type for component in cat.components} if cat.decks_built else set()
-    return types.pop() if len(types) == 1 else None
+    if len(types) != 1:
+        return None
+    only = types.pop()
+    return only if all(holds is None or holds == only for holds in cat.zone_holds) else None
 
 
 def slot_holds(slot: str, module: Module, cat: Catalog) -> set[str | None] | None:

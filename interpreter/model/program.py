@@ -79,8 +79,8 @@ class Ops(list[Op]):
 class Code:
     """One lowered procedure or phase: its operations and the span of each."""
 
-    __slots__ = ("held", "hidden", "legacy", "legacy_size", "local", "name", "ops", "resumed", "shapes", "spans",
-                 "stops")
+    __slots__ = ("held", "hidden", "legacy", "legacy_size", "local", "name", "ops", "resumed", "shapes", "shuffled",
+                 "spans", "stops")
 
     def __init__(self, name: str):
         self.name = name
@@ -106,6 +106,9 @@ class Code:
         # binds its name, a simultaneous choice's map (compiler/held.py); a state read back
         # is refused if one of its frames breaks them (E606).
         self.held: dict[str, Declared] = {}
+        # The target of each 'shuffle', by the environment key of its items while under way: a
+        # state read back that pauses in one is refused unless they are the zone's components.
+        self.shuffled: dict[str, Expr] = {}
         # The 'let's that hide a local (compiler/let_keys.py), by name: the line and column of
         # each and its environment key, in the order of the text (saved states before format 4
         # named them by line and column: state/let_keys_read.py).

@@ -33,9 +33,9 @@ from rulelang.diagnostics import Diagnostic
 from rulelang.errors import RulelangError, StateDataError
 from rulelang.files import compiled_schema
 
-from ..model.program import Frame
+from ..model.program import Code, Env, Frame
 from ..model.serialize import FORMAT, READ_FORMATS, zone_slots
-from ..model.values import CHANCE, Component, Player, Ref, Value
+from ..model.values import CHANCE, Component, Player, Ref, Value, ZoneRef, kind_of
 from ..tables.declared import frame_problem, table_problem
 from ..tables.runtime import MAX_INT
 from .events import Event, EventDataError, decode_events
@@ -356,7 +356,7 @@ class _Loader:
                     raise _Bad(f"$.zones.{key}[{i}]", f"component {cid} is in two zones")
                 holds = catalog.zone_holds[slot]
                 if holds is not None and component.type != holds:   # (the code reads its fields so: typed.py)
-                    raise _Bad(f"$.zones.{key}[{i}]", wrong_zone(_short(key), holds, component.type))
+                    raise _Bad(f"$.zones.{key}[{i}]", wrong_zone(catalog.zone_refs[slot].name, holds, component.type))
                 st.zones[slot].append(component)
                 st.component_zone[cid] = slot
         if -1 in st.component_zone:
@@ -388,16 +388,18 @@ class _Loader:
             env = {k: self.decode(v, f"{path}.env.{k}") for k, v in f["env"].items()}
             for key, value in env.items():
                 if key.startswith("$"):
-                    self._loop_data(key, value, st, f"{path}.env.{key}")
+                    self._loop_data(key, value, st, f"{path}.env.{key}", (code, env))
             problem = frame_problem(self.catalog, f["procedure"], env, code.held)   # the types its code holds to
             if problem is not None:
                 raise _Bad(f"{path}.env.{problem[0]}", problem[1])
             frames.append(Frame(f["procedure"], code.ops, pc, env, f["returns_to"]))
         return frames
 
-    def _loop_data(self, key: str, value: Value, st: State, path: str) -> None:
-        """The engine's own data in a frame: a loop's list and position, a shuffle's items and
-        position, the picks made so far in a simultaneous choice."""
+    def _loop_data(self, key: str, value: Value, st: State, path: str, frame: tuple[Code, Env]) -> None:
+        """The engine's own data in a frame (of ``frame``'s code, with its environment): a
+        loop's list and position, each item of the type the loop's variable is held to
+        (``Code.held``), a shuffle's items and position, the very components of the zone
+        it shuffles, the picks made so far in a simultaneous choice."""
         match = _LOOP_KEY.fullmatch(key)
         if match is None:
             raise _Bad(path, "not a variable of this engine")
@@ -412,18 +414,27 @@ class _Loader:
             raise _Bad(path, "a loop's data is [items, position]")
         items, i = value[0], value[1]
         assert isinstance(items, tuple) and isinstance(i, int)
+        code, env = frame
         if kind == "for":
             if not 0 <= i <= len(items):
                 raise _Bad(path, f"position {i} is outside the loop's {len(items)} items")
+            var = next((s[2] for s in code.shapes.values() if s[:2] == ("for", key)), None)
+            promise = code.held.get(var) if isinstance(var, str) else None
+            for n, item in enumerate(items):   # (the code reads the variable so: held.py, typed.py)
+                if promise is not None and not promise.fits(item):
+                    raise _Bad(f"{path}[0][{n}]", f"the loop's variable {var} must be {promise.describe()},"
+                                                  f" not {kind_of(item)}")
             return
         if not -1 <= i < len(items) or (i == -1 and items):
             raise _Bad(path, f"position {i} is outside the shuffle's {len(items)} items")
-        if items and all(isinstance(c, Component) for c in items):
-            # Shuffling a zone: the items are exactly the zone's components.
-            components = [c for c in items if isinstance(c, Component)]
-            slot = st.component_zone[components[0].id]
-            if sorted(c.id for c in components) != sorted(c.id for c in st.zones[slot]):
-                raise _Bad(path, "the items being shuffled are not the components of one zone")
+        target = code.shuffled.get(key)
+        try:
+            zone = target(st, env) if target is not None else None
+        except Exception:   # (a target the frame's locals cannot give: it would fail on resuming)
+            raise _Bad(path, "the zone or list being shuffled cannot be read from this frame") from None
+        if type(zone) is ZoneRef and sorted(c.id if isinstance(c, Component) else -1 for c in items) != sorted(
+                c.id for c in st.zones[zone.slot]):
+            raise _Bad(path, f"the items being shuffled are not the components of zone '{zone.name}'")
 
     def _events(self, data: list[Any] | None) -> list[Event] | None:
         """The event log (events.py), checked against the game; None (no events recorded)

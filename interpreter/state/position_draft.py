@@ -236,7 +236,7 @@ class DraftBuilder(Reporter):
         rest = [c.id for c in self.catalog.components if c.id not in placed]
         holds = self.catalog.zone_holds[slot]
         other = next((c for c in rest if self.catalog.components[c].type != holds), None) if holds else None
-        if holds is not None and other is not None:   # (a zone of one component type takes no other)
+        if holds and other is not None:   # (a zone of one component type takes no other)
             got = self.catalog.components[other].type
             self.report(self.span(ref.token, ref.line), "'others' puts every component not placed elsewhere "
                         f"here: {wrong_zone(zone_name(self.catalog.zone_refs[slot]), holds, got)}",

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulelang import ast, boards
+from rulelang.check.zone_types import wrong_zone
 from rulelang.diagnostics import Diagnostic, Span
 from rulelang.errors import StateDataError
 
@@ -198,12 +199,12 @@ class _Reader(Reporter):
         draft.zones[slot] = (items, self.span(name))
 
     def zone_item(self, line: TokenLine, slot: int) -> ComponentRef:
-        """A component in the zone of ``slot``, of the zone's declared type if it has one."""
+        """A component in the zone of ``slot``, of the type the zone holds if it holds one
+        (``Catalog.zone_holds``)."""
         ref = self.component_ref(line, line.name("a component: TYPE \"label\""))
-        zone = self.catalog.zones[self.catalog.zone_refs[slot].name]
-        declared = zone.type.name if zone.type is not None else None
-        if declared in self.catalog.component_types and ref.type != declared:
-            raise LineProblem(ref.token, f"zone {zone.name} holds {declared} components, not a {ref.type}")
+        holds = self.catalog.zone_holds[slot]
+        if holds is not None and ref.type != holds:
+            raise LineProblem(ref.token, wrong_zone(self.catalog.zone_refs[slot].name, holds, ref.type))
         return ref
 
     def frame_line(self, line: TokenLine, draft: Draft, word: Token) -> None:

@@ -19,7 +19,7 @@ from typing import TypeAlias, TypeVar
 from rulelang import ast, boards
 from rulelang.check.settings import Settings
 from rulelang.check.tree import walk
-from rulelang.check.zone_types import wrong_zone
+from rulelang.check.zone_types import declared_holds, wrong_zone
 from rulelang.diagnostics import Span
 
 from ..model.problems import CompileError, unchecked
@@ -236,7 +236,8 @@ class Catalog:
             self.constants[d.name] = self.zone_refs[-1]
         self.zone_seers.extend(full_viewers(d, ref.owner.index if ref.owner else None, len(self.real_players))
                                for ref in self.zone_refs[base:])
-        holds = sys.intern(d.type.name) if d.type is not None and d.type.name in self.component_types else None
+        holds = declared_holds(d.type, self.component_types)
+        holds = sys.intern(holds) if holds is not None else None
         self.zone_holds.extend(holds for _ in self.zone_refs[base:])
 
     def _build_supply(self, d: ast.SupplyDecl) -> None:

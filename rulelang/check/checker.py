@@ -69,6 +69,10 @@ def check_type_names(decls: Sequence[ast.Decl], path: str, base_dir: Path) -> It
     """E205: a type that names nothing (``var x: nmber``), or a map whose keys are not players."""
     known = TYPE_NAMES | {d.name for d in decls if isinstance(d, (ast.EnumDecl, ast.ComponentDecl))}
     for d in decls:
+        if isinstance(d, (ast.EnumDecl, ast.ComponentDecl)) and d.name in TYPE_NAMES:   # (one name, one meaning)
+            what = "an enum" if isinstance(d, ast.EnumDecl) else "a component type"
+            yield Diagnostic("E205", f"'{d.name}' is a type of the language: it cannot name {what}",
+                             d.name_span or d.span, hint=f"give {what} another name")
         for node in walk(d):
             if isinstance(node, ast.TypeRef) and node.name not in known:
                 yield Diagnostic("E205", f"unknown type '{node.name}'", node.span,

@@ -12,6 +12,7 @@ from typing import Any
 from rulelang import ast
 from rulelang.check.signatures import SIGNATURES
 from rulelang.check.tree import bound_names, local_names, walk
+from rulelang.check.zone_types import declared_holds
 
 NOT_CONSTANT = object()
 
@@ -131,11 +132,9 @@ class Kinds:
 
     def _zone_item(self, zone: ast.ZoneDecl) -> Kind:
         """What an item of ``zone`` is: a component, of the type it declares where that is
-        a component type (the engine lets no other type enter it)."""
-        typ = zone.type
-        if typ is None or typ.name not in self.components or typ.optional or typ.item is not None:
-            return _COMPONENT
-        return Kind(frozenset({"component"}), False, of=typ.name)
+        a component type (``declared_holds``: the engine lets no other type enter it)."""
+        holds = declared_holds(zone.type, self.components)
+        return _COMPONENT if holds is None else Kind(frozenset({"component"}), False, of=holds)
 
     def _attributes(self, decls: Sequence[ast.Decl]) -> dict[str, Kind]:
         """Attribute name -> Kind, when every declaration of that attribute agrees on it."""

@@ -1,20 +1,34 @@
 """E208: a component moved into a zone that declares another component type.
 
 A zone declares the type of component it holds (``player zone hand: card``); where that is a
-component type of the ruleset, the engine lets no component of another type enter it: a
+component type of the ruleset (``declared_holds``: the one rule that the catalog, the linter,
+the position reader and the compiler share), the engine lets no component of another type enter it: a
 deck must start in a zone of its type (E208 when its data is built), and a ``move`` of
 another type fails where it runs (E602, the state as it was). The linter reports a move
 whose text alone proves the mismatch: what moves is a zone of another type, its ``top`` or
 an item of it, or a local bound only to such a component (kinds.py: ``Kind.of``). A zone
-declared of any other type (``int``) holds components of any type.
+declared ``: component``, or of any other type (``int``), holds components of any type.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from typing import TYPE_CHECKING
 
 from rulelang import ast
-from rulelang.check.kinds import Kind, Kinds
 from rulelang.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from rulelang.check.kinds import Kind, Kinds
+
+
+def declared_holds(typ: ast.TypeRef | None, component_types: Collection[str]) -> str | None:
+    """The one component type that a zone declared ``: typ`` holds, or None where it holds
+    any: the name of a component type of the ruleset, with or without ``?`` (a zone never
+    holds none: ``card?`` holds cards, as ``card`` does); ``component`` (a reserved name:
+    checker.py), a type that is not a component type, or none declared: any type."""
+    if typ is None or typ.item is not None or typ.name not in component_types or typ.name == "component":
+        return None
+    return typ.name
 
 
 def wrong_zone(zone: str, holds: str, got: str) -> str:
