@@ -160,6 +160,7 @@ def test_a_field_some_components_lack_read_of_a_value_computed_once_is_one_call_
     assert "<reads x.rank of a component>" in game.generated_code()
     outcome = failure(game).diagnostics if top != "pile" else game.new_initial_state().to_json()
     monkeypatch.setattr(codegen, "field_read", lambda cat, name: None)   # (the dispatch's two calls, as before)
+    monkeypatch.setattr(codegen, "typed_read", lambda *args: None)   # (and no read typed by its zone: typed.py)
     general = load(tmp_path, text)
     assert "<reads x.rank>" in general.generated_code()
     assert outcome == (failure(general).diagnostics if top != "pile" else general.new_initial_state().to_json())

@@ -22,7 +22,7 @@ component card { rank: int }
 component chip { worth: int }
 player zone hand: card visible owner
 zone pile: card visible count
-zone table: card visible all
+zone table: component visible all
 deck cards: card in pile = [card(rank: k) for k in 1..14]
 deck more: card in table = [card(rank: k) for k in 20..22]
 deck chips: chip in table = [chip(worth: 1)]

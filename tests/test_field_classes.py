@@ -18,7 +18,7 @@ RULES = '''\
     component chip { MARK }
     deck cards: card in pile = [card(mark: red, rank: 1), card(mark: blue, rank: 2)]
     deck chips: chip in pile = [chip(mark: VALUE)]
-    zone pile: card visible all
+    zone pile: component visible all
     var seen: list[colour] = []
     procedure note(c: colour) {
       seen = seen + [c]
@@ -59,7 +59,7 @@ OPTIONAL = '''\
     component chip { MARK }
     deck cards: card in pile = [card(mark: red, rank: 1), card(mark: none, rank: 2)]
     deck chips: chip in pile = [chip(mark: VALUE)]
-    zone pile: card visible all
+    zone pile: component visible all
     var last: colour? = blue
     var seen: int = 0
     phase main {

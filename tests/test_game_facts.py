@@ -91,7 +91,7 @@ def test_every_seed_games_known_scores_hold_in_random_games(path, players):
 
 
 CARDS = ('component card { value: int }\ncomponent chip { colour: int }\nplayer zone hand: card visible all\n'
-         'zone pile: card\nplayer deck cards: card in hand = [card(value: v) for v in [-2, 3, 4]]\n'
+         'zone pile: component\nplayer deck cards: card in hand = [card(value: v) for v in [-2, 3, 4]]\n'
          'deck chips: chip in pile = [chip(colour: 1)]\n' + ONE_CHOICE)
 
 
