@@ -482,12 +482,14 @@ class State(Views):
         return rulelang_error(error, *self._location())
 
     def _location(self) -> tuple[Span | None, str]:
-        """The span of the operation running now, and " (in PROCEDURE)" to add to a message."""
+        """The span of the operation running now, and " (in PROCEDURE)" to add to a message;
+        at the end of a procedure (returning: the step budget may run out there), the span of
+        its last operation."""
         if not self.frames:
             return None, ""
         fr = self.frames[-1]
         spans = self.game.program.code[fr.name].spans
-        return (spans[fr.pc] if fr.pc < len(spans) else None), f" (in {fr.name})"
+        return (spans[min(fr.pc, len(spans) - 1)] if spans else None), f" (in {fr.name})"
 
     def apply_action(self, action: Action | int, player: int | None = None) -> None:
         """Apply an Action or an action id for ``player``; IllegalActionError if not legal
