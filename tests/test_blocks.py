@@ -87,6 +87,9 @@ def counters_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
     def recorded(self: State, error: Exception) -> rulelang.RulelangError:
         _failed_at.append([(fr.name, fr.pc) for fr in self.frames])
         return located(self, error)
+    # (none left by another test: one that fails outside ``outcome`` leaves its counters,
+    # and the next test's first outcome would take them for its own)
+    _failed_at.clear()
     monkeypatch.setattr(State, "_as_rulelang_error", recorded)
 
 def failures_where_all_agree(games: tuple[rulelang.Game, ...], seeds: int, budgets: range) -> list[tuple[object, ...]]:
