@@ -38,14 +38,14 @@ from .integers import integer_bound, is_tuple, length_bound, own_index, short_li
 from .kinds import KindKnowledge, by_identity
 from .known import known_query, per_space
 from .loops import function_body
-from .module import CHEAP, KIND_NAMES, ORDER_NAMES, Inline, Module
+from .module import CHEAP, ORDER_NAMES, Inline, Module
 from .moves import top_in_place, zone_list
 from .options import written_out
 from .results import built_kind
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
 from .searches import search_in_place
 from .tokens import TOKEN_COUNTS, TokenWriter
-from .typed import typed_read
+from .typed import by_kind, typed_read
 
 if TYPE_CHECKING:
     from ..state.state import State
@@ -308,7 +308,6 @@ class ExpressionWriter(KindKnowledge):
         if not readers:
             raise unchecked(f"nothing has an attribute '{node.name}'", node.span)
         obj = self.write(target, scope)
-        name = self.module.constant(node.name)
         known = scope.kinds.get(obj) or known_kind(promise_of(self.cat, target, scope)) \
             or self._zone_item_kind(target, scope) or self.entry_kind(target, scope)
         if (typed := typed_read(self, target, obj, node.name, readers, known, scope)) is not None:
@@ -321,10 +320,7 @@ class ExpressionWriter(KindKnowledge):
             plain = {kind: r.read if isinstance(r, ComponentField) else r for kind, r in readers.items()}
             dispatch = self.module.constant(_dispatch(plain, node.name), f"<reads x.{node.name}>")
             return f"{dispatch}(st, {obj})"
-        text = f"_no_attribute({obj}, {name})"
-        for kind, reader in reversed(readers.items()):
-            text = f"{self._read(reader, obj, node.name, scope)} if type({obj}) is {KIND_NAMES[kind]} else {text}"
-        return f"({text})"
+        return by_kind(self, readers, obj, node.name, scope)
 
     def _read(self, reader: Callable[[State, Any], Value], obj: str, name: str, scope: Scope) -> str:
         """``reader`` applied to ``obj``, written in place for a variable."""

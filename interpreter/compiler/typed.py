@@ -87,8 +87,16 @@ def typed_read(writer: ExpressionWriter, target: ast.Expr, obj: str, name: str,
         if set(readers) != {Component}:
             return None
         return f"{writer.module.constant(field_of(name), f'<reads x.{name} of a component>')}({obj})"
+    return by_kind(writer, readers, obj, name, scope, component=plain)
+
+
+def by_kind(writer: ExpressionWriter, readers: Mapping[type, Callable[..., Any]], obj: str, name: str,
+            scope: Scope, component: str | None = None) -> str:
+    """``obj.name`` (``obj`` a Python local or an entry of the environment) by its kind: each
+    kind's reader under a test of the kind (``component``, if given, in place of a component's
+    reader), the error of any other value."""
     text = f"_no_attribute({obj}, {writer.module.constant(name)})"
     for kind, reader in reversed(list(readers.items())):
-        branch = plain if kind is Component else writer._read(reader, obj, name, scope)
+        branch = component if kind is Component and component is not None else writer._read(reader, obj, name, scope)
         text = f"{branch} if type({obj}) is {KIND_NAMES[kind]} else {text}"
     return f"({text})"
