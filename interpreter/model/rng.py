@@ -31,19 +31,20 @@ def seed_state(seed: int) -> int:
     in the generator's cycle. Unmixed, the state of ``s + 1`` was that of ``s`` one step on:
     its game drew what the other drew, one draw late (a shuffle or a roll of one game was
     the next one's)."""
-    z = (seed * _GAMMA + 0x2545F4914F6CDD1D) & _MASK
-    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-    return z ^ (z >> 31)
+    return _mixed((seed * _GAMMA + 0x2545F4914F6CDD1D) & _MASK)
 
 
 def next_u64(state: int) -> tuple[int, int]:
     """Advance the generator: (new state, 64 random bits)."""
     state = (state + _GAMMA) & _MASK
-    z = state
+    return state, _mixed(state)
+
+
+def _mixed(z: int) -> int:
+    """SplitMix64's output function: the 64 random bits of the state ``z``."""
     z = ((z ^ (z >> 30)) * _MIX1) & _MASK
     z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-    return state, z ^ (z >> 31)
+    return z ^ (z >> 31)
 
 
 def below(state: int, n: int) -> tuple[int, int]:
