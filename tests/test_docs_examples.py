@@ -86,6 +86,49 @@ def test_complete_rules_block_loads_and_plays(line, text):
             assert state.winners()
 
 
+NARRATED = re.compile(r"With seed (\d+), each player taking the first action offered, player (\d+) reads")
+
+
+def narrated_examples() -> list[tuple[int, str, int, int, list[str]]]:
+    """(line, rules, seed, player, lines) of every ```text block of docs/language.md that a
+    sentence "With seed N, each player taking the first action offered, player P reads" brings
+    in: the narration player P reads of the ``# complete`` rules block before it, played so
+    (a last line "..." leaves the rest out)."""
+    lines = LANGUAGE.read_text(encoding="utf-8").splitlines()
+    examples = []
+    for number, line in enumerate(lines, 1):
+        said = NARRATED.search(" ".join(lines[number - 1:number + 1]))
+        if said is None or said.start() >= len(line):
+            continue
+        text_at = next(n for n, _ in fenced_blocks(LANGUAGE, "text") if n > number)
+        rules = [text for n, text in COMPLETE if n < number][-1]
+        shown = next(text for n, text in fenced_blocks(LANGUAGE, "text") if n == text_at).splitlines()
+        examples.append((number, rules, int(said.group(1)), int(said.group(2)), shown))
+    return examples
+
+
+NARRATED_EXAMPLES = narrated_examples()
+
+
+def test_language_doc_has_a_narrated_example():
+    assert NARRATED_EXAMPLES
+
+
+@pytest.mark.parametrize("line,rules,seed,player,shown", NARRATED_EXAMPLES,
+                         ids=[f"language.md:{n}" for n, *_ in NARRATED_EXAMPLES])
+def test_narrated_example_is_what_the_game_tells(line, rules, seed, player, shown):
+    from rulelang.interpreter.state.narrate import narrated_text
+
+    state = rulelang.load(rules, path=str(LANGUAGE)).new_initial_state(seed=seed, events=True)
+    while not state.is_terminal():
+        acting = state.current_players()[0]
+        state.apply_action(state.legal_actions(acting)[0], player=acting)
+    told = narrated_text(state.narration(player=player - 1))
+    kept = shown[:-1] if shown[-1] == "..." else shown
+    assert told[:len(kept)] == kept, f"docs/language.md line {line}: the game tells another story"
+    assert len(told) > len(kept) or shown[-1] != "...", f"docs/language.md line {line}: '...' ends a whole story"
+
+
 def _documented(name: str, text: str) -> bool:
     return re.search(r"`" + re.escape(name) + r"\(", text) is not None
 
