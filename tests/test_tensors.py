@@ -279,3 +279,31 @@ def test_owner_and_none_visibilities_hide_variables_and_supplies_from_the_others
     assert _block(game, picked[1], 0, "supply gold of players") == [3.0, 0.0]
     assert _block(game, picked[1], 1, "player secret") == [0.0, 0.0]
     assert _block(game, picked[1], 1, "global shown") == [1.0]
+
+
+def test_a_zone_of_any_component_type_counts_each_kind_it_holds():
+    # `: component` (and an undeclared type) holds components of any type: its block counts
+    # every kind of every type, as a zone of no declared type does
+    game = rulelang.load(rules("""
+game "Mixed" { players 2 }
+component chip { value: int }
+component tile { letter: string }
+zone bag: component visible all
+zone pile: tile visible all
+deck chips: chip in bag = [chip(value: 1), chip(value: 2)]
+deck tiles: tile in pile = [tile(letter: "a")]
+phase main {
+  choose c in bag by players[0]
+  move top(pile) to bag
+  end game
+}
+score p = 0
+"""))
+    state = game.new_initial_state(seed=0)
+    bag = _block(game, state, 0, "zone bag")
+    assert bag[0] == 2.0 and len(bag) == 4 and sorted(bag[1:]) == [0.0, 1.0, 1.0]
+    state.apply_action(state.legal_actions(0)[0], player=0)
+    assert _block(game, state, 0, "zone bag") == [3.0, 1.0, 1.0, 1.0]
+    assert _block(game, state, 0, "zone pile") == [0.0, 0.0]
+    bounds = tensors.layout(game).blocks
+    assert [b.size for b in bounds if b.name == "zone bag"] == [4]

@@ -313,7 +313,8 @@ class Layout:
     def _add_zones(self) -> None:
         for ref in self.catalog.zone_refs:
             decl = self.catalog.zones[ref.name]
-            kinds = self.kinds[None] if decl.type is None else self.kinds.get(decl.type.name, {})
+            holds = self.catalog.zone_holds[ref.slot]   # (None: any type, ``: component`` too)
+            kinds = self.kinds[None] if holds is None else self.kinds.get(holds, {})
             owner = ref.owner.index if ref.owner is not None else None
             self._add(f"zone {ref.name}" + (f"/{owner}" if owner is not None else ""), 1 + len(kinds),
                       _zone(ref.slot, decl, owner, kinds, self.kind_of), self._zone_ranges(kinds))
