@@ -39,7 +39,7 @@ from .kinds import KindKnowledge, by_identity
 from .known import known_query, per_space
 from .loops import function_body
 from .module import CHEAP, ORDER_NAMES, Inline, Module
-from .moves import top_in_place, zone_list
+from .moves import listed_in_place, top_in_place, zone_list
 from .options import written_out
 from .results import built_kind
 from .scope import NOT_KNOWN, HeldParameters, Scope, known_kind, promise_of, proves
@@ -475,7 +475,8 @@ class ExpressionWriter(KindKnowledge):
         if name == "top" and len(args) == 1:   # (a zone it certainly is read in place: moves.py)
             return top_in_place(args[0], self.module) or f"_top(st, {args[0]})"
         if name == "list" and len(args) == 1 and self.zone_read(node.args[0], scope):
-            return f"tuple({self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {args[0]}))"
+            looked = f"tuple({self.module.constant(runtime.zone_seen, '<a zone, looked at in place>')}(st, {args[0]}))"
+            return listed_in_place(args[0], self.module, looked) or looked
         if name == "size":
             return self._size(node.args[0], args[0], scope)
         if name in TOKEN_COUNTS and (counted := self.tokens.count(node, args, scope)) is not None:

@@ -27,6 +27,7 @@ from ..tables.builtins import FREE_WORK
 from ..tables.dealing import deal_rounds, deal_tops
 from .integers import short_list
 from .moves import only_type, players_zone_slot, slot_holds, top_of, zone_slot
+from .ranges import range_in_place
 
 if TYPE_CHECKING:
     from .procedures import ProcedureWriter
@@ -56,7 +57,7 @@ def loop_or_deal(writer: ProcedureWriter, node: ast.For, items: str, indent: int
     assert zone is not None
     source = zone_slot(texts.write(zone, scope), module)
     listed = module.fresh("_d")
-    writer.emit(indent, f"{listed} = {items}", span)
+    writer.emit(indent, f"{listed} = {range_in_place(items, module)}", span)
     levels = [_Level(listed, None, False)]
     for loop in loops[1:]:
         level = _inner_level(writer, loop.source, indent)

@@ -308,6 +308,17 @@ def top_in_place(text: str, module: Module) -> str | None:
     return f"(st.zones[{slot}] or {module.constant((None,), '<the top of an empty zone: none>')})[-1]"
 
 
+def listed_in_place(text: str, module: Module, looked: str) -> str | None:
+    """``list(ZONE)`` read in place where the generated ``text`` certainly names a zone (one
+    the rules name, or a player's own): the tuple of its list where it holds at most
+    FREE_WORK components, else ``looked`` (the call that charges the look); None where the
+    text does not name one."""
+    slot = _slot(text, module)
+    if slot is None:
+        return None
+    return f"(tuple(st.zones[{slot}]) if len(st.zones[{slot}]) <= {FREE_WORK} else {looked})"
+
+
 def _slot(text: str, module: Module) -> str | None:
     """The slot, as source, of a zone that ``text`` certainly names: one the rules name, or a
     player's own of a player the text proves."""
