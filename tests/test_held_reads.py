@@ -48,6 +48,7 @@ def test_a_held_local_is_read_once_a_block(monkeypatch: pytest.MonkeyPatch) -> N
     # ones read_once leaves without a read, and tails.py then copies more blocks in place)
     monkeypatch.setattr(resumable, "untried", lambda lines, anywhere=False: lines)
     monkeypatch.setattr(resumable, "preludes", lambda code, blocks: [])   # (each block's lines once: counted)
+    monkeypatch.setattr(resumable, "locals_read_once", lambda lines: lines)   # (read_once's reads alone)
     fast = [rulelang.load(GAMES / "tic_tac_toe.rules"), rulelang.load(RULES.replace("STEPS", "1000"))]
     played = [worked_states(game, seed) for game in fast for seed in range(8)]
     budgets = _outcomes()

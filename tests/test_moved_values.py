@@ -73,6 +73,7 @@ def test_a_value_the_block_moved_is_read_from_its_local_as_the_general_path_read
     assert "[-1], ))" in code   # (top(q.hand), which the move changed: read again)
     with monkeypatch.context() as patched:
         _general(patched)
+        patched.setattr(resumable, "locals_read_once", lambda lines: lines)   # (each read from the environment)
         slow = _load(tmp_path)
         assert "st.log_lines.append((_k" in slow.generated_code()
         assert all("env[_k" in line for line in slow.generated_code().split("\n") if "st.log_lines.append((_k" in line)

@@ -34,6 +34,7 @@ from .bare_tries import untried
 from .blocks import blocks_at, dispatch, entries, jump_target
 from .chance import shuffle_zone_in_place
 from .held_reads import read_once, table_read_once
+from .locals_read_once import locals_read_once
 from .optimistic import untested
 from .preludes import preludes
 from .shuffled import SHAPE, shuffle_lines
@@ -74,6 +75,7 @@ def write_run(code: Code, module: Module) -> None:
                          "        fr.pc = pc   # (a position no block starts at)",
                          f"        return {run_one_name}(st, fr, steps, limit)"])
         lines = untested(lines)   # (the budget tested where the function goes back: optimistic.py)
+        lines = locals_read_once(lines)   # (each block with its tails and preludes, as written)
         source = "\n".join(line for line, _ in lines) + "\n"
         try:
             run: Run = module.define(name, source, spans=[span for _, span in lines], procedure=code.name)
