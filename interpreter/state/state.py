@@ -20,6 +20,7 @@ from ..model.values import CHANCE, Component, RuleError, Value
 from ..tables.effects import NOTHING_TO_MOVE
 from ..tables.runtime import MAX_DEPTH
 from .actions import Action, DecisionContext
+from .applied import applied_checked, went_on
 from .events import Event, action_event, tokens_event
 from .failures import cause_of, rulelang_error
 from .infostate import components_in
@@ -497,46 +498,48 @@ class State(Views):
         the rules puts the state back as it was (``State._restore``), and the action is applied
         again one operation at a time (precise.py), which raises it located."""
         decision = self.pending
-        if type(action) is Action and type(player) is int and decision is not None and player in decision.players:
-            per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
+        # the usual call, for a player to act: the decision's first player itself (the int it
+        # holds: never True, a float or another type equal to it), or an int among them; and an
+        # Action, or an int id (hosts that play by ids: no Action needed)
+        if decision is None or \
+                not (player is decision.players[0] or (type(player) is int and player in decision.players)):
+            applied_checked(self, action, player)   # (any other call: applied.py)
+            return
+        if type(action) is Action:
             action_id = action.id
-            try:   # (one scan of the ids; the options of one list read without a tuple made and unpacked)
-                if per_player is None:   # (``at``: a menu's option goes on by it too, no scan of the options)
-                    chosen = decision.options[at := decision.ids.index(action_id)]
-                else:
+        elif type(action) is int:
+            action_id = action
+        else:
+            applied_checked(self, action, player)
+            return
+        if decision.per_player is not None or ((binds := decision.binds) is None and decision.goes is None):
+            per_player = decision.per_player   # a pick, a chance outcome, a decision that goes on by its resume
+            try:   # (applied.py)
+                if per_player is None:
+                    chosen = decision.options[decision.ids.index(action_id)]
+                else:   # (the options of one list read without a tuple made and unpacked)
                     options, ids = per_player[player]
                     chosen = options[ids.index(action_id)]
             except ValueError:   # (_checked raises its error without this one's context)
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
-        else:
-            player, chosen, action_id = self._checked(action, player)
-            decision = self.pending
-            assert decision is not None, "an action was checked against no decision"
-            per_player = decision.per_player
-            at = decision.ids.index(action_id) if per_player is None else 0
+            went_on(self, decision, player, chosen, action_id)
+            return
+        try:   # a choice's or a menu's option, a seat's (never chance's): one scan of the ids (``at``:
+            chosen = decision.options[at := decision.ids.index(action_id)]   # a menu goes on by it too)
+        except ValueError:
+            player, chosen, action_id = self._checked(action, player)  # raises: not legal
         self.pending = None
-        if player == CHANCE:
-            self.chance_taken += 1
-        elif self.event_log is not None:
-            self.event_log.append(action_event(self, player, action_id, chosen,
-                                               decision.kind == "simultaneous"))
+        if self.event_log is not None:
+            self.event_log.append(action_event(self, player, action_id, chosen, False))
         self.action_history.append((player, action_id))  # (``decisions`` and ``since_origin`` count it)
         self.work = self.rounds = 0
         try:
             fr = self.frames[-1]
-            if per_player is not None:   # (a pick: it goes on by its resume, which binds and goes never say)
-                decision.resume(self, fr, chosen, player)
-                if self.pending is not None:  # (the others are still to pick)
-                    return
-            elif (binds := decision.binds) is not None:  # (a choice's local takes the value chosen, and the run
-                fr.env[binds] = chosen                    # goes on after it: no call)
+            if binds is not None:   # (a choice's local takes the value chosen, the run goes on after it)
+                fr.env[binds] = chosen
                 fr.pc = decision.then
-            elif decision.goes is not None:  # (a menu's option: the run goes on at its block, no call)
-                fr.pc = decision.goes[at]
-            else:
-                decision.resume(self, fr, chosen, player)
-                if self.pending is not None:
-                    return
+            else:   # (a menu's option: the run goes on at its block)
+                fr.pc = decision.goes[at]  # type: ignore[index]
             steps = fr.code.run(self, fr, 0, limit := self.max_steps)  # then on to the next decision: this frame's
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
