@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_host_path import run_one_by_one
 
 import rulelang
 from rulelang import IllegalActionError, RulesRuntimeError
@@ -210,3 +211,60 @@ def test_current_players_is_a_new_list_each_call_and_none_once_the_game_is_over(
         player = state.current_players()[0]
         state.apply_action(state.legal_actions(player)[0], player=player)
     assert state.current_players() == [] and state.current_players() is not state.current_players()
+
+
+CHOOSERS = """
+game "Choosers" { players 2  dummies 1 }
+zone pile: card visible all
+player zone hand: card visible owner
+component card { n: int } shown as "#{n}"
+deck cards: card in pile = [card(n: k) for k in 1..6]
+phase play {
+  for r in 1..2 {
+    for p in players {
+      choose c in SOURCE by CHOOSER
+      move c to p.hand
+    }
+  }
+  end game
+}
+"""
+
+
+@pytest.mark.parametrize("source", ["pile", "[x for x in pile]"])
+@pytest.mark.parametrize("chooser", ["p", "seats[2]", "3", '"p"', "top(pile)", "[p]", "none"])
+def test_a_new_choice_finds_its_chooser_among_the_games_players_as_the_operation_run_alone_does(
+        source: str, chooser: str) -> None:
+    text = CHOOSERS.replace("SOURCE", source).replace("CHOOSER", chooser)
+    outcomes = [_played(game) for game in (rulelang.load(text), run_one_by_one(rulelang.load(text)))]
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == ("played" if chooser == "p" else "error")
+
+
+def _played(game: rulelang.Game) -> tuple[object, ...]:
+    """Each decision of a game played by its first actions (the state and the actions' ids),
+    or the error that stops it (its message and span)."""
+    seen: list[tuple[object, ...]] = []
+    try:
+        state = game.new_initial_state(seed=0)
+        while not state.is_terminal():
+            player = state.current_players()[0]
+            actions = state.legal_actions(player)
+            seen.append((state.to_json(), [a.id for a in actions]))
+            state.apply_action(actions[0], player=player)
+    except RulesRuntimeError as error:
+        return "error", error.diagnostic.message, error.diagnostic.span
+    return "played", seen
+
+
+def test_a_new_choice_by_a_real_player_calls_no_check_of_its_chooser(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulelang.interpreter.compiler import choices
+    calls: list[object] = []
+    checked = choices._choosing_player
+    monkeypatch.setattr(choices, "_choosing_player", lambda st, player, *rest: (calls.append(player),
+                                                                                 checked(st, player, *rest))[1])
+    for source in ("pile", "[x for x in pile]"):
+        assert _played(rulelang.load(CHOOSERS.replace("SOURCE", source).replace("CHOOSER", "p")))[0] == "played"
+    assert calls == []
+    assert _played(rulelang.load(CHOOSERS.replace("SOURCE", "pile").replace("CHOOSER", "seats[2]")))[0] == "error"
+    assert calls   # (the dummy seat: refused by the check)

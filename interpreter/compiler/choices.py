@@ -149,13 +149,15 @@ class ChoiceLowering:
                                          None, (), prompt_of, span, asks, var, after[0])
             st.pending = decision
 
+        seated = tuple(compiler.cat.real_players)   # (the game's own players: one is found by identity)
+
         def offered(st: State, options: tuple[Value, ...], player: Value, subset: int) -> None:
             """A list of options without copies, not empty and not kept, offered to ``player``
             (computed in place too by the resumable function): its decision, kept from now on
             when its options are interned values (``option_ids``); ``subset``: the index of the
             options' subset (subsets.py: their ids made at load, the decision kept by it too),
             or -1."""
-            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
+            if player not in seated:   # (one of the game's real players itself: no test of its kind and seat)
                 player = _choosing_player(st, player)
             copied = twins is not None and not twins.isdisjoint(options) and len(twins.intersection(options)) > 1
             if copied and merge is not None and \
