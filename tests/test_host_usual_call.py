@@ -38,6 +38,8 @@ phase play {
         option "off" { total += [1][total % 3] }
       }
     }
+    simultaneous q in players choose y in [1, 2]
+    total += [5][y[players[0]] - 1]
   }
   end game
 }
@@ -152,12 +154,19 @@ def test_errors_of_the_rules_after_the_usual_call_are_those_of_the_checked_path_
         game = rulelang.load(FAILS)
         game.max_steps = budget
         seen: list[tuple[object, ...]] = []
+        picks = [0]
+
+        def counted(state: rulelang.State, player: int, picks: list[int] = picks,
+                    seen: list[tuple[object, ...]] = seen) -> None:
+            picks[0] += state.pending.kind == "simultaneous"
+            _compared(seen)(state, player)
         try:
-            _each_decision(game, range(3), _compared(seen))
+            _each_decision(game, range(3), counted)
         except RulesRuntimeError:   # (the budget runs out before the first decision)
             continue
         if budget == 10_000:
             assert any(o[0] == "RulesRuntimeError" for o in seen) and any(o[0] == "applied" for o in seen)
+            assert picks[0] > 0   # (a simultaneous choice's picks among them)
 
 
 def test_an_illegal_action_by_the_usual_call_is_refused_as_the_checked_path_refuses_it() -> None:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .actions import Action
     from .state import State
 
-__all__ = ["applied_checked", "went_on"]
+__all__ = ["applied_checked", "replayed", "went_on"]
 
 
 def applied_checked(st: State, action: Action | int, player: int | None) -> None:
@@ -70,3 +70,17 @@ def went_on(st: State, decision: Decision, player: int, chosen: Value, action_id
     except Exception as error:   # the state put back, the action applied again one operation at a time
         st._restore()
         applied_precisely(st, player, action_id, error)
+
+
+def replayed(st: State, count: int) -> State:
+    """The origin of ``st`` with its first ``count`` actions since then applied again (a new
+    game from the start where it has no origin)."""
+    if st.origin is None:
+        fresh = type(st).initial(st.game, st.seed, st.explicit_chance, st.event_log is not None)
+    else:
+        fresh = st.origin.clone()
+        fresh.origin, fresh.since_origin = st.origin, 0
+    first = len(st.action_history) - st.since_origin
+    for player, action_id in st.action_history[first:first + count]:
+        fresh.apply_action(action_id, player=player)
+    return fresh

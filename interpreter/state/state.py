@@ -20,7 +20,7 @@ from ..model.values import CHANCE, Component, RuleError, Value
 from ..tables.effects import NOTHING_TO_MOVE
 from ..tables.runtime import MAX_DEPTH
 from .actions import Action, DecisionContext
-from .applied import applied_checked, went_on
+from .applied import applied_checked, replayed, went_on
 from .events import Event, action_event, tokens_event
 from .failures import cause_of, rulelang_error
 from .infostate import components_in
@@ -512,15 +512,35 @@ class State(Views):
         else:
             applied_checked(self, action, player)
             return
-        if decision.per_player is not None or ((binds := decision.binds) is None and decision.goes is None):
-            per_player = decision.per_player   # a pick, a chance outcome, a decision that goes on by its resume
-            try:   # (applied.py)
-                if per_player is None:
-                    chosen = decision.options[decision.ids.index(action_id)]
-                else:   # (the options of one list read without a tuple made and unpacked)
-                    options, ids = per_player[player]
-                    chosen = options[ids.index(action_id)]
+        if decision.per_player is not None:   # a pick of a simultaneous choice (a seat's): by its resume
+            try:
+                options, ids = decision.per_player[player]
+                chosen = options[ids.index(action_id)]
             except ValueError:   # (_checked raises its error without this one's context)
+                player, chosen, action_id = self._checked(action, player)  # raises: not legal
+            self.pending = None
+            if self.event_log is not None:
+                self.event_log.append(action_event(self, player, action_id, chosen, decision.kind == "simultaneous"))
+            self.action_history.append((player, action_id))
+            self.work = self.rounds = 0
+            try:
+                fr = self.frames[-1]
+                decision.resume(self, fr, chosen, player)
+                if self.pending is None:   # (else the others are still to pick)
+                    steps = fr.code.run(self, fr, 0, limit := self.max_steps)
+                    while self.pending is None and not self.terminal:
+                        fr = self.frames[-1]
+                        steps = fr.code.run(self, fr, steps, limit)
+                    if steps > limit:
+                        raise runaway(limit)
+            except Exception as error:
+                self._restore()
+                applied_precisely(self, player, action_id, error)
+            return
+        if (binds := decision.binds) is None and decision.goes is None:   # a chance outcome, a decision that
+            try:                                                          # goes on by its resume: applied.py
+                chosen = decision.options[decision.ids.index(action_id)]
+            except ValueError:
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
             went_on(self, decision, player, chosen, action_id)
             return
@@ -553,24 +573,12 @@ class State(Views):
     def _restore(self) -> None:
         """Put the state back as it was before the failed action, by replaying from its origin
         (the replayed state's fields become this one's: nothing else holds them)."""
-        self._taken_from(self._replayed(self.since_origin - 1))
+        self._taken_from(replayed(self, self.since_origin - 1))
 
     def _taken_from(self, other: State) -> None:
         """Every field of ``other`` becomes this state's (nothing else holds them)."""
         for name in State.__slots__:
             setattr(self, name, getattr(other, name))
-
-    def _replayed(self, count: int) -> State:
-        """The origin of this state with its first ``count`` actions since then applied again."""
-        if self.origin is None:
-            fresh = State.initial(self.game, self.seed, self.explicit_chance, self.event_log is not None)
-        else:
-            fresh = self.origin.clone()
-            fresh.origin, fresh.since_origin = self.origin, 0
-        first = len(self.action_history) - self.since_origin
-        for player, action_id in self.action_history[first:first + count]:
-            fresh.apply_action(action_id, player=player)
-        return fresh
 
     def evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
         """The value of an expression compiled by ``game.program.compile_expression``, with
