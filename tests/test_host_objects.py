@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import random
+from operator import itemgetter
 from pathlib import Path
 from typing import ClassVar
 
@@ -212,19 +213,19 @@ def test_apply_action_finds_a_menus_block_without_scanning_its_options() -> None
 
 def test_a_zone_choice_takes_its_components_ids_in_one_call_as_option_ids_would(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from rulelang.interpreter.compiler import choices
-    original = choices.interned_ids
+    from rulelang.interpreter.compiler import choices  # (its ids by one itemgetter in place: catalog.interned_ids')
+    original = choices._items
     calls: list[int] = []
 
-    def counted(options: tuple[object, ...], code_of: dict[object, int]) -> tuple[int, ...]:
+    def counted(*options: object) -> itemgetter[object]:
         calls.append(len(options))
-        return original(options, code_of)   # type: ignore[arg-type]
+        return original(*options)
 
-    def refused(options: tuple[object, ...], code_of: dict[object, int]) -> tuple[int, ...]:
+    def refused(*options: object) -> itemgetter[object]:
         raise KeyError(options[0])   # (the general path: option_ids, as for a list of other values)
 
-    monkeypatch.setattr(choices, "interned_ids", counted)
+    monkeypatch.setattr(choices, "_items", counted)
     seen = _decisions(rulelang.load(GAMES / "jolly_roger.rules", players=4), range(3))
     assert calls   # the hands, by the choice itself
-    monkeypatch.setattr(choices, "interned_ids", refused)
+    monkeypatch.setattr(choices, "_items", refused)
     assert _decisions(rulelang.load(GAMES / "jolly_roger.rules", players=4), range(3)) == seen

@@ -165,9 +165,9 @@ def test_a_menu_without_conditions_written_in_place_is_the_menu_run_as_its_opera
 def test_a_menu_by_a_proven_player_finds_its_kept_decision_with_no_test_of_its_kind(
         monkeypatch: pytest.MonkeyPatch) -> None:
     def lines(text: str) -> set[str]:
-        return {line.strip() for line in rulelang.load(text).generated_code().splitlines() if ".get(_p.index)" in line}
-    assert all(line.endswith(".get(_p.index)") for line in lines(MENUS.replace("CHOOSER", "p")))
-    assert all(line.endswith(".get(_p.index)") for line in lines(MENUS.replace("CHOOSER", "seats[2]")))   # (a dummy)
+        return {line.strip() for line in rulelang.load(text).generated_code().splitlines() if "[_p.index]" in line}
+    assert all(line.endswith("[_p.index]") for line in lines(MENUS.replace("CHOOSER", "p")))
+    assert all(line.endswith("[_p.index]") for line in lines(MENUS.replace("CHOOSER", "seats[2]")))   # (a dummy)
     assert all(line.endswith("else None") for line in lines(MENUS.replace("CHOOSER", "3")))
     fast = [play_out(rulelang.load(MENUS.replace("CHOOSER", "p")), seed) for seed in range(4)]
     monkeypatch.setattr(choices.ChoiceLowering, "proven_player", lambda self, node: False)   # (the general path)

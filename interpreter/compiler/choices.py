@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from operator import itemgetter as _items
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
 from rulelang import ast
@@ -18,7 +19,6 @@ from ..model.problems import unchecked
 from ..model.program import Code, Decision, Env, Frame, made_decision
 from ..model.values import Component, Player, RuleError, Value, ZoneRef, display, display_within, kind_of
 from ..tables.builtins import FREE_WORK, as_list
-from ..tables.catalog import interned_ids
 from .copies import merging
 from .held import hold_item, map_promise
 from .kept_until_found import found_again, kept_limit
@@ -149,13 +149,15 @@ class ChoiceLowering:
                                          None, (), prompt_of, span, asks, var, after[0])
             st.pending = decision
 
+        seated = tuple(compiler.cat.real_players)   # (the game's own players: one is found by identity)
+
         def offered(st: State, options: tuple[Value, ...], player: Value, subset: int) -> None:
             """A list of options without copies, not empty and not kept, offered to ``player``
             (computed in place too by the resumable function): its decision, kept from now on
             when its options are interned values (``option_ids``); ``subset``: the index of the
             options' subset (subsets.py: their ids made at load, the decision kept by it too),
             or -1."""
-            if type(player) is not Player or player.index >= st.game.num_players:  # (no call when it is one)
+            if player not in seated:   # (one of the game's real players itself: no test of its kind and seat)
                 player = _choosing_player(st, player)
             copied = twins is not None and not twins.isdisjoint(options) and len(twins.intersection(options)) > 1
             if copied and merge is not None and \
@@ -165,17 +167,19 @@ class ChoiceLowering:
                 return
             if subset >= 0:
                 ids, interned = subsets_ids[subset], True
-            elif zone:   # (a zone's components, the usual options where they may be a zone: no call of option_ids)
-                try:
-                    ids, interned = interned_ids(options, code_of), True
+            elif zone:   # (a zone's components, the usual options where they may be a zone: no call of option_ids;
+                try:       # their ids as catalog.interned_ids takes them, in place: one call fewer an offer)
+                    ids, interned = _items(*options)(code_of) if len(options) > 1 else (code_of[options[0]],), True
                 except (KeyError, TypeError):   # (a list of other values)
                     ids, interned = option_ids(options)
             else:
                 ids, interned = option_ids(options)
             decision = Decision()   # (its fields set here, as made_decision sets them: no call)
-            seat = player.index
             decision.kind = "choose"
-            decision.players = SEATS[seat] if seat < SEATS_SHARED else (seat,)
+            try:   # (a seat's shared tuple, by one subscript: no test of the seat first)
+                decision.players = SEATS[player.index]
+            except IndexError:   # (past SEATS_SHARED: a tuple of its own)
+                decision.players = (player.index,)
             decision.options = options
             decision.ids = ids
             decision.resume = resume
@@ -232,8 +236,9 @@ class ChoiceLowering:
         always_open = bool(conds) and all(c is None for c in conds)  # no conditions: the same options each time
 
         # A menu without conditions offers the same options each time: one decision per
-        # player, shared by every state that reaches it (it holds no state of its own).
-        kept: dict[int, Decision] = {}
+        # player, shared by every state that reaches it (it holds no state of its own), by
+        # the index of its seat (a list of every seat: one subscript, no call of a dict's get).
+        kept: list[Decision | None] = [None] * len(compiler.cat.players)
 
         def menu(st: State, fr: Frame) -> None:
             env = fr.env
@@ -253,7 +258,7 @@ class ChoiceLowering:
             resumable function, ``menu_in_place``): the decision kept for that player."""
             if type(player) is not Player or player.index >= st.game.num_players:
                 player = _choosing_player(st, player)
-            decision = kept.get(player.index)
+            decision = kept[player.index]
             if decision is None:
                 decision = kept[player.index] = made_decision("menu", (player.index,), names, ids, resume, (), None,
                                                               (), prompt_of, span, "menu", None, 0, tuple(goes))
@@ -533,7 +538,7 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
     return Inline((*source, *lines), None, (), note)
 
 
-def menu_in_place(module: Module, chooser: list[str], kept: dict[int, Decision],
+def menu_in_place(module: Module, chooser: list[str], kept: list[Decision | None],
                   open_menu: Callable[[State, Frame, Value], None], note: str, proven_chooser: bool = False) -> Inline:
     """The body of a menu without conditions as the resumable function writes it: the lines
     that compute its chooser (into ``_p``) in place, then the decision kept for that player
@@ -541,7 +546,7 @@ def menu_in_place(module: Module, chooser: list[str], kept: dict[int, Decision],
     too: no decision is kept for one). ``proven_chooser``: the chooser is certainly a player,
     its kind not tested."""
     decisions, rest = module.constant(kept), module.constant(open_menu)
-    kept_one = f"{decisions}.get(_p.index)"
+    kept_one = f"{decisions}[_p.index]"   # (by the seat's index: a list of every seat, ``None`` where none is kept)
     if not proven_chooser:
         kept_one += " if type(_p) is _Player else None"
     return Inline((*chooser,

@@ -41,10 +41,10 @@ class Decisions:
 
     def current_players(self) -> list[int]:
         """The players to act: one, several (a simultaneous choice), [CHANCE] or []."""
-        decision = self.pending  # (None once the game is over: ``State.end_game``)
-        if decision is None:
+        try:   # (no test of the decision first: the usual call costs only the list)
+            return [*self.pending.players]   # type: ignore[union-attr]
+        except AttributeError:   # no decision: None once the game is over (``State.end_game``)
             return []
-        return [*decision.players]
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -57,8 +57,11 @@ class Decisions:
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The actions ``player`` may take now (the only player to act by default)."""
         decision = self.pending  # (None once the game is over)
-        if decision is not None and type(player) is int and player in decision.players:
-            kept: tuple[Action, ...] | None = decision.actions  # the usual call: a player to act
+        # the usual call, a player to act: the decision's first player itself (the int it holds:
+        # never True, a float or another type equal to it), or an int among its players
+        if decision is not None and \
+                (player is decision.players[0] or (type(player) is int and player in decision.players)):
+            kept: tuple[Action, ...] | None = decision.actions
             if kept is not None:  # at a decision that states share, asked before
                 return [*kept]
             per_player = decision.per_player   # (the ids of Decision.options_of in place)

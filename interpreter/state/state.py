@@ -20,6 +20,7 @@ from ..model.values import CHANCE, Component, RuleError, Value
 from ..tables.effects import NOTHING_TO_MOVE
 from ..tables.runtime import MAX_DEPTH
 from .actions import Action, DecisionContext
+from .applied import applied_checked, replayed, went_on
 from .events import Event, action_event, tokens_event
 from .failures import cause_of, rulelang_error
 from .infostate import components_in
@@ -497,46 +498,68 @@ class State(Views):
         the rules puts the state back as it was (``State._restore``), and the action is applied
         again one operation at a time (precise.py), which raises it located."""
         decision = self.pending
-        if type(action) is Action and type(player) is int and decision is not None and player in decision.players:
-            per_player = decision.per_player  # the usual call: an Action of legal_actions, for a player to act
+        # the usual call, for a player to act: the decision's first player itself (the int it
+        # holds: never True, a float or another type equal to it), or an int among them; and an
+        # Action, or an int id (hosts that play by ids: no Action needed)
+        if decision is None or \
+                not (player is decision.players[0] or (type(player) is int and player in decision.players)):
+            applied_checked(self, action, player)   # (any other call: applied.py)
+            return
+        if type(action) is Action:
             action_id = action.id
-            try:   # (one scan of the ids; the options of one list read without a tuple made and unpacked)
-                if per_player is None:   # (``at``: a menu's option goes on by it too, no scan of the options)
-                    chosen = decision.options[at := decision.ids.index(action_id)]
-                else:
-                    options, ids = per_player[player]
-                    chosen = options[ids.index(action_id)]
+        elif type(action) is int:
+            action_id = action
+        else:
+            applied_checked(self, action, player)
+            return
+        if decision.per_player is not None:   # a pick of a simultaneous choice (a seat's): by its resume
+            try:
+                options, ids = decision.per_player[player]
+                chosen = options[ids.index(action_id)]
             except ValueError:   # (_checked raises its error without this one's context)
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
-        else:
-            player, chosen, action_id = self._checked(action, player)
-            decision = self.pending
-            assert decision is not None, "an action was checked against no decision"
-            per_player = decision.per_player
-            at = decision.ids.index(action_id) if per_player is None else 0
+            self.pending = None
+            if self.event_log is not None:
+                self.event_log.append(action_event(self, player, action_id, chosen, decision.kind == "simultaneous"))
+            self.action_history.append((player, action_id))
+            self.work = self.rounds = 0
+            try:
+                fr = self.frames[-1]
+                decision.resume(self, fr, chosen, player)
+                if self.pending is None:   # (else the others are still to pick)
+                    steps = fr.code.run(self, fr, 0, limit := self.max_steps)
+                    while self.pending is None and not self.terminal:
+                        fr = self.frames[-1]
+                        steps = fr.code.run(self, fr, steps, limit)
+                    if steps > limit:
+                        raise runaway(limit)
+            except Exception as error:
+                self._restore()
+                applied_precisely(self, player, action_id, error)
+            return
+        if (binds := decision.binds) is None and decision.goes is None:   # a chance outcome, a decision that
+            try:                                                          # goes on by its resume: applied.py
+                chosen = decision.options[decision.ids.index(action_id)]
+            except ValueError:
+                player, chosen, action_id = self._checked(action, player)  # raises: not legal
+            went_on(self, decision, player, chosen, action_id)
+            return
+        try:   # a choice's or a menu's option, a seat's (never chance's): one scan of the ids (``at``:
+            chosen = decision.options[at := decision.ids.index(action_id)]   # a menu goes on by it too)
+        except ValueError:
+            player, chosen, action_id = self._checked(action, player)  # raises: not legal
         self.pending = None
-        if player == CHANCE:
-            self.chance_taken += 1
-        elif self.event_log is not None:
-            self.event_log.append(action_event(self, player, action_id, chosen,
-                                               decision.kind == "simultaneous"))
+        if self.event_log is not None:
+            self.event_log.append(action_event(self, player, action_id, chosen, False))
         self.action_history.append((player, action_id))  # (``decisions`` and ``since_origin`` count it)
         self.work = self.rounds = 0
         try:
             fr = self.frames[-1]
-            if per_player is not None:   # (a pick: it goes on by its resume, which binds and goes never say)
-                decision.resume(self, fr, chosen, player)
-                if self.pending is not None:  # (the others are still to pick)
-                    return
-            elif (binds := decision.binds) is not None:  # (a choice's local takes the value chosen, and the run
-                fr.env[binds] = chosen                    # goes on after it: no call)
+            if binds is not None:   # (a choice's local takes the value chosen, the run goes on after it)
+                fr.env[binds] = chosen
                 fr.pc = decision.then
-            elif decision.goes is not None:  # (a menu's option: the run goes on at its block, no call)
-                fr.pc = decision.goes[at]
-            else:
-                decision.resume(self, fr, chosen, player)
-                if self.pending is not None:
-                    return
+            else:   # (a menu's option: the run goes on at its block)
+                fr.pc = decision.goes[at]  # type: ignore[index]
             steps = fr.code.run(self, fr, 0, limit := self.max_steps)  # then on to the next decision: this frame's
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
@@ -550,24 +573,12 @@ class State(Views):
     def _restore(self) -> None:
         """Put the state back as it was before the failed action, by replaying from its origin
         (the replayed state's fields become this one's: nothing else holds them)."""
-        self._taken_from(self._replayed(self.since_origin - 1))
+        self._taken_from(replayed(self, self.since_origin - 1))
 
     def _taken_from(self, other: State) -> None:
         """Every field of ``other`` becomes this state's (nothing else holds them)."""
         for name in State.__slots__:
             setattr(self, name, getattr(other, name))
-
-    def _replayed(self, count: int) -> State:
-        """The origin of this state with its first ``count`` actions since then applied again."""
-        if self.origin is None:
-            fresh = State.initial(self.game, self.seed, self.explicit_chance, self.event_log is not None)
-        else:
-            fresh = self.origin.clone()
-            fresh.origin, fresh.since_origin = self.origin, 0
-        first = len(self.action_history) - self.since_origin
-        for player, action_id in self.action_history[first:first + count]:
-            fresh.apply_action(action_id, player=player)
-        return fresh
 
     def evaluate(self, fn: Expr, env: Env, span: Span | None = None) -> Value:
         """The value of an expression compiled by ``game.program.compile_expression``, with
