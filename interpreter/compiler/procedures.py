@@ -504,7 +504,9 @@ class ProcedureWriter:
         if after_loud_mark(self.lines, indent):   # (the end of the quiet block just before: one test for both)
             del self.lines[-2:]
             written = kept_after_mark
-        for depth, line in written(template, values, unproven, self.module.fresh("_t"), spent):
+        lists = named_lists(self.compiler.writer, shown, unproven, self.learnt_scope())   # (their lengths alone tested)
+        for depth, line in written(template, values, unproven, self.module.fresh("_t"), spent,
+                                   most_items(made, spent) if lists else None):
             self.emit(indent + depth, line, node.span)
 
     def _line_of_lists(self, node: ast.Log, shown: list[ast.Expr], unproven: list[int], made: LogTemplate,
