@@ -382,7 +382,8 @@ class ProcedureWriter:
         self.emit(indent, "continue", node.span)
 
     def _Move(self, node: ast.Move, indent: int) -> None:
-        for line in move_lines(node, self.cat, self.expr, self.module, self._certain_class, self._typed):
+        for line in move_lines(node, self.cat, self.expr, self.module, self._certain_class, self._typed,
+                               lambda what: self.compiler.writer.component_type(what, self.learnt_scope())):
             self.emit(indent, line, node.span)
 
     def _typed(self, node: ast.Expr) -> str | None:
