@@ -1,7 +1,8 @@
 """Generated code specialised by what the compiler proves of a component taken from a typed
 zone (interpreter/compiler/typed.py): a value ``top(Z)`` of a zone of one type, or a 'let'
-of it, is a component of that type or none, so its move tests no type where the
-destination holds that type and no zone's way is written (moves.py), a log line keeps it
+of it, is a component of that type or none, so ``is not None`` tests its kind (typed.py,
+moves.py), its move tests no type where the destination holds that type and no zone's way
+is written (moves.py), a log line keeps it
 without testing its kind (logs.py), and a field of ``top(Z)`` in a test reads the zone's last
 component where the zone is not empty (assigned_reads.py); a list of names logged is tested
 by its length alone (logs.py, known_lines.py). Each is compared with the general path and
@@ -19,7 +20,7 @@ from test_blocks import failures_where_all_agree, one_by_one
 from test_tails import counters_recorded
 
 import rulelang
-from rulelang.interpreter.compiler import assigned_reads, procedures
+from rulelang.interpreter.compiler import assigned_reads, codegen, procedures
 
 __all__ = ["counters_recorded"]   # (the fixture, used by name)
 
@@ -45,7 +46,7 @@ RULES = """\
           if x < 3 { move t to p.played }
           if x == 3 { move t to p.chips }
           if x == 4 and top(pile).rank > 2 { total += 1 }
-          if x == 8 and top(p.played).rank > 5 { total += 1 }
+          if x == 8 and t.rank > top(p.played).rank { total += 1 }
           if x == 5 { line = line + [p, p, p, p, p] }
           if x == 6 and size(bag) > 0 { move top(bag) to p.chips }
           if x == 7 { move top(p.played) to pile }
@@ -58,13 +59,14 @@ RULES = """\
 
 def general(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> rulelang.Game:
     """The game as the general path writes it: no value proven short, no list tested by
-    its length alone, every move's kind and type tested, the top's field read by its kind."""
+    its length alone, every move's kind and type tested, every field read by its kind."""
     original = procedures.move_lines
     with monkeypatch.context() as patch:
         patch.setattr(procedures, "shows_short", lambda writer, node, scope: False)
         patch.setattr(procedures, "named_lists", lambda writer, shown, unproven, scope: False)
         patch.setattr(procedures, "move_lines", lambda *args: original(*args[:6]))
         patch.setattr(assigned_reads, "_top_zone", lambda module, obj: None)
+        patch.setattr(codegen, "typed_read", lambda *args: None)
         return load_written(tmp_path, RULES)
 
 
@@ -72,8 +74,10 @@ def test_the_code_of_a_typed_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     code = load_written(tmp_path, RULES).generated_code()
     slow = general(tmp_path, monkeypatch).generated_code()
     # (the move of a card to a zone of cards: no type tested, no zone's way; to chips: tested)
-    assert re.search(r"if type\((_t\d+)\) is _Component:\n\s+_m_to = ", code)
-    assert re.search(r"if type\((_t\d+)\) is _Component and \1\.type == _k\d+:\n\s+_m_to = ", code)
+    # (a card or none: not none is a card, typed.py)
+    assert re.search(r"if (_t\d+) is not None:\n\s+_m_to = ", code)
+    assert re.search(r"if (_t\d+) is not None and \1\.type == _k\d+:\n\s+_m_to = ", code)
+    assert re.search(r"\((_\w+\d+)\.record\[_k\d+\] if \1 is not None else _no_attribute\(\1, _k\d+\)\)", code)
     assert code.count("is _ZoneRef") < slow.count("is _ZoneRef")
     # (the card logged as it is, the list by its length: no kind tested)
     assert re.search(r"len\(_t\d+\[3\]\) <= \d+:", code) and " in _NAMED" not in code

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .fields import FIELD_READERS
+from .fields import FIELD_READERS, OF_COMPONENT_OR_NONE
 
 if TYPE_CHECKING:
     from rulelang import ast
@@ -65,7 +65,9 @@ def _in_place(module: Module, text: str) -> str:
         local, field, fn = module.fresh("_u"), module.constant(name), call.group(1)
         value = f"{local}.record[{field}]" if everywhere else \
             f"({local}.record[{field}] if {field} in {local}.record else {fn}({local}))"
-        written = f"({value} if type({local} := {obj}) is _Component else {fn}({local}))"
+        kind = f"({local} := {obj}) is not None" if reader in OF_COMPONENT_OR_NONE else \
+            f"type({local} := {obj}) is _Component"   # (a value proven a component or none: typed.py)
+        written = f"({value} if {kind} else {fn}({local}))"
         zone = _top_zone(module, obj) if everywhere else None
         if zone is not None:   # (the top of a zone: its last component, or none where it is empty)
             written = f"({local}[-1].record[{field}] if ({local} := {zone}) else {fn}(None))"

@@ -95,7 +95,7 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     known = component_of(node.what)
     if known is not None:   # (a component of a known type, or none: no zone's way; its type tested where it differs)
         some = holds.component(known, moved, to_slot)
-        return [*lines, f"{first} type({moved}) is _Component{' and ' + some if some else ''}:",
+        return [*lines, f"{first} {moved} is not None{' and ' + some if some else ''}:",   # (the one other value)
                 *("    " + line for line in component), "else:", f"    {general}"]
     some = holds.component(None, moved, to_slot)
     some_zone = holds.zone(None, f"{moved}.slot", to_slot, None)
