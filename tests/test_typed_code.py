@@ -5,7 +5,8 @@ moves.py), its move tests no type where the destination holds that type and no z
 is written (moves.py), a log line keeps it
 without testing its kind (logs.py), and a field of ``top(Z)`` in a test reads the zone's last
 component where the zone is not empty (assigned_reads.py); a list of names logged is tested
-by its length alone (logs.py, known_lines.py). Each is compared with the general path and
+by its length alone (logs.py, known_lines.py); a count gained or paid is not checked
+(integers.natural). Each is compared with the general path and
 the operations run one by one: the same states, work, log lines, errors and spans at every
 step budget (a none where the zone is empty fails where it is used)."""
 from __future__ import annotations
@@ -34,6 +35,7 @@ RULES = """\
     player zone chips: chip visible all
     deck cards: card in pile = [card(rank: r) for r in 1..7]
     deck tokens: chip in bag = [chip(rank: r) for r in 1..3]
+    supply gold total 12
     var total: int = 0
     var line: list[player] = players
     setup { shuffle pile }
@@ -49,7 +51,9 @@ RULES = """\
           if x == 8 and t.rank > top(p.played).rank { total += 1 }
           if x == 5 { line = line + [p, p, p, p, p] }
           if x == 6 and size(bag) > 0 { move top(bag) to p.chips }
-          if x == 7 { move top(p.played) to pile }
+          let n = count(c for c in p.played if c.rank > 2)
+          if x == 7 { gain n gold to p  move top(p.played) to pile }
+          if x == 1 { pay n + size(p.chips) gold from p }
           if total > 3 { end game }
         }
       }
@@ -67,6 +71,7 @@ def general(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> rulelang.Game:
         patch.setattr(procedures, "move_lines", lambda *args: original(*args[:6]))
         patch.setattr(assigned_reads, "_top_zone", lambda module, obj: None)
         patch.setattr(codegen, "typed_read", lambda *args: None)
+        patch.setattr(procedures, "natural", lambda cat, node, scope: False)
         return load_written(tmp_path, RULES)
 
 
@@ -84,6 +89,8 @@ def test_the_code_of_a_typed_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     # (the top's field: the zone's last card where it has one)
     assert re.search(r"_u(\d+)\[-1\]\.record\[_k\d+\] if \(_u\1 := st\.zones\[", code)
     assert " in _NAMED" in slow and "[-1].record[" not in slow
+    # (a count, and a sum of counts, paid or gained as they are: never below zero, integers.natural)
+    assert "_amount(" not in code.split("def _e")[0] and "_amount(" in slow
 
 
 @pytest.mark.usefixtures("counters_recorded")
