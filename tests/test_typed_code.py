@@ -4,7 +4,8 @@ of it, is a component of that type or none, so ``is not None`` tests its kind (t
 moves.py), its move tests no type where the destination holds that type and no zone's way
 is written (moves.py), a log line keeps it
 without testing its kind (logs.py), and a field of ``top(Z)`` in a test reads the zone's last
-component where the zone is not empty (assigned_reads.py); a list of names logged is tested
+component where the zone is not empty (assigned_reads.py, also in a count over the players
+written out, players_written_out.py); a list of names logged is tested
 by its length alone (logs.py, known_lines.py); a count gained or paid is not checked
 (integers.natural). Each is compared with the general path and
 the operations run one by one: the same states, work, log lines, errors and spans at every
@@ -21,7 +22,7 @@ from test_blocks import failures_where_all_agree, one_by_one
 from test_tails import counters_recorded
 
 import rulelang
-from rulelang.interpreter.compiler import assigned_reads, codegen, procedures
+from rulelang.interpreter.compiler import assigned_reads, codegen, players_written_out, procedures
 
 __all__ = ["counters_recorded"]   # (the fixture, used by name)
 
@@ -33,7 +34,7 @@ RULES = """\
     zone bag: chip visible all
     player zone played: card visible all
     player zone chips: chip visible all
-    deck cards: card in pile = [card(rank: r) for r in 1..7]
+    deck cards: card in pile = [card(rank: r) for r in 1..4]
     deck tokens: chip in bag = [chip(rank: r) for r in 1..3]
     supply gold total 12
     var total: int = 0
@@ -46,13 +47,17 @@ RULES = """\
           let t = top(pile)
           log "" + p + " sees " + t + " by " + line
           if x < 3 { move t to p.played }
-          if x == 3 { move t to p.chips }
+          if x == 3 and size(pile) == 1 { move t to p.chips }
           if x == 4 and top(pile).rank > 2 { total += 1 }
           if x == 8 and t.rank > top(p.played).rank { total += 1 }
           if x == 5 { line = line + [p, p, p, p, p] }
           if x == 6 and size(bag) > 0 { move top(bag) to p.chips }
           let n = count(c for c in p.played if c.rank > 2)
-          if x == 7 { gain n gold to p  move top(p.played) to pile }
+          if x == 7 and size(bag) < 2 {
+            let m = count(q for q in players if top(q.played).rank > 3)
+            gain n + m gold to p
+            move top(p.played) to pile
+          }
           if x == 1 { pay n + size(p.chips) gold from p }
           if total > 3 { end game }
         }
@@ -72,6 +77,7 @@ def general(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> rulelang.Game:
         patch.setattr(assigned_reads, "_top_zone", lambda module, obj: None)
         patch.setattr(codegen, "typed_read", lambda *args: None)
         patch.setattr(procedures, "natural", lambda cat, node, scope: False)
+        patch.setattr(players_written_out, "assigned_in_place", lambda module, text: text)
         return load_written(tmp_path, RULES)
 
 
@@ -88,6 +94,8 @@ def test_the_code_of_a_typed_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert re.search(r"len\(_t\d+\[3\]\) <= \d+:", code) and " in _NAMED" not in code
     # (the top's field: the zone's last card where it has one)
     assert re.search(r"_u(\d+)\[-1\]\.record\[_k\d+\] if \(_u\1 := st\.zones\[", code)
+    # (and in the tests of a count over the players written out player by player)
+    assert re.search(r"\n +if \(\(_u(\d+)\[-1\]\.record\[_k\d+\] if \(_u\1 := st\.zones\[\d+\]\) else ", code)
     assert " in _NAMED" in slow and "[-1].record[" not in slow
     # (a count, and a sum of counts, paid or gained as they are: never below zero, integers.natural)
     assert "_amount(" not in code.split("def _e")[0] and "_amount(" in slow

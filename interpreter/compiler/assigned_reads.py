@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .module import Module
     from .scope import Scope
 
-__all__ = ["written_assigning"]
+__all__ = ["assigned_in_place", "written_assigning"]
 
 _CALLED = re.compile(r"\b(_k\d+)\(")
 
@@ -38,8 +38,13 @@ _CALLED = re.compile(r"\b(_k\d+)\(")
 def written_assigning(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> str:
     """``node`` written whole for a statement's test, its reads of fields in place where Python
     takes the text (else as codegen writes them)."""
-    text = writer.write(node, scope)
-    found = _in_place(writer.module, text)
+    return assigned_in_place(writer.module, writer.write(node, scope))
+
+
+def assigned_in_place(module: Module, text: str) -> str:
+    """The generated ``text`` of a statement's test, its reads of fields in place where Python
+    takes the text (else as it is)."""
+    found = _in_place(module, text)
     if found == text:
         return text
     try:
