@@ -7,7 +7,7 @@ without testing its kind (logs.py), and a field of ``top(Z)`` in a test reads th
 component where the zone is not empty (assigned_reads.py, also in a count over the players
 written out, players_written_out.py); a list of names logged is tested
 by its length alone (logs.py, known_lines.py); a count gained or paid is not checked
-(integers.natural). Each is compared with the general path and
+(integers.natural), and ``size(players)`` is a tuple's length (integers.is_tuple). Each is compared with the general path and
 the operations run one by one: the same states, work, log lines, errors and spans at every
 step budget (a none where the zone is empty fails where it is used)."""
 from __future__ import annotations
@@ -59,7 +59,7 @@ RULES = """\
             move top(p.played) to pile
           }
           if x == 1 { pay n + size(p.chips) gold from p }
-          if total > 3 { end game }
+          if total > 3 + size(players) { end game }
         }
       }
     }
@@ -99,6 +99,8 @@ def test_the_code_of_a_typed_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert " in _NAMED" in slow and "[-1].record[" not in slow
     # (a count, and a sum of counts, paid or gained as they are: never below zero, integers.natural)
     assert "_amount(" not in code.split("def _e")[0] and "_amount(" in slow
+    # (the players a tuple: its length read plain, integers.is_tuple)
+    assert re.search(r"_k\d+ \+ len\(_k\d+\)", code) and "_size_of(" not in code
 
 
 @pytest.mark.usefixtures("counters_recorded")

@@ -130,7 +130,7 @@ _TUPLES = frozenset({"list", "values", "reversed", "rotate", "slice", "insert", 
 def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     """Whether ``node`` is certainly a list (a Python tuple) from the text alone: a list
     literal, a comprehension, a range, a sum of two lists, ``sorted(...)``, a builtin of
-    _TUPLES, a constant list, an 'if ... then ... else' of two lists, a call of a function
+    _TUPLES, a constant list, ``players`` and ``seats``, an 'if ... then ... else' of two lists, a call of a function
     of the ruleset whose body is one."""
     if isinstance(node, (ast.ListExpr, ast.Comprehension)):
         return True
@@ -144,6 +144,9 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
         return text in scope.lists or scope.kinds.get(text or "", (None, 0))[1] >= 1
     if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
         return type(cat.constants[node.name]) is tuple
+    if isinstance(node, ast.Name) and node.name in ("players", "seats") and not scope.is_local(node.name) \
+            and node.name not in cat.global_vars:   # (the catalog's tuples of players: codegen._Name)
+        return True
     if isinstance(node, (ast.Name, ast.Attribute)):   # a variable declared a list
         promise = promise_of(cat, node, scope)
         return promise is not None and promise == Declared(tuple, promise.item)
