@@ -7,9 +7,10 @@ without testing its kind (logs.py), and a field of ``top(Z)`` in a test reads th
 component where the zone is not empty (assigned_reads.py, also in a count over the players
 written out, players_written_out.py); a list of names logged is tested
 by its length alone (logs.py, known_lines.py); a count gained or paid is not checked
-(integers.natural), and ``size(players)`` is a tuple's length (integers.is_tuple). Each is compared with the general path and
-the operations run one by one: the same states, work, log lines, errors and spans at every
-step budget (a none where the zone is empty fails where it is used)."""
+(integers.natural), and ``size(players)`` is a tuple's length (integers.is_tuple). Each is
+compared with the general path and the operations run one by one: the same states, work,
+log lines, errors and spans at every step budget (a none where the zone is empty fails where
+it is used)."""
 from __future__ import annotations
 
 import re
