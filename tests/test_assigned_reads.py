@@ -68,6 +68,7 @@ def test_a_text_python_refuses_keeps_its_call() -> None:
 
 def test_the_reline_reads_the_played_cards_power_in_place() -> None:
     game = rulelang.load(ROOT / "games" / "jolly_roger.rules", players=4)
-    # (the played card's power read plain: a zone of cards holds only cards, compiler/typed.py)
-    assert re.search(r"if \(+_u\d+\.record\[_k\d+\] "
-                     r"if type\(_u\d+ := \(st\.zones\[_k\d+\[0\]\]", game.generated_code())
+    # (the played card's power read plain: a zone of cards holds only cards, compiler/typed.py;
+    # the top of the zone its last card where the zone is not empty: assigned_reads._top_zone)
+    assert re.search(r"if \(+_u(\d+)\[-1\]\.record\[_k\d+\] "
+                     r"if \(_u\1 := st\.zones\[_k\d+\[0\]\]\) else _k\d+\(None\)\)", game.generated_code())

@@ -1,7 +1,8 @@
 """The variable of a 'for' or a 'choose' that alone binds its name, over a list whose items are
 certainly players, spaces or components, is held to that kind across a pause
 (interpreter/compiler/held.py): the code after the pause writes `cell.mark = p` without testing
-the kinds of `cell` and `p`, and a saved state whose frame breaks them is refused (E606)."""
+the kinds of `cell` and `p`, and a saved state whose frame breaks them is refused (E606). The
+variable of a 'for' over integers (a range) is held an integer (s42-typed)."""
 from __future__ import annotations
 
 import random
@@ -13,6 +14,8 @@ from conftest import load_written
 
 import rulelang
 from rulelang.errors import StateDataError
+from rulelang.interpreter.compiler import held
+from rulelang.interpreter.model.program import line_text
 
 MARKS = '''\
     game "G" { players 2 }
@@ -110,3 +113,48 @@ def test_a_chooser_proven_a_player_is_not_tested_before_its_kept_decision(tmp_pa
         state.apply_action(state.legal_actions(0)[0], player=0)
     assert state.current_players() == [0]   # the state as it was
     assert "'by' needs a player" in caught.value.diagnostic.message and caught.value.diagnostic.span.line == 9
+
+
+ROUNDS = '''\
+    game "G" { players 2 }
+    var seen: int = 0
+    phase play {
+      for r in 1..3 {
+        log "round " + r
+        for p in players {
+          choose x in [1, 2] by p
+          seen = seen + x
+        }
+        log "after round " + r + ": " + seen
+      }
+      end game
+    }
+'''
+
+
+def test_a_loop_variable_over_a_range_is_held_an_integer(tmp_path, monkeypatch):
+    # (each item of 1..3 an integer: held to int across the choices, so its log line tests no kind)
+    game = load(tmp_path, ROUNDS)
+    written = code(game)
+    assert "_MAX_INT" not in written.split("after round")[0] and "_NAMED" not in written
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions(0)[0], player=0)
+    data = state.to_json()
+    frame = data["frames"][0]
+    assert game.state_from_json(data).legal_actions(1) and "r" in frame["env"]
+    with pytest.raises(StateDataError) as caught:   # (a saved frame whose r is no integer: refused)
+        game.state_from_json({**data, "frames": [{**frame, "env": {**frame["env"], "r": {"player": 1}}}]})
+    assert caught.value.diagnostic.code == "E606" and "local r of play must be an int" in str(caught.value)
+    with monkeypatch.context() as patch:   # (as before: r not held, its kind tested where it is logged)
+        patch.setattr(held, "items_bound", lambda cat, source, scope: None)
+        tested = load(tmp_path, ROUNDS)
+    assert "_MAX_INT" in code(tested)
+    for seed in range(3):   # (the same lines and states)
+        played = []
+        for each in (game, tested):
+            state = each.new_initial_state(seed=seed)
+            while not state.is_terminal():
+                player = state.current_players()[0]
+                state.apply_action(state.legal_actions(player)[seed % 2], player=player)
+            played.append(([line_text(line) for line in state.log_lines], state.to_json()))
+        assert played[0] == played[1] and played[0][0][0] == "round 1"

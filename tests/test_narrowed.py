@@ -86,6 +86,6 @@ def test_the_reline_reads_the_card_played_once_tested() -> None:
     reline = game.generated_code()
     # (its first test of the card's power tests the card's kind; the tests after it do not; and
     # none tests the field, which a card from a zone of cards has: compiler/typed.py)
-    first = r"\n( +)if \(+(_l\d+)\.record\[_k\d+\] if type\(\2\) is _Component else _no_attribute.*\n"
+    first = r"\n( +)if \(+(_l\d+)\.record\[_k\d+\] if \2 is not None else _no_attribute.*\n"   # (a card or none)
     later = r"\1elif \(+\2\.record\[_k\d+\]\) is not"
     assert re.search(first + r"(\1    .*\n)+" + later, reline)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, WeakSet
 
 from rulelang import ast
 from rulelang.check.tree import walk
@@ -117,14 +117,17 @@ def _boards_built_elsewhere(cat: Catalog) -> bool:
 _BUILDS_BOARDS: WeakKeyDictionary[Catalog, bool] = WeakKeyDictionary()
 
 
-def field_of(name: str) -> Callable[[Value], Value]:
+def field_of(name: str, or_none: bool = False) -> Callable[[Value], Value]:
     """``x.name`` of a value computed once, where only components have attributes so named and
-    every component has field ``name``: the dispatch of codegen.py, and its error, in one call."""
+    every component has field ``name`` (``or_none``: of a value the text proves a component
+    that has it or none, typed.py): the dispatch of codegen.py, and its error, in one call."""
     def read(obj: Value) -> Value:
         if type(obj) is Component:
             return obj.record[name]
         raise RuleError(f"a {kind_of(obj)} has no attribute '{name}'")
     FIELD_READERS[read] = name, True
+    if or_none:
+        OF_COMPONENT_OR_NONE.add(read)
     return read
 
 
@@ -151,6 +154,10 @@ def field_read(cat: Catalog, name: str) -> Callable[[Value], Value] | None:
 FIELD_READERS: WeakKeyDictionary[Callable[[Value], Value], tuple[str, bool]] = WeakKeyDictionary()
 """The functions ``field_of`` and ``field_read`` made: the field each reads, and whether every
 component has it (assigned_reads.py writes them in place)."""
+
+OF_COMPONENT_OR_NONE: WeakSet[Callable[[Value], Value]] = WeakSet()
+"""The readers of ``field_of`` whose value the text proves a component or none (typed.py):
+assigned_reads.py tests such a value's kind by ``is not None``."""
 
 
 def end_index(node: ast.Expr) -> int | None:

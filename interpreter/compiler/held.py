@@ -18,6 +18,7 @@ from rulelang import ast
 
 from ..model.values import Component
 from ..tables.declared import Declared
+from .integers import items_bound
 from .lets import Facts
 from .scope import Scope
 from .typed import zone_holds
@@ -71,3 +72,5 @@ def hold_item(compiler: Compiler, name: str, source: ast.Expr) -> None:
         compiler.hold(name, Declared(Component, of=typed))
     elif kind is not None and kind[1] >= 1:
         compiler.hold(name, of_kind((kind[0], kind[1] - 1)))
+    elif items_bound(writer.cat, source, scope) is not None:   # (each item an integer: a range...)
+        compiler.hold(name, Declared(int))

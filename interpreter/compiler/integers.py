@@ -69,6 +69,29 @@ def integer_bound(cat: Catalog, node: ast.Expr, scope: Scope) -> int | None:
     return None
 
 
+_NATURAL_CALLS = frozenset({"count", "size", "tokens", "bank", "abs"})
+"""Builtins whose ``int`` is never below zero: a count, a length, a count of the token table
+(which holds only the shares of a supply's total), a number's size."""
+
+
+def natural(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
+    """Whether ``node`` is a proven integer never below zero: a literal or constant not below
+    zero, one of ``_NATURAL_CALLS``, a local known one (``Scope.naturals``: a 'let' of one,
+    lets.py), or a sum or product of such whose bound keeps it within the rules' range."""
+    if integer_bound(cat, node, scope) is None:
+        return False
+    if isinstance(node, ast.Literal) or (isinstance(node, ast.Name) and is_constant(cat, node.name, scope)):
+        value = node.value if isinstance(node, ast.Literal) else cat.constants[node.name]
+        return type(value) is int and value >= 0
+    if isinstance(node, ast.Name):
+        text = scope.local_text(node.name)
+        return text is not None and text in scope.naturals
+    if isinstance(node, ast.Call):
+        return node.function in _NATURAL_CALLS
+    return isinstance(node, ast.BinaryOp) and node.op in ("+", "*") \
+        and natural(cat, node.left, scope) and natural(cat, node.right, scope)
+
+
 def sum_fits(cat: Catalog, node: ast.BinaryOp, scope: Scope) -> bool:
     """Whether ``node`` (``a + b``, ``a - b`` or ``a * b``) adds, subtracts or multiplies two
     proven integers whose bounds keep the result within the rules' range: plain Python."""
@@ -107,7 +130,7 @@ _TUPLES = frozenset({"list", "values", "reversed", "rotate", "slice", "insert", 
 def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
     """Whether ``node`` is certainly a list (a Python tuple) from the text alone: a list
     literal, a comprehension, a range, a sum of two lists, ``sorted(...)``, a builtin of
-    _TUPLES, a constant list, an 'if ... then ... else' of two lists, a call of a function
+    _TUPLES, a constant list, ``players`` and ``seats``, an 'if ... then ... else' of two lists, a call of a function
     of the ruleset whose body is one."""
     if isinstance(node, (ast.ListExpr, ast.Comprehension)):
         return True
@@ -121,6 +144,9 @@ def is_tuple(cat: Catalog, node: ast.Expr, scope: Scope) -> bool:
         return text in scope.lists or scope.kinds.get(text or "", (None, 0))[1] >= 1
     if isinstance(node, ast.Name) and is_constant(cat, node.name, scope):
         return type(cat.constants[node.name]) is tuple
+    if isinstance(node, ast.Name) and node.name in ("players", "seats") and not scope.is_local(node.name) \
+            and node.name not in cat.global_vars:   # (the catalog's tuples of players: codegen._Name)
+        return True
     if isinstance(node, (ast.Name, ast.Attribute)):   # a variable declared a list
         promise = promise_of(cat, node, scope)
         return promise is not None and promise == Declared(tuple, promise.item)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rulelang import ast
 from rulelang.check.tree import names_bound_once
 
-from .integers import integer_bound, is_tuple, length_bound
+from .integers import integer_bound, is_tuple, length_bound, natural
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -24,13 +24,15 @@ if TYPE_CHECKING:
 class Facts(NamedTuple):
     """What a local certainly holds: an integer of at most ``bound`` (None: not known one), a
     list (``is_list``), a player, space or component or lists of one (``kind``), a list of
-    at most ``length`` items (None: not known), a component of type ``typed`` or none."""
+    at most ``length`` items (None: not known), a component of type ``typed`` or none, an
+    integer never below zero (``natural``)."""
 
     bound: int | None
     is_list: bool
     kind: tuple[type, int] | None
     length: int | None = None
     typed: str | None = None   # a component of this type, or none unless ``kind`` says a component (typed.py)
+    natural: bool = False   # an integer never below zero (integers.natural)
 
 
 def bound_once(decl: ast.ProcedureDecl) -> frozenset[str]:
@@ -42,7 +44,7 @@ def facts_of(writer: ExpressionWriter, value: ast.Expr, scope: Scope) -> Facts |
     """What the text proves of ``value`` (None: nothing)."""
     found = Facts(integer_bound(writer.cat, value, scope), is_tuple(writer.cat, value, scope),
                   writer.items_kind(value, scope), length_bound(writer.cat, value, scope),
-                  writer.component_type(value, scope))
+                  writer.component_type(value, scope), natural(writer.cat, value, scope))
     return None if found == Facts(None, False, None) else found
 
 
@@ -59,4 +61,6 @@ def teach(scope: Scope, known: dict[str, Facts]) -> Scope:
             scope.lengths[local] = facts.length
         if facts.typed is not None:
             scope.typed[local] = facts.typed
+        if facts.natural:
+            scope.naturals.add(local)
     return scope

@@ -28,8 +28,11 @@ if TYPE_CHECKING:
 
 def shows_short(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
     """Whether the value of ``node`` is certainly a player, a space, a component, a supply
-    or an integer within the rules' range (each shows within a template's room for a value)."""
+    or an integer within the rules' range, or a component of a known type or none (``top(Z)``
+of a typed zone: each shows within a template's room for a value)."""
     if integer_bound(writer.cat, node, scope) is not None or writer.tokens.is_supply_for_certain(node, scope):
+        return True
+    if writer.component_type(node, scope) is not None:   # (a component of a typed zone, or none: typed.py)
         return True
     kind = writer.items_kind(node, scope)
     return kind is not None and kind[1] == 0
@@ -58,15 +61,18 @@ def proven_texts(shown: list[ast.Expr], unproven: list[int], room: int) -> tuple
     return [k for k in unproven if widths[k] is None], spent
 
 
-def kept_line(template: str, values: str, unproven: list[int], local: str, spent: int = 0) -> list[tuple[int, str]]:
+def kept_line(template: str, values: str, unproven: list[int], local: str, spent: int = 0,
+              most: int | None = None) -> list[tuple[int, str]]:
     """The lines (indent, text) that log the line of ``template`` (the constant's source)
     and the values of source ``values`` (each followed by ', '), held with the template by
     ``local`` (the line itself, ``(template, value...)``): kept as it is where the values at
     ``unproven`` (those the text does not prove short) are names, none, true or false, or
     integers within the rules' range (or, where it is the only one, a list of names short
     enough, within the room less the ``spent`` that proven texts take), as ``say`` tests
-    them; else ``say`` runs."""
-    tests = _value_tests(template, unproven, local, spent)
+    them; else ``say`` runs. Where the values at ``unproven`` are certainly lists of names
+    (``known_lines.named_lists``), ``most`` is how many items they may hold together
+    (``known_lines.most_items``): their lengths alone are tested."""
+    tests = _value_tests(template, unproven, local, spent, most)
     if not tests:   # (the values go straight into the line: no local to hold them)
         return [(0, "if st.event_log is None:"), (1, f"st.log_lines.append(({template}, {values}))"),
                 (0, "else:"), (1, f"_say(st, {template}, ({values}))")]
@@ -108,12 +114,12 @@ def after_loud_mark(lines: list[tuple[str, Span | None]], indent: int) -> bool:
 
 
 def kept_after_mark(template: str, values: str, unproven: list[int], local: str,
-                    spent: int = 0) -> list[tuple[int, str]]:
+                    spent: int = 0, most: int | None = None) -> list[tuple[int, str]]:
     """``kept_line`` with the end of the quiet block before it (``after_loud_mark``) in one
     test of the event log instead of two: with none, the line kept as ``kept_line`` keeps it;
     with one, the mark, then ``say``, as before. The values are computed once either way,
     after the mark (the same work, and the same error where one fails)."""
-    tests = _value_tests(template, unproven, local, spent)
+    tests = _value_tests(template, unproven, local, spent, most)
     lines = [(0, "if st.event_log is None:")]
     if tests:
         lines += [(1, f"{local} = ({template}, {values})"), (1, f"if {' and '.join(tests)}:"),
@@ -123,9 +129,13 @@ def kept_after_mark(template: str, values: str, unproven: list[int], local: str,
     return [*lines, (0, "else:"), (1, LOUD_MARK), (1, f"_say(st, {template}, ({values}))")]
 
 
-def _value_tests(template: str, unproven: list[int], local: str, spent: int) -> list[str]:
+def _value_tests(template: str, unproven: list[int], local: str, spent: int, most: int | None = None) -> list[str]:
     """The tests, in Python, that the values at ``unproven`` of the line ``local`` (its
-    template first, then the values) show short (``kept_line``)."""
+    template first, then the values) show short (``kept_line``); where they are lists of
+    names (``most`` given), that they hold at most ``most`` items together, as ``effects._fits``
+    counts them."""
+    if most is not None and unproven:
+        return [f"{' + '.join(f'len({local}[{k + 1}])' for k in unproven)} <= {most}"]
     room = f"{template}.room" if spent == 0 else f"({template}.room - {spent})"
     tests = [f"(type({local}[{k + 1}]) in _NAMED or (type({local}[{k + 1}]) is int"
              f" and -_MAX_INT <= {local}[{k + 1}] <= _MAX_INT))" for k in unproven]

@@ -38,14 +38,18 @@ def top_of(node: ast.Expr, cat: Catalog) -> ast.Expr | None:
 
 def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], module: Module,
                certain: Callable[[ast.Expr], type | None] = lambda node: None,
-               typed: Callable[[ast.Expr], str | None] = lambda node: None) -> list[str]:
+               typed: Callable[[ast.Expr], str | None] = lambda node: None,
+               component_of: Callable[[ast.Expr], str | None] = lambda node: None) -> list[str]:
     """The lines (indented from 0) of ``move what to destination``: the destination is
     evaluated first, then what moves, as ``effects.move`` receives them. ``certain``: the
     class an expression certainly has (a zone, a component), where the text proves it: its
     kind is then not tested. ``typed``: the type of a component the text proves (typed.py):
     a zone that holds one type (``Catalog.zone_holds``) lets another in only by
     ``effects.move``, which refuses it; where the text does not prove the types agree, the
-    way in place tests them."""
+    way in place tests them. ``component_of``: the type of the component that an expression
+    is, or none (``top(Z)`` of a typed zone, a local that holds one: typed.py), where the
+    text proves it: never a zone, so only a component's way and the general one (none's
+    error) are written."""
     zone = top_of(node.what, cat)
     what = write(node.what if zone is None else zone)
     to = write(node.to)
@@ -88,6 +92,11 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
         first = "elif"
     # (a component to a zone the text names: State.move in place, no call)
     component = component_moved(moved, to_slot, module, cat) if not to_zone else [f"st.move({moved}, {to_slot})"]
+    known = component_of(node.what)
+    if known is not None:   # (a component of a known type, or none: no zone's way; its type tested where it differs)
+        some = holds.component(known, moved, to_slot)
+        return [*lines, f"{first} {moved} is not None{' and ' + some if some else ''}:",   # (the one other value)
+                *("    " + line for line in component), "else:", f"    {general}"]
     some = holds.component(None, moved, to_slot)
     some_zone = holds.zone(None, f"{moved}.slot", to_slot, None)
     return [*lines,

@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..model.values import Player
+from .assigned_reads import assigned_in_place
 
 if TYPE_CHECKING:
     from .module import Module
@@ -38,7 +39,9 @@ def players_written_out(module: Module, listed: str, element: str, loops: list[s
         return None
     lines = [f"{listed} = []", *(line.replace("@N", str(len(players))) for line in charged)]
     for player in players:
-        test = [_for_player(module, text, var, player) for text in tests]
+        # (a statement's test now: its reads of fields in place, assigned_reads.py)
+        test = ["if " + assigned_in_place(module, _for_player(module, text.removeprefix("if "), var, player))
+                for text in tests]
         append = f"{listed}.append({_for_player(module, element, var, player)})"
         lines += [f"{test[0]}:", f"    {append}"] if test else [append]
     return lines

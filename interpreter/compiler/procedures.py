@@ -35,7 +35,7 @@ from .assigned_reads import written_assigning
 from .bulk_rounds import charge_lines, charged_at_once, read_before_the_rounds
 from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
-from .integers import integer_bound, is_tuple, short_list
+from .integers import integer_bound, is_tuple, natural, short_list
 from .known_lines import most_items, named_lists, one_listener, private_line_of_lists
 from .lets import Facts, bound_once, facts_of, teach
 from .logs import after_loud_mark, kept_after_mark, kept_line, kept_private_line, proven_texts, shows_short
@@ -382,7 +382,8 @@ class ProcedureWriter:
         self.emit(indent, "continue", node.span)
 
     def _Move(self, node: ast.Move, indent: int) -> None:
-        for line in move_lines(node, self.cat, self.expr, self.module, self._certain_class, self._typed):
+        for line in move_lines(node, self.cat, self.expr, self.module, self._certain_class, self._typed,
+                               lambda what: self.compiler.writer.component_type(what, self.learnt_scope())):
             self.emit(indent, line, node.span)
 
     def _typed(self, node: ast.Expr) -> str | None:
@@ -406,9 +407,13 @@ class ProcedureWriter:
         scope = self.learnt_scope()
         return self.tokens.supply_named(self.expr(variable), name, promise_of(self.cat, variable, scope) == SUPPLY)
 
+    def _amount(self, node: ast.Expr) -> str:
+        """The amount of a 'gain' or 'pay', checked unless the text proves it never below zero."""
+        return self.tokens.amount(node, self.expr(node), natural(self.cat, node, self.learnt_scope()))
+
     def _Gain(self, node: ast.Gain, indent: int) -> None:
         supply, who = self._supply(node.supply, node.span), self._holder_slot(node.player)
-        amount = self.tokens.amount(node.amount, self.expr(node.amount))
+        amount = self._amount(node.amount)
         self._transfer(indent, (supply, "0", who, amount), node.span)
 
     def _Pay(self, node: ast.Pay, indent: int) -> None:
@@ -417,7 +422,7 @@ class ProcedureWriter:
             payee = self.module.fresh("_t")
             self.emit(indent, f"{payee} = {self._holder_slot(node.payee)}", node.span)
         supply, payer = self._supply(node.supply, node.span), self._holder_slot(node.payer)
-        amount = self.tokens.amount(node.amount, self.expr(node.amount))
+        amount = self._amount(node.amount)
         self._transfer(indent, (supply, payer, payee, amount), node.span)
 
     def _transfer(self, indent: int, args: tuple[str, str, str, str], span: Span) -> None:
@@ -504,7 +509,9 @@ class ProcedureWriter:
         if after_loud_mark(self.lines, indent):   # (the end of the quiet block just before: one test for both)
             del self.lines[-2:]
             written = kept_after_mark
-        for depth, line in written(template, values, unproven, self.module.fresh("_t"), spent):
+        lists = named_lists(self.compiler.writer, shown, unproven, self.learnt_scope())   # (their lengths alone tested)
+        for depth, line in written(template, values, unproven, self.module.fresh("_t"), spent,
+                                   most_items(made, spent) if lists else None):
             self.emit(indent + depth, line, node.span)
 
     def _line_of_lists(self, node: ast.Log, shown: list[ast.Expr], unproven: list[int], made: LogTemplate,

@@ -53,6 +53,7 @@ class Scope:
         self.typed: dict[str, str] = {}
         # Python locals known to hold an integer, and a bound of its size (integers.py).
         self.integers: dict[str, int] = {}
+        self.naturals: set[str] = set()   # of those, the ones never below zero (integers.natural)
         self.lists: set[str] = set()   # the texts of locals known to hold a list (a tuple)
         self.lengths: dict[str, int] = {}   # of those, the ones of a bounded length: that bound
         self.promises: dict[str, Declared] = {}   # the texts of held parameters -> their type
@@ -81,7 +82,7 @@ class Scope:
         found.keys_read = self.keys_read  # a KeyError in the loop reaches the expression's function
         found.tables = {}
         found.kinds, found.integers, found.lists = dict(self.kinds), dict(self.integers), set(self.lists)
-        found.typed = dict(self.typed)
+        found.typed, found.naturals = dict(self.typed), set(self.naturals)
         found.lengths = dict(self.lengths)
         found.promises, found.held_names, found.learnt = dict(self.promises), dict(self.held_names), True
         return found

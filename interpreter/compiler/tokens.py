@@ -181,10 +181,11 @@ class TokenWriter:
             return checked
         return f"({variable}.name if {self.is_supply(variable)} else {checked})"
 
-    def amount(self, node: ast.Expr, source: str) -> str:
+    def amount(self, node: ast.Expr, source: str, natural: bool = False) -> str:
         """The amount of a 'gain' or 'pay' (``node``, written as ``source``): a whole number
-        not below zero, checked in place (a number written in the rules: checked now)."""
-        if isinstance(node, ast.Literal) and type(node.value) is int and node.value >= 0:
+        not below zero, checked in place (a number written in the rules: checked now; one the
+        text proves never below zero, ``natural``: integers.natural, not checked)."""
+        if natural or (isinstance(node, ast.Literal) and type(node.value) is int and node.value >= 0):
             return source
         if CHEAP.match(source):
             return f"({source} if type({source}) is int and {source} >= 0 else _amount({source}))"

@@ -11,7 +11,8 @@ one 'let' of such a value alone binds (lets.py) are a component of that type, or
 empty zone's top). Each component of a type has every field the type declares (a deck's
 constructor names every one), so ``c.f``, where the type declares ``f``, is the plain read
 ``c.record[F]`` once ``c`` is a component: the test ``F in c.record``, and the call that
-raises where it fails, go. Anything else keeps codegen.py's checked read and its error.
+raises where it fails, go; and since such a value is a component or none, ``c is not None``
+tests its kind (no call of ``type``). Anything else keeps codegen.py's checked read and its error.
 """
 from __future__ import annotations
 
@@ -75,8 +76,8 @@ def typed_read(writer: ExpressionWriter, target: ast.Expr, obj: str, name: str,
                scope: Scope) -> str | None:
     """``obj.name`` (``obj`` written from ``target``) where ``target`` is a component of a
     type that declares field ``name``, or none: the field read plain once the value is a
-    component (no test of the field); the readers of other kinds, and the error of any other
-    value, as codegen.py writes them. None where that is not known (codegen.py's read)."""
+    component (no test of the field), found one by not being none (it can be nothing else),
+    none's error else. None where that is not known (codegen.py's read)."""
     if known not in (None, (Component, 0)) or not isinstance(readers.get(Component), ComponentField) \
             or not declares(writer.cat, component_type(writer, target, scope), name):
         return None
@@ -86,17 +87,17 @@ def typed_read(writer: ExpressionWriter, target: ast.Expr, obj: str, name: str,
     if not (obj.isidentifier() or obj.startswith(f"{scope.env}[")):   # (read once: assigned_reads.py, in place)
         if set(readers) != {Component}:
             return None
-        return f"{writer.module.constant(field_of(name), f'<reads x.{name} of a component>')}({obj})"
-    return by_kind(writer, readers, obj, name, scope, component=plain)
+        return f"{writer.module.constant(field_of(name, True), f'<reads x.{name} of a component>')}({obj})"
+    # (a component of the type, or none: no other kind's reader can apply, and none is the one
+    # value that is not a component, so testing it is testing the kind, without calling type())
+    return f"({plain} if {obj} is not None else _no_attribute({obj}, {writer.module.constant(name)}))"
 
 
 def by_kind(writer: ExpressionWriter, readers: Mapping[type, Callable[..., Any]], obj: str, name: str,
-            scope: Scope, component: str | None = None) -> str:
+            scope: Scope) -> str:
     """``obj.name`` (``obj`` a Python local or an entry of the environment) by its kind: each
-    kind's reader under a test of the kind (``component``, if given, in place of a component's
-    reader), the error of any other value."""
+    kind's reader under a test of the kind, the error of any other value."""
     text = f"_no_attribute({obj}, {writer.module.constant(name)})"
     for kind, reader in reversed(list(readers.items())):
-        branch = component if kind is Component and component is not None else writer._read(reader, obj, name, scope)
-        text = f"{branch} if type({obj}) is {KIND_NAMES[kind]} else {text}"
+        text = f"{writer._read(reader, obj, name, scope)} if type({obj}) is {KIND_NAMES[kind]} else {text}"
     return f"({text})"
