@@ -45,6 +45,19 @@ def test_a_keyed_shuffle_steps_the_generator_once_and_is_a_permutation(state, si
     assert again == items  # the same state, the same order
 
 
+@given(st.integers(0, 2**64 - 1), st.integers(5, 256), st.integers(0, 3))
+def test_a_keyed_shuffle_compares_no_items(state, size, tail):
+    """The sort compares keys only (each item gets its place's key, the places in turn): items
+    that cannot be ordered, and one object at several places, stand where the plain
+    definition puts their places, whole lists and heads of longer ones alike."""
+    expected, generator = _shuffled_plainly(state, size + tail, size - 1)
+    same, others = object(), [object() for _ in range(size + tail)]
+    items = [same if k % 3 == 0 else others[k] for k in range(size + tail)]
+    placed = list(items)
+    assert rng.shuffle(state, placed, size - 1) == generator
+    assert all(a is items[k] for a, k in zip(placed, expected, strict=True))
+
+
 @given(st.integers(0, 2**64 - 1), st.integers(0, 4))
 def test_ashuffle_by_draws_steps_the_generator_once_a_place(state, size):
     after, generator = _shuffled_by_below(state, size, size - 1)
