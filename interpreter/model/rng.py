@@ -2,15 +2,14 @@
 
 One integer copies for free with the state and serializes exactly, so the same ruleset,
 seed and actions give the same game on any machine. A draw among ``n`` (``below``) steps it
-once; a shuffle of 5 to 256 items steps it once and sorts the items by keys that SHAKE128 of
-its new state gives (work done in C), other shuffles are Fisher-Yates over ``below``.
+once; a shuffle of 5 items or more steps it once and sorts the items by keys that SHAKE128 of
+its new state gives (work done in C), shorter shuffles are Fisher-Yates over ``below``.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from hashlib import shake_128
-from operator import itemgetter
 from struct import Struct
 from typing import TypeVar
 
@@ -21,8 +20,8 @@ _GAMMA = 0x9E3779B97F4A7C15  # the step of the state
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 _KEYED_FROM = 4   # shuffles of 5 places or more sort by keys (fewer instructions, by valgrind)
-_KEYED_TO = 256   # up to 256 places: a key's low byte is its place
-_from_bytes = int.from_bytes  # (looked up once: the type's method cache does not keep it, by callgrind)
+_SEVEN_BITS = bytes(b & 0x7F for b in range(256))  # each byte's top bit cleared (bytes.translate)
+_next = next  # (a module global: found without the builtins' lookup)
 
 
 def seed_state(seed: int) -> int:
@@ -57,27 +56,28 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 def shuffle(state: int, items: list[_T], last: int) -> int:
-    """Shuffle ``items[: last + 1]`` in place; the generator's new state. From 5 to 256 items,
-    a keyed sort (``_shuffle_by_keys``: the generator one step on); fewer or more, Fisher-Yates
-    over ``below`` (``shuffle_by_draws``: one step for each place from ``last`` down to 1)."""
-    if _KEYED_FROM <= last < _KEYED_TO:
-        return _shuffle_by_keys(state, items, last)
-    return shuffle_by_draws(state, items, last)
-
-
-def _shuffle_by_keys(state: int, items: list[_T], last: int) -> int:
-    """``shuffle`` as a sort done in C: the generator steps once, and SHAKE128 of its new state
-    (8 bytes, little-endian) gives 8 bytes for each of the ``n = last + 1`` places; place ``k``'s
-    key is the double in [1, 2) whose 52 bits of mantissa are 44 of its bytes' bits above ``k``
-    (``_keys``: two masks on one integer), so keys are distinct and compare as their random
-    bits, ties (where two places drew the same 44 bits) broken by the place. The items then
-    stand in the order of their keys (each key's low byte is its place)."""
+    """Shuffle ``items[: last + 1]`` in place; the generator's new state. From 5 items (``n =
+    last + 1``), a keyed sort done in C: the generator steps once, SHAKE128 of its new state
+    (8 bytes, little-endian) gives 8 bytes for each place, each byte's top bit is cleared, and
+    place ``k``'s 8 bytes read as a little-endian double are its key: a positive finite number
+    (its exponent is at most 0x7F7) that compares as its 56 random bits do, read as an integer.
+    The items stand in the order of their keys, ties (where two places drew the same 56 bits)
+    broken by the place: the sort is stable, and its key function gives each item its place's
+    key, the places in turn (the sort asks for the keys in the items' order, once each). Fewer
+    items, Fisher-Yates over ``below`` (``shuffle_by_draws``: one step for each place from
+    ``last`` down to 1)."""
+    if last < _KEYED_FROM:
+        return shuffle_by_draws(state, items, last)
     n = last + 1
     state = (state + _GAMMA) & _MASK
-    high, low, read, write, places_of = _keys(n)
-    bits = _from_bytes(shake_128(state.to_bytes(8, "little")).digest(8 * n), "little")
-    keys = sorted(read(((bits & high) | low).to_bytes(8 * n, "little")))
-    items[:n] = itemgetter(*places_of(write(*keys)))(items)
+    keys = _doubles(n)(shake_128(state.to_bytes(8, "little")).digest(8 * n).translate(_SEVEN_BITS))
+    key = partial(_next, iter(keys))
+    if n == len(items):
+        items.sort(key=key)
+    else:
+        head = items[:n]
+        head.sort(key=key)
+        items[:n] = head
     return state
 
 
@@ -97,13 +97,6 @@ def shuffle_by_draws(state: int, items: list[_T], last: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def _keys(n: int) -> tuple[int, int, Callable[[bytes], tuple[float, ...]], Callable[..., bytes],
-                           Callable[[bytes], tuple[int, ...]]]:
-    """For a keyed shuffle of ``n`` places, 8 bytes (64 bits, little-endian) a place: the mask
-    of each place's 44 random bits (8 to 51), the integer whose place ``k`` holds the exponent
-    of [1, 2) (bits 52 to 62) and ``k`` (bits 0 to 7), the reader and the writer of the ``n``
-    doubles, and the reader of their low bytes."""
-    high = sum((((1 << 52) - 1) ^ 0xFF) << (64 * k) for k in range(n))
-    low = sum((0x3FF << 52 | k) << (64 * k) for k in range(n))
-    doubles = Struct(f"<{n}d")
-    return high, low, doubles.unpack, doubles.pack, Struct("<" + "B7x" * n).unpack
+def _doubles(n: int) -> Callable[[bytes], tuple[float, ...]]:
+    """The reader of ``n`` little-endian doubles (a keyed shuffle's keys)."""
+    return Struct(f"<{n}d").unpack
