@@ -101,8 +101,33 @@ def test_the_lines_after_a_line_that_may_bind_it_read_the_environment() -> None:
                  "if a:\n    pass\nelif env[_k3]:\n    _c = env[_k3]",
                  "_a = env[_k3]\nfor _v in _s:\n    _b = env[_k3]\n    env[_k3] = _v",
                  "_a = env[_k3]\ntry:\n    _k9(st, fr)\nexcept KeyError as error:\n    _c = env[_k3]",
-                 "_a = env[_k3]\ndel env[_k3]\n_c = env[_k3]", "_a = env[_k3]\n_k5(st, env)\n_c = env[_k3]"]:
+                 "_a = env[_k3]\ndel env[_k3]\n_c = env[_k3]", "_a = env[_k3]\n_k5(st, env)\n_c = env[_k3]",
+                 # (a frame pushed or popped: a callee's return writes into this environment)
+                 "_a = env[_k3]\nst.push(_k7, _k8, {})\n_c = env[_k3]", "_a = env[_k3]\nst.pop(_v)\n_c = env[_k3]",
+                 "_a = env[_k3]\n_frames = st.frames\n_c = env[_k3]",
+                 "_a = env[_k3]\nst.frames[-1].env[_k3] = 2\n_c = env[_k3]",
+                 # (written by any augmented assignment, or as one of a tuple's targets)
+                 "_a = env[_k3]\nenv[_k3] //= 2\n_c = env[_k3]", "_a = env[_k3]\nenv[_k3] %= 2\n_c = env[_k3]",
+                 "_a = env[_k3]\nenv[_k3] <<= 1\n_c = env[_k3]", "_a = env[_k3]\nenv[_k3], _b = 1, 2\n_c = env[_k3]"]:
         assert _read(text) == text.replace("_a = env[_k3]\n", "_a = env[_k3]\n"), text
+    # (a procedure's call: its arguments read the Python local; after it, where a return may have
+    # written into this environment, the frame is tested and the environment read again)
+    assert _read("""
+        _a = env[_k3]
+        _depth = len(st.frames)
+        _q9(st, _depth, env[_k3])
+        fr.pc = pc = 6
+        if st.frames[-1] is not fr:
+            return steps
+        _c = env[_k3]
+        """) == textwrap.dedent("""\
+        _a = (_env3 := env[_k3])
+        _depth = len(st.frames)
+        _q9(st, _depth, _env3)
+        fr.pc = pc = 6
+        if st.frames[-1] is not fr:
+            return steps
+        _c = env[_k3]""")
     # (a walk's variable, read by the lines after it in its branch)
     assert _read("env[_k4] = _seq[_i]\nenv[_k5] = (_seq, _i + 1)\n_p = env[_k4]") == \
         "env[_k4] = _env4 = _seq[_i]\nenv[_k5] = (_seq, _i + 1)\n_p = _env4"

@@ -11,7 +11,8 @@ written as before: only reads change. The first read is where it was, so a local
 value fails there, at its own statement, as before; it is one the line always makes when it
 runs (no ``and``, ``or``, ``if`` or loop in the line), so the lines after read a value their
 own run read. They are those of its branch up to a line that may bind it (writes it, drops
-it, hands the frame or the environment to a call, or opens a loop whose body does), and
+it, hands the frame or the environment to a call, pushes or pops a frame: a return writes its
+value into the caller's environment, or opens a loop whose body does), and
 those of a later 'elif' or 'else' of an 'if' whose branch held such a line (they run instead
 of it). A block is entered at its first line only (blocks.py), so the Python local is always
 set in the run that reads it.
@@ -29,8 +30,9 @@ __all__ = ["locals_read_once"]
 Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
 
 _READ = re.compile(r"(?<![\w.])env\[(_k\d+)\](?!\s*=[^=])")   # a read of a local (not a write of it)
-# the environment handed on or read otherwise, or the frame (but for its counter written)
-_OTHER_USE = re.compile(r"(?<![\w.])env(?!\[_k\d+\])\b|(?<![\w.])fr\b(?!\.pc = )")
+# the environment handed on or read otherwise, the frame (but for its counter written), or the
+# frames' stack (a call pushed, a return that writes its value into the caller's environment)
+_OTHER_USE = re.compile(r"(?<![\w.])env(?!\[_k\d+\])\b|(?<![\w.])fr\b(?!\.pc = )|\bst\.(push|pop)\b|\bst\.frames\b(?!\))|\b_frames\b")
 _CONDITIONAL = re.compile(r" if | and | or |\bor\b|\band\b|lambda\b| for | while |\bnot in\b|\bin env\b|:=")
 _CLAUSE = re.compile(r" *(elif|else|except|finally|try)\b")
 _LOOP = re.compile(r" *(for|while) ")
@@ -140,8 +142,8 @@ def _stops(lines: list[Line], at: int, key: str, local: str) -> bool:
 
 
 def _binds(line: str, key: str) -> bool:
-    return re.search(rf"env\[{key}\]\s*(=[^=]|[-+*/|&]=)|for env\[{key}\] in |del env\[{key}\]|env\.pop\({key}\b",
-                     line) is not None
+    return re.search(rf"env\[{key}\]\s*(=[^=]|(//|\*\*|<<|>>|[-+*/%@|&^])=)|for env\[{key}\] in |del env\[{key}\]"
+                     rf"|env\.pop\({key}\b|^[\w\[\], ]*env\[{key}\][\w\[\], ]* = ", line.lstrip(" ")) is not None
 
 
 def _indent(line: str) -> int:
