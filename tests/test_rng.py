@@ -1,11 +1,13 @@
 """The generator: SplitMix64 for ``below``; ``rng.shuffle`` of 5 places or more is a sort by
 keys drawn from SHAKE128 of the generator's next state (one step), which these tests write
-again plainly (place ``k``'s key is its 8 bytes' 56 low bits of each byte's 7, then ``k``);
+again plainly (place ``k``'s key is its 8 bytes' 48 bits, the 6 low bits of each, then ``k``);
 fewer places are Fisher-Yates over ``rng.below``. Both give every order, evenly."""
 from __future__ import annotations
 
 import hashlib
 import math
+import struct
+import sys
 from collections import Counter
 from itertools import permutations
 
@@ -109,6 +111,16 @@ def test_the_generator_is_splitmix64():
     assert (first, second) == (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4)
 
 
+def test_no_key_is_subnormal_or_infinite():
+    # a key is 8 bytes of the table's values read as a double: the least and the greatest
+    # of them bound every key, and both are normal and finite, so a process that flushes
+    # subnormal numbers to zero orders the keys as any other does
+    values = set(rng._SIX_BITS)
+    assert len(values) == 64
+    least, greatest = (struct.unpack("<d", bytes([end] * 8))[0] for end in (min(values), max(values)))
+    assert sys.float_info.min <= least < greatest < math.inf
+
+
 @given(st.integers(0, 2**64 - 1), st.integers(1, 10**6))
 def test_below_is_the_high_bits_of_a_product(state, n):
     following, bits = rng.next_u64(state)
@@ -118,14 +130,14 @@ def test_below_is_the_high_bits_of_a_product(state, n):
 def _shuffled_plainly(state: int, size: int, last: int) -> tuple[list[int], int]:
     """What ``rng.shuffle`` gives ``list(range(size))``, written plainly: from 5 places on,
     SHAKE128 of the next state's 8 bytes (little-endian) gives 8 bytes a place, and the places
-    stand in the order of (their bytes' 7 low bits each, as a little-endian integer of 56 bits,
+    stand in the order of (their bytes' 6 low bits each, as a little-endian integer of 48 bits,
     the place); else Fisher-Yates over ``below``."""
     n = last + 1
     if n < 5:
         return _shuffled_by_below(state, size, last)
     state = (state + _GAMMA) % 2**64
     digest = hashlib.shake_128(state.to_bytes(8, "little")).digest(8 * n)
-    random_bits = [sum((digest[8 * k + b] % 128) << (7 * b) for b in range(8)) for k in range(n)]
+    random_bits = [sum((digest[8 * k + b] % 64) << (6 * b) for b in range(8)) for k in range(n)]
     order = sorted(range(n), key=lambda k: (random_bits[k], k))
     return order + list(range(n, size)), state
 

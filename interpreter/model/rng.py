@@ -20,7 +20,10 @@ _GAMMA = 0x9E3779B97F4A7C15  # the step of the state
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 _KEYED_FROM = 4   # shuffles of 5 places or more sort by keys (fewer instructions, by valgrind)
-_SEVEN_BITS = bytes(b & 0x7F for b in range(256))  # each byte's top bit cleared (bytes.translate)
+# each byte's 6 low bits, above them 01 (bytes.translate): a key's exponent is never 0, so no key is
+# subnormal (a process that flushes subnormal numbers to zero, as a library built with -ffast-math
+# may make it, would compare two of them as equal), nor 0x7FF (infinite)
+_SIX_BITS = bytes(b & 0x3F | 0x40 for b in range(256))
 _next = next  # (a module global: found without the builtins' lookup)
 
 
@@ -58,10 +61,11 @@ def below(state: int, n: int) -> tuple[int, int]:
 def shuffle(state: int, items: list[_T], last: int) -> int:
     """Shuffle ``items[: last + 1]`` in place; the generator's new state. From 5 items (``n =
     last + 1``), a keyed sort done in C: the generator steps once, SHAKE128 of its new state
-    (8 bytes, little-endian) gives 8 bytes for each place, each byte's top bit is cleared, and
-    place ``k``'s 8 bytes read as a little-endian double are its key: a positive finite number
-    (its exponent is at most 0x7F7) that compares as its 56 random bits do, read as an integer.
-    The items stand in the order of their keys, ties (where two places drew the same 56 bits)
+    (8 bytes, little-endian) gives 8 bytes for each place, each byte's two top bits become 01,
+    and place ``k``'s 8 bytes read as a little-endian double are its key: a normal positive
+    finite number (its exponent from 0x404 to 0x7F7) that compares as its 48 random bits (6 a
+    byte) do, read as an integer, on any machine and in any floating-point mode.
+    The items stand in the order of their keys, ties (where two places drew the same 48 bits)
     broken by the place: the sort is stable, and its key function gives each item its place's
     key, the places in turn (the sort asks for the keys in the items' order, once each). Fewer
     items, Fisher-Yates over ``below`` (``shuffle_by_draws``: one step for each place from
@@ -70,7 +74,7 @@ def shuffle(state: int, items: list[_T], last: int) -> int:
         return shuffle_by_draws(state, items, last)
     n = last + 1
     state = (state + _GAMMA) & _MASK
-    keys = _doubles(n)(shake_128(state.to_bytes(8, "little")).digest(8 * n).translate(_SEVEN_BITS))
+    keys = _doubles(n)(shake_128(state.to_bytes(8, "little")).digest(8 * n).translate(_SIX_BITS))
     key = partial(_next, iter(keys))
     if n == len(items):
         items.sort(key=key)
