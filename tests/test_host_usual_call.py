@@ -1,8 +1,8 @@
 """The usual call of the host API, taken in place, gives what the general path gives.
 
-``State.apply_action`` applies an Action for a player to act at a choice or a menu in place
-(state.py); every other call goes by ``applied.applied_checked`` (the action checked) or
-``applied.went_on`` (a pick, a chance outcome). ``legal_actions`` and ``apply_action`` take
+``State.apply_action`` applies an Action or an int id for a player to act at a choice or a
+menu in place (state.py); a pick or a chance outcome goes on by ``applied.went_on``, and
+every other call by ``applied.applied_checked`` (the action checked). ``legal_actions`` and ``apply_action`` take
 a player identical to the decision's first one without testing its type, and
 ``current_players`` reads the decision without testing it first. Each test compares the
 usual call with the general path: states, positions, errors, their spans and messages, at

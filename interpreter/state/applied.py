@@ -1,11 +1,13 @@
 """``State.apply_action`` other than its usual call.
 
-The usual call, an Action of ``legal_actions`` for a player to act at a choice or a menu,
-runs in place in ``State.apply_action``: its option's local or block, then the run on to the
-next decision, without the tests that only the other decisions need. Here is every other
-call: an action id, a player not given or not proved one of those to act (checked by
-``Decisions._checked``: IllegalActionError, the state unchanged), and the decisions that go
-on by their ``resume`` (a pick of a simultaneous choice, a chance outcome). An error of the
+The usual call, an Action of ``legal_actions`` or an int action id, for a player to act at a
+choice or a menu, runs in place in ``State.apply_action``: its option's local or block, then
+the run on to the next decision, without the tests that only the other decisions need. Here
+is every other call: a player not given or not proved one of those to act, an action of
+another type (``applied_checked``: checked by ``Decisions._checked``, IllegalActionError and
+the state unchanged), and the decisions that go on by their ``resume``, a pick of a
+simultaneous choice or a chance outcome (``went_on``, once ``apply_action`` found the option
+of the id). An error of the
 rules puts the state back as it was (``State._restore``) and the action is applied again one
 operation at a time (precise.py), which raises it located.
 """

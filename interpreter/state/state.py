@@ -518,24 +518,7 @@ class State(Views):
                 chosen = options[ids.index(action_id)]
             except ValueError:   # (_checked raises its error without this one's context)
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
-            self.pending = None
-            if self.event_log is not None:
-                self.event_log.append(action_event(self, player, action_id, chosen, decision.kind == "simultaneous"))
-            self.action_history.append((player, action_id))
-            self.work = self.rounds = 0
-            try:
-                fr = self.frames[-1]
-                decision.resume(self, fr, chosen, player)
-                if self.pending is None:   # (else the others are still to pick)
-                    steps = fr.code.run(self, fr, 0, limit := self.max_steps)
-                    while self.pending is None and not self.terminal:
-                        fr = self.frames[-1]
-                        steps = fr.code.run(self, fr, steps, limit)
-                    if steps > limit:
-                        raise runaway(limit)
-            except Exception as error:
-                self._restore()
-                applied_precisely(self, player, action_id, error)
+            went_on(self, decision, player, chosen, action_id)
             return
         if (binds := decision.binds) is None and decision.goes is None:   # a chance outcome, a decision that
             try:                                                          # goes on by its resume: applied.py
