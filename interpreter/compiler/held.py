@@ -4,7 +4,9 @@ player, a space or a component, or lists of them: lets.py); the map of a simulta
 that alone binds its name, when the kind of each option is certain (a map from players to
 components of a zone...); and the variable of a 'for' or a 'choose' that alone binds its name,
 when every item of its list is certainly a player, a space or a component, or lists of one
-(``for p in players``, ``choose s in spaces(b)``, ``choose c in hand``). Those locals live in
+(``for p in players``, ``choose s in spaces(b)``, ``choose c in hand``), or an integer of a
+range (``for r in 1..10``: held an int; its bounds are not held, as what reads it after a
+pause needs only its type). Those locals live in
 the frame's environment, which a saved state may fill with anything: a state read back is
 refused if one of its frames breaks them (``Code.held``, checked by ``declared.frame_problem``,
 E606), so the code after a pause reads them as their type promises (``HeldParameters.hold``),
@@ -38,7 +40,8 @@ def of_kind(kind: tuple[type, int]) -> Declared:
 
 def let_promise(facts: Facts | None) -> Declared | None:
     """The type a 'let' local of ``facts`` is held to: a list (of a known kind), or one value
-    of a known kind; None for what is not held (integers: a bound is more than a type)."""
+    of a known kind; None for what is not held (an integer: the facts that make a 'let' an
+    int, a bound among them, are more than a type, and its reads after a pause test it)."""
     if facts is None:
         return None
     if facts.typed is not None and facts.kind in (None, (Component, 0)):   # (typed.py)
