@@ -60,6 +60,35 @@ def test_a_keyed_shuffle_compares_no_items(state, size, tail):
     assert all(a is items[k] for a, k in zip(placed, expected, strict=True))
 
 
+class _Repeated:
+    """A stand-in for SHAKE128 whose digest repeats ``blocks``: keys that tie, where the
+    real digest ties with a chance of about 2^-48 a pair."""
+
+    def __init__(self, blocks: list[bytes]) -> None:
+        self.blocks = blocks
+
+    def __call__(self, data: bytes) -> _Repeated:
+        return self
+
+    def digest(self, length: int) -> bytes:
+        return b"".join(self.blocks[k % len(self.blocks)] for k in range(length // 8))
+
+
+def test_tied_keys_keep_their_places_order(monkeypatch):
+    # every key equal: the items stay as they are; keys 2, 1, 2, 1, ...: the places of key 1
+    # first, then those of key 2, each in their order (ties go to the lower place); no item
+    # is compared (objects cannot be ordered)
+    items = [object() for _ in range(9)]
+    monkeypatch.setattr(rng, "shake_128", _Repeated([bytes(8)]))
+    placed = list(items)
+    rng.shuffle(7, placed, 8)
+    assert placed == items
+    monkeypatch.setattr(rng, "shake_128", _Repeated([bytes([2] + [0] * 7), bytes([1] + [0] * 7)]))
+    placed = list(items)
+    rng.shuffle(7, placed, 8)
+    assert placed == [items[k] for k in (1, 3, 5, 7, 0, 2, 4, 6, 8)]
+
+
 @given(st.integers(0, 2**64 - 1), st.integers(0, 4))
 def test_ashuffle_by_draws_steps_the_generator_once_a_place(state, size):
     after, generator = _shuffled_by_below(state, size, size - 1)
