@@ -91,7 +91,8 @@ async def heavy_client(port: int) -> tuple[float, dict[str, Any]]:
     async def ask(request: dict[str, Any]) -> dict[str, Any]:
         return await tcp_ask(reader, writer, request)
 
-    await ask({"op": "load", "path": "games/tobago.rules", "players": 4})
+    loaded = await ask({"op": "load", "path": "games/tobago.rules", "players": 4})
+    assert "result" in loaded, f"the load failed (on a machine loaded by other work, its 10 s budget?): {loaded}"
     to_act = (await ask({"op": "new_game", "game": "g1", "seed": 5}))["result"]["to_act"]
     began = time.monotonic()
     reply = await ask({"op": "agent_action", "state": "s2", "player": to_act[0], "agent": "mcts:20000"})
