@@ -11,11 +11,15 @@ from pathlib import Path
 import pytest
 from conftest import generated_functions as code
 from conftest import load_written
+from test_blocks import failures_where_all_agree, one_by_one
+from test_tails import counters_recorded
 
 import rulelang
 from rulelang.errors import StateDataError
 from rulelang.interpreter.compiler import held
 from rulelang.interpreter.model.program import line_text
+
+__all__ = ["counters_recorded"]   # (the fixture, used by name)
 
 MARKS = '''\
     game "G" { players 2 }
@@ -158,3 +162,21 @@ def test_a_loop_variable_over_a_range_is_held_an_integer(tmp_path, monkeypatch):
                 state.apply_action(state.legal_actions(player)[seed % 2], player=player)
             played.append(([line_text(line) for line in state.log_lines], state.to_json()))
         assert played[0] == played[1] and played[0][0][0] == "round 1"
+
+
+GLOBAL_ROUND = ROUNDS.replace("var seen: int = 0", "var seen: int = 0\n    var round: int = 0").replace(
+    '        log "round " + r\n', '        round = r\n        log "round " + round\n')
+
+
+@pytest.mark.usefixtures("counters_recorded")
+def test_a_global_written_from_a_held_integer_is_not_checked(tmp_path, monkeypatch):
+    # (r held an int: `round = r` writes it as it is, procedures.py's learnt scope; the global's
+    # type is checked where r is not held, with the same states, lines and errors at every budget)
+    game = load(tmp_path, GLOBAL_ROUND)
+    assert "<checks variable 'round'>" not in game.generated_code()
+    with monkeypatch.context() as patch:
+        patch.setattr(held, "items_bound", lambda cat, source, scope: None)
+        tested = load(tmp_path, GLOBAL_ROUND)
+    assert "<checks variable 'round'>" in tested.generated_code()
+    failures = failures_where_all_agree((game, tested, one_by_one(load(tmp_path, GLOBAL_ROUND))), 4, range(1, 40))
+    assert failures and all("step" in str(failure[0]) for failure in failures)

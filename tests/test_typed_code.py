@@ -23,7 +23,7 @@ from test_blocks import failures_where_all_agree, one_by_one
 from test_tails import counters_recorded
 
 import rulelang
-from rulelang.interpreter.compiler import assigned_reads, codegen, players_written_out, procedures
+from rulelang.interpreter.compiler import assigned_reads, codegen, logs, players_written_out, procedures
 
 __all__ = ["counters_recorded"]   # (the fixture, used by name)
 
@@ -139,3 +139,40 @@ def test_a_long_list_is_logged_as_say_logs_it(tmp_path: Path, monkeypatch: pytes
         if game is typed:
             typed_lines = game_lines
     assert game_lines == typed_lines and kinds == {False, True}   # (kept unbuilt, then built past the room)
+
+
+NAMED_VARIABLES = """\
+    game "N" { players 2 }
+    enum colour { red, blue }
+    var led: colour? = none
+    var open: bool = false
+    player var mark: colour? = none
+    phase play {
+      repeat {
+        for p in players {
+          choose x in [1, 2, 3, 4] by p
+          if x == 1 { led = red } elif x == 2 { led = none } elif x == 3 { open = not open }
+          if x == 4 { p.mark = led }
+          log "" + p + " sees " + led + ", " + open + " and " + p.mark
+          if x == 4 and led == blue { end game }
+          if x == 3 { led = blue }
+        }
+      }
+    }
+"""
+
+
+@pytest.mark.usefixtures("counters_recorded")
+def test_a_variable_declared_a_name_is_logged_untested(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a global or a player's variable declared an enumeration's value or none, or a bool: held to
+    # its type, so its log line tests no kind, logs.shows_short; the same lines, states and errors
+    # as where it is tested, at every step budget)
+    named = load_written(tmp_path, NAMED_VARIABLES)
+    assert "_NAMED" not in named.generated_code().split("def _e")[0]
+    with monkeypatch.context() as patch:
+        patch.setattr(logs, "promise_of", lambda cat, node, scope: None)
+        tested = load_written(tmp_path, NAMED_VARIABLES)
+    assert "_NAMED" in tested.generated_code()
+    failures = failures_where_all_agree((named, tested, one_by_one(load_written(tmp_path, NAMED_VARIABLES))),
+                                        8, range(1, 60))
+    assert failures and all("E603" in str(failure[0]) for failure in failures)

@@ -6,7 +6,8 @@ budget):
   listed then counted by ``runtime.count``;
 - a 'for' whose body may pause, run by the function of its procedure until it pauses
   (compiler/unpaused.py ``_walked_body``): its variable's Python local known to hold a player
-  where each item of its source certainly is one, its reads without the tests of its kind."""
+  where each item of its source certainly is one, its reads without the tests of its kind;
+  its list, where its source is a variable declared a list, taken as it is unless long."""
 from __future__ import annotations
 
 import re
@@ -86,6 +87,28 @@ phase play {
 """
 
 
+LISTED = """\
+game "L" { players 2  max_steps STEPS }
+var order: list[player] = players
+var out: list[int] = []
+
+procedure round() {
+  for p in order {
+    choose x in [1, 2] by p prompt "{p}: a number"
+    out = out + [4 / (FAILS)]
+  }
+  order = order + order
+}
+
+phase play {
+  call round()
+  if size(order) > 200 {
+    end game
+  }
+  next play
+}
+"""
+
 
 def _counted_listed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every such count listed, then counted by ``runtime.count``."""
@@ -98,9 +121,16 @@ def _walked_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda self, node, local, indent: self.block(node.body, indent))
 
 
+def _listed_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The list of a walk over a variable declared a list, made a list by ``as_list``."""
+    monkeypatch.setattr(unpaused.UnpausedWriter, "_a_list", lambda self, source: False)
+
+
 CASES = {   # the rules (the budget STEPS, the part that may fail FAILS), the part that does not, one that does
     "counted": (COUNTED, "c.rank / 2", "10 / (c.rank - 6)", _counted_listed),   # (fails where a hand holds the 6)
     "walked": (WALKED, "4", "4 / (top(p.shown).rank - 5)", _walked_unknown),   # (fails where one shows the 5)
+    # (the walk's list a declared list, taken as it is, charged once past 64 players: 128)
+    "listed": (LISTED, "x", "x - 2", _listed_unknown),   # (fails where a 2 is chosen)
 }
 
 
@@ -118,6 +148,12 @@ def _unpaused() -> str:
 def test_the_counts_are_counted_in_place():
     assert len(re.findall(r"\b(_n\d+) \+= 1\n", _listing("counted"))) >= 2
     assert not re.search(r"_count\(_a\d+\)", _listing("counted"))
+
+
+def test_a_walk_over_a_declared_list_is_not_made_a_list(monkeypatch):
+    assert re.search(r"(_seq\d+) = st\.global_values\[_k\d+\]\n +if len\(\1\) > 64:", _listing("listed"))
+    _listed_unknown(monkeypatch)
+    assert re.search(r"_seq\d+ = _as_list\(st, st\.global_values", _listing("listed"))
 
 
 def test_the_walks_variable_is_read_as_a_player(monkeypatch):

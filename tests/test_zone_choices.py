@@ -5,6 +5,7 @@ hand, a shared zone offered to two players in turn (its decision kept, then anot
 player's), an empty zone (otherwise, E604), a long zone, a chooser that is no player."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,30 @@ def test_jolly_rogers_hands_are_offered_in_place_as_given_offers_them(monkeypatc
     monkeypatch.setattr(choices, "choose_in_place", lambda *args, **kept: general(*args[:-1], False, **kept))
     general_game = rulelang.load(GAMES / "jolly_roger.rules", players=4)   # (one game: what it keeps depends on
     assert fast == [offers_made(general_game, seed) for seed in range(2)]   # what it offered before)
+
+
+def test_a_choice_over_a_certain_zone_tests_no_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a declared zone, the table or the long one: zone_choices.certain_zone; the options read
+    # as a zone without testing their class, the same cases at every step budget; p.hand is
+    # not certain here, p being bound by two loops: its class tested, as in every choice before)
+    written = _game(last="[c]").generated_code()
+    assert written.count("if len(_oz := st.zones[_o.slot]) <= 64:") >= 2
+    assert re.search(r"_o = \(_k\d+\[env\[_k\d+\]\.index\] if type.*\n +if type\(_o\) is _ZoneRef and ", written)
+    fast = [*_cases(), *(_failure(_game(steps, last="p.hand", chooser="players[1]")) for steps in range(1, 100))]
+    with monkeypatch.context() as patch:   # (as before: the class tested)
+        patch.setattr(choices, "certain_zone", lambda compiler, source: False)
+        assert "if len(_oz" not in _game().generated_code()
+        general = [*_cases(), *(_failure(_game(steps, last="p.hand", chooser="players[1]")) for steps in range(1, 100))]
+    assert fast == general and any("E604" in str(case) for case in fast)
+
+
+def test_jolly_rogers_hands_of_a_held_player_test_no_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (`for p in line` holds p a player: p.hand is certainly a zone, its class not tested)
+    game = rulelang.load(GAMES / "jolly_roger.rules", players=4)
+    assert re.search(r"_o = \(_k\d+\[_env\d+\.index\]\)\n +if len\(_oz := st\.zones\[_o\.slot\]\) <= 64:",
+                     game.generated_code())
+    fast = [offers_made(game, seed) for seed in range(2)]
+    monkeypatch.setattr(choices, "certain_zone", lambda compiler, source: False)
+    tested = rulelang.load(GAMES / "jolly_roger.rules", players=4)
+    assert "if len(_oz" not in tested.generated_code()
+    assert fast == [offers_made(tested, seed) for seed in range(2)]

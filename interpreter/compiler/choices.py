@@ -29,7 +29,7 @@ from .options import SUBSET
 from .picks import Picks, following_picks, options_function, picks_of, unique
 from .scope import Scope
 from .subsets import subset_ids
-from .zone_choices import may_be_zone, zone_offer
+from .zone_choices import certain_zone, may_be_zone, zone_offer
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -83,6 +83,7 @@ class ChoiceLowering:
         in_place = [compiler.writer.assigned(node.source, compiler.scope, compiler.key, "_o", options=True),
                     compiler.writer.assigned(node.chooser, compiler.scope, compiler.key, "_p")]  # (before it binds)
         proven_chooser = self.proven_player(node.chooser)   # (before it binds)
+        certain = certain_zone(compiler, node.source)   # (before it binds: zone_choices.py)
         prompt = self.prompt(node.prompt, f"choose {node.var} in {source_text(node.source)}")
         span = node.span
         asks = "number range" if isinstance(node.source, ast.BinaryOp) and node.source.op == ".." else "choice"
@@ -207,7 +208,7 @@ class ChoiceLowering:
         compiler.module.inline[choose] = choose_in_place(compiler.module, in_place, made, (begin, offer),
                                                           f"choice at line {span.line}, column {span.column}",
                                                           short, proven_chooser, by_subset if ids_of else None,
-                                                          zone, limit=limit)
+                                                          zone, limit=limit, certain=certain)
         if node.otherwise is not None:
             skip = compiler.emit_jump(code, node.span)
             otherwise_box[0] = len(code.ops)
@@ -495,7 +496,7 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
                     choice: tuple[Callable[[State, Frame, Value, Value], None], Offered],
                     note: str, short: bool = False, proven_chooser: bool = False,
                     by_subset: list[Decision | None] | None = None, zone: bool = False,
-                    limit: list[int] | None = None) -> Inline:
+                    limit: list[int] | None = None, certain: bool = False) -> Inline:
     """The body of a 'choose' as the resumable function writes it (resumable.py): the lines
     that compute its list (into ``_o``) and its chooser (``_p``) in place, then the decision
     kept for that list and that player awaited at once; ``given``, the choice's own code, in
@@ -506,7 +507,8 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
     (its class not tested before its index is compared with the kept decision's); ``by_subset``:
     the decisions kept by the index of their subset (subsets.py), given to ``offered`` with it;
     ``zone``: the list may be a zone (zone_choices.py), not ``short``; ``limit``: how many
-    decisions it keeps for now, raised where one is given again (kept_until_found.py)."""
+    decisions it keeps for now, raised where one is given again (kept_until_found.py);
+    ``certain``: with ``zone``, the list is certainly a zone (its class not tested)."""
     source, chooser = computed
     given, offered = choice
     kept, rest, missing = module.constant(made), module.constant(given), module.constant(_NOT_YET)
@@ -534,7 +536,7 @@ def choose_in_place(module: Module, computed: list[list[str]], made: dict[tuple[
              *new, "else:", f"    {rest}(st, fr, _o, {missing})"]
     if zone:   # (a short zone offered in place: zone_choices.py)
         lines = zone_offer(chooser, (kept, rest, module.constant(offered), missing), proven_chooser, lines,
-                           found_line)
+                           found_line, certain)
     return Inline((*source, *lines), None, (), note)
 
 

@@ -6,7 +6,8 @@ of the catalog shows, at least 20 characters) and every value is a name, none, t
 or a number within the rules' range: it tests the kinds of the values each time it runs.
 The generated code appends the line itself (a plain tuple, the template then the values:
 ``program.LogLine``), testing in place only the values the text does not prove short (a
-player, a space, a component or a supply, or an integer: scope.py, tokens.py, integers.py),
+player, a space, a component or a supply, an integer, or a variable declared an enumeration's
+value or none, a bool...: scope.py, tokens.py, integers.py),
 nor certainly texts that fit the room together (a literal text, or an 'if' between such:
 ``proven_texts``); with an event log kept, or a value that is not short, ``say`` runs as
 before, so the line, its text and its events are the same.
@@ -17,8 +18,9 @@ from typing import TYPE_CHECKING
 
 from rulelang import ast
 
+from ..tables.effects import NAMED
 from .integers import integer_bound
-from .scope import Scope
+from .scope import Scope, promise_of
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -29,8 +31,12 @@ if TYPE_CHECKING:
 def shows_short(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
     """Whether the value of ``node`` is certainly a player, a space, a component, a supply
     or an integer within the rules' range, or a component of a known type or none (``top(Z)``
-of a typed zone: each shows within a template's room for a value)."""
+of a typed zone: each shows within a template's room for a value), or a variable whose
+    declared type shows as a name, none, true or false (an enumeration's value or none, a
+    bool...: ``promise_of``, held to at every write and in a state read back)."""
     if integer_bound(writer.cat, node, scope) is not None or writer.tokens.is_supply_for_certain(node, scope):
+        return True
+    if (promise := promise_of(writer.cat, node, scope)) is not None and promise.cls in NAMED:
         return True
     if writer.component_type(node, scope) is not None:   # (a component of a typed zone, or none: typed.py)
         return True

@@ -226,7 +226,7 @@ class ProcedureWriter:
         elif isinstance(target, ast.Name) and target.name in self.cat.global_vars:
             name = self.constant(target.name)
             new = value if node.op == "=" else global_update(c.writer, name, node, value, op, self.scope())
-            new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.scope())
+            new = c.writer.written(target.name, node.value if node.op == "=" else None, new, self.learnt_scope())
             self.global_write(indent, name, new, node.span)
         elif isinstance(target, ast.Attribute):
             owned = owned_variable(self.cat, target.name, target.span)

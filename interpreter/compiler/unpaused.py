@@ -34,6 +34,8 @@ from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
 from ..model.program import Code
+from ..tables.builtins import FREE_WORK
+from .integers import is_tuple
 from .lets import bound_once, teach
 from .pausing import continues, runs_through
 from .procedures import ProcedureWriter
@@ -235,15 +237,15 @@ class UnpausedWriter(ProcedureWriter):
         first, so that it takes its place in ``env`` before the variable), so that a frame can
         go on inside it."""
         c = self.compiler
-        source = self.expr(node.source)
+        source, listed = self.expr(node.source), self._a_list(node.source)
         c.counter += 1
         walk, var = self.constant(f"$for{c.counter}"), self.constant(node.var)
         local = self.local(c.bind_plain(node.var))
         if self.lazy:
-            self._walk_in_locals(node, indent, source, f"$for{c.counter}", local)
+            self._walk_in_locals(node, indent, source, f"$for{c.counter}", local, listed)
             return
         seq, i = self.module.fresh("_seq"), self.module.fresh("_i")
-        for depth, line in ((0, f"{seq} = _as_list(st, {source})"), (0, f"env[{walk}] = ({seq}, 0)"), (0, f"{i} = 0"),
+        for depth, line in (*_as_list_lines(seq, source, listed), (0, f"env[{walk}] = ({seq}, 0)"), (0, f"{i} = 0"),
                             (0, f"for {local} in {seq}:"), (1, f"{i} += 1"), (1, f"env[{var}] = {local}")):
             self.emit(indent + depth, line, node.span)
         self.step(indent + 1, node.span)
@@ -252,13 +254,19 @@ class UnpausedWriter(ProcedureWriter):
         self.walks.pop()
         self.emit(indent, f"env.pop({walk}, None)", node.span)
 
-    def _walk_in_locals(self, node: ast.For, indent: int, source: str, walk: str, local: str) -> None:
+    def _a_list(self, source: ast.Expr) -> bool:
+        """Whether ``source``, a walk's, is a variable the text proves a list (``is_tuple``:
+        declared one, so held to a tuple at every write and in a state read back)."""
+        return isinstance(source, (ast.Name, ast.Attribute)) and is_tuple(self.cat, source, self.learnt_scope())
+
+    def _walk_in_locals(self, node: ast.For, indent: int, source: str, walk: str, local: str,
+                        listed: bool = False) -> None:
         """``_walk`` where the environment is made at a pause: the list and the next index in
         Python locals, in the environment (before the variable) only inside the loop."""
         seq, i = self.module.fresh("_seq"), self.module.fresh("_i")
         self.path.append(len(self.lines))
         self.bindings.append(_Binding(walk, f"({seq}, {i})", tuple(self.path), True))
-        for depth, line in ((0, f"{seq} = _as_list(st, {source})"), (0, f"{i} = 0"),
+        for depth, line in (*_as_list_lines(seq, source, listed), (0, f"{i} = 0"),
                             (0, f"for {local} in {seq}:"), (1, f"{i} += 1")):
             self.emit(indent + depth, line, node.span)
         self.bound(indent + 1, local, node.span)
@@ -330,3 +338,11 @@ def env_made_at_pauses(decl: ast.ProcedureDecl) -> bool:
 
 def _where(span: Span) -> str:
     return f"line {span.line}, column {span.column}"
+
+
+def _as_list_lines(seq: str, source: str, listed: bool) -> tuple[tuple[int, str], ...]:
+    """``seq = as_list(source)``, as lines (depth, text): a ``source`` certainly a list
+    (``listed``) taken as it is unless long (as_list's own test: a long one is charged)."""
+    if not listed:
+        return ((0, f"{seq} = _as_list(st, {source})"),)
+    return ((0, f"{seq} = {source}"), (0, f"if len({seq}) > {FREE_WORK}:"), (1, f"{seq} = _as_list(st, {seq})"))
