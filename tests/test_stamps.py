@@ -9,6 +9,7 @@ import random
 import pytest
 
 import rulelang
+from rulelang.interpreter.tables.dealing import NO_RUN
 
 RULES = """\
 game "S" { players 2 }
@@ -61,11 +62,12 @@ def test_a_shuffle_stamps_the_same_knowledge_as_one_component_at_a_time(explicit
     catalog = game.catalog
     assert catalog.deck_first[:12] == [0] * 12 and catalog.deck_first[12:17] == [12] * 5
     runs = [_knowledge(game, seed, explicit) for seed in range(4)]
-    kept = catalog.deck_first[:]
+    kept, whole = catalog.deck_first[:], catalog.whole_run[:]
     catalog.deck_first[:] = [len(kept)] * len(kept)   # (no run found: each component in turn)
+    catalog.whole_run[:] = [NO_RUN] * len(whole)   # (nor any zone known to hold a whole one: test_whole_runs)
     try:
         assert runs == [_knowledge(game, seed, explicit) for seed in range(4)]
     finally:
-        catalog.deck_first[:] = kept
+        catalog.deck_first[:], catalog.whole_run[:] = kept, whole
     shuffled = {value for run in runs for knowledge in run for value in knowledge if value >> 2}
     assert len(shuffled) >= 5   # (several shuffles stamped)

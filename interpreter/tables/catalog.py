@@ -39,6 +39,7 @@ from ..model.values import (
 )
 from ..model.visibility import full_viewers
 from .builtins import BUILTINS, LOAD_TIME
+from .dealing import whole_runs
 
 VISIBILITIES = {"all", "owner", "none", "count"}   # of every zone; a per-player zone may be 'others' too
 MAX_COMPONENTS = 20_000  # more would make every state copy slow; no table game comes near
@@ -106,6 +107,9 @@ class Catalog:
         self.decks_built = False   # every component made: the list above is the game's whole
         self.initial_zone: list[int] = []
         self.deck_first: list[int] = []   # by component id: the id of its deck's first component
+        # By zone slot: the ids (first, stop) of every component the zone can hold, where they
+        # are one run (``dealing.whole_runs``), else (0, -1).
+        self.whole_run: list[tuple[int, int]] = []
         self.phases: dict[str, ast.PhaseDecl] = {}
         self.procedures: dict[str, ast.ProcedureDecl] = {}
         self.functions: dict[str, ast.FunctionDecl] = {}
@@ -137,6 +141,7 @@ class Catalog:
         self._each(ast.DieDecl, self._build_die)
         self._each(ast.DeckDecl, self._build_deck)
         self.decks_built = True
+        self.whole_run = whole_runs(self.zone_holds, self.components)
         self._collect_labels()
         self._build_encoding()
 

@@ -8,10 +8,33 @@ knew: ``State.component_knowledge``).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..model.values import Component
     from ..state.state import State
+
+NO_RUN = (0, -1)
+"""``Catalog.whole_run`` of a zone whose components are no one run: no length is ``-1 - 0``."""
+
+
+def whole_runs(holds: Sequence[str | None], components: Sequence[Component]) -> list[tuple[int, int]]:
+    """By zone slot (``holds``: ``Catalog.zone_holds``): the ids ``(first, stop)`` of every
+    component of the type the zone holds, where they are one run of ids, else ``NO_RUN``.
+
+    Components are neither made nor destroyed in play, each is in exactly one zone, and a zone
+    that holds one type lets no other in (``effects.move``, the compiled moves, the position readers). So
+    a zone of such a type that holds ``stop - first`` components holds the whole run, in some
+    order: a shuffled pile's stamp, and a deal of all of it, need no test of where each is."""
+    ids: dict[str, list[int]] = {}
+    for component in components:
+        ids.setdefault(component.type, []).append(component.id)
+    runs: dict[str, tuple[int, int]] = {}
+    for kind, of_kind in ids.items():
+        if of_kind[-1] - of_kind[0] + 1 == len(of_kind):   # (ascending, so no gap)
+            runs[kind] = (of_kind[0], of_kind[-1] + 1)
+    return [runs.get(kind, NO_RUN) if kind is not None else NO_RUN for kind in holds]
 
 
 def deal_tops(st: State, source: int, slots: list[int]) -> None:
@@ -73,15 +96,20 @@ def one_knowledge(st: State, slot: int) -> int | None:
     """What every component of the zone in ``slot`` knows (``State.component_knowledge``),
     where it holds a run of ids (a whole deck, as a pile does once gathered) that all know
     the same (once it is shuffled: the shuffle's stamp and who sees the zone); else None.
-    Two tests of slices at C speed."""
+    Tests of slices at C speed: of where the run's components are, unless the zone holds
+    every component its type allows (``Catalog.whole_run``), and of what they know."""
     zone = st.zones[slot]
     count = len(zone)
     if not count:
         return None
-    first = st.game.catalog.deck_first[zone[0].id]
+    catalog = st.game.catalog
+    first, stop = catalog.whole_run[slot]
     knowledge = st.component_knowledge
+    if stop - first != count:
+        first = catalog.deck_first[zone[0].id]
+        if st.component_zone[first:first + count].count(slot) != count:
+            return None
     known = knowledge[first]
-    if st.component_zone[first:first + count].count(slot) == count \
-            and knowledge[first:first + count].count(known) == count:
+    if knowledge[first:first + count].count(known) == count:
         return known
     return None
