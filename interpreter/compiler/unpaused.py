@@ -34,6 +34,7 @@ from rulelang.check.tree import walk
 from rulelang.diagnostics import Span
 
 from ..model.program import Code
+from .fields_read_once import fields_read_once
 from .lets import bound_once, teach
 from .pausing import continues, runs_through
 from .procedures import ProcedureWriter
@@ -114,6 +115,7 @@ class UnpausedWriter(ProcedureWriter):
         finally:
             c.writer.held.enter(None, str)
         self.emit(1, "return None", decl.span)
+        self.lines = fields_read_once(self.lines)   # (the state's tables read once a call)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
                            local_names={py: key for key, py in self.locals.items()})
