@@ -95,11 +95,11 @@ def test_a_global_written_in_place_gives_the_states_and_events_of_set_global(
         monkeypatch: pytest.MonkeyPatch) -> None:
     rules = RULES.replace("STEPS", "1000")   # (total and kept: globals written in loops, paused or not)
     code = rulelang.load(rules).generated_code()
-    assert re.search(r"if st\.event_log is None:\n +st\.global_values\[_k\d+\] = ", code)
+    assert re.search(r"if (?:_st_|st\.)event_log is None:\n +(?:_st_|st\.)global_values\[_k\d+\] = ", code)
     in_place = [_played(rules, events) for events in (False, True)]
     monkeypatch.setattr(procedures.ProcedureWriter, "global_write", lambda self, indent, name, new, span:
                         self.emit(indent, f"_set_global(st, {name}, {new})", span))
-    assert not re.search(r"st\.global_values\[_k\d+\] = ", rulelang.load(rules).generated_code())
+    assert not re.search(r"(?:_st_|st\.)global_values\[_k\d+\] = ", rulelang.load(rules).generated_code())
     assert in_place == [_played(rules, events) for events in (False, True)]
     assert any(event["type"] == "set" for event in in_place[1][1])   # (the events of the writes kept)
 
@@ -194,7 +194,8 @@ def test_the_state_lists_held_in_locals_give_what_the_state_read_each_round_give
     component is, the events) from locals read once before it: the same states, events, work and
     step-budget errors as the rounds reading the state (bulk_rounds.hold_state_lists)."""
     rules = MOVES.replace("STEPS", "1000")
-    assert re.search(r"\n( +)(_y\d+ = st\.\w+\n\1)*_y\d+ = st\.zones\n\1for ", rulelang.load(rules).generated_code())
+    shape = r"\n( +)(_y\d+ = (?:_st_|st\.)\w+\n\1)*_y\d+ = (?:_st_|st\.)zones\n\1for "
+    assert re.search(shape, rulelang.load(rules).generated_code())
     outcome = lambda steps: played_to_the_end(rulelang.load(MOVES.replace("STEPS", str(steps))))  # noqa: E731
     least = next(steps for steps in range(1, 500) if not isinstance(outcome(steps)[0], str))
     budgets = range(1, least + 2)

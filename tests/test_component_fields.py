@@ -200,7 +200,7 @@ def test_the_size_of_a_players_zone_is_read_in_place(tmp_path):
           end game
         }
     ''')
-    assert re.search(r"len\(st\.zones\[_k\d+\[_v\d+\.index\]\]\)", code(game)) and "_size_of" not in code(game)
+    assert re.search(r"len\((?:_st_|st\.)zones\[_k\d+\[_v\d+\.index\]\]\)", code(game)) and "_size_of" not in code(game)
     # (by the constant table of the slots of the players' hands: no zone read for its slot)
     assert game.new_initial_state().to_json()["globals"]["sizes"] == [11, 22]
 
@@ -228,7 +228,7 @@ def test_an_end_item_a_comprehension_reads_twice_is_read_once(tmp_path, monkeypa
     """``q.played[0]`` read twice in an element and a test: at the first read, into a local
     after (comprehensions.read_once); the same values, and the same error for an empty zone."""
     game = load(tmp_path, TWICE.replace("EMPTIED", emptied))
-    assert len(re.findall(r"\(_u\d+ := \(st\.zones\[", game.generated_code())) >= 2
+    assert len(re.findall(r"\(_u\d+ := \((?:_st_|st\.)zones\[", game.generated_code())) >= 2
 
     def outcome(game: rulelang.Game) -> object:
         try:

@@ -115,7 +115,8 @@ def test_size_reads_a_declared_zone_or_a_list_in_place_and_anything_else_as_befo
         }
     ''')
     listing = code(game)
-    assert "len(st.zones[" in listing and "_size_of(st, " in listing and "_w = st.work + 4" in listing
+    assert re.search(r"len\((?:_st_|st\.)zones\[", listing)
+    assert "_size_of(st, " in listing and "_w = st.work + 4" in listing
     (diagnostic,) = failure(game).diagnostics
     assert diagnostic.span.line == 8 and diagnostic.message == "expected a list or a zone, got int (in p)"
     game = load(tmp_path, (tmp_path / "game.rules").read_text(encoding="utf-8").replace("[size(3)]", "[]"))
@@ -322,5 +323,5 @@ def test_top_of_a_zone_is_read_in_place_and_of_a_list_as_before(tmp_path):
           end game
         }
     ''')
-    assert re.search(r"\(st\.zones\[\d+\] or _k\d+\)\[-1\]", code(game)) and "_top(st, " in code(game)
+    assert re.search(r"\((?:_st_|st\.)zones\[\d+\] or _k\d+\)\[-1\]", code(game)) and "_top(st, " in code(game)
     assert game.new_initial_state().to_json()["globals"]["found"] == [2, 0, 4]

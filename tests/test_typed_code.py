@@ -94,9 +94,9 @@ def test_the_code_of_a_typed_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     # (the card logged as it is, the list by its length: no kind tested)
     assert re.search(r"len\(_t\d+\[3\]\) <= \d+:", code) and " in _NAMED" not in code
     # (the top's field: the zone's last card where it has one)
-    assert re.search(r"_u(\d+)\[-1\]\.record\[_k\d+\] if \(_u\1 := st\.zones\[", code)
+    assert re.search(r"_u(\d+)\[-1\]\.record\[_k\d+\] if \(_u\1 := (?:_st_|st\.)zones\[", code)
     # (and in the tests of a count over the players written out player by player)
-    assert re.search(r"\n +if \(\(_u(\d+)\[-1\]\.record\[_k\d+\] if \(_u\1 := st\.zones\[\d+\]\) else ", code)
+    assert re.search(r"\n +if \(\(_u(\d+)\[-1\]\.record\[_k\d+\] if \(_u\1 := (?:_st_|st\.)zones\[\d+\]\) else ", code)
     assert " in _NAMED" in slow and "[-1].record[" not in slow
     # (a count, and a sum of counts, paid or gained as they are: never below zero, integers.natural)
     assert "_amount(" not in code.split("def _e")[0] and "_amount(" in slow

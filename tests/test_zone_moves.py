@@ -135,14 +135,14 @@ def test_a_zone_the_text_proves_is_moved_and_its_top_read_by_its_slot_without_a_
     assert re.search(r"st\.move_top\(\d+, _k\d+\[_l\d+\.index\]\)", written)
     assert re.search(r"_m_from = _k\d+\[_l\d+\.index\]\n.*\n *if len\(_m_zone\) == 1:", written)   # (moves.zone_moved)
     assert re.search(r"st\.move_all\(_m_from, \d+\)", written)
-    assert re.search(r"\(st\.zones\[_k\d+\[_v\d+\.index\]\] or _k\d+\)\[-1\]", written)   # (top(q.hand))
-    assert re.search(r"\(st\.zones\[\d+\] or _k\d+\)\[-1\]", written)   # (top(pile))
+    assert re.search(r"\((?:_st_|st\.)zones\[_k\d+\[_v\d+\.index\]\] or _k\d+\)\[-1\]", written)   # (top(q.hand))
+    assert re.search(r"\((?:_st_|st\.)zones\[\d+\] or _k\d+\)\[-1\]", written)   # (top(pile))
     short = _dealt(tmp_path, 7)[1]   # (the pile runs out: the same error, where the move is)
     assert isinstance(short, tuple) and short[1].line == 13
     monkeypatch.setattr(moves, "players_zone_slot", lambda text, module: None)
     monkeypatch.setattr(moves, "zone_slot", lambda text, module: None)
     general, general_dealt = _dealt(tmp_path, 9)
-    assert "type(_t" in general and "st.zones[_k" not in general and "_top(st, _k" in general
+    assert "type(_t" in general and not re.search(r"(?:_st_|st\.)zones\[_k", general) and "_top(st, _k" in general
     assert dealt == general_dealt and _dealt(tmp_path, 7)[1] == short
     assert dealt["globals"]["ranks"] == [[9, 6, 3], [8, 5, 2], [7, 4, 1]]
     assert dealt["globals"]["back"] == [9, 6, 3, 8, 5, 2, 7, 4, 1]

@@ -32,7 +32,8 @@ Line = tuple[str, "Span | None"]  # a line of the function, and the span of the 
 _READ = re.compile(r"(?<![\w.])env\[(_k\d+)\](?!\s*=[^=])")   # a read of a local (not a write of it)
 # the environment handed on or read otherwise, the frame (but for its counter written), or the
 # frames' stack (a call pushed, a return that writes its value into the caller's environment)
-_OTHER_USE = re.compile(r"(?<![\w.])env(?!\[_k\d+\])\b|(?<![\w.])fr\b(?!\.pc = )|\bst\.(push|pop)\b|\bst\.frames\b(?!\))|\b_frames\b")
+_OTHER_USE = re.compile(r"(?<![\w.])env(?!\[_k\d+\])\b|(?<![\w.])fr\b(?!\.pc = )"
+                        r"|\bst\.(push|pop)\b|\bst\.frames\b(?!\))|\b_frames\b")
 _CONDITIONAL = re.compile(r" if | and | or |\bor\b|\band\b|lambda\b| for | while |\bnot in\b|\bin env\b|:=")
 _CLAUSE = re.compile(r" *(elif|else|except|finally|try)\b")
 _LOOP = re.compile(r" *(for|while) ")

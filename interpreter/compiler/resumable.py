@@ -33,6 +33,7 @@ from . import tails
 from .bare_tries import untried
 from .blocks import blocks_at, dispatch, entries, jump_target
 from .chance import shuffle_zone_in_place
+from .fields_read_once import fields_read_once
 from .held_reads import read_once, table_read_once
 from .locals_read_once import locals_read_once
 from .optimistic import untested
@@ -76,6 +77,7 @@ def write_run(code: Code, module: Module) -> None:
                          f"        return {run_one_name}(st, fr, steps, limit)"])
         lines = untested(lines)   # (the budget tested where the function goes back: optimistic.py)
         lines = locals_read_once(lines)   # (each block with its tails and preludes, as written)
+        lines = fields_read_once(lines)   # (the state's tables read once a call)
         source = "\n".join(line for line, _ in lines) + "\n"
         try:
             run: Run = module.define(name, source, spans=[span for _, span in lines], procedure=code.name)
