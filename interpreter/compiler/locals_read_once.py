@@ -20,6 +20,7 @@ set in the run that reads it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -47,13 +48,22 @@ def locals_read_once(lines: list[Line]) -> list[Line]:
     found = list(lines)
     for at in range(len(found)):
         line = found[at][0]
+        if "env[" not in line:   # (neither a read nor a walk: no pattern tried)
+            continue
         walked = _WALKED.fullmatch(line)
         if walked is not None:
             _kept_walked(found, at, walked.group(2))
-        elif not _CLAUSE.match(line) and not _OTHER_USE.search(line):
+        elif not _CLAUSE.match(line) and not _other_use(line):
             for key in dict.fromkeys(_READ.findall(line)):
                 _kept(found, at, key)
     return found
+
+
+@lru_cache(maxsize=4096)
+def _other_use(line: str) -> bool:
+    """Whether ``line`` reads the environment otherwise than by a local, or names the frame or
+    the frames' stack (``_OTHER_USE``; asked of a line once for each local after it)."""
+    return _OTHER_USE.search(line) is not None
 
 
 def _kept(lines: list[Line], at: int, key: str) -> None:
@@ -134,15 +144,17 @@ def _stops(lines: list[Line], at: int, key: str, local: str) -> bool:
     """Whether the line at ``at`` may bind ``key``, sets ``local``, reads the environment
     otherwise, or opens a loop whose body may bind it (its next round reads it again)."""
     line = lines[at][0]
-    if _binds(line, key) or re.search(rf"\b{local}\b", line) or _OTHER_USE.search(line):
+    if _binds(line, key) or (local in line and re.search(rf"\b{local}\b", line)) or _other_use(line):
         return True
     if not _LOOP.match(line):
         return False
     inside = next((n for n in range(at + 1, len(lines)) if _indent(lines[n][0]) <= _indent(line)), len(lines))
-    return any(_binds(text, key) or _OTHER_USE.search(text) for text, _ in lines[at + 1:inside])
+    return any(_binds(text, key) or _other_use(text) for text, _ in lines[at + 1:inside])
 
 
 def _binds(line: str, key: str) -> bool:
+    if key not in line:   # (no pattern tried where the local's key is not named)
+        return False
     return re.search(rf"env\[{key}\]\s*(=[^=]|(//|\*\*|<<|>>|[-+*/%@|&^])=)|for env\[{key}\] in |del env\[{key}\]"
                      rf"|env\.pop\({key}\b|^[\w\[\], ]*env\[{key}\][\w\[\], ]* = ", line.lstrip(" ")) is not None
 
