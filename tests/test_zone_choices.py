@@ -99,7 +99,8 @@ def test_a_choice_over_a_certain_zone_tests_no_class(monkeypatch: pytest.MonkeyP
     # as a zone without testing their class, the same cases at every step budget; p.hand is
     # not certain here, p being bound by two loops: its class tested, as in every choice before)
     written = _game(last="[c]").generated_code()
-    assert written.count("if len(_oz := st.zones[_o.slot]) <= 64:") >= 2
+    # (st.zones, or the local a function reads it into once: fields_read_once.py)
+    assert len(re.findall(r"if len\(_oz := (st\.|_st_)zones\[_o\.slot\]\) <= 64:", written)) >= 2
     assert re.search(r"_o = \(_k\d+\[env\[_k\d+\]\.index\] if type.*\n +if type\(_o\) is _ZoneRef and ", written)
     fast = [*_cases(), *(_failure(_game(steps, last="p.hand", chooser="players[1]")) for steps in range(1, 100))]
     with monkeypatch.context() as patch:   # (as before: the class tested)
@@ -112,7 +113,7 @@ def test_a_choice_over_a_certain_zone_tests_no_class(monkeypatch: pytest.MonkeyP
 def test_jolly_rogers_hands_of_a_held_player_test_no_class(monkeypatch: pytest.MonkeyPatch) -> None:
     # (`for p in line` holds p a player: p.hand is certainly a zone, its class not tested)
     game = rulelang.load(GAMES / "jolly_roger.rules", players=4)
-    assert re.search(r"_o = \(_k\d+\[_env\d+\.index\]\)\n +if len\(_oz := st\.zones\[_o\.slot\]\) <= 64:",
+    assert re.search(r"_o = \(_k\d+\[_env\d+\.index\]\)\n +if len\(_oz := (st\.|_st_)zones\[_o\.slot\]\) <= 64:",
                      game.generated_code())
     fast = [offers_made(game, seed) for seed in range(2)]
     monkeypatch.setattr(choices, "certain_zone", lambda compiler, source: False)
