@@ -512,18 +512,13 @@ class State(Views):
         else:
             applied_checked(self, action, player)
             return
-        if decision.per_player is not None:   # a pick of a simultaneous choice (a seat's): by its resume
+        binds = decision.binds
+        if decision.per_player is not None or (binds is None and decision.goes is None):
+            # a pick of a simultaneous choice (a seat's) or a chance outcome: on by its resume (applied.py)
+            options, ids = decision.options_of(player)
             try:
-                options, ids = decision.per_player[player]
                 chosen = options[ids.index(action_id)]
             except ValueError:   # (_checked raises its error without this one's context)
-                player, chosen, action_id = self._checked(action, player)  # raises: not legal
-            went_on(self, decision, player, chosen, action_id)
-            return
-        if (binds := decision.binds) is None and decision.goes is None:   # a chance outcome, a decision that
-            try:                                                          # goes on by its resume: applied.py
-                chosen = decision.options[decision.ids.index(action_id)]
-            except ValueError:
                 player, chosen, action_id = self._checked(action, player)  # raises: not legal
             went_on(self, decision, player, chosen, action_id)
             return

@@ -62,6 +62,7 @@ def interned_ids(options: tuple[Value, ...], code_of: dict[object, int]) -> tupl
         return ids
     return (code_of[options[0]],) if options else ()
 
+
 class Catalog:
     """Static tables of one game, built from a merged list of declarations.
 
