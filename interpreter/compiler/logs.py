@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 def shows_short(writer: ExpressionWriter, node: ast.Expr, scope: Scope) -> bool:
     """Whether the value of ``node`` is certainly a player, a space, a component, a supply
     or an integer within the rules' range, or a component of a known type or none (``top(Z)``
-of a typed zone: each shows within a template's room for a value), or a variable whose
+    of a typed zone: each shows within a template's room for a value), or a variable whose
     declared type shows as a name, none, true or false (an enumeration's value or none, a
     bool...: ``promise_of``, held to at every write and in a state read back)."""
     if integer_bound(writer.cat, node, scope) is not None or writer.tokens.is_supply_for_certain(node, scope):
