@@ -50,6 +50,7 @@ from .pausing import continues, runs_through
 from .procedures import ProcedureWriter
 from .scope import Scope
 from .shuffled import named_zone
+from .written_after import written_after_the_loop
 
 if TYPE_CHECKING:
     from ..tables.catalog import Catalog
@@ -190,6 +191,14 @@ class UnpausedWriter(ProcedureWriter):
         self.path.append(len(self.lines))
         super()._For(node, indent)
         self.path.pop()
+
+    def for_over(self, node: ast.For, items: str, indent: int) -> None:
+        """``ProcedureWriter.for_over``, the environment written after the loop rather than
+        in each of its rounds where that keeps it (written_after.py)."""
+        start = len(self.lines)
+        super().for_over(node, items, indent)
+        if not self.lazy:
+            written_after_the_loop(self.lines, start)
 
     def block(self, block: ast.Block, indent: int) -> None:
         """The statements of ``block``: each at the names the lowering had there."""
