@@ -23,6 +23,7 @@ import hashlib
 import importlib.util
 import marshal
 import os
+import threading
 import types
 from pathlib import Path
 
@@ -64,7 +65,7 @@ class CodeCache:
         if self.file is None or (not self.missed and len(self.used) == len(self.kept)):
             return
         try:
-            partial = self.file.with_name(f"{self.file.name}.{os.getpid()}.tmp")
+            partial = self.file.with_name(f"{self.file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
             partial.write_bytes(marshal.dumps(self.used))
             os.replace(partial, self.file)
             _prune(self.file.parent, self.file.name.rsplit("-py", 1)[-1])
