@@ -33,7 +33,8 @@ def general_key(st: State, c: Component) -> object:
 def played(game: rulelang.Game, seed: int, steps: int) -> list[tuple[object, ...]]:
     """The options and state after each step of a game of ``game`` with explicit chance and
     random choices, checking ``copy_key`` of every component against the general key."""
-    state, chooser, seen = game.new_initial_state(seed=seed, explicit_chance=True), random.Random(seed), []
+    state, chooser = game.new_initial_state(seed=seed, explicit_chance=True), random.Random(seed)
+    seen: list[tuple[object, ...]] = []
     for _ in range(steps):
         if state.is_terminal():
             break
