@@ -14,6 +14,7 @@ import pytest
 from test_blocks import counters_recorded, failures_where_all_agree, one_by_one
 
 import rulelang
+from rulelang.diagnostics import Span
 from rulelang.interpreter.compiler import globals_forwarded, procedures, resumable, tests_proven, unpaused
 
 __all__ = ["counters_recorded"]   # (the fixture, used by name)
@@ -101,7 +102,7 @@ def test_variables_read_from_their_written_locals_and_guards_left_out_agree_with
     assert "E603" in failures and len(failures) > 1, failures   # (the budget, and the division)
 
 
-def _lines(text: str) -> list[tuple[str, None]]:
+def _lines(text: str) -> list[tuple[str, Span | None]]:
     return [(line, None) for line in textwrap.dedent(text).strip("\n").split("\n")]
 
 
