@@ -102,6 +102,10 @@ class Module:
                 self._notes[name] = note
         return name
 
+    def constant_named(self, value: str | int) -> str | None:
+        """The name of the constant holding ``value`` if one was made, else None."""
+        return self._constants.get((type(value), value))
+
     def define(self, name: str, source: str, spans: list[Span | None] | None = None, procedure: str = "",
                local_names: dict[str, str] | None = None) -> Any:
         """Compile and run ``source``, which defines ``name``; the function it defines. The

@@ -36,6 +36,7 @@ from .bulk_rounds import charge_lines, charged_at_once, read_before_the_rounds
 from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
 from .fields_read_once import fields_read_once
+from .globals_forwarded import globals_forwarded
 from .integers import integer_bound, is_tuple, natural, short_list
 from .known_lines import most_items, named_lists, one_listener, private_line_of_lists
 from .lets import Facts, bound_once, facts_of, teach
@@ -97,7 +98,7 @@ class ProcedureWriter:
             self.block(decl.body, 1)
         self.emit(1, "return None", decl.span)
         c.writer.held.enter(None, str)
-        self.lines = fields_read_once(self.lines)   # (the state's tables read once a call)
+        self.lines = fields_read_once(globals_forwarded(self.lines))   # (the state's tables read once a call)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
                            local_names={py: key for key, py in self.locals.items()})

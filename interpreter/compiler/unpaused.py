@@ -36,6 +36,7 @@ from rulelang.diagnostics import Span
 from ..model.program import Code
 from ..tables.builtins import FREE_WORK
 from .fields_read_once import fields_read_once
+from .globals_forwarded import globals_forwarded
 from .integers import is_tuple
 from .lets import bound_once, teach
 from .pausing import continues, runs_through
@@ -117,7 +118,7 @@ class UnpausedWriter(ProcedureWriter):
         finally:
             c.writer.held.enter(None, str)
         self.emit(1, "return None", decl.span)
-        self.lines = fields_read_once(self.lines)   # (the state's tables read once a call)
+        self.lines = fields_read_once(globals_forwarded(self.lines))   # (the state's tables read once a call)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
                            local_names={py: key for key, py in self.locals.items()})
