@@ -211,6 +211,17 @@ def zone_moved(what_slot: str, to_slot: str, general: str, module: Module, cat: 
     ``component_zone`` is written in place (gathered.py's mend writes them)."""
     source, slot = _local_slot(what_slot, "_m_from"), _local_slot(to_slot, "_m_to")
     deferred = gathered is not None and slot == gathered
+    if deferred and _seen_by((source, what_slot), (slot, to_slot), module, cat) is None:   # (the lists alone)
+        other = "" if source.isdigit() and source != slot else f" and {source} != {slot}"
+        return [*([] if source == what_slot else [f"_m_from = {what_slot}"]),
+                f"_m_zone = st.zones[{source}]",
+                f"if len(_m_zone) <= {FREE_WORK} and st.event_log is None{other}:",
+                f"    st.zones[{slot}] += _m_zone",
+                "    _m_zone.clear()",
+                f"elif len(_m_zone) <= {FREE_WORK}:",
+                f"    st.move_all({source}, {slot})",
+                "else:",
+                f"    {general}"]
     return [*([] if slot == to_slot else [f"_m_to = {to_slot}"]),
             *([] if source == what_slot else [f"_m_from = {what_slot}"]),
             f"_m_zone = st.zones[{source}]",
