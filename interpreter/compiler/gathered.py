@@ -64,17 +64,21 @@ def write_statements(writer: ProcedureWriter, statements: Sequence[ast.Stmt], in
     (``gathered_runs``) written with its moves' zone entries left to a mend after its last."""
     runs = gathered_runs(statements, writer) if writer.gathered is None and not writer.looping else {}
     last = -1
-    for at, stmt in enumerate(statements):
-        found = runs.get(at)
-        if found is not None:
-            last, slot = found
-            mark = writer.module.fresh("_g")
-            writer.gathered = (str(slot), mark)
-            writer.emit(indent, f"{mark} = len(st.zones[{slot}])", stmt.span)
-        getattr(writer, "_" + type(stmt).__name__)(stmt, indent)
-        if at == last and writer.gathered is not None:
-            for line in mend_lines(writer, *writer.gathered):
-                writer.emit(indent, line, stmt.span)
+    try:
+        for at, stmt in enumerate(statements):
+            found = runs.get(at)
+            if found is not None:
+                last, slot = found
+                mark = writer.module.fresh("_g")
+                writer.gathered = (str(slot), mark)
+                writer.emit(indent, f"{mark} = len(st.zones[{slot}])", stmt.span)
+            getattr(writer, "_" + type(stmt).__name__)(stmt, indent)
+            if at == last and writer.gathered is not None:
+                for line in mend_lines(writer, *writer.gathered):
+                    writer.emit(indent, line, stmt.span)
+                writer.gathered = None
+    finally:   # (a writer that fails here, e.g. too deep for Python, writes its next code from no run)
+        if runs:
             writer.gathered = None
 
 

@@ -197,8 +197,10 @@ class ProcedureWriter:
 
     def loop_body(self, block: ast.Block, indent: int) -> None:
         self.looping += 1
-        self.block(block, indent)
-        self.looping -= 1
+        try:
+            self.block(block, indent)
+        finally:
+            self.looping -= 1
 
     def _Let(self, node: ast.Let, indent: int) -> None:
         value, facts = self.expr_once(node.value, indent, node.span), self.let_facts(node)
