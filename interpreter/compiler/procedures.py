@@ -36,11 +36,8 @@ from .bulk_rounds import charge_lines, charged_at_once, read_before_the_rounds
 from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
 from .fields_read_once import fields_read_once
-<<<<<<< HEAD
-from .globals_forwarded import globals_forwarded
-=======
 from .gathered import mend_lines, write_statements
->>>>>>> s43-deal
+from .globals_forwarded import globals_forwarded
 from .integers import integer_bound, is_tuple, natural, short_list
 from .known_lines import most_items, named_lists, one_listener, private_line_of_lists
 from .lets import Facts, bound_once, facts_of, teach
