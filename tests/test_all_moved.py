@@ -82,6 +82,7 @@ def test_a_short_zone_moves_in_place_as_move_all_moves_it(monkeypatch):
     assert "_m_known[_m_id] |= _m_seen" in listing and "_m_from != _m_to" in listing
     assert re.search(r"len\(_m_zone := (?:_st_|st\.)zones\[_t\d+\.slot\]\) <= 64:\n *if _m_zone and", listing)  # (lead)
     fast = [_played(seed, events) for seed in range(4) for events in (False, True)]
-    monkeypatch.setattr(moves, "all_moved", lambda source, slot, module, cat: [f"st.move_all({source}, {slot})"])
+    monkeypatch.setattr(moves, "all_moved",
+                        lambda source, slot, module, cat, gathered=None: [f"st.move_all({source}, {slot})"])
     assert "_m_known" not in rulelang.load(RULES).generated_code()
     assert fast == [_played(seed, events) for seed in range(4) for events in (False, True)]

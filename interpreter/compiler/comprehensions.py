@@ -24,6 +24,7 @@ from .items_in_place import clause_lines
 from .listed_again import listed_again
 from .module import Module
 from .moves import zone_list
+from .patterns import pattern
 from .players_written_out import players_written_out
 from .scope import Scope
 from .tallied import tallied
@@ -60,7 +61,7 @@ def read_before(module: Module, scope: Scope, names: list[str], element: str, lo
     for read, local in reads.items():
         element, loops = element.replace(read, local), [loop.replace(read, local) for loop in loops]
     per_item = " ".join([element, *loops[first + 1:]])
-    hoisted = {table: local for table, local in tables.items() if re.search(rf"\b{local}\b", per_item)}
+    hoisted = {table: local for table, local in tables.items() if pattern(rf"\b{local}\b").search(per_item)}
     loops = [_inline(loop, tables, hoisted) for loop in loops]
     before = [f"for {local} in ({table},)" for table, local in hoisted.items()]
     before += [f"for {local} in ({_inline(read, tables, hoisted)},)" for read, local in reads.items()]
@@ -183,7 +184,7 @@ def charged_in_place(module: Module, clause: str, source: str | None) -> list[st
     if source is None:
         return [f"{clause}:"]
     items_of = "_items" if source == "tuple" else module.constant(runtime.zone_items)   # (named by listing_parts)
-    found = re.fullmatch(rf"for (\w+) in {items_of}\(st, (.+)\)", clause)
+    found = pattern(rf"for (\w+) in {items_of}\(st, (.+)\)").fullmatch(clause)
     if found is None:
         return [f"{clause}:"]
     var, text = found.groups()
@@ -236,9 +237,9 @@ def _computed_first(listed: str, text: str) -> bool:
     compared = _COMPARED.fullmatch(text)
     if compared is not None:
         text = compared.group(1)
-    if re.fullmatch(rf"(?:[\w.]+\((?:st, |_first_of, )?)*{listed}{_CLOSED}", text):
+    if pattern(rf"(?:[\w.]+\((?:st, |_first_of, )?)*{listed}{_CLOSED}").fullmatch(text):
         return True
-    start = re.match(rf"(?:[\w.]+\((?:st, |_first_of, )?)+{listed}\b", text)
+    start = pattern(rf"(?:[\w.]+\((?:st, |_first_of, )?)+{listed}\b").match(text)
     if start is None or "'" in text or '"' in text:
         return False
     depth = start.group().count("(")
@@ -279,5 +280,5 @@ def _inline(text: str, tables: dict[str, str], hoisted: dict[str, str]) -> str:
     """``text`` with each table not read before the loops read where it is used."""
     for table, local in tables.items():
         if local not in hoisted.values():
-            text = re.sub(rf"\b{local}\b", table, text)
+            text = pattern(rf"\b{local}\b").sub(table, text)
     return text

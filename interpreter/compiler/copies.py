@@ -15,6 +15,7 @@ is given back after one test in C, never kept when it is merged.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from rulelang import ast
@@ -38,15 +39,24 @@ def copy_key(st: State, c: Component) -> object:
     the same label), the same component variables and the same tokens, and the same zone
     (where in it does not count). A component whose fields or variables hold a map stands
     alone."""
-    holder = st.game.catalog.holder_base + c.id
-    key = (_COPY, c.type, tuple(sorted(c.fields.items(), key=_first)),
-           tuple(values[c.id] for values in st.component_values.values()),
+    catalog = st.game.catalog
+    holder = catalog.holder_base + c.id
+    kind, fields = _types_and_fields(catalog)[c.id]
+    key = (_COPY, kind, fields, tuple(values[c.id] for values in st.component_values.values()),
            tuple(held[holder] for held in st.supply_counts.values()), st.component_zone[c.id])
     try:
         hash(key)
     except TypeError:
         return _COPY, c.id
     return key
+
+
+@lru_cache(maxsize=16)
+def _types_and_fields(cat: Catalog) -> tuple[tuple[str, tuple[tuple[str, Value], ...]], ...]:
+    """By component id: its type and its fields in the order of their names, what part of
+    ``copy_key`` never changes (a component is immutable), made once a game: a chance
+    outcome's key is asked of every item left at each step of a shuffle."""
+    return tuple((c.type, tuple(sorted(c.fields.items(), key=_first))) for c in cat.components)
 
 
 def _first(pair: tuple[_K, object]) -> _K:

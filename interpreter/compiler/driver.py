@@ -9,6 +9,7 @@ against no state. ``data_diagnostics`` builds a ruleset's tables only, for the l
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -23,6 +24,7 @@ from ..model.values import Value
 from ..tables.builtins import LoadTimeWork
 from ..tables.catalog import Catalog
 from ..tables.declared import Declared, checked_write, variable_promise
+from .code_cache import CodeCache
 from .lower import Compiler
 from .player_rules import of_players
 from .zone_flow import copies_apart
@@ -73,11 +75,15 @@ class _ProgramCompiler:
     def program(self) -> Program:
         """The program, once every part is compiled."""
         compiler = self.compiler
+        compiler.module.codes = codes = _code_cache(self.catalog)
         compiler.compile_never_pausing(self.catalog.procedures)
         code = self._code()
         score = self._player_rule(ast.ScoreDecl, "score")
         tiebreak = self._player_rule(ast.TiebreakDecl, "tiebreak")
-        return Program(code, score, tiebreak, self._initial_values(), self._invariants(), compiler.module,
+        initial, invariants = self._initial_values(), self._invariants()
+        if codes is not None:
+            codes.keep()
+        return Program(code, score, tiebreak, initial, invariants, compiler.module,
                        compiler.never_pausing, self.compile_expression, copies_apart(self.catalog)[0])
 
     def _code(self) -> dict[str, Code]:
@@ -133,6 +139,16 @@ class _ProgramCompiler:
         """``expr`` (checked with the ruleset) compiled with the local names of ``scope``
         bound, for a host that evaluates an expression of the rules."""
         return self._expression(expr, expr.span, scope)
+
+
+def _code_cache(catalog: Catalog) -> CodeCache | None:
+    """Where the code objects of the game of ``catalog`` are kept across runs (code_cache.py),
+    named by its folder, its files and its player counts; None for rules without a file
+    (``<text>``: a file of code for each would churn the cache folder)."""
+    files = tuple(dict.fromkeys(d.span.file for d in catalog.decls))
+    if not files or any(file.startswith("<") for file in files):
+        return None
+    return CodeCache(repr((os.path.abspath(catalog.base_dir), files, len(catalog.real_players), len(catalog.players))))
 
 
 def _checked(value: Expr, promise: Declared | None, name: str) -> Expr:

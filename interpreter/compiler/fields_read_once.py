@@ -51,16 +51,22 @@ def fields_read_once(lines: list[Line], fields: tuple[str, ...] = FIELDS, reads:
     """``lines`` (a generated function's, its ``def`` first) with each of ``fields`` that they
     read at least ``reads`` times, and never set, read once after the ``def`` into a local
     they read."""
-    if not lines or any(_SETATTR.search(line) for line, _ in lines):
+    if not lines:
         return lines
     body = lines[1:]
+    # (no pattern spans lines: each is searched for once in them all, or where its text is)
+    text = "\n".join(line for line, _ in body)
+    if ("setattr(" in text or "delattr(" in text or "attr(" in lines[0][0]) \
+            and _SETATTR.search(f"{lines[0][0]}\n{text}"):
+        return lines
     kept = [field for field in fields
-            if sum(len(_READS[field].findall(line)) for line, _ in body) >= reads
-            and not any(_SETS[field].search(line) for line, _ in body)]
+            if f"st.{field}" in text and len(_READS[field].findall(text)) >= reads
+            and not any(_SETS[field].search(line) for line, _ in body if f"st.{field}" in line)]
     if not kept:
         return lines
     indent = re.match(r" *", next((line for line, _ in body if line.strip()), "    ")).group(0) or "    "  # type: ignore[union-attr]
     head: list[Line] = [(f"{indent}_st_{field} = st.{field}", None) for field in kept]
     for field in kept:
-        body = [(_READS[field].sub(f"_st_{field}", line), span) for line, span in body]
+        read = f"st.{field}"
+        body = [(_READS[field].sub(f"_st_{field}", line) if read in line else line, span) for line, span in body]
     return [lines[0], *head, *body]

@@ -15,6 +15,8 @@ import re
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from .patterns import pattern
+
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
 
@@ -84,8 +86,8 @@ def _uncopied(lines: list[Line], at: int) -> list[Line] | None:
     indent, name, local = len(copy.group(1)), copy.group(2), copy.group(3)
     end = next((n for n in range(at + 1, len(lines)) if len(lines[n][0]) - len(lines[n][0].lstrip(" ")) < indent),
                len(lines))
-    used = re.compile(rf"\b{name}\b")
-    if any(used.search(line) for line, _ in lines[end:]) or any(re.search(rf"\b{local} =[^=]", line)
+    used = pattern(rf"\b{name}\b")
+    if any(used.search(line) for line, _ in lines[end:]) or any(pattern(rf"\b{local} =[^=]").search(line)
                                                                 for line, _ in lines[at + 1:end]):
         return None
     return [*lines[:at], *((used.sub(local, line), span) for line, span in lines[at + 1:end]), *lines[end:]]
@@ -109,7 +111,7 @@ def _may_bind(key: str, local: str | None = None) -> re.Pattern[str]:
     for setting its ``pc``) or takes another environment; and, given ``local``, one that sets
     that Python local."""
     sets = "" if local is None else rf"|\b{local} =[^=]"
-    return re.compile(rf"env\[{key}\] =[^=]|for env\[{key}\] in |del env\[{key}\]|env\.pop\({key}\b"
+    return pattern(rf"env\[{key}\] =[^=]|for env\[{key}\] in |del env\[{key}\]|env\.pop\({key}\b"
                       rf"|\bfr\b(?!\.pc = )|(?<![.\w])env = {sets}")
 
 

@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 from rulelang.diagnostics import Span
 
+from .patterns import pattern
+
 _FIELD_READ = re.compile(r"\b(_l\d+)\.record\[(_k\d+)\]")
 
 
@@ -29,7 +31,7 @@ def fields_read_once(lines: list[tuple[str, Span | None]], at: int, fresh: Calla
     body = "\n".join(text for text, _ in lines[at + 1:end])
     reads = _FIELD_READ.findall(body)
     held = {read: fresh("_f") for read in sorted(set(reads)) if reads.count(read) > 1 and _only_fields(body, read[0])
-            and not re.search(rf"\b{read[0]}\b", lines[at][0])}
+            and not pattern(rf"\b{read[0]}\b").search(lines[at][0])}
     if not held:
         return at
     for k in range(at + 1, end):
@@ -42,4 +44,4 @@ def fields_read_once(lines: list[tuple[str, Span | None]], at: int, fresh: Calla
 
 def _only_fields(body: str, local: str) -> bool:
     """Whether ``body`` uses ``local`` only to read its fields."""
-    return len(re.findall(rf"\b{local}\b", body)) == len(re.findall(rf"\b{local}\.record\[_k\d+\]", body))
+    return len(pattern(rf"\b{local}\b").findall(body)) == len(pattern(rf"\b{local}\.record\[_k\d+\]").findall(body))

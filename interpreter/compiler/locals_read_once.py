@@ -23,6 +23,8 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from .patterns import pattern
+
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
 
@@ -144,7 +146,7 @@ def _stops(lines: list[Line], at: int, key: str, local: str) -> bool:
     """Whether the line at ``at`` may bind ``key``, sets ``local``, reads the environment
     otherwise, or opens a loop whose body may bind it (its next round reads it again)."""
     line = lines[at][0]
-    if _binds(line, key) or (local in line and re.search(rf"\b{local}\b", line)) or _other_use(line):
+    if _binds(line, key) or (local in line and pattern(rf"\b{local}\b").search(line)) or _other_use(line):
         return True
     if not _LOOP.match(line):
         return False
@@ -155,8 +157,8 @@ def _stops(lines: list[Line], at: int, key: str, local: str) -> bool:
 def _binds(line: str, key: str) -> bool:
     if key not in line:   # (no pattern tried where the local's key is not named)
         return False
-    return re.search(rf"env\[{key}\]\s*(=[^=]|(//|\*\*|<<|>>|[-+*/%@|&^])=)|for env\[{key}\] in |del env\[{key}\]"
-                     rf"|env\.pop\({key}\b|^[\w\[\], ]*env\[{key}\][\w\[\], ]* = ", line.lstrip(" ")) is not None
+    return pattern(rf"env\[{key}\]\s*(=[^=]|(//|\*\*|<<|>>|[-+*/%@|&^])=)|for env\[{key}\] in |del env\[{key}\]"
+                   rf"|env\.pop\({key}\b|^[\w\[\], ]*env\[{key}\][\w\[\], ]* = ").search(line.lstrip(" ")) is not None
 
 
 def _indent(line: str) -> int:

@@ -142,10 +142,17 @@ class Compiler:
         self.writer.held.enter(None, str)
         self._thread()
         code.resumed.update(box[0] for box in self.targets)
-        write_run(code, self.module)
+        write_run(code, self.module, self._integer_globals())
         if name in self.unpaused:
             self._write_unpaused(self.pausing[name], code)
         return code
+
+    def _integer_globals(self) -> frozenset[str]:
+        """The constants naming the global variables declared ``int`` (held to Python ints:
+        tests_proven.py), of those the code has named so far."""
+        names = (self.module.constant_named(name) for name, _ in self.cat.global_vars.items()
+                 if global_promise(self.cat, name) == Declared(int))
+        return frozenset(name for name in names if name is not None)
 
     def _write_unpaused(self, decl: ast.ProcedureDecl, code: Code) -> None:
         """The function that runs procedure ``decl`` (lowered to ``code``) until it pauses

@@ -20,6 +20,7 @@ from ..model.values import Component, Player, ZoneRef, display
 from ..tables import effects, runtime
 from ..tables.builtins import as_list, sequence
 from . import accelerated
+from .code_cache import CodeCache
 
 HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the names the code calls them
     "_as_list": as_list, "_sequence": sequence, "_items": runtime.items, "_plus": runtime.plus, "_times": runtime.times,
@@ -81,6 +82,7 @@ class Module:
         self._local_names: dict[str, dict[str, str]] = {}
         self.inline: dict[object, Inline] = {}  # operation -> its body, written in place by resumable.py
         self.in_place: set[str] = set()  # the operations that every resumable function writes in place
+        self.codes: CodeCache | None = None  # the code objects kept across runs (code_cache.py), if any
 
     def fresh(self, prefix: str) -> str:
         """A name of the generated code not used before."""
@@ -101,6 +103,10 @@ class Module:
                 self._notes[name] = note
         return name
 
+    def constant_named(self, value: str | int) -> str | None:
+        """The name of the constant holding ``value`` if one was made, else None."""
+        return self._constants.get((type(value), value))
+
     def define(self, name: str, source: str, spans: list[Span | None] | None = None, procedure: str = "",
                local_names: dict[str, str] | None = None) -> Any:
         """Compile and run ``source``, which defines ``name``; the function it defines. The
@@ -111,7 +117,8 @@ class Module:
             self._spans[filename], self._procedures[filename] = spans, procedure
             self._local_names[filename] = local_names or {}
         if not accelerated.FOLDER or self._built(name, source) is None:
-            exec(compile(source, filename, "exec"), self.namespace)  # our own source, names and constants only
+            code = compile(source, filename, "exec") if self.codes is None else self.codes.compiled(source, filename)
+            exec(code, self.namespace)  # our own source, names and constants only
         self.units[name] = source
         return self.namespace[name]
 

@@ -39,7 +39,8 @@ def top_of(node: ast.Expr, cat: Catalog) -> ast.Expr | None:
 def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], module: Module,
                certain: Callable[[ast.Expr], type | None] = lambda node: None,
                typed: Callable[[ast.Expr], str | None] = lambda node: None,
-               component_of: Callable[[ast.Expr], str | None] = lambda node: None) -> list[str]:
+               component_of: Callable[[ast.Expr], str | None] = lambda node: None,
+               gathered: str | None = None) -> list[str]:
     """The lines (indented from 0) of ``move what to destination``: the destination is
     evaluated first, then what moves, as ``effects.move`` receives them. ``certain``: the
     class an expression certainly has (a zone, a component), where the text proves it: its
@@ -49,7 +50,8 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
     way in place tests them. ``component_of``: the type of the component that an expression
     is, or none (``top(Z)`` of a typed zone, a local that holds one: typed.py), where the
     text proves it: never a zone, so only a component's way and the general one (none's
-    error) are written."""
+    error) are written. ``gathered``: the slot of the zone whose entries a mend writes after
+    this move (gathered.py), where a whole zone moved onto it leaves them to it."""
     zone = top_of(node.what, cat)
     what = write(node.what if zone is None else zone)
     to = write(node.to)
@@ -82,7 +84,7 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
             return [*lines, f"if {held}:", *("    " + line for line in in_place), "else:", f"    {general}"]
         return lines + _tested([to_zone, held], f"st.move({moved}, {to_slot})", general)
     if what_slot is not None and not to_zone and not held:  # a whole zone: one moved in place, else State.move_all
-        return lines + zone_moved(what_slot, to_slot, general, module, cat)
+        return lines + zone_moved(what_slot, to_slot, general, module, cat, gathered)
     if what_slot is not None:  # a whole zone that the rules name (or a player's own)
         return lines + _tested([to_zone, f"len(st.zones[{what_slot}]) <= {FREE_WORK}", held],
                                f"st.move_all({what_slot}, {to_slot})", general)
@@ -104,7 +106,7 @@ def move_lines(node: ast.Move, cat: Catalog, write: Callable[[ast.Expr], str], m
             *("    " + line for line in component),
             f"elif type({moved}) is _ZoneRef{' and ' + some_zone if some_zone else ''}"
             f" and len(_m_zone := st.zones[{moved}.slot]) <= {FREE_WORK}:",
-            *("    " + line for line in all_moved(f"{moved}.slot", to_slot, module, cat)),
+            *("    " + line for line in all_moved(f"{moved}.slot", to_slot, module, cat, gathered)),
             "else:",
             f"    {general}"]
 
@@ -200,33 +202,55 @@ def component_moved(moved: str, to_slot: str, module: Module, cat: Catalog) -> l
             *_arrived(moved, ("_m_from", "_m_from"), (slot, to_slot), module, cat)]
 
 
-def zone_moved(what_slot: str, to_slot: str, general: str, module: Module, cat: Catalog) -> list[str]:
+def zone_moved(what_slot: str, to_slot: str, general: str, module: Module, cat: Catalog,
+               gathered: str | None = None) -> list[str]:
     """``move ZONE to W``, both known to be zones: a zone of one component moves it in place
     (as ``State.move_all`` would), one of at most FREE_WORK too where no event is kept
     (``all_moved``: by ``State.move_all`` otherwise; an empty one moves nothing), a longer one
-    by ``general`` (which charges it)."""
+    by ``general`` (which charges it). Onto the zone in ``gathered``, no entry of
+    ``component_zone`` is written in place (gathered.py's mend writes them)."""
     source, slot = _local_slot(what_slot, "_m_from"), _local_slot(to_slot, "_m_to")
+    deferred = gathered is not None and slot == gathered
+    if deferred and _seen_by((source, what_slot), (slot, to_slot), module, cat) is None:   # (the lists alone)
+        other = "" if source.isdigit() and source != slot else f" and {source} != {slot}"
+        return [*([] if source == what_slot else [f"_m_from = {what_slot}"]),
+                f"_m_zone = st.zones[{source}]",
+                f"if len(_m_zone) <= {FREE_WORK} and st.event_log is None{other}:",
+                f"    st.zones[{slot}] += _m_zone",
+                "    _m_zone.clear()",
+                f"elif len(_m_zone) <= {FREE_WORK}:",
+                f"    st.move_all({source}, {slot})",
+                "else:",
+                f"    {general}"]
     return [*([] if slot == to_slot else [f"_m_to = {to_slot}"]),
             *([] if source == what_slot else [f"_m_from = {what_slot}"]),
             f"_m_zone = st.zones[{source}]",
             "if len(_m_zone) == 1:",
             "    _m_moved = _m_zone.pop()",
             "    _m_id = _m_moved.id",
-            *("    " + line for line in _arrived("_m_moved", (source, what_slot), (slot, to_slot), module, cat)),
+            *("    " + line for line in _arrived("_m_moved", (source, what_slot), (slot, to_slot), module, cat,
+                                              deferred)),
             f"elif len(_m_zone) <= {FREE_WORK}:",
-            *("    " + line for line in all_moved(source, slot, module, cat)),
+            *("    " + line for line in all_moved(source, slot, module, cat, gathered)),
             "else:",
             f"    {general}"]
 
 
-def all_moved(source: str, slot: str, module: Module, cat: Catalog) -> list[str]:
+def all_moved(source: str, slot: str, module: Module, cat: Catalog, gathered: str | None = None) -> list[str]:
     """``State.move_all`` of the zone ``_m_zone`` (in ``source``) to the zone in ``slot``,
     written in place where it holds components and no event is kept: each component's
     zone and knowledge as the method sets them (no knowledge where the move adds none:
     ``_seen_by``), then the list moved (onto a zone of another slot: a zone moved onto itself
-    keeps its order, ``State.move_all`` moves it)."""
+    keeps its order, ``State.move_all`` moves it). Onto the zone in ``gathered``, where the
+    move adds no knowledge, the lists alone (gathered.py's mend writes the zones)."""
     other = "" if source.isdigit() and slot.isdigit() and source != slot else f" and {source} != {slot}"
     seen = _seen_by((source, source), (slot, slot), module, cat)
+    if seen is None and gathered is not None and slot == gathered:
+        return [f"if _m_zone and st.event_log is None{other}:",
+                f"    st.zones[{slot}] += _m_zone",
+                "    _m_zone.clear()",
+                "elif _m_zone:",
+                f"    st.move_all({source}, {slot})"]
     if seen is None:
         return [f"if _m_zone and st.event_log is None{other}:",
                 "    _m_of = st.component_zone",
@@ -248,13 +272,15 @@ def all_moved(source: str, slot: str, module: Module, cat: Catalog) -> list[str]
             f"    st.move_all({source}, {slot})"]
 
 
-def _arrived(moved: str, source: tuple[str, str], slot: tuple[str, str], module: Module, cat: Catalog) -> list[str]:
+def _arrived(moved: str, source: tuple[str, str], slot: tuple[str, str], module: Module, cat: Catalog,
+             deferred: bool = False) -> list[str]:
     """The lines after ``moved`` (whose id is ``_m_id``) left the zone in ``source``: it goes
     on top of the zone in ``slot``, and whoever sees either zone knows where it is. Each zone
-    is a local or a number, with the text that computed it (its zones may tell who sees it)."""
+    is a local or a number, with the text that computed it (its zones may tell who sees it).
+    ``deferred``: its entry of ``component_zone`` left to gathered.py's mend."""
     seen = _seen_by(source, slot, module, cat)
     return [f"st.zones[{slot[0]}].append({moved})",
-            f"st.component_zone[_m_id] = {slot[0]}",
+            *([] if deferred else [f"st.component_zone[_m_id] = {slot[0]}"]),
             *([] if seen is None else [f"st.component_knowledge[_m_id] |= {seen}"]),
             "if st.event_log is not None:",
             f"    st.event_log.append(('move', _m_id, {source[0]}, {slot[0]}))"]

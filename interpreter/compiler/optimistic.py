@@ -40,10 +40,10 @@ def untested(lines: list[Line]) -> list[Line]:
         indent = _indent(line)
         if skipped_under is not None and indent > skipped_under:
             continue
-        skipped_under = indent if _TESTS.fullmatch(line) else None
+        skipped_under = indent if "steps" in line and _TESTS.fullmatch(line) else None
         if skipped_under is not None:
             continue
-        if _GOES_BACK.search(line) and loops == (len(_MAIN) - len(_MAIN.lstrip()),):
+        if "continue" in line and _GOES_BACK.search(line) and loops == (len(_MAIN) - len(_MAIN.lstrip()),):
             # (a way back without the test would let a runaway loop of the rules run for good)
             assert line.strip() == "continue", f"a way back that the budget's test cannot precede: {line!r}"
             kept.append((" " * indent + OVERRUN, None))

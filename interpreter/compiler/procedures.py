@@ -36,6 +36,8 @@ from .bulk_rounds import charge_lines, charged_at_once, read_before_the_rounds
 from .comprehensions import has_items, listed_once
 from .deals import loop_or_deal
 from .fields_read_once import fields_read_once
+from .gathered import mend_lines, write_statements
+from .globals_forwarded import globals_forwarded
 from .integers import integer_bound, is_tuple, natural, short_list
 from .known_lines import most_items, named_lists, one_listener, private_line_of_lists
 from .lets import Facts, bound_once, facts_of, teach
@@ -80,6 +82,10 @@ class ProcedureWriter:
         # locals of the 'let's of ``once`` that the rest of their block reads so, within one
         # operation (``write_block``).
         self.held_locals: dict[str, str] = {}
+        # While a run of moves gathers zones onto one (gathered.py): that zone's slot, and the
+        # local that holds its length where the run began.
+        self.gathered: tuple[str, str] | None = None
+        self.looping = 0   # (the loops around what is written: no run gathers in their bodies, a mend a round)
 
     def write(self, decl: ast.ProcedureDecl) -> None:
         """Compile ``decl`` (one of ``names``) into the module; SyntaxError if Python cannot."""
@@ -97,7 +103,7 @@ class ProcedureWriter:
             self.block(decl.body, 1)
         self.emit(1, "return None", decl.span)
         c.writer.held.enter(None, str)
-        self.lines = fields_read_once(self.lines)   # (the state's tables read once a call)
+        self.lines = fields_read_once(globals_forwarded(self.lines))   # (the state's tables read once a call)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
                            local_names={py: key for key, py in self.locals.items()})
@@ -112,8 +118,7 @@ class ProcedureWriter:
         self.emit(0, f"def {name}(st, fr):  # {len(statements)} statements at {_where(first)}", first)
         self.emit(1, "env = fr.env", first)
         self.held_locals = {}
-        for stmt in statements:
-            getattr(self, "_" + type(stmt).__name__)(stmt, 1)
+        write_statements(self, statements, 1)   # (gathered.py)
         self.held_locals = {}   # (the operations after this one read the environment)
         self.emit(1, f"fr.pc = {self.module.constant(next_pc, '<where to go next>')}[0]", statements[-1].span)
         source = "\n".join(line for line, _ in self.lines) + "\n"
@@ -185,12 +190,18 @@ class ProcedureWriter:
         c = self.compiler
         saved, held = dict(c.renames), dict(self.held_locals)
         c.block_names.append(set())
-        for stmt in block.statements:
-            getattr(self, "_" + type(stmt).__name__)(stmt, indent)
+        write_statements(self, block.statements, indent)   # (gathered.py)
         if not block.statements:
             self.emit(indent, "pass", block.span)
         c.block_names.pop()
         c.renames, self.held_locals = saved, held
+
+    def loop_body(self, block: ast.Block, indent: int) -> None:
+        self.looping += 1
+        try:
+            self.block(block, indent)
+        finally:
+            self.looping -= 1
 
     def _Let(self, node: ast.Let, indent: int) -> None:
         value, facts = self.expr_once(node.value, indent, node.span), self.let_facts(node)
@@ -323,7 +334,7 @@ class ProcedureWriter:
         self.step(indent + 1, node.span, charged)
         outer = self.known.get(var)
         self._learn_item(var, node)
-        self.block(node.body, indent + 1)
+        self.loop_body(node.body, indent + 1)
         self.known.pop(var, None)
         if outer is not None:
             self.known[var] = outer
@@ -367,12 +378,12 @@ class ProcedureWriter:
     def _While(self, node: ast.While, indent: int) -> None:
         self.emit(indent, f"while {self.expr(node.condition)}:", node.span)
         self.step(indent + 1, node.span)
-        self.block(node.body, indent + 1)
+        self.loop_body(node.body, indent + 1)
 
     def _Repeat(self, node: ast.Repeat, indent: int) -> None:
         self.emit(indent, "while True:", node.span)
         self.step(indent + 1, node.span)
-        self.block(node.body, indent + 1)
+        self.loop_body(node.body, indent + 1)
         if node.until is not None:
             self.emit(indent + 1, f"if {self.expr(node.until)}:", node.until.span)
             self.emit(indent + 2, "break", node.until.span)
@@ -384,8 +395,13 @@ class ProcedureWriter:
         self.emit(indent, "continue", node.span)
 
     def _Move(self, node: ast.Move, indent: int) -> None:
+        gathered = self.gathered
+        if gathered is not None and self._certain_class(node.what) is not ZoneRef:   # (its move may read an entry)
+            for line in [*mend_lines(self, *gathered), f"{gathered[1]} = len(st.zones[{gathered[0]}])"]:
+                self.emit(indent, line, node.span)
         for line in move_lines(node, self.cat, self.expr, self.module, self._certain_class, self._typed,
-                               lambda what: self.compiler.writer.component_type(what, self.learnt_scope())):
+                               lambda what: self.compiler.writer.component_type(what, self.learnt_scope()),
+                               None if gathered is None else gathered[0]):
             self.emit(indent, line, node.span)
 
     def _typed(self, node: ast.Expr) -> str | None:

@@ -34,11 +34,13 @@ from .bare_tries import untried
 from .blocks import blocks_at, dispatch, entries, jump_target
 from .chance import shuffle_zone_in_place
 from .fields_read_once import fields_read_once
+from .globals_forwarded import globals_forwarded
 from .held_reads import read_once, table_read_once
 from .locals_read_once import locals_read_once
 from .optimistic import untested
 from .preludes import preludes
 from .shuffled import SHAPE, shuffle_lines
+from .tests_proven import tests_proven
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -50,12 +52,13 @@ __all__ = ["write_run"]
 Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
 
 
-def write_run(code: Code, module: Module) -> None:
+def write_run(code: Code, module: Module, integers: frozenset[str] = frozenset()) -> None:
     """Give ``code.ops`` its resumable function (left as it is if Python cannot compile it):
     the generated operations that go on in the code written in place (``Module.inline``),
     or all called if Python cannot compile that (it nests too deeply); in blocks entered at
     their first operation (blocks.py), a block that goes on to a short one known where it is
-    written running its lines there (tails.py) where Python compiles that."""
+    written running its lines there (tails.py) where Python compiles that. ``integers``: the
+    constants naming the global variables declared ``int`` (tests_proven.py)."""
     run_one_name = module.constant(run_one, "<the run loop's one operation>")
     for inline, joined in ((True, True), (True, False), (False, False)):
         name = module.fresh("_r")
@@ -77,6 +80,8 @@ def write_run(code: Code, module: Module) -> None:
                          f"        return {run_one_name}(st, fr, steps, limit)"])
         lines = untested(lines)   # (the budget tested where the function goes back: optimistic.py)
         lines = locals_read_once(lines)   # (each block with its tails and preludes, as written)
+        lines = tests_proven(lines, integers)   # (a guard decided by the test it follows)
+        lines = globals_forwarded(lines)   # (a variable read from the local it was just written from)
         lines = fields_read_once(lines)   # (the state's tables read once a call)
         source = "\n".join(line for line, _ in lines) + "\n"
         try:

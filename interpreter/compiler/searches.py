@@ -14,6 +14,7 @@ from ..model.values import Player, Value
 from ..tables.catalog import Catalog
 from .assigned_reads import written_assigning
 from .known import item_length, known_list
+from .patterns import pattern
 from .scope import Scope
 from .unrolled import unrolled
 
@@ -113,9 +114,9 @@ def _deciding_once(writer: ExpressionWriter, name: str, gen: ast.Generator, scop
     indexed: bool | None = False
     if spaces:   # read only as a space's index, or as the list of an inner loop of indices
         text = "\n".join(line for line in body if not (inner_indexed and (
-            line.strip() == assigned or re.fullmatch(rf"\s*for \w+ in {var}:", line))))
+            line.strip() == assigned or pattern(rf"\s*for \w+ in {var}:").fullmatch(line))))
         if not re.search(rf"\b{var}\b(?!\.index\b)" if spaces == 1 else rf"\b{var}\b", text):
-            body = [re.sub(rf"\b{var}\.index\b", var, line) for line in body]
+            body = [pattern(rf"\b{var}\.index\b").sub(var, line) for line in body]
             indexed = True
     if inner_indexed and not indexed:
         return [], None
@@ -199,7 +200,7 @@ def search_in_place(module: Module, text: str) -> list[str] | None:
     if called is None or source is None:
         return None
     head, *body = source.rstrip("\n").split("\n")
-    params = re.fullmatch(rf"def {called.group(1)}\(([^()]*)\):.*", head)
+    params = pattern(rf"def {called.group(1)}\(([^()]*)\):.*").fullmatch(head)
     args = called.group(2).split(", ")
     if params is None or params.group(1).split(", ")[1:] != args[1:] or args[1:3] != ["st", "env"]:
         return None

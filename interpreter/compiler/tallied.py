@@ -10,6 +10,7 @@ import re
 
 from ..tables import runtime
 from .module import Module
+from .patterns import pattern
 
 
 def tallied(module: Module, text: str, listed: str, element: str, loops: list[str],
@@ -17,7 +18,7 @@ def tallied(module: Module, text: str, listed: str, element: str, loops: list[st
     """The local that counts in place, where ``text`` (a statement's value) is the count of
     ``listed``, a list of the items of a zone (``source``) that pass the tests of ``loops``
     (one clause, its item the ``element``); else None."""
-    found = re.fullmatch(rf"(\w+)\({listed}\)", text)
+    found = pattern(rf"(\w+)\({listed}\)").fullmatch(text)
     if found is None or module.namespace.get(found.group(1)) is not runtime.count or source != "zone":
         return None
     clause = re.match(r"for (\w+) in ", loops[0])

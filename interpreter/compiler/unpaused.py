@@ -42,8 +42,10 @@ from rulelang.diagnostics import Span
 
 from ..model.program import Code
 from ..tables.builtins import FREE_WORK
+from . import gathered as gathering
 from .chance import shuffle_zone_in_place
 from .fields_read_once import fields_read_once
+from .globals_forwarded import globals_forwarded
 from .integers import is_tuple
 from .lets import bound_once, teach
 from .pausing import continues, runs_through
@@ -128,7 +130,7 @@ class UnpausedWriter(ProcedureWriter):
         finally:
             c.writer.held.enter(None, str)
         self.emit(1, "return None", decl.span)
-        self.lines = fields_read_once(self.lines)   # (the state's tables read once a call)
+        self.lines = fields_read_once(globals_forwarded(self.lines))   # (the state's tables read once a call)
         source = "\n".join(line for line, _ in self.lines) + "\n"
         self.module.define(name, source, spans=[span for _, span in self.lines], procedure=decl.name,
                            local_names={py: key for key, py in self.locals.items()})
@@ -206,16 +208,33 @@ class UnpausedWriter(ProcedureWriter):
         saved = dict(c.renames)
         c.block_names.append(set())
         self.path.append(len(self.lines))
-        for stmt in block.statements:
-            place = self.snapshots.get(id(stmt))
-            if place is not None:
-                self._restore(place)
-            if runs_through(stmt, self.names):
-                getattr(self, "_" + type(stmt).__name__)(stmt, indent)
-            elif self._unrun(stmt, indent, place):
-                if not any(isinstance(n, (ast.Break, ast.Continue)) for n in walk(block)):
-                    self.returning.add(tuple(self.path))   # (nothing leaves it before)
-                break  # (what follows in the block runs in the frame, if at all)
+        statements = block.statements
+        runs = {at: found for at, found in gathering.gathered_runs(statements, self).items()   # (none pauses)
+                if all(runs_through(s, self.names) for s in statements[at:found[0] + 1])} \
+            if self.gathered is None and not self.looping else {}
+        last = -1
+        try:
+            for at, stmt in enumerate(statements):
+                place = self.snapshots.get(id(stmt))
+                if place is not None:
+                    self._restore(place)
+                if (found := runs.get(at)) is not None:
+                    last = found[0]
+                    self.gathered = (str(found[1]), self.module.fresh("_g"))
+                    self.emit(indent, f"{self.gathered[1]} = len(st.zones[{found[1]}])", stmt.span)
+                if runs_through(stmt, self.names):
+                    getattr(self, "_" + type(stmt).__name__)(stmt, indent)
+                elif self._unrun(stmt, indent, place):
+                    if not any(isinstance(n, (ast.Break, ast.Continue)) for n in walk(block)):
+                        self.returning.add(tuple(self.path))   # (nothing leaves it before)
+                    break  # (what follows in the block runs in the frame, if at all)
+                if at == last and self.gathered is not None:
+                    for line in gathering.mend_lines(self, *self.gathered):
+                        self.emit(indent, line, stmt.span)
+                    self.gathered = None
+        finally:   # (a writer that fails here writes its next code from no run)
+            if runs:
+                self.gathered = None
         if not block.statements:
             self.emit(indent, "pass", block.span)
         self.path.pop()
@@ -314,7 +333,7 @@ class UnpausedWriter(ProcedureWriter):
         returns where the body pauses, so the local holds the item wherever it is read."""
         outer = self.known.get(local)
         self._learn_item(local, node)
-        self.block(node.body, indent)
+        self.loop_body(node.body, indent)
         self.known.pop(local, None)
         if outer is not None:
             self.known[local] = outer

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from .patterns import pattern
+
 __all__ = ["unrolled"]
 
 MOST_TESTS = 64  # the tests of items written out at most (more: the loop as written)
@@ -62,7 +64,7 @@ def _written_out(loop: list[str], name: str, items: list[tuple[object, ...]], in
              *(f"    _h{key[2:]} = env[{key}]" for key in keys)]
     missing, found = _FOUND[name]
     negation = "" if name == "any" else "not "
-    variable = re.compile(rf"\b{var}\b")
+    variable = pattern(rf"\b{var}\b")
     tests = [[f"({variable.sub(str(index), test)})" for index in item] for item in items]
     position = 0
     for group in _sharing_their_first_test(tests, name == "any" and inner == "all"):
@@ -106,10 +108,10 @@ def _value(loop: list[str], name: str, count: int, inner: str | None, length: in
         return (test, outer.group(1)) if test is not None and shape else None
     _, decided = _FOUND[inner]
     result = loop[8].split(" = ")[0].strip()
-    walk = re.fullmatch(rf"    for (_v\d+) in {outer.group(1)}:", loop[9])
+    walk = pattern(rf"    for (_v\d+) in {outer.group(1)}:").fullmatch(loop[9])
     test = _tested(loop[10], inner)
     if [line.strip() for line in loop[5:8]] != [f"_w += {length}", *(line.strip() for line in _CHARGE)] \
-            or walk is None or test is None or re.search(rf"\b{outer.group(1)}\b", test):
+            or walk is None or test is None or pattern(rf"\b{outer.group(1)}\b").search(test):
         return None
     negation = "" if name == "any" else "not "
     rest = [f"{result} = {decided}", "break", f"if {negation}{result}:", *deciding]

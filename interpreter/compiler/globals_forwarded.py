@@ -1,0 +1,155 @@
+"""A global variable read just after the code wrote it, read from the local it was written from.
+
+A write of a global variable ``g`` (writes.global_lines: ``if st.event_log is None:``,
+``st.global_values[K] = V``, ``else:``, ``_set_global(st, K, V)``, where V is a Python name
+or a constant) leaves ``st.global_values[K]`` holding V itself on either branch. The lines
+after it often read ``g`` again, where the rules do: ``drawn += 1`` then a log line that
+shows ``drawn`` and the test of the ``while drawn < capacity`` around them; ``drawn = 0``,
+``capacity = ch.capacity``, then a loop whose tests compare them. Each read is a look-up of
+the variables' dict (a str key); V is a LOAD_FAST or LOAD_CONST.
+
+Here a read of ``st.global_values[K]`` becomes V on the lines that certainly run after the
+write and before anything that may change ``g`` or V:
+
+- the lines after the write in its block, and in the blocks those lines open (deeper
+  indented); a line indented less than the write ends it (an 'else', the end of a loop's
+  body or of the branch that wrote it);
+- up to a line that stops it: one that writes any variable (``global_values[...] =``,
+  ``_set_global``), hands the state on (``st`` as a value: a call of a procedure or of a
+  helper, but ``_say``, ``_move`` and ``_as_list``, which change no variable) or calls a
+  method of the state but ``charge``, ``step``, ``transfer``, ``move_all`` (none of which
+  writes a variable); such a line is left as it is;
+- up to a line that may bind V again (V before an ``=`` of the line, ``del``), after the
+  line's reads;
+- a loop (``for``, ``while``) is entered only if no line of it stops it or binds V (a read in
+  its second round comes after its first round's lines); else nothing is known from its
+  header on.
+
+A function that names ``global_values`` other than as ``st.global_values[...]`` (the table
+held in a local, handed on) is left as it is. The value read is the same object, so the
+code's results, errors and their spans are the same: no read of a variable can fail (a state
+holds every declared one), and the lines written are the same statements.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulelang.diagnostics import Span
+
+__all__ = ["globals_forwarded", "stops"]
+
+Line = tuple[str, "Span | None"]  # a line of the function, and the span of the statement it runs (None: none)
+
+_HELD = re.compile(r"global_values")
+_PLAIN = re.compile(r"(?<![\w.])st\.global_values\[")
+_STORE = re.compile(r"global_values\[[^\]]*\]\s*(?:=(?!=)|[-+*/|&%@^]=|<<=|>>=)|\b_set_global\(")
+_HANDED = re.compile(r"(?<![\w.])st\b(?!\.)")
+_SAFE_CALLS = re.compile(r"(?<![\w.])_(?:say|move|as_list)\(st\b")
+_METHOD = re.compile(r"(?<![\w.])st\.(\w+)\(")
+_SAFE_METHODS = frozenset({"charge", "step", "transfer", "move_all"})
+_VALUE = r"_[a-z]+\d+"   # a generated local or constant: ``_t12``, ``_k3``, ``_l40``
+_WRITE = (re.compile(r"if st\.event_log is None:"),
+          re.compile(rf"st\.global_values\[(_k\d+)\] = ({_VALUE})"),
+          re.compile(r"else:"),
+          re.compile(rf"_set_global\(st, (_k\d+), ({_VALUE})\)"))
+_LOOP = re.compile(r"(?:for|while|async for)\b")
+
+
+def stops(text: str) -> bool:
+    """Whether the line ``text`` may write a global variable: it writes one, hands the state
+    on (but to ``_say``, ``_move``, ``_as_list``) or calls a method of the state that may."""
+    if _STORE.search(text):
+        return True
+    rest = _SAFE_CALLS.sub("", text)
+    return bool(_HANDED.search(rest)) or any(m.group(1) not in _SAFE_METHODS for m in _METHOD.finditer(rest))
+
+
+def _binds(text: str, name: str) -> bool:
+    """Whether the line ``text`` may bind the Python name ``name`` (it is before an ``=``,
+    ``:=`` or an augmented assignment of the line, after ``del`` or in a 'for' header)."""
+    return bool(re.search(rf"(?<![\w.]){name}\b(?=[^\n]*?(?<![=!<>])=(?!=))", text)
+                or re.search(rf"^\s*(?:del|for|async for)\b[^\n]*(?<![\w.]){name}\b", text))
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+def _blank(text: str) -> bool:
+    stripped = text.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _written(texts: list[str], at: int) -> tuple[str, str] | None:
+    """The key constant and value of the write of a global that begins at line ``at``
+    (writes.global_lines' four lines), or None."""
+    if at + 3 >= len(texts):
+        return None
+    indent = _indent(texts[at])
+    found = []
+    for offset, pattern in enumerate(_WRITE):
+        text = texts[at + offset]
+        if _indent(text) != indent + (4 if offset % 2 else 0):
+            return None
+        matched = pattern.fullmatch(text.strip())
+        if matched is None:
+            return None
+        found.append(matched.groups())
+    (key, value), (other_key, other_value) = found[1], found[3]
+    return (key, value) if (key, value) == (other_key, other_value) else None
+
+
+def _end_of_block(texts: list[str], at: int) -> int:
+    """The line after the block that the line ``at`` opens (its deeper lines)."""
+    indent, end = _indent(texts[at]), at + 1
+    while end < len(texts) and (_blank(texts[end]) or _indent(texts[end]) > indent):
+        end += 1
+    return end
+
+
+def globals_forwarded(lines: list[Line]) -> list[Line]:
+    """``lines`` (a generated function's, its ``def`` first) with each read of a global
+    variable that certainly follows its write, with nothing between that may write it or
+    bind the value's local, reading that local (see the module's docstring)."""
+    texts = [text for text, _ in lines]
+    if any(len(_HELD.findall(text)) != len(_PLAIN.findall(text)) for text in texts):
+        return lines
+    out = list(lines)
+    known: dict[str, tuple[str, int]] = {}   # key constant -> the value's text, the write's indent
+    at = 1
+    while at < len(texts):
+        text = texts[at]
+        if _blank(text):
+            at += 1
+            continue
+        indent = _indent(text)
+        known = {key: held for key, held in known.items() if indent >= held[1]}
+        write = _written(texts, at)
+        if write is not None:
+            key, value = write
+            known[key] = (value, indent)
+            at += 4
+            continue
+        if _LOOP.match(text.lstrip()):
+            loop = texts[at:_end_of_block(texts, at)]
+            if any(stops(line) or any(_binds(line, held[0]) for held in known.values()) for line in loop):
+                known = {}
+        if stops(text):
+            known = {}
+            at += 1
+            continue
+        if known:
+            out[at] = (_read_from(text, known), out[at][1])
+            known = {key: held for key, held in known.items() if not _binds(text, held[0])}
+        at += 1
+    return out
+
+
+def _read_from(text: str, known: dict[str, tuple[str, int]]) -> str:
+    """``text`` with each read of a known global (not a store to it) reading its value."""
+    def value(matched: re.Match[str]) -> str:
+        held = known.get(matched.group(1))
+        return matched.group(0) if held is None else held[0]
+    return re.sub(r"(?<![\w.])st\.global_values\[(_k\d+)\](?!\s*(?:=(?!=)|[-+*/|&%@^]=))", value, text)
