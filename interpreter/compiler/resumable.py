@@ -115,7 +115,7 @@ NESTED = 48
 _CALLED = ["_called = st.frames[-1]",
            f"if _called is fr or len(st.frames) > {NESTED}:",
            "    return steps",
-           "steps = _called.code.run(st, _called, steps, limit)",
+           "steps = (_run := _called.code.run)(st, _called, steps, limit)",   # (read, then called: no method call)
            "if st.pending is not None or st.terminal or st.frames[-1] is not fr:",
            "    return steps"]
 

@@ -196,7 +196,8 @@ class Decision:
     and is never shared: ``State.apply_action`` and ``legal_actions`` read neither ``binds``,
     ``goes`` nor ``shared`` of it (class attributes of a pick's class, which CPython 3.11 reads
     through an instance by its generic lookup; the rerun of a failed action one operation at
-    a time, state/precise.py, reads them: None on a pick's class).
+    a time, state/precise.py, reads them: None on a pick's class). A decision that ``binds`` a
+    local (a choice) never has options per player: ``State.apply_action`` tests ``binds`` first.
 
     Its ``__init__`` is object's: a decision is made blank by a call of the class with no
     arguments (no Python function called, no tuple of arguments made: ``object.__new__(cls)``

@@ -63,10 +63,12 @@ def went_on(st: State, decision: Decision, player: int, chosen: Value, action_id
             decision.resume(st, fr, chosen, player)
             if st.pending is not None:
                 return
-        steps = fr.code.run(st, fr, 0, limit := st.max_steps)  # then on to the next decision: this frame's
+        run = fr.code.run   # then on to the next decision: this frame's (its function read, then called:
+        steps = run(st, fr, 0, limit := st.max_steps)   # no method call, as in State.apply_action)
         while st.pending is None and not st.terminal:
             fr = st.frames[-1]
-            steps = fr.code.run(st, fr, steps, limit)
+            run = fr.code.run
+            steps = run(st, fr, steps, limit)
         if steps > limit:   # (the functions test the budget where they go back only: optimistic.py)
             raise runaway(limit)
     except Exception as error:   # the state put back, the action applied again one operation at a time

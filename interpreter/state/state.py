@@ -467,7 +467,8 @@ class State(Views):
             return steps
         while self.pending is None and not self.terminal:  # the hot loop: the innermost frame runs
             fr = self.frames[-1]
-            steps = fr.code.run(self, fr, steps, limit)  # its code's resumable function (Ops.run)
+            run = fr.code.run
+            steps = run(self, fr, steps, limit)  # its code's resumable function (Ops.run)
         if steps > limit:   # (the functions test the budget where they go back only: optimistic.py)
             raise runaway(limit)
         return steps
@@ -513,8 +514,9 @@ class State(Views):
             applied_checked(self, action, player)
             return
         binds = decision.binds
-        if decision.per_player is not None or (binds is None and decision.goes is None):
-            # a pick of a simultaneous choice (a seat's) or a chance outcome: on by its resume (applied.py)
+        if binds is None and (decision.per_player is not None or decision.goes is None):  # (a choice binds, and
+            # has no options per player: nothing more tested) a pick of a simultaneous choice (a seat's) or a
+            # chance outcome: on by its resume (applied.py)
             options, ids = decision.options_of(player)
             try:
                 chosen = options[ids.index(action_id)]
@@ -538,10 +540,14 @@ class State(Views):
                 fr.pc = decision.then
             else:   # (a menu's option: the run goes on at its block)
                 fr.pc = decision.goes[at]  # type: ignore[index]
-            steps = fr.code.run(self, fr, 0, limit := self.max_steps)  # then on to the next decision: this frame's
+            # then on to the next decision: this frame's code's function, read as an attribute and then
+            # called (``fr.code.run(...)`` is a method call that CPython 3.11 cannot specialise on a slot)
+            run = fr.code.run
+            steps = run(self, fr, 0, limit := self.max_steps)
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
-                steps = fr.code.run(self, fr, steps, limit)
+                run = fr.code.run
+                steps = run(self, fr, steps, limit)
             if steps > limit:   # (the functions test the budget where they go back only: optimistic.py)
                 raise runaway(limit)
         except Exception as error:   # the state put back, the action applied again one operation at a time
