@@ -18,6 +18,7 @@ to build and the same on every start is kept, and compiles JSON Schemas to code 
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -25,6 +26,7 @@ import marshal
 import os
 import stat
 import sys
+import threading
 import types
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -182,11 +184,38 @@ def _kept_code(file: Path | None) -> tuple[str, types.CodeType] | None:
 
 def _keep_code(file: Path | None, kept: tuple[str, types.CodeType]) -> None:
     """Write ``kept`` to ``file`` (whole or not at all); no cache is no error."""
-    if file is None:
-        return
+    if file is not None:
+        write_whole(file, marshal.dumps(kept))
+
+
+def write_whole(file: Path, data: bytes) -> bool:
+    """Write ``data`` to ``file`` whole or not at all (a file of its own, named by the process
+    and the thread, then put in ``file``'s place): whether it was written. A write that fails
+    (a full disk, a folder gone) leaves no partial file; no cache is no error."""
+    partial = file.with_name(f"{file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        partial = file.with_name(f"{file.name}.{os.getpid()}.tmp")
-        partial.write_bytes(marshal.dumps(kept))
+        partial.write_bytes(data)
         os.replace(partial, file)
+        return True
     except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        return False
+
+
+def prune_oldest(folder: Path, pattern: str, keep: int) -> None:
+    """Remove the least recently written files of ``folder`` that match ``pattern`` (glob)
+    beyond the ``keep`` newest (at the first that cannot be removed, the rest are left)."""
+    files = list(folder.glob(pattern))
+    if len(files) <= keep:
+        return
+    with contextlib.suppress(OSError):   # (one that cannot be removed leaves the rest)
+        for old in sorted(files, key=_written)[:len(files) - keep]:
+            old.unlink(missing_ok=True)
+
+
+def _written(file: Path) -> float:
+    try:
+        return file.stat().st_mtime
+    except OSError:
+        return 0.0

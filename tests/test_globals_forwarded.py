@@ -150,6 +150,20 @@ def test_a_line_that_may_change_the_variable_or_its_local_stops_it(line: str) ->
     assert _forwarded(text).split("\n")[-1] == "    y = st.global_values[_k1]"
 
 
+@pytest.mark.parametrize("operator", ["=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "<<=", ">>=", "&=", "|=", "^=",
+                                      "@="])
+def test_a_store_to_the_variable_is_left_a_store_and_stops_it(operator: str) -> None:
+    store = f"    st.global_values[_k1] {operator} 2"
+    assert _forwarded(f"{_WRITE}{store}\n    y = st.global_values[_k1]\n").split("\n")[-2:] == [
+        store, "    y = st.global_values[_k1]"]
+
+
+@pytest.mark.parametrize("comparison", ["==", "!=", "<=", ">=", "<", ">"])
+def test_a_comparison_of_the_variable_is_a_read(comparison: str) -> None:
+    text = _WRITE + f"    y = st.global_values[_k1] {comparison} 2\n"
+    assert _forwarded(text).split("\n")[-1] == f"    y = _t3 {comparison} 2"
+
+
 @pytest.mark.parametrize(("loop", "forwarded"), [
     ("for _v in _s:\n        n += st.global_values[_k1]\n", True),
     ("for _v in _s:\n        n += st.global_values[_k1]\n        _p3(st)\n", False),   # (round 2 after a call)

@@ -113,3 +113,16 @@ def test_a_lint_of_files_parsed_before_imports_no_parser(tmp_path: Path) -> None
     assert all(run.returncode == 0 for run in runs), runs[-1].stderr
     first, second = (json.loads(run.stdout.splitlines()[-1]) for run in runs)
     assert "lark" in first and second == []
+
+
+def test_a_write_that_fails_leaves_no_partial_file(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full_disk(self: Path, data: bytes) -> int:
+        Path.write_text(self, "cut short")   # (what a full disk leaves: part of the data)
+        raise OSError(28, "No space left on device")
+
+    parse = Counted("x")
+    with monkeypatch.context() as patched:
+        patched.setattr(Path, "write_bytes", full_disk)
+        assert cached_parse("expr", "x", "f.rules", parse) == parse()   # (no cache is no error)
+    assert parse.calls == 2
+    assert not [file.name for file in cache_folder.iterdir()]

@@ -3,10 +3,11 @@
 Python's ``compile`` of the source the compiler writes (``Module.define``) is about a
 sixth of the CPU that compiling a seed game's rules takes. A code object depends on
 nothing but its source, its file name (``<rules:NAME>``, which ``Module.locate`` reads back
-from tracebacks), the compiler flags (fixed here) and the Python that compiled it; each is
+from tracebacks), the compiler flags (fixed here) and the Python that compiled it (its
+version, its bytecode magic and its optimisation level, ``-O``); each is
 kept under a hash of the first three, in a file of the cache folder
-(``rulelang.files.cache_file``) named by Python's version and bytecode magic and by the
-game it was compiled for (its files, its player counts): the next compile of that game
+(``rulelang.files.cache_file``) named by Python's version, bytecode magic and optimisation
+level and by the game it was compiled for (its files, its player counts): the next compile of that game
 reads every unchanged function back (marshal) instead of compiling it again. The key is
 the source itself, so a changed ruleset, other options or player count, or a changed
 compiler finds no stale entry: a function whose source changed misses, and one whose
@@ -22,12 +23,11 @@ import __future__
 import hashlib
 import importlib.util
 import marshal
-import os
-import threading
+import sys
 import types
 from pathlib import Path
 
-from rulelang.files import cache_file
+from rulelang.files import cache_file, prune_oldest, write_whole
 
 __all__ = ["FLAGS", "MAX_FILES", "CodeCache"]
 
@@ -43,7 +43,8 @@ class CodeCache:
     counts), and those compiled or read back by this compile, which ``keep`` writes."""
 
     def __init__(self, group: str):
-        self.file = cache_file(_PREFIX + _digest(f"{importlib.util.MAGIC_NUMBER.hex()}\0{group}")[:24], "marshal")
+        python = f"{importlib.util.MAGIC_NUMBER.hex()}\0{sys.flags.optimize}"
+        self.file = cache_file(_PREFIX + _digest(f"{python}\0{group}")[:24], "marshal")
         self.kept = _read(self.file)
         self.used: dict[bytes, types.CodeType] = {}
         self.missed = 0
@@ -65,12 +66,11 @@ class CodeCache:
         if self.file is None or (not self.missed and len(self.used) == len(self.kept)):
             return
         try:
-            partial = self.file.with_name(f"{self.file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-            partial.write_bytes(marshal.dumps(self.used))
-            os.replace(partial, self.file)
-            _prune(self.file.parent, self.file.name.rsplit("-py", 1)[-1])
-        except (OSError, ValueError):
-            pass
+            data = marshal.dumps(self.used)
+        except ValueError:
+            return
+        if write_whole(self.file, data):
+            prune_oldest(self.file.parent, f"{_PREFIX}*-py{self.file.name.rsplit('-py', 1)[-1]}", MAX_FILES)
 
 
 def _digest(text: str) -> str:
@@ -90,19 +90,3 @@ def _read(file: Path | None) -> dict[bytes, types.CodeType]:
                                              for key, code in kept.items()):
         return {}
     return kept
-
-
-def _prune(folder: Path, suffix: str) -> None:
-    """Remove the least recently written files of code beyond ``MAX_FILES``."""
-    files = list(folder.glob(f"{_PREFIX}*-py{suffix}"))
-    if len(files) <= MAX_FILES:
-        return
-    for old in sorted(files, key=_written)[:len(files) - MAX_FILES]:
-        old.unlink(missing_ok=True)   # an OSError leaves the rest: keep ignores it
-
-
-def _written(file: Path) -> float:
-    try:
-        return file.stat().st_mtime
-    except OSError:
-        return 0.0

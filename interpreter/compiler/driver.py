@@ -83,6 +83,7 @@ class _ProgramCompiler:
         initial, invariants = self._initial_values(), self._invariants()
         if codes is not None:
             codes.keep()
+        compiler.module.codes = None   # (expressions compiled later, as a game runs, are compiled as before)
         return Program(code, score, tiebreak, initial, invariants, compiler.module,
                        compiler.never_pausing, self.compile_expression, copies_apart(self.catalog)[0])
 

@@ -35,6 +35,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .line_blocks import end_of_block, indent_of, is_blank
+from .patterns import pattern
+
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
 
@@ -44,7 +47,8 @@ Line = tuple[str, "Span | None"]  # a line of the function, and the span of the 
 
 _HELD = re.compile(r"global_values")
 _PLAIN = re.compile(r"(?<![\w.])st\.global_values\[")
-_STORE = re.compile(r"global_values\[[^\]]*\]\s*(?:=(?!=)|[-+*/|&%@^]=|<<=|>>=)|\b_set_global\(")
+_ASSIGNS = r"\s*(?:=(?!=)|(?:[-+*/|&%@^]|//|\*\*|<<|>>)=)"   # after a target: an assignment, plain or augmented
+_STORE = re.compile(rf"global_values\[[^\]]*\]{_ASSIGNS}|\b_set_global\(")
 _HANDED = re.compile(r"(?<![\w.])st\b(?!\.)")
 _SAFE_CALLS = re.compile(r"(?<![\w.])_(?:say|move|as_list)\(st\b")
 _METHOD = re.compile(r"(?<![\w.])st\.(\w+)\(")
@@ -55,6 +59,7 @@ _WRITE = (re.compile(r"if st\.event_log is None:"),
           re.compile(r"else:"),
           re.compile(rf"_set_global\(st, (_k\d+), ({_VALUE})\)"))
 _LOOP = re.compile(r"(?:for|while|async for)\b")
+_READ = re.compile(rf"(?<![\w.])st\.global_values\[(_k\d+)\](?!{_ASSIGNS})")   # a read, not a store
 
 
 def stops(text: str) -> bool:
@@ -69,17 +74,8 @@ def stops(text: str) -> bool:
 def _binds(text: str, name: str) -> bool:
     """Whether the line ``text`` may bind the Python name ``name`` (it is before an ``=``,
     ``:=`` or an augmented assignment of the line, after ``del`` or in a 'for' header)."""
-    return bool(re.search(rf"(?<![\w.]){name}\b(?=[^\n]*?(?<![=!<>])=(?!=))", text)
-                or re.search(rf"^\s*(?:del|for|async for)\b[^\n]*(?<![\w.]){name}\b", text))
-
-
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip(" "))
-
-
-def _blank(text: str) -> bool:
-    stripped = text.strip()
-    return not stripped or stripped.startswith("#")
+    return bool(pattern(rf"(?<![\w.]){name}\b(?=[^\n]*?(?<![=!<>])=(?!=))").search(text)
+                or pattern(rf"^\s*(?:del|for|async for)\b[^\n]*(?<![\w.]){name}\b").search(text))
 
 
 def _written(texts: list[str], at: int) -> tuple[str, str] | None:
@@ -87,26 +83,18 @@ def _written(texts: list[str], at: int) -> tuple[str, str] | None:
     (writes.global_lines' four lines), or None."""
     if at + 3 >= len(texts):
         return None
-    indent = _indent(texts[at])
+    indent = indent_of(texts[at])
     found = []
-    for offset, pattern in enumerate(_WRITE):
+    for offset, shape in enumerate(_WRITE):
         text = texts[at + offset]
-        if _indent(text) != indent + (4 if offset % 2 else 0):
+        if indent_of(text) != indent + (4 if offset % 2 else 0):
             return None
-        matched = pattern.fullmatch(text.strip())
+        matched = shape.fullmatch(text.strip())
         if matched is None:
             return None
         found.append(matched.groups())
     (key, value), (other_key, other_value) = found[1], found[3]
     return (key, value) if (key, value) == (other_key, other_value) else None
-
-
-def _end_of_block(texts: list[str], at: int) -> int:
-    """The line after the block that the line ``at`` opens (its deeper lines)."""
-    indent, end = _indent(texts[at]), at + 1
-    while end < len(texts) and (_blank(texts[end]) or _indent(texts[end]) > indent):
-        end += 1
-    return end
 
 
 def globals_forwarded(lines: list[Line]) -> list[Line]:
@@ -121,10 +109,10 @@ def globals_forwarded(lines: list[Line]) -> list[Line]:
     at = 1
     while at < len(texts):
         text = texts[at]
-        if _blank(text):
+        if is_blank(text):
             at += 1
             continue
-        indent = _indent(text)
+        indent = indent_of(text)
         known = {key: held for key, held in known.items() if indent >= held[1]}
         write = _written(texts, at)
         if write is not None:
@@ -133,7 +121,7 @@ def globals_forwarded(lines: list[Line]) -> list[Line]:
             at += 4
             continue
         if _LOOP.match(text.lstrip()):
-            loop = texts[at:_end_of_block(texts, at)]
+            loop = texts[at:end_of_block(texts, at)]
             if any(stops(line) or any(_binds(line, held[0]) for held in known.values()) for line in loop):
                 known = {}
         if stops(text):
@@ -152,4 +140,4 @@ def _read_from(text: str, known: dict[str, tuple[str, int]]) -> str:
     def value(matched: re.Match[str]) -> str:
         held = known.get(matched.group(1))
         return matched.group(0) if held is None else held[0]
-    return re.sub(r"(?<![\w.])st\.global_values\[(_k\d+)\](?!\s*(?:=(?!=)|[-+*/|&%@^]=))", value, text)
+    return _READ.sub(value, text)

@@ -28,6 +28,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from .globals_forwarded import stops
+from .line_blocks import end_of_block, indent_of, is_blank
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -39,23 +40,6 @@ Line = tuple[str, "Span | None"]  # a line of the function, and the span of the 
 _TEST = re.compile(r"( *)if not \(\(st\.global_values\[(_k\d+)\] (<=|>=|<|>|==|!=) st\.global_values\[(_k\d+)\]\)\):")
 _OPPOSITE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
 _LOOP = re.compile(r" *(?:for|while|async for)\b")
-
-
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip(" "))
-
-
-def _blank(text: str) -> bool:
-    stripped = text.strip()
-    return not stripped or stripped.startswith("#")
-
-
-def _end_of_block(texts: list[str], at: int) -> int:
-    """The line after the block that the line ``at`` opens (its deeper lines)."""
-    indent, end = _indent(texts[at]), at + 1
-    while end < len(texts) and (_blank(texts[end]) or _indent(texts[end]) > indent):
-        end += 1
-    return end
 
 
 def tests_proven(lines: list[Line], integers: Collection[str]) -> list[Line]:
@@ -70,22 +54,22 @@ def tests_proven(lines: list[Line], integers: Collection[str]) -> list[Line]:
         outer = _TEST.fullmatch(text)
         if outer is None or at in dropped or outer.group(2) not in integers or outer.group(4) not in integers:
             continue
-        end = _end_of_block(texts, at)
+        end = end_of_block(texts, at)
         wanted = (outer.group(2), _OPPOSITE[outer.group(3)], outer.group(4))
         line = at + 1
         while line < end:
             inner = _TEST.fullmatch(texts[line])
             if inner is not None and inner.group(2, 3, 4) == wanted:
-                last = _end_of_block(texts, line)
-                if last < len(texts) and _indent(texts[last]) == _indent(texts[line]) \
+                last = end_of_block(texts, line)
+                if last < len(texts) and indent_of(texts[last]) == indent_of(texts[line]) \
                         and texts[last].lstrip().startswith(("elif ", "else:")):
                     break   # (its 'else' would be left alone)
                 dropped.update(range(line, last))
                 if not _others(texts, dropped, line, last):
-                    emptied[line] = texts[line][:_indent(texts[line])] + "pass"
+                    emptied[line] = texts[line][:indent_of(texts[line])] + "pass"
                 line = last
                 continue
-            if _blank(texts[line]):
+            if is_blank(texts[line]):
                 line += 1
                 continue
             if stops(texts[line]) or _LOOP.match(texts[line]):
@@ -97,11 +81,11 @@ def tests_proven(lines: list[Line], integers: Collection[str]) -> list[Line]:
 
 def _others(texts: list[str], dropped: set[int], first: int, last: int) -> bool:
     """Whether the block holding the lines ``first..last-1`` keeps another statement."""
-    indent = _indent(texts[first])
+    indent = indent_of(texts[first])
     for step, start in ((-1, first - 1), (1, last)):
         at = start
-        while 0 <= at < len(texts) and (_blank(texts[at]) or at in dropped or _indent(texts[at]) > indent):
+        while 0 <= at < len(texts) and (is_blank(texts[at]) or at in dropped or indent_of(texts[at]) > indent):
             at += step
-        if 0 <= at < len(texts) and _indent(texts[at]) == indent:
+        if 0 <= at < len(texts) and indent_of(texts[at]) == indent:
             return True
     return False

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
 import pickle
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 from rulelang import ast
-from rulelang.files import cache_file
+from rulelang.files import cache_file, prune_oldest, write_whole
 
 MAX_FILES = 256
 _PREFIX = "ast-"
@@ -83,25 +82,7 @@ def _keep(file: Path | None, key: str, tree: ast.Node) -> None:
         return
     try:
         data = pickle.dumps((key, tree), protocol=pickle.HIGHEST_PROTOCOL)
-        partial = file.with_name(f"{file.name}.{os.getpid()}.tmp")
-        partial.write_bytes(data)
-        os.replace(partial, file)
-        _prune(file.parent, file.name.rsplit("-py", 1)[-1])
-    except (OSError, RecursionError, pickle.PicklingError):
-        pass
-
-
-def _prune(folder: Path, suffix: str) -> None:
-    """Remove the least recently written AST files beyond ``MAX_FILES``."""
-    files = list(folder.glob(f"{_PREFIX}*-py{suffix}"))
-    if len(files) <= MAX_FILES:
+    except (RecursionError, pickle.PicklingError):
         return
-    for old in sorted(files, key=_written)[:len(files) - MAX_FILES]:
-        old.unlink(missing_ok=True)   # an OSError leaves the rest: _keep ignores it
-
-
-def _written(file: Path) -> float:
-    try:
-        return file.stat().st_mtime
-    except OSError:
-        return 0.0
+    if write_whole(file, data):
+        prune_oldest(file.parent, f"{_PREFIX}*-py{file.name.rsplit('-py', 1)[-1]}", MAX_FILES)
