@@ -71,7 +71,7 @@ PAUSES_INSIDE = """\
 
 def pushing_frames(monkeypatch: pytest.MonkeyPatch) -> None:
     """Load games from here on with a frame pushed at every call, as before unpaused.py."""
-    monkeypatch.setattr(lower, "pauses_at_once", lambda decl: True)
+    monkeypatch.setattr(lower, "pauses_at_once", lambda decl, cat: True)
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)

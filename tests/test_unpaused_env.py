@@ -107,7 +107,7 @@ def test_its_frames_are_those_of_the_lowered_code_and_of_the_environment_written
     with monkeypatch.context() as m:
         m.setattr(unpaused, "env_made_at_pauses", lambda decl: False)
         assert states(load(tmp_path, n)) == made_at_pauses
-    monkeypatch.setattr(lower, "pauses_at_once", lambda decl: True)
+    monkeypatch.setattr(lower, "pauses_at_once", lambda decl, cat: True)
     pushing = load(tmp_path, n)
     assert "until it pauses" not in code(pushing)
     assert states(pushing) == made_at_pauses

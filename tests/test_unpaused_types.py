@@ -86,7 +86,7 @@ UNBOUND = '''\
 
 
 def _pushing_frames(monkeypatch) -> None:
-    monkeypatch.setattr(lower, "pauses_at_once", lambda decl: True)
+    monkeypatch.setattr(lower, "pauses_at_once", lambda decl, cat: True)
 
 
 def test_a_local_read_before_it_has_a_value_is_the_error_of_the_lowered_code(tmp_path, monkeypatch):

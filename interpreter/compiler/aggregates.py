@@ -46,6 +46,8 @@ def aggregate(writer: ExpressionWriter, node: ast.Call, scope: Scope) -> str:
         keyed, values, descending = False, f"_as_list(st, {writer.write(args[0], scope)})", False
     else:
         raise unchecked(f"{name}() takes one list or generator", node.span)
+    if name == "sorted" and keyed and bounds[1] is not None:
+        return sorted_by_integers(values, descending)
     if name == "sorted":
         return f"{'_in_order_by' if keyed else '_in_order'}({values}, {descending})"
     if name in _OVER_PAIRS:
@@ -55,3 +57,8 @@ def aggregate(writer: ExpressionWriter, node: ast.Call, scope: Scope) -> str:
     return f"{_OVER_ELEMENTS[name]}({f'_elements({values})' if keyed else values})"
 
 
+def sorted_by_integers(pairs: str, descending: bool) -> str:
+    """``sorted`` of the list ``pairs`` (element, key) whose keys the text proves integers:
+    ``runtime.in_order_by``'s own sort (stable, ties in the list's order), without its call
+    and the test of the keys' classes."""
+    return f"tuple(map(_first_of, sorted({pairs}, key=_second_of, reverse={descending})))"

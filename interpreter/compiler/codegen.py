@@ -391,7 +391,8 @@ class ExpressionWriter(KindKnowledge):
               brackets: str = "[]", bounds: list[int | None] | None = None) -> str:
         """A Python comprehension over ``clauses`` whose element is ``parts`` (one value, or a
         pair): each source's items charged (``_items``); several clauses counted (``_Visits``).
-        ``bounds`` receives the bound of the element if it is a proven integer (integers.py)."""
+        ``bounds`` receives the bound of each part (the element, a key) that is a proven
+        integer, else None (integers.py)."""
         lifted = lifted_listing(self, clauses, parts, scope, bounds) if brackets == "[]" else None
         if lifted is not None:   # (its loops written before the statement: listed_once)
             return lifted
@@ -423,8 +424,8 @@ class ExpressionWriter(KindKnowledge):
             if tests:
                 loops.append("if " + " and ".join(tests))
         values = [self.write(part, scope) for part in parts]
-        if bounds is not None:
-            bounds.append(integer_bound(self.cat, parts[0], scope))
+        if bounds is not None:   # (of each part: the element's, then a key's)
+            bounds.extend(integer_bound(self.cat, part, scope) for part in parts)
         scope.python = saved
         element = values[0] if len(values) == 1 else f"({', '.join(values)})"
         if own_tables:

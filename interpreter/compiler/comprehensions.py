@@ -231,14 +231,15 @@ def has_items(node: ast.Expr) -> bool:
 def _computed_first(listed: str, text: str) -> bool:
     """Whether the list ``listed`` is the first value ``text`` computes: ``text`` calls of
     names closing on it (``_CLOSED``), or one call whose first argument (through calls of
-    names) it is, its other arguments after it; or such a text compared with a constant
+    names, or of ``map`` of the constant ``_first_of``: a sort by integer keys) it is, its
+    other arguments after it; or such a text compared with a constant
     (``(count([...]) >= 2)``: the constant, read after it, computes nothing)."""
     compared = _COMPARED.fullmatch(text)
     if compared is not None:
         text = compared.group(1)
-    if pattern(rf"(?:[\w.]+\((?:st, )?)*{listed}{_CLOSED}").fullmatch(text):
+    if pattern(rf"(?:[\w.]+\((?:st, |_first_of, )?)*{listed}{_CLOSED}").fullmatch(text):
         return True
-    start = pattern(rf"(?:[\w.]+\((?:st, )?)+{listed}\b").match(text)
+    start = pattern(rf"(?:[\w.]+\((?:st, |_first_of, )?)+{listed}\b").match(text)
     if start is None or "'" in text or '"' in text:
         return False
     depth = start.group().count("(")

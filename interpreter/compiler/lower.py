@@ -35,7 +35,7 @@ from .places import global_access, item_access, local_access
 from .procedures import ProcedureWriter, text_and_values
 from .resumable import write_run
 from .scope import Scope
-from .unpaused import Snapshot, UnpausedWriter, pauses_at_once, snapshot
+from .unpaused import Snapshot, UnpausedWriter, drawing_in_place, pauses_at_once, snapshot
 
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
@@ -80,6 +80,7 @@ class Compiler:
         # while one is lowered, where each of its statements starts (by the statement's id).
         self.pausing: dict[str, ast.ProcedureDecl] = {}
         self.unpaused: dict[str, str] = {}
+        self.drawing: frozenset[str] = frozenset()   # of those, the ones that may draw at once (unpaused.py)
         self.snapshots: dict[int, Snapshot] | None = None
         # In the procedure being lowered: the unconditional jumps (operation -> its target), and
         # every target that a jump, a test, a compiled block or a choice goes on to (``_thread``).
@@ -113,7 +114,8 @@ class Compiler:
         if self.pausing:
             make_room_for_calls()
         self.unpaused.update((name, self.module.fresh("_q")) for name, decl in self.pausing.items()
-                             if not pauses_at_once(decl))
+                             if not pauses_at_once(decl, self.cat))
+        self.drawing = drawing_in_place(procedures, self.unpaused, self.cat)
 
     def expr(self, node: ast.Expr) -> Expr:
         """The compiled function ``f(st, env) -> value`` of an expression, whose local names
@@ -507,6 +509,8 @@ class Compiler:
             code.local.add(at)
         else:  # a frame is pushed when the procedure pauses (or always, without its function)
             code.shapes[at] = ("push",) if unpaused is None else ("unpaused",)
+        if node.procedure in self.drawing:   # (its function may draw without pausing: unpaused.py)
+            code.draws.add(at)
 
     def _s_CallStmt(self, node: ast.CallStmt, code: Code) -> None:
         self._call_frame(node, code, None)

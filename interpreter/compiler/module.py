@@ -31,6 +31,7 @@ HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the 
     "_total": runtime.total,
     "_count": runtime.count, "_least": runtime.least, "_most": runtime.most, "_least_of_two": runtime.least_of_two,
     "_most_of_two": runtime.most_of_two, "_in_order": runtime.in_order, "_in_order_by": runtime.in_order_by,
+    "_first_of": runtime.FIRST_OF, "_second_of": runtime.SECOND_OF,
     "_best": runtime.best, "_worst": runtime.worst, "_first": runtime.first, "_elements": runtime.elements,
     "_enter_procedure": runtime.enter_procedure, "_updated": effects.updated, "_set_global": effects.set_global,
     "_move": effects.move, "_supply_named": effects.supply_named, "_amount": effects.amount, "_log": effects.log,

@@ -15,6 +15,13 @@ pushes its own frame under it (``Paused.under``). The state is then the one the 
 reaches at that operation: the same frames, program counters and locals, so saved states,
 clones and replays are unchanged. A call that returns returns its value, and no frame was made.
 
+A 'shuffle' of a zone the rules name is a chance event only with explicit chance: without it
+the function draws it at once, as the operation would (``chance.shuffle_zone_in_place``: the
+same draws, events and knowledge), and goes on; with it, it pauses there as before. Such a
+function draws from the random generator without pausing, so each call of one (or of one
+that calls one) is in its code's ``draws``: a new game's start, shared by every seed, stops
+before it (``State._run_until_decision``).
+
 Where each name is bound by one statement and none in a loop (``env_made_at_pauses``), the
 function keeps its locals and the walk of its 'for' in Python locals alone, and makes ``env``
 only where it pauses, in the order the lowered code would have bound them.
@@ -26,7 +33,7 @@ in a procedure that never pauses.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from rulelang import ast
@@ -35,6 +42,8 @@ from rulelang.diagnostics import Span
 
 from ..model.program import Code
 from ..tables.builtins import FREE_WORK
+from . import gathered as gathering
+from .chance import shuffle_zone_in_place
 from .fields_read_once import fields_read_once
 from .globals_forwarded import globals_forwarded
 from .integers import is_tuple
@@ -42,11 +51,14 @@ from .lets import bound_once, teach
 from .pausing import continues, runs_through
 from .procedures import ProcedureWriter
 from .scope import Scope
+from .shuffled import named_zone
+from .written_after import written_after_the_loop
 
 if TYPE_CHECKING:
+    from ..tables.catalog import Catalog
     from .lower import Compiler
 
-__all__ = ["Snapshot", "UnpausedWriter", "env_made_at_pauses", "pauses_at_once", "snapshot"]
+__all__ = ["Snapshot", "UnpausedWriter", "drawing_in_place", "env_made_at_pauses", "pauses_at_once", "snapshot"]
 
 _PAUSING = (ast.Choose, ast.Menu, ast.Simultaneous, ast.Roll, ast.RandomPick, ast.Shuffle, ast.Next, ast.EndGame)
 
@@ -182,22 +194,47 @@ class UnpausedWriter(ProcedureWriter):
         super()._For(node, indent)
         self.path.pop()
 
+    def for_over(self, node: ast.For, items: str, indent: int) -> None:
+        """``ProcedureWriter.for_over``, the environment written after the loop rather than
+        in each of its rounds where that keeps it (written_after.py)."""
+        start = len(self.lines)
+        super().for_over(node, items, indent)
+        if not self.lazy:
+            written_after_the_loop(self.lines, start)
+
     def block(self, block: ast.Block, indent: int) -> None:
         """The statements of ``block``: each at the names the lowering had there."""
         c = self.compiler
         saved = dict(c.renames)
         c.block_names.append(set())
         self.path.append(len(self.lines))
-        for stmt in block.statements:
-            place = self.snapshots.get(id(stmt))
-            if place is not None:
-                self._restore(place)
-            if runs_through(stmt, self.names):
-                getattr(self, "_" + type(stmt).__name__)(stmt, indent)
-            elif self._unrun(stmt, indent, place):
-                if not any(isinstance(n, (ast.Break, ast.Continue)) for n in walk(block)):
-                    self.returning.add(tuple(self.path))   # (nothing leaves it before)
-                break  # (what follows in the block runs in the frame, if at all)
+        statements = block.statements
+        runs = {at: found for at, found in gathering.gathered_runs(statements, self).items()   # (none pauses)
+                if all(runs_through(s, self.names) for s in statements[at:found[0] + 1])} \
+            if self.gathered is None and not self.looping else {}
+        last = -1
+        try:
+            for at, stmt in enumerate(statements):
+                place = self.snapshots.get(id(stmt))
+                if place is not None:
+                    self._restore(place)
+                if (found := runs.get(at)) is not None:
+                    last = found[0]
+                    self.gathered = (str(found[1]), self.module.fresh("_g"))
+                    self.emit(indent, f"{self.gathered[1]} = len(st.zones[{found[1]}])", stmt.span)
+                if runs_through(stmt, self.names):
+                    getattr(self, "_" + type(stmt).__name__)(stmt, indent)
+                elif self._unrun(stmt, indent, place):
+                    if not any(isinstance(n, (ast.Break, ast.Continue)) for n in walk(block)):
+                        self.returning.add(tuple(self.path))   # (nothing leaves it before)
+                    break  # (what follows in the block runs in the frame, if at all)
+                if at == last and self.gathered is not None:
+                    for line in gathering.mend_lines(self, *self.gathered):
+                        self.emit(indent, line, stmt.span)
+                    self.gathered = None
+        finally:   # (a writer that fails here writes its next code from no run)
+            if runs:
+                self.gathered = None
         if not block.statements:
             self.emit(indent, "pass", block.span)
         self.path.pop()
@@ -211,8 +248,10 @@ class UnpausedWriter(ProcedureWriter):
 
     def _unrun(self, stmt: ast.Stmt, indent: int, place: Snapshot | None) -> bool:
         """A statement that the lowering made operations of: run here when it is control flow
-        or a call, else the frame goes on from its first operation. Whether the block goes no
+        or a call, or a shuffle of a zone the rules name drawn at once (without explicit
+        chance), else the frame goes on from its first operation. Whether the block goes no
         further here (it returned or paused)."""
+        c = self.compiler
         if isinstance(stmt, (ast.If, ast.While, ast.Return, ast.Break, ast.Continue)) or (
                 isinstance(stmt, ast.Repeat) and not (stmt.until is not None and continues(stmt.body))):
             getattr(self, "_" + type(stmt).__name__)(stmt, indent)
@@ -223,16 +262,26 @@ class UnpausedWriter(ProcedureWriter):
             raise SyntaxError("a statement the lowering did not place")
         elif isinstance(stmt, (ast.CallStmt, ast.CallLet)) and stmt.procedure in self.unpaused:
             self._paused_call(stmt, indent, place)
+        elif isinstance(stmt, ast.Shuffle) and (zone := named_zone(self.cat, stmt.target, c.scope)) is not None:
+            self.emit(indent, "if st.explicit_chance:", stmt.span)   # (a chance decision a place: the operation's)
+            self._pause(stmt, indent + 1, place.pc)
+            in_place = self.module.constant(shuffle_zone_in_place, "<a zone shuffled in place>")
+            self.emit(indent, f"{in_place}(st, {self.constant(zone)})", stmt.span)   # (drawn at once: shuffled.py)
         else:
-            where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
-            self.made_env(indent, stmt.span)
-            self.emit(indent, "_f = _new_frame(_Frame)", stmt.span)   # (Frame(...) without a call of __init__)
-            fields = f"{where[0]}, {where[1]}, {place.pc}, env, None"
-            self.emit(indent, f"_f.name, _f.code, _f.pc, _f.env, _f.ret = {fields}", stmt.span)
-            self.emit(indent, "st.frames.append(_f)", stmt.span)
-            self.emit(indent, "return _PAUSED", stmt.span)   # (program.pause in place)
+            self._pause(stmt, indent, place.pc)
             return True
         return False
+
+    def _pause(self, stmt: ast.Stmt, indent: int, pc: int) -> None:
+        """The frame the lowered code would have at operation ``pc`` (``stmt``'s first),
+        pushed with the environment made here, and the function's return: it paused."""
+        where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
+        self.made_env(indent, stmt.span)
+        self.emit(indent, "_f = _new_frame(_Frame)", stmt.span)   # (Frame(...) without a call of __init__)
+        fields = f"{where[0]}, {where[1]}, {pc}, env, None"
+        self.emit(indent, f"_f.name, _f.code, _f.pc, _f.env, _f.ret = {fields}", stmt.span)
+        self.emit(indent, "st.frames.append(_f)", stmt.span)
+        self.emit(indent, "return _PAUSED", stmt.span)   # (program.pause in place)
 
     def _walk(self, node: ast.For, indent: int) -> None:
         """A 'for' whose body may pause: its walk (the list and the next index) in Python
@@ -284,7 +333,7 @@ class UnpausedWriter(ProcedureWriter):
         returns where the body pauses, so the local holds the item wherever it is read."""
         outer = self.known.get(local)
         self._learn_item(local, node)
-        self.block(node.body, indent)
+        self.loop_body(node.body, indent)
         self.known.pop(local, None)
         if outer is not None:
             self.known[local] = outer
@@ -309,11 +358,36 @@ class UnpausedWriter(ProcedureWriter):
             self.emit(indent, f"env[{self.constant(ret)}] = {self.local(ret)} = _r", node.span)
 
 
-def pauses_at_once(decl: ast.ProcedureDecl) -> bool:
+def pauses_at_once(decl: ast.ProcedureDecl, cat: Catalog) -> bool:
     """Whether procedure ``decl`` starts with a statement that pauses: its function would
-    only push its frame, as the call of lowered code does."""
+    only push its frame, as the call of lowered code does. A shuffle of a zone the rules
+    name pauses only with explicit chance (its function draws it at once otherwise)."""
     first = decl.body.statements[0] if decl.body is not None and decl.body.statements else None
+    if isinstance(first, ast.Shuffle) and named_zone(cat, first.target, {p.name for p in decl.params}) is not None:
+        return False
     return isinstance(first, _PAUSING)
+
+
+def drawing_in_place(procedures: Mapping[str, ast.ProcedureDecl], unpaused: Collection[str], cat: Catalog
+                     ) -> frozenset[str]:
+    """The procedures of ``unpaused`` (those run as Python functions) whose function may draw
+    from the random generator without pausing: a 'shuffle' of a zone the rules name (drawn at
+    once without explicit chance), or a call of such a procedure, anywhere in its body (more
+    than it may: a superset is safe, a call of one is only where a new game's start stops)."""
+    def shuffles(decl: ast.ProcedureDecl) -> bool:
+        return decl.body is not None and any(isinstance(node, ast.Shuffle) and named_zone(cat, node.target, set())
+                                             is not None for node in walk(decl.body))
+
+    def calls(decl: ast.ProcedureDecl) -> set[str]:
+        return {node.procedure for node in walk(decl.body) if isinstance(node, (ast.CallStmt, ast.CallLet))} \
+            if decl.body is not None else set()
+    found = {name for name in unpaused if shuffles(procedures[name])}
+    grown = True
+    while grown:
+        more = {name for name in unpaused if name not in found and calls(procedures[name]) & found}
+        found |= more
+        grown = bool(more)
+    return frozenset(found)
 
 
 def env_made_at_pauses(decl: ast.ProcedureDecl) -> bool:

@@ -79,8 +79,8 @@ class Ops(list[Op]):
 class Code:
     """One lowered procedure or phase: its operations and the span of each."""
 
-    __slots__ = ("held", "hidden", "legacy", "legacy_size", "local", "name", "ops", "resumed", "shapes", "shuffled",
-                 "spans", "stops")
+    __slots__ = ("draws", "held", "hidden", "legacy", "legacy_size", "local", "name", "ops", "resumed", "shapes",
+                 "shuffled", "spans", "stops")
 
     def __init__(self, name: str):
         self.name = name
@@ -89,6 +89,9 @@ class Code:
         # The operations (by index) that may stop the run for a decision or draw from the
         # random generator: before the first of them, a new game is the same whatever its seed.
         self.stops: set[int] = set()
+        # The calls (by index) of a procedure whose Python function (compiler/unpaused.py) may
+        # draw from the random generator without pausing: a new game's start stops before them too.
+        self.draws: set[int] = set()
         # The operations that change nothing but the state's tables and this frame (never the
         # running procedures, the decision awaited or the end): the run goes on after them.
         self.local: set[int] = set()

@@ -461,7 +461,7 @@ class State(Views):
             code = self.game.program.code
             while self.pending is None and not self.terminal:
                 fr = self.frames[-1]
-                if fr.pc < len(fr.code) and fr.pc in code[fr.name].stops:
+                if fr.pc < len(fr.code) and (fr.pc in code[fr.name].stops or fr.pc in code[fr.name].draws):
                     break
                 steps = run_one(self, fr, steps, limit)
             return steps

@@ -451,6 +451,7 @@ def in_order(values: Sequence[Any], descending: bool) -> tuple[Value, ...]:
 
 
 _FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
+FIRST_OF, SECOND_OF = _FIRST, _SECOND   # (the generated code's: a sort by integer keys, aggregates.py)
 _INTEGERS = frozenset((int,))
 
 
