@@ -226,21 +226,28 @@ class UnpausedWriter(ProcedureWriter):
         elif isinstance(stmt, (ast.CallStmt, ast.CallLet)) and stmt.procedure in self.unpaused:
             self._paused_call(stmt, indent, place)
         else:
-            where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
-            self.made_env(indent, stmt.span)
-            self.emit(indent, "_f = _new_frame(_Frame)", stmt.span)   # (Frame(...) without a call of __init__)
-            fields = f"{where[0]}, {where[1]}, {place.pc}, env, None"
-            self.emit(indent, f"_f.name, _f.code, _f.pc, _f.env, _f.ret = {fields}", stmt.span)
-            self.emit(indent, "st.frames.append(_f)", stmt.span)
-            decided = decided_lines(self.module, self.code, stmt, place.pc)
-            if decided is not None:   # (for a caller that counts the operation's step: decided.py)
-                self.emit(indent, "if _decide:", stmt.span)
-                for line, span in decided:
-                    self.emit(indent + 1, line, span)
-                self.emit(indent + 1, "return _DECIDED", stmt.span)
-            self.emit(indent, "return _PAUSED", stmt.span)   # (program.pause in place)
+            self._pause(stmt, indent, place.pc)
             return True
         return False
+
+    def _pause(self, stmt: ast.Stmt, indent: int, pc: int) -> None:
+        """The frame the lowered code would have at operation ``pc`` (``stmt``'s first),
+        pushed with the environment made here, and the function's return: it paused. Where
+        ``stmt`` is a decision's, a caller that counts its operation's step (``_decide``) has
+        it made here first (decided.py)."""
+        where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
+        self.made_env(indent, stmt.span)
+        self.emit(indent, "_f = _new_frame(_Frame)", stmt.span)   # (Frame(...) without a call of __init__)
+        fields = f"{where[0]}, {where[1]}, {pc}, env, None"
+        self.emit(indent, f"_f.name, _f.code, _f.pc, _f.env, _f.ret = {fields}", stmt.span)
+        self.emit(indent, "st.frames.append(_f)", stmt.span)
+        decided = decided_lines(self.module, self.code, stmt, pc)
+        if decided is not None:
+            self.emit(indent, "if _decide:", stmt.span)
+            for line, span in decided:
+                self.emit(indent + 1, line, span)
+            self.emit(indent + 1, "return _DECIDED", stmt.span)
+        self.emit(indent, "return _PAUSED", stmt.span)   # (program.pause in place)
 
     def _walk(self, node: ast.For, indent: int) -> None:
         """A 'for' whose body may pause: its walk (the list and the next index) in Python
