@@ -171,6 +171,20 @@ def generated_functions(game) -> str:
     return listing[listing.index("\ndef "):]
 
 
+def decisions_dropped(code: str) -> str:
+    """The generated ``code`` without the decisions that procedures' functions make where they
+    pause (``if _decide:`` and its block: the operation's own lines, compiler/decided.py)."""
+    lines, kept, inside = code.split("\n"), [], None
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        if inside is not None and (not line.strip() or indent > inside):
+            continue
+        inside = indent if line.strip() == "if _decide:" else None
+        if inside is None:
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def setup_failure(game):
     """The RulesRuntimeError that making ``game``'s initial state raises."""
     from rulelang.errors import RulesRuntimeError

@@ -237,3 +237,33 @@ def test_a_guard_alone_in_its_block_leaves_a_pass() -> None:
                 y = 1
     """
     assert _proven(text).split("\n")[2:] == ["        if x:", "            pass", "        y = 1"]
+
+
+@pytest.mark.parametrize(("branch", "forwarded"), [
+    ("if _decide:\n    _k40(st, _f, _p)\n    return _DECIDED\n", True),   # (it leaves: nothing after it)
+    ("if _decide:\n    _k40(st, _f, _p)\n    raise _runaway(1)\n", True),
+    ("if a:\n    pass\nelse:\n    _k40(st, _f, _p)\n    return 1\n", True),
+    ("if _decide:\n    _k40(st, _f, _p)\n", False),   # (it goes on after)
+    ("if _decide:\n    _k40(st, _f, _p)\n    continue\n    return 1\n", False),   # (a jump that may leave it)
+    ("if _decide:\n    if b:\n        return 2\n    _k40(st, _f, _p)\n", False),   # (its last line goes on)
+    ("try:\n    _k40(st, _f, _p)\n    return 1\nexcept KeyError:\n    pass\n", False),   # (a 'try' may go on after)
+])
+def test_a_branch_that_leaves_the_function_stops_nothing_after_it(branch: str, forwarded: bool) -> None:
+    # (a procedure's function makes the decision it pauses at in such a branch: decided.py)
+    lines = _WRITE + textwrap.indent(branch, "    ") + "    y = st.global_values[_k1]\n"
+    assert (_forwarded(lines).split("\n")[-1] == "    y = _t3") is forwarded
+    looped = _WRITE + "    while x:\n" + textwrap.indent(branch, "        ") + "        y = st.global_values[_k1]\n"
+    assert (_forwarded(looped).split("\n")[-1] == "        y = _t3") is forwarded
+
+
+def test_what_a_branch_that_leaves_binds_is_bound_in_it_only() -> None:
+    text = _WRITE + textwrap.indent(textwrap.dedent("""\
+        if a:
+            b = st.global_values[_k1]
+            _t3 = 4
+            c = st.global_values[_k1]
+            return None
+        d = st.global_values[_k1]
+    """), "    ")
+    assert [line.strip() for line in _forwarded(text).split("\n")[7:]] == [
+        "b = _t3", "_t3 = 4", "c = st.global_values[_k1]", "return None", "d = _t3"]

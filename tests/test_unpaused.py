@@ -107,7 +107,8 @@ def test_lowered_code_calls_a_procedure_s_function_with_its_arguments_in_python_
     path = tmp_path / "game.rules"
     path.write_text(textwrap.dedent(PAUSES_INSIDE), encoding="utf-8")
     code = rulelang.load(path).generated_code()
-    assert "*_args" not in code and "(st, _depth, _arg0, _arg1)" in code
+    # (and the resumable function's call lets it make the decision it pauses at: decided.py)
+    assert "*_args" not in code and "(st, _depth, _arg0, _arg1, True)" in code
 
 
 def test_a_call_that_does_not_pause_makes_no_frame(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -142,13 +142,15 @@ class ExpressionWriter(KindKnowledge):
             after = [f"{result}{compiled}({called})"] if compiled is not None else [
                 f"_r = {unpaused}({called})", "if type(_r) is _Paused:",  # (the frames it pushed return it)
                 f"    _r.handed(st, {self.module.constant(ret)})", "else:", f"    {result}_r",
-            ] if ret else [f"{unpaused}({called})"]   # (no result: the frames pushed have no 'ret' to set)
+            ] if ret else [f"_r = {unpaused}({called})"]   # (no result: the frames pushed have no 'ret' to set)
         else:
             pairs = ", ".join(f"{self.module.constant(p)}: {v}" for p, v in zip(params, values, strict=True))
             before, computed = ["env = fr.env"], [f"_locals = {{{pairs}}}"]
             after = [f"st.push({self.module.constant(node.procedure)}, _locals, {self.module.constant(ret)})"]
         op: Op = self._define(name, "st, fr", f"call at {_where(node)}", scope, before, computed,
                               [*after, "fr.pc += 1"])
+        if unpaused is not None:   # (in place, the function makes the decision it pauses at: decided.py)
+            after[0] = after[0].replace(f"{unpaused}({called})", f"{unpaused}({called}, True)")
         body = self._body(scope, before[1:], computed, [*after, "fr.pc = pc = @next@"])  # (resumable.py)
         self.module.inline[op] = Inline(tuple(line[4:] for line in body), None, (), f"call at {_where(node)}")
         return op

@@ -23,7 +23,11 @@ write and before anything that may change ``g`` or V:
   line's reads;
 - a loop (``for``, ``while``) is entered only if no line of it stops it or binds V (a read in
   its second round comes after its first round's lines); else nothing is known from its
-  header on.
+  header on;
+- a branch (``if``, ``elif``, ``else``) whose block ends by leaving the function (its last
+  line a ``return`` or ``raise``, no ``break`` or ``continue`` in it) runs no line after it:
+  what its lines stop or bind is not stopped nor bound after its block, nor in a loop's next
+  round (the decision a function that runs a procedure makes where it pauses: decided.py).
 
 A function that names ``global_values`` other than as ``st.global_values[...]`` (the table
 held in a local, handed on) is left as it is. The value read is the same object, so the
@@ -60,6 +64,9 @@ _WRITE = (re.compile(r"if st\.event_log is None:"),
           re.compile(rf"_set_global\(st, (_k\d+), ({_VALUE})\)"))
 _LOOP = re.compile(r"(?:for|while|async for)\b")
 _READ = re.compile(rf"(?<![\w.])st\.global_values\[(_k\d+)\](?!{_ASSIGNS})")   # a read, not a store
+_BRANCH = re.compile(r"(?:if|elif)\b.*:|else:")
+_LEAVES = re.compile(r"(?:return|raise)\b.*")
+_JUMPS = re.compile(r"\s*(?:break|continue)\b")
 
 
 def stops(text: str) -> bool:
@@ -97,6 +104,31 @@ def _written(texts: list[str], at: int) -> tuple[str, str] | None:
     return (key, value) if (key, value) == (other_key, other_value) else None
 
 
+def _leaves(texts: list[str], at: int) -> int | None:
+    """Where the block ends that the line ``at`` opens, if it is a branch that certainly
+    leaves the function: its last line at its own indent a ``return`` or ``raise``, and no
+    ``break`` or ``continue`` in it; else None."""
+    if not _BRANCH.fullmatch(texts[at].strip()):
+        return None
+    end = end_of_block(texts, at)
+    body = [text for text in texts[at + 1:end] if not is_blank(text)]
+    if not body or any(_JUMPS.match(text) for text in body):
+        return None
+    inner = indent_of(body[0])
+    last = [text for text in body if indent_of(text) == inner][-1]
+    return end if _LEAVES.fullmatch(last.strip()) else None
+
+
+def _reaching(texts: list[str]) -> list[str]:
+    """``texts`` without the lines of the branches that leave the function (``_leaves``)."""
+    kept, at = [], 0
+    while at < len(texts):
+        kept.append(texts[at])
+        end = _leaves(texts, at)
+        at = end if end is not None else at + 1
+    return kept
+
+
 def globals_forwarded(lines: list[Line]) -> list[Line]:
     """``lines`` (a generated function's, its ``def`` first) with each read of a global
     variable that certainly follows its write, with nothing between that may write it or
@@ -106,8 +138,11 @@ def globals_forwarded(lines: list[Line]) -> list[Line]:
         return lines
     out = list(lines)
     known: dict[str, tuple[str, int]] = {}   # key constant -> the value's text, the write's indent
+    after: list[tuple[int, dict[str, tuple[str, int]]]] = []   # the ends of the branches that leave, what was known
     at = 1
     while at < len(texts):
+        while after and at >= after[-1][0]:
+            known = after.pop()[1]
         text = texts[at]
         if is_blank(text):
             at += 1
@@ -121,16 +156,17 @@ def globals_forwarded(lines: list[Line]) -> list[Line]:
             at += 4
             continue
         if _LOOP.match(text.lstrip()):
-            loop = texts[at:end_of_block(texts, at)]
+            loop = _reaching(texts[at:end_of_block(texts, at)])
             if any(stops(line) or any(_binds(line, held[0]) for held in known.values()) for line in loop):
                 known = {}
         if stops(text):
             known = {}
-            at += 1
-            continue
-        if known:
+        elif known:
             out[at] = (_read_from(text, known), out[at][1])
             known = {key: held for key, held in known.items() if not _binds(text, held[0])}
+        end = _leaves(texts, at)
+        if end is not None:   # (what is known after its header holds again after its block)
+            after.append((end, dict(known)))
         at += 1
     return out
 

@@ -593,7 +593,8 @@ class Compiler:
 
 def _pushing(name: str, code: Ops, params: tuple[str, ...]) -> Callable[..., Paused]:
     """The stand-in for the function of procedure ``name`` that Python could not compile:
-    it pushes the procedure's frame at its start, with its arguments."""
+    it pushes the procedure's frame at its start, with its arguments (a caller's ``_decide``
+    after them, if any: no decision is made here)."""
     def push(st: State, depth: int, *args: Value) -> Paused:
-        return pause(st, name, code, 0, dict(zip(params, args, strict=True)))
+        return pause(st, name, code, 0, dict(zip(params, args[:len(params)], strict=True)))
     return push

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from rulelang.boards import Space
 from rulelang.diagnostics import Span
 
-from ..model.program import PAUSED, Frame, Paused, runaway
+from ..model.program import DECIDED, PAUSED, Frame, Paused, runaway
 from ..model.values import Component, Player, ZoneRef, display
 from ..tables import effects, runtime
 from ..tables.builtins import as_list, sequence
@@ -38,7 +38,8 @@ HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the 
     "_lazy_text": effects.lazy_text, "_reveal": effects.reveal, "_say": effects.say,
     "_turn_begins": effects.turn_begins,
     "_NAMED": effects.NAMED, "_MAX_INT": runtime.MAX_INT,
-    "_runaway": runaway, "_Paused": Paused, "_PAUSED": PAUSED, "_Frame": Frame, "_new_frame": object.__new__,
+    "_runaway": runaway, "_Paused": Paused, "_PAUSED": PAUSED, "_DECIDED": DECIDED, "_Frame": Frame,
+    "_new_frame": object.__new__,
     "_Player": Player, "_Component": Component, "_Space": Space, "_ZoneRef": ZoneRef,
     **{f"_order{i}": fn for i, fn in enumerate(runtime.ORDERINGS.values())},
 }

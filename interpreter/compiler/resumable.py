@@ -143,7 +143,7 @@ def _operation_lines(code: Code, at: int, module: Module, inline: bool) -> list[
     if body is not None and shape is not None:  # a call that pushed frames: the procedure called runs from here
         lines = _inlined(body, at, code.spans[at])
         went = _WENT.fullmatch(lines[-1][0])   # (where its lines wrote the frame's counter: no call changes it)
-        return [*lines, *_plain(_after_call(shape[0], went.group(1) if went is not None else "fr.pc"))]
+        return [*lines, *_plain(_after_call(shape[0], went.group(1) if went is not None else "fr.pc", decided=True))]
     if body is not None and at not in code.local:  # (one that may pause: the run loop goes on after it)
         return [*_inlined(body, at, code.spans[at]), *_plain([*_COUNT, "return steps"])]
     if body is not None:  # (a jump back skips the tests of the operations after it)
@@ -257,12 +257,20 @@ def _called_operation(code: Code, at: int, module: Module) -> list[str]:
     return [f"{op}(st, fr)", *_COUNT, "return steps"]
 
 
-def _after_call(kind: object, going: str = "fr.pc") -> list[str]:
+def _after_call(kind: object, going: str = "fr.pc", decided: bool = False) -> list[str]:
     """The lines after a call of shape ``kind`` (``_CALLS``): the frames it pushed (always for
     ``push``, only if it paused for ``unpaused``) run from here, then the caller goes on at
     ``going`` (the frame's counter, or the position the call's lines wrote to it: the frames
-    called run with frames of their own, and change no other frame's counter)."""
-    pushed = _CALLED if kind == "push" else ["if st.frames[-1] is not fr:", *("    " + line for line in _CALLED)]
+    called run with frames of their own, and change no other frame's counter). ``decided``:
+    the call was written in place, its result in ``_r``; where the function made the decision
+    it paused at (decided.py), that operation's step is counted here, and the run stops if
+    it is pending."""
+    if kind == "push":
+        return [*_COUNT, *_CALLED, f"pc = {going}"]
+    pushed = ["if st.frames[-1] is not fr:", *("    " + line for line in _CALLED)]
+    if decided:   # (a decision pending now stops the run as the frame's first operation would: ``_called`` is not fr)
+        pushed[1:3] = ["    steps += _r.decided   # (the step of the operation that made it)", pushed[1],
+                       f"    if st.pending is not None or len(st.frames) > {NESTED}:"]
     return [*_COUNT, *pushed, f"pc = {going}"]
 
 

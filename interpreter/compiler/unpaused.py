@@ -44,6 +44,7 @@ from ..model.program import Code
 from ..tables.builtins import FREE_WORK
 from . import gathered as gathering
 from .chance import shuffle_zone_in_place
+from .decided import decided_lines
 from .fields_read_once import fields_read_once
 from .globals_forwarded import globals_forwarded
 from .integers import is_tuple
@@ -114,7 +115,8 @@ class UnpausedWriter(ProcedureWriter):
         self.lines, self.locals = [], {}
         self.once, self.known = bound_once(decl), {}
         params = [self.local(p.name) for p in decl.params]
-        self.emit(0, f"def {name}({', '.join(['st', '_depth', *params])}):  # procedure at {_where(decl.span)},"
+        self.emit(0, f"def {name}({', '.join(['st', '_depth', *params, '_decide=False'])}):  # procedure at"
+                  f" {_where(decl.span)},"
                   " until it pauses", decl.span)
         self.lazy = env_made_at_pauses(decl)
         self.returning: set[tuple[int, ...]] = set()   # the paths of blocks that return or pause
@@ -274,13 +276,21 @@ class UnpausedWriter(ProcedureWriter):
 
     def _pause(self, stmt: ast.Stmt, indent: int, pc: int) -> None:
         """The frame the lowered code would have at operation ``pc`` (``stmt``'s first),
-        pushed with the environment made here, and the function's return: it paused."""
+        pushed with the environment made here, and the function's return: it paused. Where
+        ``stmt`` is a decision's, a caller that counts its operation's step (``_decide``) has
+        it made here first (decided.py)."""
         where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
         self.made_env(indent, stmt.span)
         self.emit(indent, "_f = _new_frame(_Frame)", stmt.span)   # (Frame(...) without a call of __init__)
         fields = f"{where[0]}, {where[1]}, {pc}, env, None"
         self.emit(indent, f"_f.name, _f.code, _f.pc, _f.env, _f.ret = {fields}", stmt.span)
         self.emit(indent, "st.frames.append(_f)", stmt.span)
+        decided = decided_lines(self.module, self.code, stmt, pc)
+        if decided is not None:
+            self.emit(indent, "if _decide:", stmt.span)
+            for line, span in decided:
+                self.emit(indent + 1, line, span)
+            self.emit(indent + 1, "return _DECIDED", stmt.span)
         self.emit(indent, "return _PAUSED", stmt.span)   # (program.pause in place)
 
     def _walk(self, node: ast.For, indent: int) -> None:
@@ -345,7 +355,7 @@ class UnpausedWriter(ProcedureWriter):
         ret = self.compiler.bind_let(node.name, node.span) if isinstance(node, ast.CallLet) else None
         called = self.unpaused[node.procedure]
         self.enter(indent, node.span)
-        self.emit(indent, f"_r = {called}({', '.join(['st', '_depth + 1', *args])})", node.span)
+        self.emit(indent, f"_r = {called}({', '.join(['st', '_depth + 1', *args, '_decide'])})", node.span)
         self.emit(indent, "if type(_r) is _Paused:", node.span)
         where = self.constant(self.code.name), self.module.constant(self.code.ops, "<its operations>")
         self.made_env(indent + 1, node.span)

@@ -154,6 +154,10 @@ class Paused:
     innermost last (compiler/unpaused.py)."""
 
     count = 1   # (the class's until ``under`` counts more: no __init__ to call, no __slots__ then)
+    # The steps its caller counts for the innermost procedure: 1 where it made the decision of
+    # the statement it paused at itself, as the operation its frame stands at would (``DECIDED``:
+    # that operation's step; the caller runs the frame no further while the decision is pending).
+    decided = 0
 
     def handed(self, st: State, ret: str | None) -> None:
         """The caller's ``ret`` receives what the procedure called returns (its frame is the
@@ -168,7 +172,13 @@ class Paused:
         at = len(frames) - self.count
         frames[at].ret = ret
         frames.insert(at, Frame(name, code, pc, env))
-        paused = Paused() if self is PAUSED else self
+        if self is PAUSED:
+            paused = Paused()
+        elif self is DECIDED:
+            paused = Paused()
+            paused.decided = 1
+        else:
+            paused = self
         paused.count = self.count + 1
         return paused
 
@@ -176,6 +186,13 @@ class Paused:
 PAUSED = Paused()
 """What a procedure that pauses returns where no caller has counted on it yet (count 1): one
 object for every pause, not one made and freed each time (``Paused.under`` counts on a new one)."""
+
+DECIDED = Paused()
+DECIDED.decided = 1
+"""``PAUSED`` where the procedure also made the decision of the statement it paused at, as
+the operation its frame stands at would (compiler/unpaused.py: only for a caller that counts
+that operation's step, the resumable function of a procedure; run alone, the operation makes
+it)."""
 
 
 def pause(st: State, name: str, code: Ops, pc: int, env: Env) -> Paused:
