@@ -32,13 +32,16 @@ __all__ = ["compiled", "long_tests", "rewritten"]
 APPLIES = sys.version_info[:2] == (3, 11)
 """Only 3.11 needs it: 3.12 specialises a comparison whatever follows it."""
 _HEADER = re.compile(r"^(\s*(?:if|elif|while) )(.+):(\s*#.*)?$")
-_JUMPS = frozenset(name for name in dis.opmap if name.startswith("POP_JUMP_"))
+_JUMPS = frozenset(code for name, code in dis.opmap.items() if name.startswith("POP_JUMP_"))
+_COMPARE, _EXTENDED = dis.opmap["COMPARE_OP"], dis.opmap["EXTENDED_ARG"]
+_AFTER = 2 + 2 * getattr(dis, "_inline_cache_entries", [0] * 256)[_COMPARE]
+"""From a ``COMPARE_OP`` to the instruction after it, past its inline cache (in bytes)."""
 
 
 def compiled(source: str, filename: str, flags: int) -> types.CodeType:
     """``compile(source, filename, "exec")`` with ``flags``, each test whose comparison is
     followed by a long jump written so that the comparison is specialised."""
-    code = compile(source, filename, "exec", flags=flags, dont_inherit=True)
+    code: types.CodeType = compile(source, filename, "exec", flags=flags, dont_inherit=True)
     if not APPLIES:
         return code
     lines = long_tests(code)
@@ -48,14 +51,15 @@ def compiled(source: str, filename: str, flags: int) -> types.CodeType:
     if text == source:
         return code
     try:
-        return compile(text, filename, "exec", flags=flags, dont_inherit=True)
+        again: types.CodeType = compile(text, filename, "exec", flags=flags, dont_inherit=True)
     except SyntaxError:   # (a header the pattern split wrongly: the code as written)
         return code
+    return again
 
 
 def rewritten(source: str, flags: int = 0) -> str:
     """The source ``compiled`` compiles for ``source`` (for tests and for reading)."""
-    code = compile(source, "<rewritten>", "exec", flags=flags, dont_inherit=True)
+    code: types.CodeType = compile(source, "<rewritten>", "exec", flags=flags, dont_inherit=True)
     lines = long_tests(code) if APPLIES else set()
     return _rewritten_lines(source, lines) if lines else source
 
@@ -64,23 +68,31 @@ def long_tests(code: types.CodeType) -> set[int]:
     """The lines (1-based) of ``code`` and the code nested in it where a comparison is
     followed by a conditional jump with an ``EXTENDED_ARG`` before it."""
     found: set[int] = set()
-    instructions = list(dis.get_instructions(code))
-    for at, instruction in enumerate(instructions[:-1]):
-        if instruction.opname == "COMPARE_OP" and instructions[at + 1].opname == "EXTENDED_ARG" \
-                and _jump_after(instructions, at + 1) and instruction.positions is not None \
-                and instruction.positions.lineno is not None:
-            found.add(instruction.positions.lineno)
+    raw, positions = code.co_code, None
+    for at in range(0, len(raw) - _AFTER, 2):   # (one code unit: opcode, argument)
+        if raw[at] == _COMPARE and raw[at + _AFTER] == _EXTENDED and _jump_after(raw, at + _AFTER):
+            positions = _positions(code) if positions is None else positions   # (read where one is found)
+            line = positions[at // 2] if at // 2 < len(positions) else None
+            if line is not None:
+                found.add(line)
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
             found |= long_tests(constant)
     return found
 
 
-def _jump_after(instructions: list[dis.Instruction], at: int) -> bool:
-    """Whether the ``EXTENDED_ARG``\\ s from ``at`` on prefix a conditional jump."""
-    while at < len(instructions) and instructions[at].opname == "EXTENDED_ARG":
-        at += 1
-    return at < len(instructions) and instructions[at].opname in _JUMPS
+def _positions(code: types.CodeType) -> list[int | None]:
+    """The line of each code unit of ``code`` (3.11 on; none before)."""
+    if sys.version_info >= (3, 11):
+        return [line for line, _, _, _ in code.co_positions()]
+    return []
+
+
+def _jump_after(raw: bytes, at: int) -> bool:
+    """Whether the ``EXTENDED_ARG``\\ s from ``at`` in ``raw`` prefix a conditional jump."""
+    while at < len(raw) and raw[at] == _EXTENDED:
+        at += 2
+    return at < len(raw) and raw[at] in _JUMPS
 
 
 def _rewritten_lines(source: str, lines: set[int]) -> str:
