@@ -15,7 +15,7 @@ from typing import cast
 import pytest
 
 import rulelang
-from rulelang.interpreter.compiler import code_cache, driver, optimistic
+from rulelang.interpreter.compiler import code_cache, driver, optimistic, short_jumps
 from rulelang.interpreter.compiler.module import Module
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,11 +32,10 @@ def compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The file names that the cache compiled (its misses), in order."""
     compiled: list[str] = []
 
-    def counted(source: str, filename: str, mode: str, flags: int, dont_inherit: bool) -> CodeType:
+    def counted(source: str, filename: str, flags: int) -> CodeType:
         compiled.append(filename)
-        code: CodeType = compile(source, filename, mode, flags=flags, dont_inherit=dont_inherit)
-        return code
-    monkeypatch.setattr(code_cache, "compile", counted, raising=False)
+        return short_jumps.compiled(source, filename, flags)
+    monkeypatch.setattr(code_cache, "compiled_code", counted)
     return compiled
 
 

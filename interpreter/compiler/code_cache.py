@@ -29,6 +29,8 @@ from pathlib import Path
 
 from rulelang.files import cache_file, prune_oldest, write_whole
 
+from .short_jumps import compiled as compiled_code
+
 __all__ = ["FLAGS", "MAX_FILES", "CodeCache"]
 
 MAX_FILES = 128
@@ -36,6 +38,9 @@ FLAGS = __future__.annotations.compiler_flag
 """The flags generated source is compiled with (module.py's own, which ``compile`` inherited
 there before)."""
 _PREFIX = "code-"
+_FORM = "short-jumps"
+"""What the code compiled from a source is besides the source (short_jumps.py rewrites
+tests; a code object kept before that is not found)."""
 
 
 class CodeCache:
@@ -52,10 +57,10 @@ class CodeCache:
     def compiled(self, source: str, filename: str) -> types.CodeType:
         """The code of ``source`` compiled as ``filename`` (a SyntaxError as ``compile``
         raises it): the one kept, if any, else compiled now."""
-        key = hashlib.sha256(f"{filename}\0{source}".encode("utf-8", "surrogatepass")).digest()
+        key = hashlib.sha256(f"{_FORM}\0{filename}\0{source}".encode("utf-8", "surrogatepass")).digest()
         code = self.kept.get(key)
         if code is None:
-            code = compile(source, filename, "exec", flags=FLAGS, dont_inherit=True)
+            code = compiled_code(source, filename, FLAGS)
             self.missed += 1
         self.used[key] = code
         return code

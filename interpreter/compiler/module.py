@@ -19,8 +19,8 @@ from ..model.program import DECIDED, PAUSED, Frame, Paused, runaway
 from ..model.values import Component, Player, ZoneRef, display
 from ..tables import effects, runtime
 from ..tables.builtins import as_list, sequence
-from . import accelerated
-from .code_cache import CodeCache
+from . import accelerated, short_jumps
+from .code_cache import FLAGS, CodeCache
 
 HELPERS: dict[str, object] = {   # the runtime's operations and classes, by the names the code calls them
     "_as_list": as_list, "_sequence": sequence, "_items": runtime.items, "_plus": runtime.plus, "_times": runtime.times,
@@ -118,7 +118,8 @@ class Module:
             self._spans[filename], self._procedures[filename] = spans, procedure
             self._local_names[filename] = local_names or {}
         if not accelerated.FOLDER or self._built(name, source) is None:
-            code = compile(source, filename, "exec") if self.codes is None else self.codes.compiled(source, filename)
+            code = short_jumps.compiled(source, filename, FLAGS) if self.codes is None \
+                else self.codes.compiled(source, filename)
             exec(code, self.namespace)  # our own source, names and constants only
         self.units[name] = source
         return self.namespace[name]
