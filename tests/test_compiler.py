@@ -212,6 +212,42 @@ def test_a_new_game_starts_as_a_copy_of_the_first_decision_when_nothing_before_i
     assert start.pending is None and len(sizes) > 1   # the setup draws: each game runs from its draw
 
 
+_ROUNDS_BEFORE_A_DRAW = '''\
+    game "G" { players 1  max_steps 50 }
+    component card { rank: int }
+    zone pile: card visible count
+    deck cards: card in pile = [card(rank: r) for r in 1..5]
+    var total: int = 0
+    procedure heavy() {
+      for i in 1..30 {
+        total += i
+      }
+    }
+    procedure dealt() {
+      shuffle pile
+      call heavy()
+    }
+    setup {
+      call heavy()
+      call dealt()
+    }
+    phase p { choose c in [1, 2] by players[0]  end game }
+'''
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_a_shared_start_counts_the_rounds_run_before_it_stopped(tmp_path, shared):
+    # the setup's 30 rounds before the draw and 30 after it are 60: over the budget of 50,
+    # whether the game starts as a copy of the setup run up to its draw or runs it all
+    game = load(tmp_path, _ROUNDS_BEFORE_A_DRAW)
+    if not shared:
+        game.starts[(False, game.max_steps)] = None   # (no shared start: the game runs from its setup)
+    with pytest.raises(RulesRuntimeError) as raised:
+        game.new_initial_state(seed=3)
+    assert raised.value.diagnostic.code == "E603"
+    assert (raised.value.diagnostic.span.line, raised.value.diagnostic.span.column) == (7, 3)   # (the loop)
+
+
 def test_work_counted_in_a_loop_of_any_still_meets_the_bound(tmp_path):
     game = load(tmp_path, '''\
         game "G" { players 1  max_steps 5000 }

@@ -26,12 +26,12 @@ if TYPE_CHECKING:
 __all__ = ["applied_precisely", "run_precisely"]
 
 
-def run_precisely(st: State, steps: int, work: int, compiled: Exception) -> None:
-    """``State.run`` (its first ``steps`` and ``work`` done) one operation at a time, after
-    the compiled run failed with ``compiled``: an error of the rules becomes
+def run_precisely(st: State, steps: int, work: int, compiled: Exception, rounds: int = 0) -> None:
+    """``State.run`` (its first ``steps``, ``work`` and ``rounds`` done) one operation at a
+    time, after the compiled run failed with ``compiled``: an error of the rules becomes
     RulesRuntimeError, located as ``run`` locates it; no error at all, InternalError."""
     limit = st.game.max_steps
-    st.work, st.rounds = work, 0
+    st.work, st.rounds = work, rounds
     try:
         _ran_on(st, steps, limit)
     except Exception as error:

@@ -18,7 +18,7 @@ __all__ = ["start_of"]
 def start_of(blank: type[State], game: Game, events: bool) -> tuple[State, int, int] | None:
     """A new game of ``game`` (a ``blank`` state, recording ``events`` or not) set up and run
     up to the first operation that may stop for a decision or draw from the random generator,
-    with the steps and the work done so far; computed once per game. Nothing before that
+    with the steps done so far (the state holds the work and rounds); computed once per game. Nothing before that
     reads the seed, so every new game starts as a copy of it. None if that run fails (the
     game's own run reports it) or if the rules stop there in a way no copy could share."""
     starts, key = game.starts, (events, game.max_steps)
@@ -43,7 +43,7 @@ def _first_decision(prefix: State, steps: int) -> tuple[State, int, int] | None:
     state = prefix.clone()
     drawn = state.rng
     try:
-        state._run_until_decision(steps, state.work)
+        state._run_until_decision(steps, state.work, rounds=state.rounds)
     except Exception:
         return None
     if state.rng != drawn or (state.pending is None and not state.terminal):

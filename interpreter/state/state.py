@@ -143,12 +143,12 @@ class State(Views):
                 state = prefix.clone()
                 state.seed, state.rng = seed, rng.seed_state(seed)
                 if state.pending is None and not state.terminal:  # (else it is at its first decision)
-                    try:
-                        state._run_until_decision(steps, work)  # the run goes on as if it had not stopped
+                    try:   # the run goes on as if it had not stopped (its rounds counted so far too)
+                        state._run_until_decision(steps, work, rounds=prefix.rounds)
                     except Exception as error:
                         state = prefix.clone()
                         state.seed, state.rng = seed, rng.seed_state(seed)
-                        run_precisely(state, steps, work, error)
+                        run_precisely(state, steps, work, error, prefix.rounds)
                 return state
         state = cls(game, seed, explicit_chance, events)
         state._set_up_and_start()
@@ -451,12 +451,12 @@ class State(Views):
         if self.rounds > self.game.max_steps:
             raise runaway(self.game.max_steps)
 
-    def _run_until_decision(self, steps: int = 0, work: int = 0, until_stop: bool = False) -> int:
+    def _run_until_decision(self, steps: int = 0, work: int = 0, until_stop: bool = False, rounds: int = 0) -> int:
         """Run to the next decision or the end (``until_stop``: or up to the first operation
         that may stop for a decision or draw from the random generator, left to run); the
-        steps done, counting ``steps`` already done by this run."""
+        steps done, counting ``steps``, ``work`` and ``rounds`` already done by this run."""
         limit = self.game.max_steps
-        self.work, self.rounds = work, 0
+        self.work, self.rounds = work, rounds
         if until_stop:
             code = self.game.program.code
             while self.pending is None and not self.terminal:
