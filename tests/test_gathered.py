@@ -135,3 +135,33 @@ def test_jolly_rogers_gather_writes_the_pile_once(monkeypatch: pytest.MonkeyPatc
     _general(monkeypatch)
     game = rulelang.load(path, players=players)
     assert fast == [_played(game, seed, events, players) for seed in range(2) for events in (False, True)]
+
+
+def test_a_loop_that_moves_components_one_by_one_is_no_run() -> None:
+    # (its moves would each have the mend before them: dearer than their own writes)
+    rules = """\
+game "C" { players 2 }
+component card { rank: int }
+zone pile: card visible count
+zone heap: card visible all
+player zone hand: card visible owner
+deck cards: card in pile = [card(rank: r) for r in 1..7]
+procedure sweep(p: player) {
+  for c in pile {
+    move c to heap
+  }
+  for c in heap {
+    move c to pile
+  }
+  choose d in p.hand by p
+  move d to heap
+}
+phase play {
+  for p in players {
+    move top(pile) to p.hand
+    call sweep(p)
+  }
+  end game
+}
+"""
+    assert "_m_of[_m_moved.id]" not in rulelang.load(rules).generated_code()

@@ -19,7 +19,7 @@ stale entry is seen, saved, cloned or observed.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rulelang import ast
@@ -29,7 +29,7 @@ from .shuffled import named_zone
 if TYPE_CHECKING:
     from .procedures import ProcedureWriter
 
-__all__ = ["MOVES", "gathered_runs", "mend_lines", "write_statements"]
+__all__ = ["MOVES", "Gathering", "gathered_runs", "mend_lines", "write_statements"]
 
 MOVES = 2
 """The moves onto the zone a run needs (a loop's moves count as MOVES): with one move, its own
@@ -59,27 +59,53 @@ def gathered_runs(statements: Sequence[ast.Stmt], writer: ProcedureWriter) -> di
     return runs
 
 
+class Gathering:
+    """The runs of one block's statements that gather zones onto one (``gathered_runs``), as
+    ``writer`` writes the statements in turn: ``before`` a statement, where a run begins, the
+    zone's length is marked; ``after`` a run's last move, the mend is written. Used as a
+    context (``with``): a writer that fails inside it writes its next code from no run.
+    ``keep`` (each statement of a run, else the run is not taken) lets a writer refuse runs."""
+
+    def __init__(self, writer: ProcedureWriter, statements: Sequence[ast.Stmt],
+                 keep: Callable[[ast.Stmt], bool] | None = None):
+        runs = gathered_runs(statements, writer) if writer.gathered is None and not writer.looping else {}
+        if keep is not None:
+            runs = {at: found for at, found in runs.items() if all(map(keep, statements[at:found[0] + 1]))}
+        self.writer, self.runs, self.last = writer, runs, -1
+
+    def __enter__(self) -> Gathering:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.runs:
+            self.writer.gathered = None
+
+    def before(self, at: int, stmt: ast.Stmt, indent: int) -> None:
+        """Where a run begins at the statement ``at``: the zone's length marked."""
+        found = self.runs.get(at)
+        if found is not None:
+            self.last, slot = found
+            mark = self.writer.module.fresh("_g")
+            self.writer.gathered = (str(slot), mark)
+            self.writer.emit(indent, f"{mark} = len(st.zones[{slot}])", stmt.span)
+
+    def after(self, at: int, stmt: ast.Stmt, indent: int) -> None:
+        """After the statement ``at``, where it is a run's last move: the mend."""
+        writer = self.writer
+        if at == self.last and writer.gathered is not None:
+            for line in mend_lines(writer, *writer.gathered):
+                writer.emit(indent, line, stmt.span)
+            writer.gathered = None
+
+
 def write_statements(writer: ProcedureWriter, statements: Sequence[ast.Stmt], indent: int) -> None:
     """Each of ``statements`` written by ``writer`` in turn; a run that gathers zones onto one
     (``gathered_runs``) written with its moves' zone entries left to a mend after its last."""
-    runs = gathered_runs(statements, writer) if writer.gathered is None and not writer.looping else {}
-    last = -1
-    try:
+    with Gathering(writer, statements) as runs:
         for at, stmt in enumerate(statements):
-            found = runs.get(at)
-            if found is not None:
-                last, slot = found
-                mark = writer.module.fresh("_g")
-                writer.gathered = (str(slot), mark)
-                writer.emit(indent, f"{mark} = len(st.zones[{slot}])", stmt.span)
+            runs.before(at, stmt, indent)
             getattr(writer, "_" + type(stmt).__name__)(stmt, indent)
-            if at == last and writer.gathered is not None:
-                for line in mend_lines(writer, *writer.gathered):
-                    writer.emit(indent, line, stmt.span)
-                writer.gathered = None
-    finally:   # (a writer that fails here, e.g. too deep for Python, writes its next code from no run)
-        if runs:
-            writer.gathered = None
+            runs.after(at, stmt, indent)
 
 
 def mend_lines(writer: ProcedureWriter, slot: str, mark: str) -> list[str]:
@@ -136,9 +162,20 @@ def _allowed(stmt: ast.Stmt, slot: int, writer: ProcedureWriter) -> bool:
 
 
 def _moves(stmt: ast.Stmt, slot: int, writer: ProcedureWriter) -> int:
-    """How many moves onto the zone in ``slot`` ``stmt`` makes, a loop's counted MOVES each."""
+    """How many moves of a zone onto the zone in ``slot`` ``stmt`` makes, a loop's counted
+    MOVES each (a move of a local, which may be a component, is not counted: a run of such
+    moves would write the mend before each)."""
     if isinstance(stmt, ast.Move):
-        return 1
+        return 1 if _names_a_zone(stmt.what, writer) else 0
     if isinstance(stmt, ast.For):
         return MOVES * sum(_moves(inner, slot, writer) for inner in stmt.body.statements)
     return 0
+
+
+def _names_a_zone(what: ast.Expr, writer: ProcedureWriter) -> bool:
+    """Whether ``what`` reads as a zone: a zone the rules name, or a player's zone
+    (``p.hand``, the name of a per-player zone)."""
+    if isinstance(what, ast.Attribute):
+        zone = writer.cat.zones.get(what.name)
+        return zone is not None and zone.owner == "player"
+    return named_zone(writer.cat, what, writer.compiler.scope) is not None

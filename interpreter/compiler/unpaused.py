@@ -211,32 +211,19 @@ class UnpausedWriter(ProcedureWriter):
         c.block_names.append(set())
         self.path.append(len(self.lines))
         statements = block.statements
-        runs = {at: found for at, found in gathering.gathered_runs(statements, self).items()   # (none pauses)
-                if all(runs_through(s, self.names) for s in statements[at:found[0] + 1])} \
-            if self.gathered is None and not self.looping else {}
-        last = -1
-        try:
-            for at, stmt in enumerate(statements):
+        with gathering.Gathering(self, statements, lambda stmt: runs_through(stmt, self.names)) as runs:
+            for at, stmt in enumerate(statements):   # (a run's statements run here: none pauses)
                 place = self.snapshots.get(id(stmt))
                 if place is not None:
                     self._restore(place)
-                if (found := runs.get(at)) is not None:
-                    last = found[0]
-                    self.gathered = (str(found[1]), self.module.fresh("_g"))
-                    self.emit(indent, f"{self.gathered[1]} = len(st.zones[{found[1]}])", stmt.span)
+                runs.before(at, stmt, indent)
                 if runs_through(stmt, self.names):
                     getattr(self, "_" + type(stmt).__name__)(stmt, indent)
                 elif self._unrun(stmt, indent, place):
                     if not any(isinstance(n, (ast.Break, ast.Continue)) for n in walk(block)):
                         self.returning.add(tuple(self.path))   # (nothing leaves it before)
                     break  # (what follows in the block runs in the frame, if at all)
-                if at == last and self.gathered is not None:
-                    for line in gathering.mend_lines(self, *self.gathered):
-                        self.emit(indent, line, stmt.span)
-                    self.gathered = None
-        finally:   # (a writer that fails here writes its next code from no run)
-            if runs:
-                self.gathered = None
+                runs.after(at, stmt, indent)
         if not block.statements:
             self.emit(indent, "pass", block.span)
         self.path.pop()
