@@ -37,6 +37,7 @@ holds every declared one), and the lines written are the same statements.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .line_blocks import end_of_block, indent_of, is_blank
@@ -119,13 +120,14 @@ def _leaves(texts: list[str], at: int) -> int | None:
     return end if _LEAVES.fullmatch(last.strip()) else None
 
 
-def _reaching(texts: list[str]) -> list[str]:
-    """``texts`` without the lines of the branches that leave the function (``_leaves``)."""
-    kept, at = [], 0
-    while at < len(texts):
+def _reaching(texts: list[str], start: int, end: int, leaves: Callable[[int], int | None]) -> list[str]:
+    """The lines ``start..end-1`` of ``texts`` without those of the branches that leave the
+    function (``leaves``: ``_leaves`` of a line, asked once a line)."""
+    kept, at = [], start
+    while at < end:
         kept.append(texts[at])
-        end = _leaves(texts, at)
-        at = end if end is not None else at + 1
+        stop = leaves(at)
+        at = stop if stop is not None else at + 1
     return kept
 
 
@@ -134,8 +136,16 @@ def globals_forwarded(lines: list[Line]) -> list[Line]:
     variable that certainly follows its write, with nothing between that may write it or
     bind the value's local, reading that local (see the module's docstring)."""
     texts = [text for text, _ in lines]
-    if any(len(_HELD.findall(text)) != len(_PLAIN.findall(text)) for text in texts):
-        return lines
+    if not any(_WRITE[1].fullmatch(text.strip()) for text in texts) \
+            or any(len(_HELD.findall(text)) != len(_PLAIN.findall(text)) for text in texts):
+        return lines   # (no write of a variable to read again, or the table held otherwise)
+    ends: dict[int, int | None] = {}
+
+    def leaves(at: int) -> int | None:
+        if at not in ends:
+            ends[at] = _leaves(texts, at)
+        return ends[at]
+
     out = list(lines)
     known: dict[str, tuple[str, int]] = {}   # key constant -> the value's text, the write's indent
     after: list[tuple[int, dict[str, tuple[str, int]]]] = []   # the ends of the branches that leave, what was known
@@ -155,8 +165,8 @@ def globals_forwarded(lines: list[Line]) -> list[Line]:
             known[key] = (value, indent)
             at += 4
             continue
-        if _LOOP.match(text.lstrip()):
-            loop = _reaching(texts[at:end_of_block(texts, at)])
+        if known and _LOOP.match(text.lstrip()):   # (nothing known: nothing to forget)
+            loop = _reaching(texts, at, end_of_block(texts, at), leaves)
             if any(stops(line) or any(_binds(line, held[0]) for held in known.values()) for line in loop):
                 known = {}
         if stops(text):
@@ -164,7 +174,7 @@ def globals_forwarded(lines: list[Line]) -> list[Line]:
         elif known:
             out[at] = (_read_from(text, known), out[at][1])
             known = {key: held for key, held in known.items() if not _binds(text, held[0])}
-        end = _leaves(texts, at)
+        end = leaves(at)
         if end is not None:   # (what is known after its header holds again after its block)
             after.append((end, dict(known)))
         at += 1
