@@ -1,7 +1,7 @@
 """Whole zones moved onto one zone, their components' zones written once after the last move.
 
 A run of statements that only moves whole zones onto one zone the rules name (a pile that
-takes back the hands, the played cards and the leftovers), with plain writes of constants
+takes back the hands, the pieces played and the leftovers), with plain writes of constants
 and loops over a variable between them, writes ``State.component_zone`` for each component
 it moves, one move at a time. Here the moves of whole zones onto that zone (``moves.py``'s
 ``zone_moved`` and ``all_moved``) move the lists only, and one mend after the run's last
