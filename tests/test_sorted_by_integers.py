@@ -70,3 +70,19 @@ def test_sorts_by_integers_fail_and_order_as_in_order_by_at_every_budget(
     failures = failures_where_all_agree((fast, slow, one_by_one(load_written(tmp_path, SORTS))), 6, range(1, 70))
     errors = {str(failure[0]) for failure in failures}
     assert any("step" in error for error in errors) and any("zero" in error for error in errors), errors
+
+
+def test_a_sort_by_a_bool_key_keeps_in_order_by(tmp_path: Path) -> None:
+    # (a bool is no integer the sort may take as one: integer_bound leaves it out)
+    code = load_written(tmp_path, """\
+        game "B" { players 3 }
+        player var ready: bool = false visible all
+        var order: list[player] = players visible all
+        phase play {
+          players[1].ready = true
+          order = sorted(p for p in players by p.ready desc)
+          choose k in [1, 2] by order[0]
+          end game
+        }
+    """).generated_code()
+    assert "_in_order_by(" in code and "key=_second_of" not in code
