@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .line_blocks import indent_of
+
 if TYPE_CHECKING:
     from rulelang.diagnostics import Span
 
@@ -53,21 +55,18 @@ def _bare_try(lines: list[Line], at: int, anywhere: bool) -> int | None:
     line = lines[at][0]
     if line.lstrip(" ") != "try:":
         return None
-    indent = _indent(line)
-    end = next((n for n in range(at + 1, len(lines)) if _indent(lines[n][0]) <= indent), len(lines))
+    indent = indent_of(line)
+    end = next((n for n in range(at + 1, len(lines)) if indent_of(lines[n][0]) <= indent), len(lines))
     if end == at + 1 or end + 1 >= len(lines):
         return None
     handler, raised = lines[end][0], lines[end + 1][0]
-    if _indent(handler) != indent or not _HANDLER.fullmatch(handler.lstrip(" ")) \
-            or _indent(raised) != indent + 4 or not _RAISED.fullmatch(raised.lstrip(" ")):
+    if indent_of(handler) != indent or not _HANDLER.fullmatch(handler.lstrip(" ")) \
+            or indent_of(raised) != indent + 4 or not _RAISED.fullmatch(raised.lstrip(" ")):
         return None
     after = lines[end + 2][0] if end + 2 < len(lines) else ""
-    if after and _indent(after) == indent and after.lstrip(" ").startswith(("except", "else:", "finally:")):
+    if after and indent_of(after) == indent and after.lstrip(" ").startswith(("except", "else:", "finally:")):
         return None
     if not anywhere and any(_READS.search(text) for text, _ in lines[at + 1:end]):
         return None
     return end
 
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))

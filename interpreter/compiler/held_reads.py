@@ -15,6 +15,7 @@ import re
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from .line_blocks import indent_of
 from .patterns import pattern
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def _rebinds_in_loop(lines: list[Line], at: int, key: str) -> bool:
     if not line.lstrip(" ").startswith(("for ", "while ")):
         return False
     body = [text for text, _ in lines[at + 1:]]
-    inside = next((n for n, text in enumerate(body) if _indent(text) <= _indent(line)), len(body))
+    inside = next((n for n, text in enumerate(body) if indent_of(text) <= indent_of(line)), len(body))
     binds = _may_bind(key)
     return any(binds.search(text) for text in [line, *body[:inside]])
 
@@ -144,17 +145,14 @@ def _hoisted(lines: list[Line], at: int) -> list[Line] | None:
     first = next((n for n in range(at) if table in lines[n][0]), None)
     if first is None:
         return None
-    least = min(_indent(line) for line, _ in lines[first:at + 1])
+    least = min(indent_of(line) for line, _ in lines[first:at + 1])
     start = first
-    while start > 0 and (_indent(lines[start][0]) > least or _GOES_ON.match(lines[start][0].lstrip(" "))):
+    while start > 0 and (indent_of(lines[start][0]) > least or _GOES_ON.match(lines[start][0].lstrip(" "))):
         start -= 1
-    if _indent(lines[start][0]) < least:   # (the first line of the body of the statement it is in)
+    if indent_of(lines[start][0]) < least:   # (the first line of the body of the statement it is in)
         start += 1
-    end = next((n for n in range(at + 1, len(lines)) if _indent(lines[n][0]) < least), len(lines))
-    made: Line = (f"{' ' * _indent(lines[start][0])}{local} = {table}", None)
+    end = next((n for n in range(at + 1, len(lines)) if indent_of(lines[n][0]) < least), len(lines))
+    made: Line = (f"{' ' * indent_of(lines[start][0])}{local} = {table}", None)
     return [*lines[:start], made, *((line.replace(table, local), span) for line, span in lines[start:at]),
             *((line.replace(table, local), span) for line, span in lines[at + 1:end]), *lines[end:]]
 
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))

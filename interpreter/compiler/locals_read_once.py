@@ -23,6 +23,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from .line_blocks import indent_of
 from .patterns import pattern
 
 if TYPE_CHECKING:
@@ -103,12 +104,12 @@ def _run_after(lines: list[Line], at: int, key: str, local: str) -> list[int]:
     may bind ``key`` or set ``local`` (``_stops``): those of its branch up to such a line,
     and those of a later clause ('elif', 'else') of an 'if' whose branch holds such a line
     (they run instead of it), up to the end of that 'if'."""
-    indent = _indent(lines[at][0])
+    indent = indent_of(lines[at][0])
     found: list[int] = []
     blocked: int | None = None   # (past a line that stops: the lines it is in, at this indent and more)
     sibling: int | None = None   # (in a clause of an 'if' whose branch stopped, at this indent)
     for n in range(at + 1, len(lines)):
-        depth = _indent(lines[n][0])
+        depth = indent_of(lines[n][0])
         if depth < indent:
             break
         if blocked is not None and depth >= blocked:
@@ -129,13 +130,13 @@ def _if_clause(lines: list[Line], at: int) -> bool:
     line = lines[at][0].lstrip(" ")
     if not (line.startswith("elif ") or line == "else:"):
         return False
-    depth = _indent(lines[at][0])
+    depth = indent_of(lines[at][0])
     for n in range(at - 1, -1, -1):
         text = lines[n][0]
-        if _indent(text) > depth:
+        if indent_of(text) > depth:
             continue
         head = text.lstrip(" ")
-        if _indent(text) < depth or not head.startswith(("if ", "elif ")):
+        if indent_of(text) < depth or not head.startswith(("if ", "elif ")):
             return False
         if head.startswith("if "):
             return True
@@ -150,7 +151,7 @@ def _stops(lines: list[Line], at: int, key: str, local: str) -> bool:
         return True
     if not _LOOP.match(line):
         return False
-    inside = next((n for n in range(at + 1, len(lines)) if _indent(lines[n][0]) <= _indent(line)), len(lines))
+    inside = next((n for n in range(at + 1, len(lines)) if indent_of(lines[n][0]) <= indent_of(line)), len(lines))
     return any(_binds(text, key) or _other_use(text) for text, _ in lines[at + 1:inside])
 
 
@@ -160,6 +161,3 @@ def _binds(line: str, key: str) -> bool:
     return pattern(rf"env\[{key}\]\s*(=[^=]|(//|\*\*|<<|>>|[-+*/%@|&^])=)|for env\[{key}\] in |del env\[{key}\]"
                    rf"|env\.pop\({key}\b|^[\w\[\], ]*env\[{key}\][\w\[\], ]* = ").search(line.lstrip(" ")) is not None
 
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))

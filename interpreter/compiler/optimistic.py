@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from .blocks import Line
+from .line_blocks import indent_of
 
 __all__ = ["OVERRUN", "in_loops", "untested"]
 
@@ -37,7 +38,7 @@ def untested(lines: list[Line]) -> list[Line]:
     kept: list[Line] = []
     skipped_under: int | None = None   # (the indent of a test dropped: the lines under it go with it)
     for (line, span), loops in in_loops(lines):
-        indent = _indent(line)
+        indent = indent_of(line)
         if skipped_under is not None and indent > skipped_under:
             continue
         skipped_under = indent if "steps" in line and _TESTS.fullmatch(line) else None
@@ -56,7 +57,7 @@ def in_loops(lines: Iterable[Line]) -> Iterator[tuple[Line, tuple[int, ...]]]:
     outermost first (a loop's own header is not in it)."""
     loops: list[int] = []
     for line, span in lines:
-        indent = _indent(line)
+        indent = indent_of(line)
         while loops and indent <= loops[-1]:
             loops.pop()
         yield (line, span), tuple(loops)
@@ -69,10 +70,7 @@ def _filled(lines: list[Line]) -> list[Line]:
     filled: list[Line] = []
     for at, (line, span) in enumerate(lines):
         filled.append((line, span))
-        if _HEADER.fullmatch(line) and (at + 1 == len(lines) or _indent(lines[at + 1][0]) <= _indent(line)):
-            filled.append((" " * (_indent(line) + 4) + "pass", None))
+        if _HEADER.fullmatch(line) and (at + 1 == len(lines) or indent_of(lines[at + 1][0]) <= indent_of(line)):
+            filled.append((" " * (indent_of(line) + 4) + "pass", None))
     return filled
 
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
