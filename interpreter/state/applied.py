@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..model.program import Decision, runaway
+from ..model.program import Decision
 from ..model.values import CHANCE, Value
 from .events import action_event
 from .precise import applied_precisely
@@ -64,13 +64,8 @@ def went_on(st: State, decision: Decision, player: int, chosen: Value, action_id
             if st.pending is not None:
                 return
         run = fr.code.run   # then on to the next decision: this frame's (its function read, then called:
-        steps = run(st, fr, 0, limit := st.max_steps)   # no method call, as in State.apply_action)
-        while st.pending is None and not st.terminal:
-            fr = st.frames[-1]
-            run = fr.code.run
-            steps = run(st, fr, steps, limit)
-        if steps > limit:   # (the functions test the budget where they go back only: optimistic.py)
-            raise runaway(limit)
+        steps = run(st, fr, 0, st.max_steps)   # no method call, as in State.apply_action), then the run's
+        st._run_until_decision(steps, st.work, rounds=st.rounds)   # loop (its steps, work and rounds so far)
     except Exception as error:   # the state put back, the action applied again one operation at a time
         st._restore()
         applied_precisely(st, player, action_id, error)
