@@ -172,13 +172,10 @@ class Paused:
         at = len(frames) - self.count
         frames[at].ret = ret
         frames.insert(at, Frame(name, code, pc, env))
-        if self is PAUSED:
+        paused = self
+        if self is PAUSED or self is DECIDED:   # (the shared ones: a new one counts on)
             paused = Paused()
-        elif self is DECIDED:
-            paused = Paused()
-            paused.decided = 1
-        else:
-            paused = self
+            paused.decided = self.decided
         paused.count = self.count + 1
         return paused
 
